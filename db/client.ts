@@ -1,0 +1,119 @@
+// Opens the database: PostgreSQL through postgres.js when a URL is given, otherwise embedded
+// PGlite with PostGIS in a data directory. Both expose the same Drizzle API and run the same
+// migrations; the few driver differences are smoothed over here and nowhere else.
+import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema/index.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A Drizzle transaction handle; services accept either. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  /** Runs raw SQL and returns its rows, whatever the driver. */
+  rows<T = Record<string, unknown>>(query: SQL, executor?: DbOrTx): Promise<T[]>;
+  /** Resolves when the database answers `select 1` within the timeout; rejects otherwise. */
+  ping(timeoutMs: number): Promise<void>;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export interface OpenOptions {
+  url?: string;
+  dataDir?: string;
+  poolMax?: number;
+  statementTimeoutMs?: number;
+  connectTimeoutSeconds?: number;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options) : openPglite(options.dataDir ?? './.data');
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  // postgres.js returns an array; PGlite returns { rows }.
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`${what} timed out after ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** One lock id for "migrations are running", so N processes starting together migrate once. */
+const MIGRATION_LOCK_ID = 7_310_001;
+
+async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const client = postgres(url, {
+    max: options.poolMax ?? 10,
+    connect_timeout: options.connectTimeoutSeconds ?? 5,
+    idle_timeout: 30,
+    onnotice: () => {},
+    connection: { statement_timeout: options.statementTimeoutMs ?? 5000, application_name: 'community-activism' },
+  });
+  const db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    rows: async (query, executor = db) => rowsOf(await executor.execute(query)),
+    ping: async (timeoutMs) => {
+      await withTimeout(client`select 1`.execute(), timeoutMs, 'database ping');
+    },
+    migrate: async () => {
+      const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+      // A dedicated single connection holds the advisory lock for the whole run.
+      const lockClient = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: options.connectTimeoutSeconds ?? 5 });
+      try {
+        await lockClient`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+        await migrate(drizzle({ client: lockClient, casing: 'snake_case' }), { migrationsFolder });
+        await lockClient`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+      } finally {
+        await lockClient.end({ timeout: 5 });
+      }
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { postgis } = await import('@electric-sql/pglite-postgis');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  let client: InstanceType<typeof PGlite>;
+  if (dataDir === ':memory:') {
+    client = await PGlite.create({ extensions: { postgis } });
+  } else {
+    const absolute = path.resolve(dataDir);
+    mkdirSync(absolute, { recursive: true });
+    client = await PGlite.create(absolute, { extensions: { postgis } });
+  }
+  const db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    rows: async (query, executor = db) => rowsOf(await executor.execute(query)),
+    ping: async (timeoutMs) => {
+      await withTimeout(client.query('select 1'), timeoutMs, 'database ping');
+    },
+    migrate: async () => {
+      const { migrate } = await import('drizzle-orm/pglite/migrator');
+      await migrate(drizzle({ client, casing: 'snake_case' }), { migrationsFolder });
+    },
+    close: () => client.close(),
+  };
+}
+
+export { sql };

@@ -1,0 +1,55 @@
+// Members, their sessions and their magic-link tokens.
+
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bytea, createdAt, idColumn } from './columns.js';
+
+export const userRoles = ['member', 'admin'] as const;
+export type UserRole = (typeof userRoles)[number];
+
+export const users = pgTable(
+  'users',
+  {
+    id: idColumn(),
+    /** Stored lower-cased and trimmed; unique. */
+    email: text().notNull(),
+    /** Stored lower-cased; unique; the member's public name. */
+    handle: text().notNull(),
+    /** argon2id PHC string; null for accounts that only ever used magic links. */
+    passwordHash: text(),
+    role: text({ enum: userRoles }).notNull().default('member'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_handle_key').on(t.handle)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: idColumn(),
+    /** SHA-256 of the bearer token; the token itself is never stored. */
+    tokenHash: bytea().notNull(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
+);
+
+export const magicLinkTokens = pgTable(
+  'magic_link_tokens',
+  {
+    id: idColumn(),
+    tokenHash: bytea().notNull(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [uniqueIndex('magic_link_tokens_token_hash_key').on(t.tokenHash), index('magic_link_tokens_user_id_idx').on(t.userId), index('magic_link_tokens_expires_at_idx').on(t.expiresAt)],
+);
+
+export type User = typeof users.$inferSelect;
+export type Session = typeof sessions.$inferSelect;

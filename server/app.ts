@@ -1,0 +1,90 @@
+// createApp(deps): the one Hono app with every surface. Exported for tests (app.request) and
+// used by main.ts behind @hono/node-server.
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import type { TRPCError } from '@trpc/server';
+import { Hono, type Context as HonoContext } from 'hono';
+import { randomUUID } from 'node:crypto';
+import { AppError, errorBody } from './errors.js';
+import { createRequestContext, type AppDeps, type Context } from './trpc/context.js';
+import { describeError } from './trpc/errors.js';
+import { appRouter } from './trpc/router.js';
+import { buildOpenApiDocument } from './http/openapi.js';
+import { renderDocsPage } from './http/docs-page.js';
+import { createRestHandler, errorResponse } from './http/rest.js';
+import packageJson from '../package.json' with { type: 'json' };
+
+export const HEALTH_TIMEOUT_MS = 2000;
+
+/** Node's socket address when served by @hono/node-server; tests pass the same shape as env. */
+export interface ServerEnv {
+  incoming?: { socket?: { remoteAddress?: string } };
+}
+
+type Env = { Bindings: ServerEnv; Variables: { requestId: string } };
+
+export function createApp(deps: AppDeps) {
+  const app = new Hono<Env>();
+  const openApiDocument = buildOpenApiDocument(appRouter, { baseUrl: deps.config.PUBLIC_URL, version: packageJson.version });
+  const docsPage = renderDocsPage(openApiDocument);
+
+  const logUnexpected = (ctx: Context | undefined, error: TRPCError) => {
+    (ctx?.log ?? deps.log).error({ err: error.cause ?? error, path: (error as { path?: string }).path }, 'unexpected error');
+  };
+  const restHandler = createRestHandler(appRouter, { maxBodyBytes: deps.config.MAX_BODY_BYTES, onUnexpected: logUnexpected });
+
+  const contextFor = (c: HonoContext<Env>): Context =>
+    createRequestContext(deps, { requestId: c.get('requestId'), headers: c.req.raw.headers, remoteAddress: c.env?.incoming?.socket?.remoteAddress });
+
+  // Request id on every answer, and one log line per request.
+  app.use('*', async (c, next) => {
+    const requestId = randomUUID();
+    c.set('requestId', requestId);
+    const started = performance.now();
+    await next();
+    c.header('X-Request-Id', requestId);
+    c.header('X-Content-Type-Options', 'nosniff');
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+    deps.log.debug({ requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
+  });
+
+  app.get('/healthz', async (c) => {
+    try {
+      await deps.database.ping(HEALTH_TIMEOUT_MS);
+      return c.json({ ok: true });
+    } catch (error) {
+      deps.log.warn({ err: error }, 'health check: database unreachable');
+      return c.json(errorBody('unavailable', 'The database is unreachable.'), 503);
+    }
+  });
+
+  app.get('/api/openapi.json', (c) => c.json(openApiDocument));
+  app.get('/api/docs', (c) => c.html(docsPage));
+
+  app.all('/trpc/*', (c) =>
+    fetchRequestHandler({
+      endpoint: '/trpc',
+      req: c.req.raw,
+      router: appRouter,
+      createContext: () => contextFor(c),
+      responseMeta: ({ errors }) => {
+        const error = errors[0];
+        return error ? { headers: describeError(error).headers } : {};
+      },
+      onError: ({ error, ctx }) => {
+        if (describeError(error).unexpected) logUnexpected(ctx, error);
+      },
+    }),
+  );
+
+  app.all('/api/*', (c) => restHandler(c.req.raw, contextFor(c)));
+
+  app.notFound((c) => errorResponse(new AppError('not_found', `No route ${c.req.method} ${c.req.path}.`)));
+  app.onError((error, c) => {
+    deps.log.error({ err: error, requestId: c.get('requestId') }, 'unhandled error');
+    return errorResponse(new AppError('internal_error'));
+  });
+
+  return { app, openApiDocument };
+}
+
+export type App = ReturnType<typeof createApp>['app'];

@@ -1,0 +1,71 @@
+// The one place that reads process.env. Every variable is documented in README.md with its default.
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const positiveInt = z.coerce.number().int().positive();
+
+const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Public address of this API, used in the OpenAPI document's `servers`. */
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  /** Where the magic-link e-mail sends people; the token is appended as `?token=`. */
+  MAGIC_LINK_URL: z.url().default('http://localhost:5173/login/magic'),
+
+  /** PostgreSQL connection string. Unset: embedded PGlite + PostGIS in DATA_DIR. */
+  DATABASE_URL: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_POOL_MAX: positiveInt.default(10),
+  /** A query running longer than this is cancelled by PostgreSQL and the request answers 503. */
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(5000),
+  /** How long a request waits for a pooled connection or a reconnect before answering 503. */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: positiveInt.default(5),
+
+  SESSION_TTL_DAYS: positiveInt.max(365).default(30),
+
+  SMTP_URL: z.string().min(1).optional(),
+  MAIL_FROM: z.string().min(3).default('Community Activism <no-reply@localhost>'),
+
+  /** Trust the left-most X-Forwarded-For address. Only behind a proxy that overwrites it. */
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MAX_BODY_BYTES: positiveInt.default(1_048_576),
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+
+  RATE_LIMIT_REGISTER_PER_IP: positiveInt.default(10),
+  RATE_LIMIT_REGISTER_WINDOW_SECONDS: positiveInt.default(3600),
+  RATE_LIMIT_LOGIN_PER_IP: positiveInt.default(30),
+  RATE_LIMIT_LOGIN_PER_ACCOUNT: positiveInt.default(10),
+  RATE_LIMIT_LOGIN_WINDOW_SECONDS: positiveInt.default(900),
+  RATE_LIMIT_MAGIC_LINK_PER_IP: positiveInt.default(10),
+  RATE_LIMIT_MAGIC_LINK_PER_ACCOUNT: positiveInt.default(3),
+  RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS: positiveInt.default(900),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses an environment; blank strings count as unset. Throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present: Record<string, string> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') present[key] = value.trim();
+  }
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      return `  ${name}: ${issue.message} (got ${JSON.stringify(present[name] ?? null)})`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,131 @@
+// Registration, password login, magic links and logout.
+import { eq, lt, or } from 'drizzle-orm';
+import { magicLinkTokens, users, type User } from '../../../db/schema/index.js';
+import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { enforceRateLimit, hitRateLimit } from '../../auth/rate-limit.js';
+import { createSession, invalidateSession } from '../../auth/sessions.js';
+import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
+import { AppError } from '../../errors.js';
+import type { Context } from '../../trpc/context.js';
+import { RESERVED_HANDLES, type AccountOutput } from './schemas.js';
+
+export const MAGIC_LINK_TTL_MS = 15 * 60_000;
+
+export function toAccount(user: User): AccountOutput {
+  return { _id: user.id, email: user.email, handle: user.handle, role: user.role, createdAt: user.createdAt.toISOString() };
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function assertHandleAllowed(handle: string): void {
+  if (RESERVED_HANDLES.has(handle)) throw new AppError('conflict', 'That handle is reserved.');
+}
+
+/** Unique-violation on users' email or handle index → a 409 naming the field. */
+export function uniqueViolationField(error: unknown): 'email' | 'handle' | null {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, constraint_name: a, constraint: b } = e as { code?: string; constraint_name?: string; constraint?: string };
+    if (code !== '23505') continue;
+    const name = a ?? b ?? '';
+    if (name.includes('email')) return 'email';
+    if (name.includes('handle')) return 'handle';
+  }
+  return null;
+}
+
+async function grantSession(ctx: Context, user: User) {
+  const { token, session } = await createSession(ctx.db, user.id, ctx.clock.now(), ctx.config.SESSION_TTL_DAYS);
+  return { token, user: toAccount(user), expiresAt: session.expiresAt.toISOString() };
+}
+
+export async function register(ctx: Context, input: { email: string; password: string; handle: string }) {
+  const now = ctx.clock.now();
+  const { config } = ctx;
+  await enforceRateLimit(ctx.database, { scope: 'register:ip', limit: config.RATE_LIMIT_REGISTER_PER_IP, windowSeconds: config.RATE_LIMIT_REGISTER_WINDOW_SECONDS }, ctx.clientIp, now);
+  const email = normaliseEmail(input.email);
+  const handle = input.handle.toLowerCase();
+  await enforceRateLimit(ctx.database, { scope: 'register:account', limit: config.RATE_LIMIT_REGISTER_PER_IP, windowSeconds: config.RATE_LIMIT_REGISTER_WINDOW_SECONDS }, email, now);
+  assertHandleAllowed(handle);
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const [user] = await ctx.db.insert(users).values({ email, handle, passwordHash, createdAt: now }).returning();
+    ctx.log.info({ userId: user!.id }, 'member registered');
+    return await grantSession(ctx, user!);
+  } catch (error) {
+    const field = uniqueViolationField(error);
+    if (field) throw new AppError('conflict', field === 'email' ? 'An account with that email already exists.' : 'That handle is taken.');
+    throw error;
+  }
+}
+
+export async function login(ctx: Context, input: { email: string; password: string }) {
+  const now = ctx.clock.now();
+  const { config } = ctx;
+  const email = normaliseEmail(input.email);
+  const window = config.RATE_LIMIT_LOGIN_WINDOW_SECONDS;
+  await enforceRateLimit(ctx.database, { scope: 'login:ip', limit: config.RATE_LIMIT_LOGIN_PER_IP, windowSeconds: window }, ctx.clientIp, now);
+  await enforceRateLimit(ctx.database, { scope: 'login:account', limit: config.RATE_LIMIT_LOGIN_PER_ACCOUNT, windowSeconds: window }, email, now);
+  const [user] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
+  // verifyPassword does the same argon2 work when there is no user, so timing says nothing.
+  const valid = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !valid) throw new AppError('invalid_credentials');
+  return grantSession(ctx, user);
+}
+
+/**
+ * Always answers the same way. The lookup and the mail happen after the answer, so neither the
+ * body nor the timing tells whether the address has an account.
+ */
+export async function requestMagicLink(ctx: Context, input: { email: string }): Promise<{ accepted: true }> {
+  const now = ctx.clock.now();
+  const { config } = ctx;
+  await enforceRateLimit(ctx.database, { scope: 'magic:ip', limit: config.RATE_LIMIT_MAGIC_LINK_PER_IP, windowSeconds: config.RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS }, ctx.clientIp, now);
+  const email = normaliseEmail(input.email);
+  const work = sendMagicLink(ctx, email, now).catch((error: unknown) => ctx.log.error({ err: error }, 'magic link could not be sent'));
+  pendingMagicLinks.add(work);
+  void work.finally(() => pendingMagicLinks.delete(work));
+  return { accepted: true };
+}
+
+/** Background sends still running; tests and shutdown wait for them. */
+export const pendingMagicLinks = new Set<Promise<unknown>>();
+
+async function sendMagicLink(ctx: Context, email: string, now: Date): Promise<void> {
+  const { config } = ctx;
+  // Per-account limit: silently send nothing more, so the answer stays the same.
+  const perAccount = await hitRateLimit(ctx.database, { scope: 'magic:account', limit: config.RATE_LIMIT_MAGIC_LINK_PER_ACCOUNT, windowSeconds: config.RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS }, email, now);
+  if (!perAccount.allowed) return;
+  const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+  if (!user) return;
+  const token = generateSecretToken();
+  await ctx.db.insert(magicLinkTokens).values({ tokenHash: hashSecretToken(token), userId: user.id, createdAt: now, expiresAt: new Date(now.getTime() + MAGIC_LINK_TTL_MS) });
+  const link = new URL(config.MAGIC_LINK_URL);
+  link.searchParams.set('token', token);
+  await ctx.mailer.send({
+    to: email,
+    subject: 'Your sign-in link',
+    text: `Use this link to sign in. It works once and expires in 15 minutes.\n\n${link.toString()}\n\nIf you did not ask for it, ignore this message.`,
+  });
+}
+
+/** Consumes the token in one statement, so two parallel verifies give exactly one session. */
+export async function verifyMagicLink(ctx: Context, input: { token: string }) {
+  const now = ctx.clock.now();
+  const invalid = new AppError('invalid_credentials', 'The sign-in link is invalid, already used or expired.');
+  if (!looksLikeSecretToken(input.token)) throw invalid;
+  const [consumed] = await ctx.db.delete(magicLinkTokens).where(eq(magicLinkTokens.tokenHash, hashSecretToken(input.token))).returning();
+  if (!consumed || consumed.expiresAt <= now) throw invalid;
+  // One link used: the others sent to this account stop working too.
+  await ctx.db.delete(magicLinkTokens).where(or(eq(magicLinkTokens.userId, consumed.userId), lt(magicLinkTokens.expiresAt, now)));
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, consumed.userId)).limit(1);
+  if (!user) throw invalid;
+  return grantSession(ctx, user);
+}
+
+export async function logout(ctx: Context & { session: { id: string } }): Promise<{ ok: true }> {
+  await invalidateSession(ctx.db, ctx.session.id);
+  return { ok: true };
+}
+

@@ -1,0 +1,20 @@
+// Hard delete of an account. Every table that holds a member's rows either cascades from
+// users (foreign keys with ON DELETE CASCADE) or is cleaned here; a test checks that no row
+// anywhere still names the user afterwards. Milestones that add member data add it here.
+import { eq } from 'drizzle-orm';
+import type { Tx } from '../../../db/client.js';
+import { users } from '../../../db/schema/index.js';
+
+export type AccountDataCleaner = (tx: Tx, userId: string) => Promise<void>;
+
+/** Domains register what they must do before the user row goes (e.g. detach public records). */
+const cleaners: AccountDataCleaner[] = [];
+
+export function onAccountDeletion(cleaner: AccountDataCleaner): void {
+  cleaners.push(cleaner);
+}
+
+export async function deleteAccountData(tx: Tx, userId: string): Promise<void> {
+  for (const clean of cleaners) await clean(tx, userId);
+  await tx.delete(users).where(eq(users.id, userId));
+}

@@ -1,0 +1,28 @@
+// The caller's own account and sessions.
+import { z } from 'zod';
+import { pageQueryFields, listEnvelope } from '../../lib/pagination.js';
+import { emailInput, handleInput, passwordInput } from '../auth/schemas.js';
+
+export const updateAccountInput = z
+  .object({
+    handle: handleInput.optional(),
+    email: emailInput.optional(),
+    newPassword: passwordInput.optional(),
+    currentPassword: z.string().max(256).optional().meta({ description: 'Required when changing email or password.' }),
+  })
+  .strict()
+  .refine((v) => v.handle !== undefined || v.email !== undefined || v.newPassword !== undefined, { message: 'Send at least one of handle, email, newPassword.' });
+
+export const sessionOutput = z
+  .object({
+    _id: z.string(),
+    id: z.string().meta({ description: 'Same value as `_id`; the spec names it `id` for DELETE /api/me/sessions/:id.' }),
+    createdAt: z.string(),
+    expiresAt: z.string(),
+    current: z.boolean().meta({ description: 'True for the session making this request.' }),
+  })
+  .meta({ id: 'Session' });
+
+export const listSessionsInput = z.object(pageQueryFields());
+export const sessionListOutput = listEnvelope(sessionOutput);
+export const sessionIdInput = z.object({ id: z.uuid() });

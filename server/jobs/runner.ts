@@ -1,0 +1,57 @@
+// Periodic background work. Every process schedules every job, but each run takes a
+// PostgreSQL advisory lock first, so across N processes one runs it at a time and the rest skip.
+import { sql } from 'drizzle-orm';
+import type { Database, Tx } from '../../db/client.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../log.js';
+
+export interface Job {
+  name: string;
+  /** Stable number for pg_try_advisory_xact_lock. */
+  lockId: number;
+  intervalMs: number;
+  /** Runs inside a transaction that holds the lock; returns a summary for the log. */
+  run(tx: Tx, now: Date): Promise<Record<string, number>>;
+}
+
+export interface JobRunner {
+  /** Runs one job now if no other process holds its lock; null when it was skipped. */
+  runOnce(job: Job): Promise<Record<string, number> | null>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function createJobRunner(deps: { database: Database; clock: Clock; log: Logger }, jobs: Job[]): JobRunner {
+  const timers: NodeJS.Timeout[] = [];
+  const running = new Set<Promise<unknown>>();
+
+  async function runOnce(job: Job) {
+    return deps.database.db.transaction(async (tx) => {
+      const [lock] = await deps.database.rows<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${job.lockId}) as locked`, tx);
+      if (!lock?.locked) return null;
+      return job.run(tx, deps.clock.now());
+    });
+  }
+
+  return {
+    runOnce,
+    start() {
+      for (const job of jobs) {
+        const tick = () => {
+          const run = runOnce(job)
+            .then((summary) => summary && deps.log.info({ job: job.name, ...summary }, 'job ran'))
+            .catch((error: unknown) => deps.log.warn({ job: job.name, err: error }, 'job failed; will retry next interval'))
+            .finally(() => running.delete(run));
+          running.add(run);
+        };
+        const timer = setInterval(tick, job.intervalMs);
+        timer.unref();
+        timers.push(timer);
+      }
+    },
+    async stop() {
+      for (const timer of timers) clearInterval(timer);
+      await Promise.allSettled([...running]);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+// Cursor pagination over `_id` (UUIDv7, so id order is creation order). The cursor is the
+// base64url of the last id's 16 bytes: opaque to clients, and anything else is invalid_cursor.
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { isUuid } from './ids.js';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export function encodeCursor(id: string): string {
+  return Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url');
+}
+
+export function decodeCursor(cursor: string): string {
+  if (!/^[A-Za-z0-9_-]{22}$/.test(cursor)) throw new AppError('invalid_cursor');
+  const hex = Buffer.from(cursor, 'base64url').toString('hex');
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  if (!isUuid(id) || encodeCursor(id) !== cursor) throw new AppError('invalid_cursor');
+  return id;
+}
+
+/**
+ * Query fields every list takes. Returns a fresh object each call: trpc-to-openapi coerces
+ * query schemas in place, so list inputs must not share schema instances.
+ */
+export function pageQueryFields() {
+  return {
+    cursor: z.string().max(64).optional().meta({ description: 'Opaque cursor from the previous page\'s `nextCursor`.' }),
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: `Page size, 1–${MAX_PAGE_SIZE}.` }),
+  };
+}
+
+/** The list envelope schema around an item schema. */
+export function listEnvelope<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+}
+
+/** Given rows fetched with `limit + 1`, cuts the page and computes the next cursor. */
+export function toPage<T>(rows: T[], limit: number, idOf: (row: T) => string): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(idOf(last)) : null };
+}

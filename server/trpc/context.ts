@@ -1,0 +1,72 @@
+// Per-request context shared by the REST adapter, native tRPC and socket handshakes.
+import type { Database, Db } from '../../db/client.js';
+import type { Config } from '../config.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../log.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { TtlCache } from '../lib/ttl-cache.js';
+import { validateSessionToken, type AuthenticatedSession } from '../auth/sessions.js';
+
+/** Long-lived dependencies, made once per process (or per test). */
+export interface AppDeps {
+  database: Database;
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  mailer: Mailer;
+  /** Short-lived per-process cache (statistics). */
+  cache: TtlCache;
+}
+
+export interface Context extends AppDeps {
+  db: Db;
+  requestId: string;
+  log: Logger;
+  /** The caller's address, for rate limits only; never stored with sessions. */
+  clientIp: string;
+  /** The bearer token from the Authorization header, or null when none was sent. */
+  bearerToken: string | null;
+  /** True when an Authorization header was sent but is not `Bearer <token>`. */
+  malformedAuthorization: boolean;
+  /** Resolves the session once per request (memoised); null when no valid token was sent. */
+  authenticate(): Promise<AuthenticatedSession | null>;
+}
+
+export interface RequestFacts {
+  requestId: string;
+  headers: Headers;
+  remoteAddress: string | undefined;
+}
+
+export function parseAuthorization(header: string | null): { token: string | null; malformed: boolean } {
+  if (header === null) return { token: null, malformed: false };
+  const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
+  return match ? { token: match[1]!, malformed: false } : { token: null, malformed: true };
+}
+
+export function clientAddress(deps: Pick<AppDeps, 'config'>, headers: Headers, remoteAddress: string | undefined): string {
+  if (deps.config.TRUST_PROXY) {
+    const forwarded = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return remoteAddress ?? 'unknown';
+}
+
+export function createRequestContext(deps: AppDeps, facts: RequestFacts): Context {
+  const { token, malformed } = parseAuthorization(facts.headers.get('authorization'));
+  let authenticated: Promise<AuthenticatedSession | null> | undefined;
+  return {
+    ...deps,
+    db: deps.database.db,
+    requestId: facts.requestId,
+    log: deps.log.child({ requestId: facts.requestId }),
+    clientIp: clientAddress(deps, facts.headers, facts.remoteAddress),
+    bearerToken: token,
+    malformedAuthorization: malformed,
+    authenticate() {
+      if (!token) return Promise.resolve(null);
+      authenticated ??= validateSessionToken(deps.database.db, token, deps.clock.now());
+      return authenticated;
+    },
+  };
+}

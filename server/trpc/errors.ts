@@ -1,0 +1,93 @@
+// Turns whatever a procedure threw into our error vocabulary (server/errors.ts), once, for
+// the REST envelope, the tRPC error shape and the log alike.
+import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { ZodError } from 'zod';
+import { AppError, errorStatus, isDatabaseUnavailable, type ErrorCode } from '../errors.js';
+
+export interface DescribedError {
+  code: ErrorCode;
+  message: string;
+  status: number;
+  headers: Record<string, string>;
+  /** True for errors we did not expect: they are logged with their cause. */
+  unexpected: boolean;
+}
+
+const trpcCodeForStatus: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  501: 'NOT_IMPLEMENTED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+const appCodeForTrpcCode: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
+  PARSE_ERROR: 'validation_failed',
+  BAD_REQUEST: 'validation_failed',
+  UNAUTHORIZED: 'unauthorized',
+  FORBIDDEN: 'forbidden',
+  NOT_FOUND: 'not_found',
+  METHOD_NOT_SUPPORTED: 'method_not_allowed',
+  CONFLICT: 'conflict',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
+  TOO_MANY_REQUESTS: 'rate_limited',
+  NOT_IMPLEMENTED: 'not_implemented',
+  SERVICE_UNAVAILABLE: 'unavailable',
+};
+
+/** Converts a thrown AppError (or an unreachable database) into a TRPCError with the right code. */
+export function toTrpcError(error: TRPCError): TRPCError {
+  const cause = error.cause;
+  if (cause instanceof AppError) {
+    return new TRPCError({ code: trpcCodeForStatus[cause.status] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
+  }
+  if (error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(cause)) {
+    const unavailable = new AppError('unavailable');
+    unavailable.cause = cause;
+    return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: unavailable.message, cause: unavailable });
+  }
+  return error;
+}
+
+/** "handle: Too small…; email: Invalid email address" — names every failing field. */
+export function describeZodError(error: ZodError): string {
+  const parts = error.issues.slice(0, 10).map((issue) => {
+    const where = issue.path.length ? issue.path.join('.') : 'body';
+    return `${where}: ${issue.message}`;
+  });
+  if (error.issues.length > 10) parts.push(`and ${error.issues.length - 10} more`);
+  return parts.join('; ');
+}
+
+export function describeError(error: TRPCError): DescribedError {
+  const cause = error.cause;
+  if (cause instanceof AppError) {
+    return { code: cause.code, message: cause.message, status: cause.status, headers: cause.headers, unexpected: cause.status >= 500 && cause.code !== 'unavailable' && cause.code !== 'not_implemented' };
+  }
+  if (cause instanceof ZodError || (cause as { name?: string } | undefined)?.name === 'ZodError') {
+    if (error.code === 'BAD_REQUEST') {
+      return { code: 'validation_failed', message: describeZodError(cause as ZodError), status: 400, headers: {}, unexpected: false };
+    }
+    // A ZodError that is not BAD_REQUEST is an output schema rejecting our own data: a bug.
+    return { code: 'internal_error', message: 'Something went wrong on our side.', status: 500, headers: {}, unexpected: true };
+  }
+  if (error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(cause)) {
+    return { code: 'unavailable', message: 'The service is temporarily unavailable.', status: 503, headers: { 'Retry-After': '5' }, unexpected: false };
+  }
+  const code = appCodeForTrpcCode[error.code];
+  if (code) {
+    const message = code === 'validation_failed' ? 'The request is not valid.' : error.message;
+    return { code, message, status: errorStatus[code], headers: {}, unexpected: false };
+  }
+  // Anything else is a bug: generic message out, details to the log only.
+  return { code: 'internal_error', message: 'Something went wrong on our side.', status: 500, headers: {}, unexpected: true };
+}

@@ -1,0 +1,45 @@
+// Procedures by auth level. Services throw AppError; the base middleware turns it into the
+// matching TRPCError once, so both /api and /trpc answer with the same status and code.
+import { TRPCError } from '@trpc/server';
+import { AppError } from '../errors.js';
+import { baseProcedure } from './init.js';
+import { toTrpcError } from './errors.js';
+
+const mapErrors = baseProcedure.use(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const mapped = toTrpcError(result.error);
+    if (mapped !== result.error) throw mapped;
+  }
+  return result;
+});
+
+/**
+ * Anyone may call it. A token that was sent but is not a live session is still refused (401),
+ * so a client learns at once that its session was revoked or expired.
+ */
+export const publicProcedure = mapErrors.use(async ({ ctx, next }) => {
+  if (ctx.malformedAuthorization) throw new AppError('unauthorized', 'The Authorization header must be "Bearer <token>".');
+  if (ctx.bearerToken && !(await ctx.authenticate())) throw new AppError('unauthorized', 'The session token is invalid, expired or revoked.');
+  return next();
+});
+
+/** Any valid session. Narrows ctx with the user and session. */
+export const memberProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const auth = await ctx.authenticate();
+  if (!auth) throw new AppError('unauthorized');
+  return next({ ctx: { user: auth.user, session: auth.session } });
+});
+
+/** role = admin, as read from the database on this very request (with the session lookup). */
+export const adminProcedure = memberProcedure.use(async ({ ctx, next }) => {
+  if (ctx.user.role !== 'admin') throw new AppError('forbidden', 'This route is for admins.');
+  return next();
+});
+
+/** Body of every route that is mounted but not built yet: reached only after auth and validation. */
+export function notImplemented(): never {
+  throw new AppError('not_implemented');
+}
+
+export { TRPCError };

@@ -1,0 +1,149 @@
+// Test harness: an app on the test database, a movable clock, a mailer that keeps what it
+// sends, and helpers to call the REST API (app.request, no socket) and the typed tRPC client.
+import { createTRPCClient, httpLink } from '@trpc/client';
+import { sql } from 'drizzle-orm';
+import { createApp, type ServerEnv } from '../../server/app.js';
+import { loadConfig, type Config } from '../../server/config.js';
+import { ManualClock } from '../../server/lib/clock.js';
+import { TtlCache } from '../../server/lib/ttl-cache.js';
+import { createLogger } from '../../server/log.js';
+import type { MailMessage, Mailer } from '../../server/mail/mailer.js';
+import type { AppDeps } from '../../server/trpc/context.js';
+import type { AppRouter } from '../../server/trpc/router.js';
+import { pendingMagicLinks } from '../../server/domains/auth/service.js';
+import { acquireTestDatabase } from './database.js';
+
+export class CapturingMailer implements Mailer {
+  readonly kind = 'capture';
+  readonly sent: MailMessage[] = [];
+  async send(message: MailMessage) {
+    this.sent.push(message);
+  }
+  /** Messages sent to one address (magic links happen after the 202, so await settleMail first). */
+  to(address: string) {
+    return this.sent.filter((m) => m.to === address);
+  }
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+  /** Client address as the socket would report it; random per request by default. */
+  ip?: string;
+  /** Send the body as-is (for malformed JSON tests). */
+  rawBody?: string;
+}
+
+let ipCounter = 0;
+/** A fresh TEST-NET-ish address per call, so rate limits by address do not leak between tests. */
+export function uniqueIp(): string {
+  ipCounter += 1;
+  return `10.${(process.pid >> 8) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+}
+
+let uniqueCounter = 0;
+/** A string unique within the run, for emails, handles, names. */
+export function unique(prefix = 'u'): string {
+  uniqueCounter += 1;
+  return `${prefix}${process.pid.toString(36)}${Date.now().toString(36).slice(-5)}${uniqueCounter}`;
+}
+
+export interface TestApp {
+  deps: AppDeps;
+  config: Config;
+  clock: ManualClock;
+  mailer: CapturingMailer;
+  app: ReturnType<typeof createApp>['app'];
+  openApiDocument: ReturnType<typeof createApp>['openApiDocument'];
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** Typed tRPC client over the same app, optionally signed in. */
+  trpc(token?: string, ip?: string): ReturnType<typeof createTRPCClient<AppRouter>>;
+  /** Waits for background magic-link sends to finish. */
+  settleMail(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { database, release } = await acquireTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env });
+  const clock = new ManualClock(new Date());
+  const mailer = new CapturingMailer();
+  const deps: AppDeps = { database, config, clock, log: createLogger(config.LOG_LEVEL), mailer, cache: new TtlCache(clock) };
+  const { app, openApiDocument } = createApp(deps);
+
+  const serverEnv = (ip: string): ServerEnv => ({ incoming: { socket: { remoteAddress: ip } } });
+
+  async function request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await app.request(path, { method, headers, body }, serverEnv(options.ip ?? uniqueIp()));
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  }
+
+  function trpc(token?: string, ip = uniqueIp()) {
+    return createTRPCClient<AppRouter>({
+      links: [
+        httpLink({
+          url: 'http://test.local/trpc',
+          headers: () => (token ? { authorization: `Bearer ${token}` } : {}),
+          fetch: async (url, init) => app.request(String(url), init as RequestInit, serverEnv(ip)),
+        }),
+      ],
+    });
+  }
+
+  return {
+    deps,
+    config,
+    clock,
+    mailer,
+    app,
+    openApiDocument,
+    request,
+    trpc,
+    settleMail: async () => {
+      await Promise.allSettled([...pendingMagicLinks]);
+    },
+    close: release,
+  };
+}
+
+export interface TestMember {
+  id: string;
+  email: string;
+  handle: string;
+  password: string;
+  token: string;
+}
+
+/** Registers a member through the API; `admin: true` then promotes it in the database. */
+export async function createMember(t: TestApp, options: { admin?: boolean; prefix?: string } = {}): Promise<TestMember> {
+  const handle = unique(options.prefix ?? 'm').toLowerCase().slice(0, 30);
+  const email = `${handle}@example.test`;
+  const password = `pw-${handle}-long-enough`;
+  const res = await t.request('POST', '/api/auth/register', { body: { email, password, handle } });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+  const member = { id: res.body.user._id as string, email, handle, password, token: res.body.token as string };
+  if (options.admin) await t.deps.database.rows(sql`update users set role = 'admin' where id = ${member.id}`);
+  return member;
+}
