@@ -56,6 +56,10 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: { baseUrl: 
       const meta = metaByOperation.get(`${method.toUpperCase()} ${path}`);
       if (!operation?.responses || !meta) continue;
       operation['x-auth'] = meta.auth ?? 'public';
+      if (meta.unbuilt) {
+        (operation as Record<string, unknown>)['x-unbuilt'] = true;
+        operation.responses['501'] = { description: 'Not implemented yet (`not_implemented`), after auth and validation pass.' };
+      }
       if (meta.successStatus && operation.responses['200']) {
         operation.responses[String(meta.successStatus)] = operation.responses['200'];
         delete operation.responses['200'];

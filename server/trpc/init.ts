@@ -13,6 +13,8 @@ export type RouteMeta = OpenApiMeta<{
   auth?: AuthLevel;
   /** Status of a successful answer when it is not 200. */
   successStatus?: 201 | 202;
+  /** Mounted with its real validation but answering 501 until its milestone (server/domains/unbuilt/). */
+  unbuilt?: true;
 }>;
 
 export interface ErrorShapeData {
