@@ -1,0 +1,142 @@
+// Inputs and outputs of the place routes. The output schema is the privacy boundary: it has no
+// submitter field, so nothing about the member who submitted a place can leave the server.
+import { z } from 'zod';
+import { placeStatuses, placeTypes, veganLevels } from '../../../db/schema/places.js';
+import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
+
+export const PLACE_LIMITS = {
+  name: 120,
+  address: 300,
+  hours: 500,
+  url: 2048,
+  tags: 20,
+  tag: 40,
+  photos: 10,
+  q: 100,
+} as const;
+
+// trpc-to-openapi coerces every plain z.number() in an input, JSON bodies included, so "10",
+// null and true would pass as numbers. Wrapped in a pipe, these numbers are left alone.
+const strictNumber = (schema: z.ZodNumber) => schema.pipe(z.number());
+const longitude = strictNumber(z.number().min(-180).max(180));
+const latitude = strictNumber(z.number().min(-90).max(90));
+
+export const locationSchema = z
+  .object({ lng: longitude, lat: latitude })
+  .strict()
+  .meta({ id: 'PlaceLocation', description: 'WGS 84 point: `lng` −180..180, `lat` −90..90.', example: { lng: 13.405, lat: 52.52 } });
+
+const httpUrl = (what: string, protocols: RegExp) =>
+  z
+    .string()
+    .trim()
+    .max(PLACE_LIMITS.url)
+    .pipe(z.url({ protocol: protocols, hostname: z.regexes.domain, message: `Must be an absolute ${what} URL.` }));
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** Tags are trimmed, lower-cased and de-duplicated. */
+const tagsSchema = z
+  .array(text(PLACE_LIMITS.tag))
+  .max(PLACE_LIMITS.tags)
+  .transform((tags) => [...new Set(tags.map((tag) => tag.toLowerCase()))]);
+
+export const createPlaceInput = z
+  .object({
+    name: text(PLACE_LIMITS.name),
+    type: z.enum(placeTypes),
+    veganLevel: z.enum(veganLevels),
+    address: text(PLACE_LIMITS.address),
+    hours: text(PLACE_LIMITS.hours).nullish().meta({ description: 'Optional free text, e.g. "Mon–Fri 9–17"; null or absent for none.' }),
+    website: httpUrl('http(s)', /^https?$/).meta({ description: 'Absolute http(s) URL.' }),
+    tags: tagsSchema.default([]).meta({ description: `Up to ${PLACE_LIMITS.tags} tags of 1–${PLACE_LIMITS.tag} characters; stored lower-cased, duplicates dropped.` }),
+    photos: z
+      .array(httpUrl('https', /^https$/))
+      .max(PLACE_LIMITS.photos)
+      .default([])
+      .meta({ description: `Up to ${PLACE_LIMITS.photos} absolute https image URLs.` }),
+    location: locationSchema,
+  })
+  .strict();
+
+export type CreatePlaceInput = z.infer<typeof createPlaceInput>;
+
+export const placeOutput = z
+  .object({
+    _id: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    type: z.enum(placeTypes),
+    veganLevel: z.enum(veganLevels),
+    address: z.string(),
+    hours: z.string().nullable(),
+    website: z.string(),
+    tags: z.array(z.string()),
+    photos: z.array(z.string()),
+    location: z.object({ lng: z.number(), lat: z.number() }),
+    status: z.enum(placeStatuses),
+    createdAt: z.string(),
+  })
+  .strict()
+  .meta({ id: 'Place' });
+
+export type PlaceOutput = z.infer<typeof placeOutput>;
+
+export const placeListOutput = listEnvelope(placeOutput);
+
+export interface BoundingBox {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
+
+/** "west,south,east,north": four finite numbers; west > east crosses the antimeridian. */
+function bboxSchema() {
+  return z
+    .string()
+    .max(200)
+    .transform((value, ctx): BoundingBox => {
+      const parts = value.split(',').map((part) => part.trim());
+      const numbers = parts.map((part) => (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(part) ? Number(part) : NaN));
+      const [west, south, east, north] = numbers as [number, number, number, number];
+      const fail = (message: string) => {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      };
+      if (numbers.length !== 4 || numbers.some((n) => !Number.isFinite(n))) return fail('Must be four comma-separated numbers: west,south,east,north.');
+      if (Math.abs(west) > 180 || Math.abs(east) > 180) return fail('Longitudes (west, east) must be within -180..180.');
+      if (Math.abs(south) > 90 || Math.abs(north) > 90) return fail('Latitudes (south, north) must be within -90..90.');
+      if (south > north) return fail('south must not be greater than north.');
+      return { west, south, east, north };
+    })
+    .meta({ description: 'west,south,east,north in degrees (WGS 84). west > east means the box crosses the antimeridian.', example: '13.0,52.3,13.8,52.7' });
+}
+
+/** q: words of letters or digits; each word matches as a prefix. */
+function searchSchema() {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(PLACE_LIMITS.q)
+    .refine((q) => /[\p{L}\p{N}]/u.test(q), 'Must contain at least one letter or digit.')
+    .meta({ description: 'Text search over name, address and tags; every word must match (as a word prefix).' });
+}
+
+// Query inputs are built fresh per procedure: trpc-to-openapi coerces query schemas in place.
+export function listPlacesInput() {
+  return z.object({
+    bbox: bboxSchema().optional(),
+    type: z.enum(placeTypes).optional(),
+    veganLevel: z.enum(veganLevels).optional(),
+    q: searchSchema().optional(),
+    ...pageQueryFields(),
+  });
+}
+
+export type ListPlacesInput = z.infer<ReturnType<typeof listPlacesInput>>;
+
+export const placeSlugInput = z.object({ slug: z.string().min(1).max(200) });
+export const placeIdInput = z.object({ id: z.uuid() });
+export const listPendingInput = z.object(pageQueryFields());

@@ -1,0 +1,158 @@
+// Places: public reads (approved only), member submissions, admin moderation. The submitter id
+// is read only to decide visibility; toPlace() never copies it into a response.
+import { and, asc, count, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../../db/client.js';
+import { places, placeTypes, type PlaceType, type Session, type User } from '../../../db/schema/index.js';
+import { AppError } from '../../errors.js';
+import { decodeCursor, toPage } from '../../lib/pagination.js';
+import type { Context } from '../../trpc/context.js';
+import { listApprovedPlaces, placeColumns, type PlaceRow } from './list-query.js';
+import type { CreatePlaceInput, ListPlacesInput, PlaceOutput } from './schemas.js';
+import { slugCandidates, slugify } from './slug.js';
+
+type MemberContext = Context & { user: User; session: Session };
+
+export function toPlace(row: PlaceRow): PlaceOutput {
+  return {
+    _id: row.id,
+    slug: row.slug,
+    name: row.name,
+    type: row.type,
+    veganLevel: row.veganLevel,
+    address: row.address,
+    hours: row.hours,
+    website: row.website,
+    tags: row.tags,
+    photos: row.photos,
+    location: { lng: row.lng, lat: row.lat },
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function page(rows: PlaceRow[], limit: number) {
+  const { items, nextCursor } = toPage(rows, limit, (row) => row.id);
+  return { items: items.map(toPlace), nextCursor };
+}
+
+/**
+ * The spec makes an unknown cursor 400 too, not only a malformed one. A cursor always names a
+ * row of its own list; public lists only ever hand out approved ids, and an approved place
+ * never leaves that state, so the check cannot break paging. The admin queue accepts any
+ * place id: the last place of a page may have been reviewed since.
+ */
+async function decodePlaceCursor(ctx: Context, cursor: string | undefined, approvedOnly: boolean): Promise<string | undefined> {
+  if (cursor === undefined) return undefined;
+  const id = decodeCursor(cursor);
+  const [known] = await ctx.db
+    .select({ id: places.id })
+    .from(places)
+    .where(and(eq(places.id, id), approvedOnly ? sql`${places.status} = 'approved'` : undefined))
+    .limit(1);
+  if (!known) throw new AppError('invalid_cursor');
+  return id;
+}
+
+export async function listPlaces(ctx: Context, input: ListPlacesInput) {
+  const after = await decodePlaceCursor(ctx, input.cursor, true);
+  const rows = await listApprovedPlaces(ctx.db, { ...input, after });
+  return page(rows, input.limit);
+}
+
+/** Approved: anyone. Otherwise only its submitter and admins; everyone else gets the same 404 as a missing slug. */
+export async function getPlace(ctx: Context, input: { slug: string }) {
+  const [row] = await ctx.db
+    .select({ ...placeColumns, submitterId: places.submitterId })
+    .from(places)
+    .where(eq(places.slug, input.slug.toLowerCase()))
+    .limit(1);
+  if (!row) throw new AppError('not_found', 'No such place.');
+  if (row.status !== 'approved') {
+    const auth = await ctx.authenticate();
+    const allowed = auth !== null && (auth.user.role === 'admin' || (row.submitterId !== null && auth.user.id === row.submitterId));
+    if (!allowed) throw new AppError('not_found', 'No such place.');
+  }
+  return toPlace(row);
+}
+
+function isSlugTaken(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, constraint_name: a, constraint: b } = e as { code?: string; constraint_name?: string; constraint?: string };
+    if (code === '23505' && (a ?? b ?? '').includes('slug')) return true;
+  }
+  return false;
+}
+
+async function freeSlug(db: DbOrTx, base: string): Promise<string> {
+  const candidates = slugCandidates(base);
+  const taken = new Set((await db.select({ slug: places.slug }).from(places).where(inArray(places.slug, candidates))).map((r) => r.slug));
+  return candidates.find((slug) => !taken.has(slug)) ?? slugCandidates(base, true)[0]!;
+}
+
+export async function createPlace(ctx: MemberContext, input: CreatePlaceInput) {
+  const base = slugify(input.name);
+  // Two submissions with the same name can race for a slug: the unique index decides, we retry.
+  for (let attempt = 0; ; attempt++) {
+    const slug = attempt < 3 ? await freeSlug(ctx.db, base) : slugCandidates(base, true)[0]!;
+    try {
+      const [created] = await ctx.db
+        .insert(places)
+        .values({
+          slug,
+          name: input.name,
+          type: input.type,
+          veganLevel: input.veganLevel,
+          address: input.address,
+          hours: input.hours ?? null,
+          website: input.website,
+          tags: input.tags,
+          photos: input.photos,
+          location: [input.location.lng, input.location.lat],
+          status: 'pending',
+          submitterId: ctx.user.id,
+          createdAt: ctx.clock.now(),
+        })
+        .returning({ id: places.id });
+      const [row] = await ctx.db.select(placeColumns).from(places).where(eq(places.id, created!.id));
+      return toPlace(row!);
+    } catch (error) {
+      if (attempt < 4 && isSlugTaken(error)) continue;
+      throw error;
+    }
+  }
+}
+
+export async function listPendingPlaces(ctx: Context, input: { cursor?: string; limit: number }) {
+  const after = await decodePlaceCursor(ctx, input.cursor, false);
+  const rows = await ctx.db
+    .select(placeColumns)
+    .from(places)
+    .where(and(eq(places.status, 'pending'), after ? gt(places.id, after) : undefined))
+    .orderBy(asc(places.id))
+    .limit(input.limit + 1);
+  return page(rows, input.limit);
+}
+
+/** pending → approved | rejected in one statement; any other state is 409, an unknown id 404. */
+async function review(ctx: Context, id: string, next: 'approved' | 'rejected') {
+  const updated = await ctx.db
+    .update(places)
+    .set({ status: next, reviewedAt: ctx.clock.now() })
+    .where(and(eq(places.id, id), eq(places.status, 'pending')))
+    .returning({ id: places.id });
+  const [row] = await ctx.db.select(placeColumns).from(places).where(eq(places.id, id));
+  if (!row) throw new AppError('not_found', 'No such place.');
+  if (updated.length === 0) throw new AppError('conflict', `Only a pending place can be reviewed; this one is ${row.status}.`);
+  return toPlace(row);
+}
+
+export const approvePlace = (ctx: Context, input: { id: string }) => review(ctx, input.id, 'approved');
+export const rejectPlace = (ctx: Context, input: { id: string }) => review(ctx, input.id, 'rejected');
+
+/** For /api/stats: approved places, in total and per type (every type present, zero when none). */
+export async function approvedPlaceCounts(db: DbOrTx): Promise<{ total: number; byType: Record<PlaceType, number> }> {
+  const rows = await db.select({ type: places.type, n: count() }).from(places).where(sql`${places.status} = 'approved'`).groupBy(places.type);
+  const byType = Object.fromEntries(placeTypes.map((type) => [type, 0])) as Record<PlaceType, number>;
+  for (const row of rows) byType[row.type] = Number(row.n);
+  return { total: rows.reduce((sum, row) => sum + Number(row.n), 0), byType };
+}
