@@ -3,6 +3,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { TRPCError } from '@trpc/server';
 import { Hono, type Context as HonoContext } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { randomUUID } from 'node:crypto';
 import { AppError, errorBody } from './errors.js';
 import { createRequestContext, type AppDeps, type Context } from './trpc/context.js';
@@ -11,6 +12,7 @@ import { appRouter } from './trpc/router.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { renderDocsPage } from './http/docs-page.js';
 import { createRestHandler, errorResponse } from './http/rest.js';
+import { documentCalendarFeed, mountCalendarFeed } from './domains/events/calendar-route.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 export const HEALTH_TIMEOUT_MS = 2000;
@@ -25,6 +27,7 @@ type Env = { Bindings: ServerEnv; Variables: { requestId: string } };
 export function createApp(deps: AppDeps) {
   const app = new Hono<Env>();
   const openApiDocument = buildOpenApiDocument(appRouter, { baseUrl: deps.config.PUBLIC_URL, version: packageJson.version });
+  documentCalendarFeed(openApiDocument);
   const docsPage = renderDocsPage(openApiDocument);
 
   const logUnexpected = (ctx: Context | undefined, error: TRPCError) => {
@@ -60,6 +63,8 @@ export function createApp(deps: AppDeps) {
   app.get('/api/openapi.json', (c) => c.json(openApiDocument));
   app.get('/api/docs', (c) => c.html(docsPage));
 
+  // The REST adapter caps its own bodies; native tRPC gets the same limit and envelope here.
+  app.use('/trpc/*', bodyLimit({ maxSize: deps.config.MAX_BODY_BYTES, onError: () => errorResponse(new AppError('payload_too_large', `The body may be at most ${deps.config.MAX_BODY_BYTES} bytes.`)) }));
   app.all('/trpc/*', (c) =>
     fetchRequestHandler({
       endpoint: '/trpc',
@@ -76,6 +81,7 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  mountCalendarFeed(app, contextFor);
   app.all('/api/*', (c) => restHandler(c.req.raw, contextFor(c)));
 
   app.notFound((c) => errorResponse(new AppError('not_found', `No route ${c.req.method} ${c.req.path}.`)));

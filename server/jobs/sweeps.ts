@@ -2,6 +2,7 @@
 import { lt } from 'drizzle-orm';
 import { magicLinkTokens, rateLimits, sessions } from '../../db/schema/index.js';
 import type { Job } from './runner.js';
+import { rsvpSweep } from './rsvp-sweep.js';
 
 export const expiredCredentialsSweep: Job = {
   name: 'sweep-expired-credentials',
@@ -17,3 +18,4 @@ export const expiredCredentialsSweep: Job = {
 
 /** Every periodic job the server runs. Milestones add theirs here (e.g. the RSVP sweep). */
 export const allJobs: Job[] = [expiredCredentialsSweep];
+allJobs.push(rsvpSweep);

@@ -4,6 +4,7 @@
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
 import { users } from '../../../db/schema/index.js';
+import { removePlacesOfDeletedMember } from '../places/account-cleanup.js';
 
 export type AccountDataCleaner = (tx: Tx, userId: string) => Promise<void>;
 
@@ -18,3 +19,6 @@ export async function deleteAccountData(tx: Tx, userId: string): Promise<void> {
   for (const clean of cleaners) await clean(tx, userId);
   await tx.delete(users).where(eq(users.id, userId));
 }
+
+// Registered here (not in the domain) so a cleaner cannot be lost to an unimported module.
+onAccountDeletion(removePlacesOfDeletedMember);

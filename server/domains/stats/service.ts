@@ -2,12 +2,16 @@
 import { sql } from 'drizzle-orm';
 import type { Context } from '../../trpc/context.js';
 import type { StatsOutput } from './schemas.js';
+import { approvedPlaceCounts } from '../places/service.js';
+import { eventCounters } from '../events/stats.js';
 
 export const STATS_TTL_MS = 5 * 60_000;
 
 export function getStats(ctx: Context): Promise<StatsOutput> {
   return ctx.cache.get('stats', STATS_TTL_MS, async () => {
     const [members] = await ctx.database.rows<{ n: number | string }>(sql`select count(*)::int as n from users`);
-    return { members: Number(members!.n), generatedAt: ctx.clock.now().toISOString() };
+    const approvedPlaces = await approvedPlaceCounts(ctx.db);
+    const events = await eventCounters(ctx);
+    return { members: Number(members!.n), places: { approved: approvedPlaces.total, byType: approvedPlaces.byType }, events, generatedAt: ctx.clock.now().toISOString() };
   });
 }

@@ -1,0 +1,90 @@
+// Events, hosted by exactly one grove or organization, and their RSVPs. RSVP rows are deleted
+// 30 days after the event ends (server/jobs/rsvp-sweep.ts); the private calendar feed tokens
+// (hashed) live here too.
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts.js';
+import { bytea, createdAt, geoPoint, idColumn } from './columns.js';
+import { groves } from './groves.js';
+import { organizations } from './organizations.js';
+import { places } from './places.js';
+
+export const eventTypes = ['protest', 'vigil', 'outreach', 'potluck', 'sanctuary_day', 'screening', 'meeting', 'other'] as const;
+export const eventVisibilities = ['public', 'grove', 'friends'] as const;
+export const meetingPointVisibilities = ['everyone', 'rsvp'] as const;
+export const eventStatuses = ['scheduled', 'cancelled'] as const;
+export const rsvpStatuses = ['going', 'interested'] as const;
+
+export const events = pgTable(
+  'events',
+  {
+    id: idColumn(),
+    slug: text().notNull(),
+    title: text().notNull(),
+    type: text({ enum: eventTypes }).notNull(),
+    startsAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    endsAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    hostGroveId: uuid().references(() => groves.id, { onDelete: 'cascade' }),
+    hostOrganizationId: uuid().references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Who created it (for `friends` visibility). Null once that member deleted their account. */
+    creatorId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    venueName: text(),
+    address: text(),
+    /** Region text shown to everyone, also when the meeting point is hidden. */
+    area: text().notNull(),
+    meetingPointText: text(),
+    meetingPointLocation: geoPoint(),
+    meetingPointVisibility: text({ enum: meetingPointVisibilities }).notNull().default('everyone'),
+    placeId: uuid().references(() => places.id, { onDelete: 'set null' }),
+    coverImage: text(),
+    description: text().notNull().default(''),
+    visibility: text({ enum: eventVisibilities }).notNull().default('public'),
+    status: text({ enum: eventStatuses }).notNull().default('scheduled'),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('events_slug_key').on(t.slug),
+    check('events_one_host', sql`(${t.hostGroveId} is null) <> (${t.hostOrganizationId} is null)`),
+    index('events_host_grove_id_idx').on(t.hostGroveId, t.id),
+    index('events_host_organization_id_idx').on(t.hostOrganizationId, t.id),
+    index('events_creator_id_idx').on(t.creatorId),
+    index('events_ends_at_idx').on(t.endsAt),
+    // The `area` filter: lower(area) = lower(input), OR-ed with the hosting grove's region.
+    index('events_area_lower_idx').on(sql`lower(${t.area})`),
+    index('events_visibility_id_idx').on(t.visibility, t.id),
+  ],
+);
+
+export const eventRsvps = pgTable(
+  'event_rsvps',
+  {
+    id: idColumn(),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text({ enum: rsvpStatuses }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('event_rsvps_event_user_key').on(t.eventId, t.userId), index('event_rsvps_user_id_idx').on(t.userId)],
+);
+
+/** One private calendar feed per member; only the SHA-256 of the secret token is stored. */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    userId: uuid()
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: bytea().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('calendar_feeds_token_hash_key').on(t.tokenHash)],
+);
+
+export type Event = typeof events.$inferSelect;
+export type EventRsvp = typeof eventRsvps.$inferSelect;

@@ -1,0 +1,1 @@
+CREATE INDEX "events_area_lower_idx" ON "events" USING btree (lower("area"));

@@ -1,0 +1,155 @@
+// Events: list and get under the visibility rules, create and change (organizers of the host,
+// or site admins), cancel (PATCH status=cancelled, final).
+import { and, asc, eq, gt, gte, lte, or, sql } from 'drizzle-orm';
+import { events, groves, organizations } from '../../../db/schema/index.js';
+import type { DbOrTx } from '../../../db/client.js';
+import { AppError } from '../../errors.js';
+import { decodeCursor, toPage } from '../../lib/pagination.js';
+import type { Context } from '../../trpc/context.js';
+import { freeSlug, isUniqueViolation, slugify, type MemberContext } from '../groves/common.js';
+import { isGroveOrganizer } from '../groves/service.js';
+import { isOrganizationAdmin } from '../organizations/service.js';
+import type { CreateEventInput, UpdateEventInput } from './schemas.js';
+import { selectEvents, selectOneEvent, toEvent, canManage, type EventRow } from './view.js';
+import { viewerOf, visibleTo, type Viewer } from './visibility.js';
+
+export interface ListEventsInput {
+  from?: string;
+  to?: string;
+  area?: string;
+  groveId?: string;
+  organizationId?: string;
+  type?: (typeof events.$inferSelect)['type'];
+  cursor?: string;
+  limit: number;
+}
+
+export async function listEvents(ctx: Context, input: ListEventsInput) {
+  const viewer = await viewerOf(ctx);
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const area = input.area?.toLowerCase();
+  const rows = (await selectEvents(ctx.db, viewer)
+    .where(
+      and(
+        visibleTo(viewer),
+        after ? gt(events.id, after) : undefined,
+        input.from ? gte(events.endsAt, new Date(input.from)) : undefined,
+        input.to ? lte(events.startsAt, new Date(input.to)) : undefined,
+        // Both arms are index lookups (events_area_lower_idx, events_host_grove_id_idx via = any).
+        area ? or(sql`lower(${events.area}) = ${area}`, sql`${events.hostGroveId} = any(array(select g.id from groves g where lower(g.region_name) = ${area}))`) : undefined,
+        input.groveId ? eq(events.hostGroveId, input.groveId) : undefined,
+        input.organizationId ? eq(events.hostOrganizationId, input.organizationId) : undefined,
+        input.type ? eq(events.type, input.type) : undefined,
+      ),
+    )
+    .orderBy(asc(events.id))
+    .limit(input.limit + 1)) as EventRow[];
+  const page = toPage(rows, input.limit, (r) => r.event.id);
+  return { items: page.items.map((r) => toEvent(r, viewer)), nextCursor: page.nextCursor };
+}
+
+/** An event the viewer may see, or 404 (the same answer as a missing one). */
+export async function visibleEvent(db: DbOrTx, viewer: Viewer, where: ReturnType<typeof eq>): Promise<EventRow> {
+  const row = await selectOneEvent(db, viewer, and(where, visibleTo(viewer)));
+  if (!row) throw new AppError('not_found', 'No such event.');
+  return row;
+}
+
+export async function getEvent(ctx: Context, input: { slug: string }) {
+  const viewer = await viewerOf(ctx);
+  return toEvent(await visibleEvent(ctx.db, viewer, eq(events.slug, input.slug.toLowerCase())), viewer);
+}
+
+/** A member hosts only for a grove they organize or an organization they administer; site admins for any. */
+async function assertMayHost(ctx: MemberContext, host: { groveId?: string | null; organizationId?: string | null }) {
+  if (host.groveId) {
+    const [grove] = await ctx.db.select({ id: groves.id }).from(groves).where(eq(groves.id, host.groveId)).limit(1);
+    if (!grove) throw new AppError('not_found', 'No such grove.');
+    if (ctx.user.role !== 'admin' && !(await isGroveOrganizer(ctx.db, host.groveId, ctx.user.id))) {
+      throw new AppError('forbidden', 'Only organizers of the grove can host its events.');
+    }
+    return;
+  }
+  const [org] = await ctx.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, host.organizationId!)).limit(1);
+  if (!org) throw new AppError('not_found', 'No such organization.');
+  if (ctx.user.role !== 'admin' && !(await isOrganizationAdmin(ctx.db, host.organizationId!, ctx.user.id))) {
+    throw new AppError('forbidden', 'Only admins of the organization can host its events.');
+  }
+}
+
+async function assertApprovedPlace(ctx: Context, placeId: string | null | undefined) {
+  if (!placeId) return;
+  const [place] = await ctx.database.rows<{ status: string }>(sql`select status from places where id = ${placeId}`);
+  if (place?.status !== 'approved') throw new AppError('validation_failed', 'placeId: Must be an approved place.');
+}
+
+function meetingPointColumns(point: CreateEventInput['meetingPoint']) {
+  if (point === undefined) return {};
+  return {
+    meetingPointText: point?.text ?? null,
+    meetingPointLocation: point?.location ? ([point.location.lng, point.location.lat] as [number, number]) : null,
+  };
+}
+
+export async function createEvent(ctx: MemberContext, input: CreateEventInput) {
+  await assertMayHost(ctx, input);
+  await assertApprovedPlace(ctx, input.placeId);
+  const slug = input.slug ?? (await freeSlug(ctx.db, events, events.slug, slugify(input.title)));
+  const now = ctx.clock.now();
+  try {
+    const [row] = await ctx.db
+      .insert(events)
+      .values({
+        slug,
+        title: input.title,
+        type: input.type,
+        startsAt: new Date(input.startsAt),
+        endsAt: new Date(input.endsAt),
+        hostGroveId: input.groveId ?? null,
+        hostOrganizationId: input.organizationId ?? null,
+        creatorId: ctx.user.id,
+        venueName: input.venueName ?? null,
+        address: input.address ?? null,
+        area: input.area,
+        ...meetingPointColumns(input.meetingPoint),
+        meetingPointVisibility: input.meetingPointVisibility,
+        placeId: input.placeId ?? null,
+        coverImage: input.coverImage ?? null,
+        description: input.description,
+        visibility: input.visibility,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: events.id });
+    const viewer = await viewerOf(ctx);
+    return toEvent((await selectOneEvent(ctx.db, viewer, eq(events.id, row!.id)))!, viewer);
+  } catch (error) {
+    if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
+    throw error;
+  }
+}
+
+/**
+ * Organizers of the host (and site admins) may change it; others who can see it get 403, the
+ * rest 404. A cancelled event is final: any change answers 409.
+ */
+export async function updateEvent(ctx: MemberContext, input: UpdateEventInput) {
+  const viewer = await viewerOf(ctx);
+  const current = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
+  if (!canManage(current, viewer)) throw new AppError('forbidden', 'Only the event\'s organizers can change it.');
+  const e = current.event;
+  if (e.status === 'cancelled') throw new AppError('conflict', 'The event is cancelled; it can no longer be changed.');
+
+  const startsAt = input.startsAt ? new Date(input.startsAt) : e.startsAt;
+  const endsAt = input.endsAt ? new Date(input.endsAt) : e.endsAt;
+  if (endsAt <= startsAt) throw new AppError('validation_failed', 'endsAt: Must be after startsAt.');
+  if (input.visibility === 'grove' && !e.hostGroveId) throw new AppError('validation_failed', 'visibility: `grove` visibility needs a grove host.');
+  await assertApprovedPlace(ctx, input.placeId);
+
+  const { id, startsAt: _s, endsAt: _e, meetingPoint, ...rest } = input;
+  await ctx.db
+    .update(events)
+    .set({ ...rest, startsAt, endsAt, ...meetingPointColumns(meetingPoint), updatedAt: ctx.clock.now() })
+    .where(eq(events.id, id));
+  return toEvent((await selectOneEvent(ctx.db, viewer, eq(events.id, id)))!, viewer);
+}

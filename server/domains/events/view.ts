@@ -1,0 +1,95 @@
+// The one SELECT that turns event rows into API events for a given viewer: host, RSVP counts,
+// the viewer's own RSVP, whether they may manage it, and the meeting point only when allowed.
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { events, groves, organizations, type Event } from '../../../db/schema/index.js';
+import type { DbOrTx } from '../../../db/client.js';
+import type { EventOutput } from './schemas.js';
+import { organizesHost, type Viewer } from './visibility.js';
+
+type RsvpStatus = 'going' | 'interested';
+
+export function eventColumns(viewer: Viewer) {
+  return {
+    event: events,
+    groveSlug: groves.slug,
+    groveName: groves.name,
+    organizationSlug: organizations.slug,
+    organizationName: organizations.name,
+    meetingLng: sql<number | null>`st_x(${events.meetingPointLocation})`,
+    meetingLat: sql<number | null>`st_y(${events.meetingPointLocation})`,
+    going: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going')`,
+    interested: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'interested')`,
+    myRsvp: viewer.id ? sql<RsvpStatus | null>`(select r.status from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id})` : sql<RsvpStatus | null>`null::text`,
+    organizes: organizesHost(viewer.id),
+  };
+}
+
+export type EventRow = {
+  event: Event;
+  groveSlug: string | null;
+  groveName: string | null;
+  organizationSlug: string | null;
+  organizationName: string | null;
+  meetingLng: number | null;
+  meetingLat: number | null;
+  going: number;
+  interested: number;
+  myRsvp: RsvpStatus | null;
+  organizes: boolean;
+};
+
+/** Events joined with their host, for the given viewer; add where/order/limit. */
+export function selectEvents(db: DbOrTx, viewer: Viewer) {
+  return db
+    .select(eventColumns(viewer))
+    .from(events)
+    .leftJoin(groves, eq(groves.id, events.hostGroveId))
+    .leftJoin(organizations, eq(organizations.id, events.hostOrganizationId));
+}
+
+export async function selectOneEvent(db: DbOrTx, viewer: Viewer, where: SQL | undefined): Promise<EventRow | undefined> {
+  const [row] = await selectEvents(db, viewer).where(where).limit(1);
+  return row as EventRow | undefined;
+}
+
+export function canManage(row: EventRow, viewer: Viewer): boolean {
+  return viewer.isSiteAdmin || Boolean(row.organizes);
+}
+
+export function toEvent(row: EventRow, viewer: Viewer): EventOutput {
+  const e = row.event;
+  const manage = canManage(row, viewer);
+  const hasPoint = e.meetingPointText !== null;
+  const pointAllowed = e.meetingPointVisibility === 'everyone' || row.myRsvp !== null || manage;
+  const host = e.hostGroveId
+    ? { kind: 'grove' as const, _id: e.hostGroveId, slug: row.groveSlug!, name: row.groveName! }
+    : { kind: 'organization' as const, _id: e.hostOrganizationId!, slug: row.organizationSlug!, name: row.organizationName! };
+  return {
+    _id: e.id,
+    slug: e.slug,
+    title: e.title,
+    type: e.type,
+    startsAt: e.startsAt.toISOString(),
+    endsAt: e.endsAt.toISOString(),
+    status: e.status,
+    visibility: e.visibility,
+    host,
+    venueName: e.venueName,
+    address: e.address,
+    area: e.area,
+    meetingPointVisibility: e.meetingPointVisibility,
+    meetingPoint:
+      hasPoint && pointAllowed
+        ? { text: e.meetingPointText!, location: row.meetingLng === null || row.meetingLat === null ? null : { lng: Number(row.meetingLng), lat: Number(row.meetingLat) } }
+        : null,
+    meetingPointHidden: hasPoint && !pointAllowed,
+    placeId: e.placeId,
+    coverImage: e.coverImage,
+    description: e.description,
+    rsvpCounts: { going: Number(row.going), interested: Number(row.interested) },
+    myRsvp: row.myRsvp ?? null,
+    canManage: manage,
+    createdAt: e.createdAt.toISOString(),
+    updatedAt: e.updatedAt.toISOString(),
+  };
+}

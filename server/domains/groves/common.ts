@@ -1,0 +1,46 @@
+// Helpers shared by groves, organizations and events: slugs and unique-violation detection.
+import { randomBytes } from 'node:crypto';
+import { inArray } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../../../db/client.js';
+import type { User, Session } from '../../../db/schema/index.js';
+import type { Context } from '../../trpc/context.js';
+
+export type MemberContext = Context & { user: User; session: Session };
+
+export function slugify(text: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/g, '');
+  return slug.length >= 2 ? slug : `x-${slug || 'item'}`;
+}
+
+/** A free slug for `base`: base itself, else base with a short random suffix. */
+export async function freeSlug(db: DbOrTx, table: PgTable, column: AnyPgColumn, base: string): Promise<string> {
+  const suffixed = () => `${base}-${randomBytes(3).toString('hex')}`;
+  const candidates = [base, suffixed(), suffixed()];
+  const taken = new Set((await db.select({ slug: column }).from(table).where(inArray(column, candidates))).map((r) => r.slug as string));
+  return candidates.find((c) => !taken.has(c)) ?? `${base}-${randomBytes(6).toString('hex')}`;
+}
+
+/** True when the error is a unique violation of a constraint whose name contains `part`. */
+export function isUniqueViolation(error: unknown, part: string): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, constraint_name: a, constraint: b } = e as { code?: string; constraint_name?: string; constraint?: string };
+    if (code === '23505' && (a ?? b ?? '').includes(part)) return true;
+  }
+  return false;
+}
+
+/** Foreign-key violation (e.g. a referenced row vanished meanwhile). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: string }).code === '23503') return true;
+  }
+  return false;
+}

@@ -1,0 +1,159 @@
+// Groves: public views (counts, never member lists), join/leave, and the admin setup verbs.
+import { and, asc, eq, gt, ilike, or, sql } from 'drizzle-orm';
+import { groveMembers, groves, users, type Grove, type GroveRole } from '../../../db/schema/index.js';
+import type { DbOrTx } from '../../../db/client.js';
+import { AppError } from '../../errors.js';
+import { decodeCursor, toPage } from '../../lib/pagination.js';
+import type { Context } from '../../trpc/context.js';
+import { freeSlug, isUniqueViolation, slugify, type MemberContext } from './common.js';
+import type { GroveOutput } from './schemas.js';
+
+const memberCount = sql<number>`(select count(*)::int from grove_members gm where gm.grove_id = ${groves.id})`;
+const organizerCount = sql<number>`(select count(*)::int from grove_members gm where gm.grove_id = ${groves.id} and gm.role = 'organizer')`;
+
+async function viewerId(ctx: Context): Promise<string | null> {
+  return (await ctx.authenticate())?.user.id ?? null;
+}
+
+function groveColumns(viewer: string | null) {
+  return {
+    grove: groves,
+    memberCount,
+    organizerCount,
+    myRole: viewer
+      ? sql<GroveRole | null>`(select gm.role from grove_members gm where gm.grove_id = ${groves.id} and gm.user_id = ${viewer})`
+      : sql<GroveRole | null>`null::text`,
+  };
+}
+
+function toGrove(row: { grove: Grove; memberCount: number; organizerCount: number; myRole: GroveRole | null }): GroveOutput {
+  const g = row.grove;
+  const hasBox = g.regionWest !== null && g.regionSouth !== null && g.regionEast !== null && g.regionNorth !== null;
+  return {
+    _id: g.id,
+    slug: g.slug,
+    name: g.name,
+    description: g.description,
+    region: { name: g.regionName, bbox: hasBox ? [g.regionWest!, g.regionSouth!, g.regionEast!, g.regionNorth!] : null },
+    memberCount: Number(row.memberCount),
+    organizerCount: Number(row.organizerCount),
+    // Filled by the action-log milestone from members who opted in; never per member.
+    actionTotal: null,
+    myRole: row.myRole ?? null,
+    createdAt: g.createdAt.toISOString(),
+  };
+}
+
+async function groveBy(ctx: Context, where: ReturnType<typeof eq>): Promise<GroveOutput> {
+  const [row] = await ctx.db.select(groveColumns(await viewerId(ctx))).from(groves).where(where).limit(1);
+  if (!row) throw new AppError('not_found', 'No such grove.');
+  return toGrove(row);
+}
+
+export async function listGroves(ctx: Context, input: { q?: string; cursor?: string; limit: number }) {
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const pattern = input.q === undefined ? undefined : `%${input.q.replace(/[\\%_]/g, '\\$&')}%`;
+  const rows = await ctx.db
+    .select(groveColumns(await viewerId(ctx)))
+    .from(groves)
+    .where(and(after ? gt(groves.id, after) : undefined, pattern ? or(ilike(groves.name, pattern), ilike(groves.regionName, pattern)) : undefined))
+    .orderBy(asc(groves.id))
+    .limit(input.limit + 1);
+  const page = toPage(rows, input.limit, (r) => r.grove.id);
+  return { items: page.items.map(toGrove), nextCursor: page.nextCursor };
+}
+
+export function getGrove(ctx: Context, input: { slug: string }) {
+  return groveBy(ctx, eq(groves.slug, input.slug.toLowerCase()));
+}
+
+async function assertGroveExists(db: DbOrTx, id: string) {
+  const [row] = await db.select({ id: groves.id }).from(groves).where(eq(groves.id, id)).limit(1);
+  if (!row) throw new AppError('not_found', 'No such grove.');
+}
+
+/** Idempotent: joining again keeps the current role (an organizer stays organizer). */
+export async function joinGrove(ctx: MemberContext, input: { id: string }) {
+  await assertGroveExists(ctx.db, input.id);
+  await ctx.db.insert(groveMembers).values({ groveId: input.id, userId: ctx.user.id, joinedAt: ctx.clock.now() }).onConflictDoNothing();
+  return groveBy(ctx, eq(groves.id, input.id));
+}
+
+/** Idempotent: leaving when not a member is fine. An organizer who leaves stops organizing. */
+export async function leaveGrove(ctx: MemberContext, input: { id: string }): Promise<{ ok: true }> {
+  await assertGroveExists(ctx.db, input.id);
+  await ctx.db.delete(groveMembers).where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, ctx.user.id)));
+  return { ok: true };
+}
+
+export async function isGroveOrganizer(db: DbOrTx, groveId: string, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ role: groveMembers.role })
+    .from(groveMembers)
+    .where(and(eq(groveMembers.groveId, groveId), eq(groveMembers.userId, userId), eq(groveMembers.role, 'organizer')))
+    .limit(1);
+  return Boolean(row);
+}
+
+// ---- admin setup -------------------------------------------------------------------------
+
+type RegionInput = { name: string; bbox?: [number, number, number, number] | null };
+
+function regionColumns(region: RegionInput) {
+  const [west, south, east, north] = region.bbox ?? [null, null, null, null];
+  return { regionName: region.name, regionWest: west, regionSouth: south, regionEast: east, regionNorth: north };
+}
+
+export async function createGrove(ctx: Context, input: { slug?: string; name: string; description: string; region: RegionInput }) {
+  const slug = input.slug ?? (await freeSlug(ctx.db, groves, groves.slug, slugify(input.name)));
+  try {
+    const [row] = await ctx.db
+      .insert(groves)
+      .values({ slug, name: input.name, description: input.description, ...regionColumns(input.region), createdAt: ctx.clock.now() })
+      .returning({ id: groves.id });
+    return groveBy(ctx, eq(groves.id, row!.id));
+  } catch (error) {
+    if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
+    throw error;
+  }
+}
+
+export async function updateGrove(ctx: Context, input: { id: string; slug?: string; name?: string; description?: string; region?: RegionInput }) {
+  const { id, region, ...rest } = input;
+  const changes = { ...rest, ...(region ? regionColumns(region) : {}) };
+  try {
+    const updated = Object.keys(changes).length
+      ? await ctx.db.update(groves).set(changes).where(eq(groves.id, id)).returning({ id: groves.id })
+      : await ctx.db.select({ id: groves.id }).from(groves).where(eq(groves.id, id));
+    if (updated.length === 0) throw new AppError('not_found', 'No such grove.');
+  } catch (error) {
+    if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
+    throw error;
+  }
+  return groveBy(ctx, eq(groves.id, id));
+}
+
+export async function userIdByHandle(db: DbOrTx, handle: string): Promise<string> {
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.handle, handle.toLowerCase())).limit(1);
+  if (!user) throw new AppError('not_found', 'No member with that handle.');
+  return user.id;
+}
+
+/** Makes the member an organizer (joining them if needed). Idempotent. */
+export async function appointOrganizer(ctx: Context, input: { id: string; handle: string }): Promise<{ ok: true }> {
+  await assertGroveExists(ctx.db, input.id);
+  const userId = await userIdByHandle(ctx.db, input.handle);
+  await ctx.db
+    .insert(groveMembers)
+    .values({ groveId: input.id, userId, role: 'organizer', joinedAt: ctx.clock.now() })
+    .onConflictDoUpdate({ target: [groveMembers.groveId, groveMembers.userId], set: { role: 'organizer' } });
+  return { ok: true };
+}
+
+/** Back to plain member (the membership stays). Idempotent. */
+export async function removeOrganizer(ctx: Context, input: { id: string; handle: string }): Promise<{ ok: true }> {
+  await assertGroveExists(ctx.db, input.id);
+  const userId = await userIdByHandle(ctx.db, input.handle);
+  await ctx.db.update(groveMembers).set({ role: 'member' }).where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, userId)));
+  return { ok: true };
+}

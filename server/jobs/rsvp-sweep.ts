@@ -1,0 +1,22 @@
+// Deletes RSVP rows 30 days after their event ended (spec: "RSVP rows are deleted 30 days after
+// the event"). Runs periodically under the job runner's advisory lock: one runner at a time.
+import { sql } from 'drizzle-orm';
+import type { Job } from './runner.js';
+
+export const RSVP_RETENTION_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+export const rsvpSweep: Job = {
+  name: 'sweep-old-rsvps',
+  lockId: 7_310_104,
+  intervalMs: 60 * 60_000,
+  async run(tx, now) {
+    const cutoff = new Date(now.getTime() - RSVP_RETENTION_DAYS * DAY_MS);
+    const deleted = await tx.execute(sql`
+      delete from event_rsvps r using events e
+      where r.event_id = e.id and e.ends_at < ${cutoff.toISOString()}::timestamptz
+      returning r.id`);
+    const count = Array.isArray(deleted) ? deleted.length : ((deleted as { rows?: unknown[] }).rows?.length ?? 0);
+    return { rsvps: count };
+  },
+};
