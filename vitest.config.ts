@@ -10,7 +10,8 @@ export default defineConfig({
     include: ['tests/**/*.test.ts', 'client-sdk/**/*.test.ts'],
     globalSetup: ['tests/setup/global-setup.ts'],
     testTimeout: 30_000,
-    hookTimeout: 120_000,
+    // PGlite's first start plus migrations can take minutes on a loaded 2-core machine.
+    hookTimeout: 300_000,
     pool: 'forks',
     ...(realDatabase ? { maxWorkers: 2 } : { maxWorkers: 1, isolate: false, fileParallelism: false }),
   },

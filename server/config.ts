@@ -36,9 +36,13 @@ const configSchema = z.object({
   MAX_BODY_BYTES: positiveInt.default(1_048_576),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
 
-  RATE_LIMIT_REGISTER_PER_IP: positiveInt.default(10),
+  // Per-address limits are generous because many members can share one address (an event's
+  // wifi, a campus NAT); brute force is stopped by the per-account limits.
+  RATE_LIMIT_REGISTER_PER_IP: positiveInt.default(20),
+  /** Attempts per email address (slows probing one address for "already registered"). */
+  RATE_LIMIT_REGISTER_PER_ACCOUNT: positiveInt.default(5),
   RATE_LIMIT_REGISTER_WINDOW_SECONDS: positiveInt.default(3600),
-  RATE_LIMIT_LOGIN_PER_IP: positiveInt.default(30),
+  RATE_LIMIT_LOGIN_PER_IP: positiveInt.default(60),
   RATE_LIMIT_LOGIN_PER_ACCOUNT: positiveInt.default(10),
   RATE_LIMIT_LOGIN_WINDOW_SECONDS: positiveInt.default(900),
   RATE_LIMIT_MAGIC_LINK_PER_IP: positiveInt.default(10),

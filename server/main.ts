@@ -2,6 +2,7 @@
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { createApp } from './app.js';
+import { isDatabaseUnavailable } from './errors.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDeps } from './deps.js';
 import { pendingMagicLinks } from './domains/auth/service.js';
@@ -51,6 +52,13 @@ async function main() {
     log.info('stopped');
     process.exit(0);
   };
+  // postgres.js fetches array types on every new connection without handling that query's
+  // failure, so a connection killed while connecting (pg_terminate_backend, a restart) is an
+  // unhandled rejection, which would end the process. Those, and only those, are logged.
+  process.on('unhandledRejection', (reason) => {
+    if (isDatabaseUnavailable(reason)) return log.warn({ err: reason }, 'database connection lost outside a request');
+    throw reason;
+  });
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }

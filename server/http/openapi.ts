@@ -43,7 +43,9 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: { baseUrl: 
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Opaque session token.' } },
   });
   doc.components ??= {};
-  doc.components.schemas = { ...doc.components.schemas, ErrorEnvelope: errorEnvelopeSchema as never };
+  // trpc-to-openapi's own error schemas (`error.BAD_REQUEST`, …) are replaced by ErrorEnvelope below.
+  const schemas = Object.fromEntries(Object.entries(doc.components.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  doc.components.schemas = { ...schemas, ErrorEnvelope: errorEnvelopeSchema as never };
 
   const metaByOperation = new Map<string, RouteMeta>();
   for (const procedure of Object.values(router._def.procedures) as { _def: { meta?: RouteMeta } }[]) {

@@ -5,6 +5,7 @@ import { getPathRegExp, normalizePath, forEachOpenApiProcedure, createOpenApiNod
 import type { TRPCError } from '@trpc/server';
 import { AppError, errorBody, type ErrorBody } from '../errors.js';
 import type { Context } from '../trpc/context.js';
+import { pinBodyCoercion } from './coercion.js';
 import { describeError } from '../trpc/errors.js';
 import type { RouteMeta } from '../trpc/init.js';
 
@@ -38,11 +39,30 @@ export function listRestRoutes(router: OpenApiRouter): RouteEntry[] {
 
 class RequestError extends AppError {}
 
-async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+/** Reads at most maxBytes, stopping as soon as a chunked body goes over (never buffers more). */
+async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = () => new RequestError('payload_too_large', `The body may be at most ${maxBytes} bytes.`);
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > maxBytes) throw new RequestError('payload_too_large', `The body may be at most ${maxBytes} bytes.`);
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > maxBytes) throw new RequestError('payload_too_large', `The body may be at most ${maxBytes} bytes.`);
+  if (declared > maxBytes) throw tooLarge();
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const bytes = await readCapped(request, maxBytes);
   if (bytes.byteLength === 0) return {};
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
@@ -69,6 +89,7 @@ export function errorResponse(error: AppError): Response {
 }
 
 export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes: number; onUnexpected: (ctx: Context | undefined, error: TRPCError) => void }): RestHandler {
+  pinBodyCoercion(router);
   const routes = listRestRoutes(router);
   const successStatus = new Map(routes.map((r) => [r.procedurePath, r.successStatus]));
 
@@ -113,9 +134,14 @@ export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes
     const headers = new Headers(request.headers);
     if (body !== undefined) headers.set('content-type', 'application/json');
     const normalised = new Request(url, { method, headers, signal: request.signal });
+    // The query as trpc-to-openapi expects it (arrays per key), on a null-prototype object: its
+    // own parser uses `{}`, so `?__proto__=x` or `?constructor=x` crashed it (500).
+    const query: Record<string, string[]> = Object.create(null);
+    url.searchParams.forEach((value, key) => (query[key] ??= []).push(value));
     const proxied = new Proxy(normalised, {
       get(target, prop) {
         if (prop === 'body') return body;
+        if (prop === 'query') return query;
         if (prop === CONTEXT) return ctx;
         const value = Reflect.get(target, prop, target) as unknown;
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;

@@ -15,7 +15,8 @@ export function decodeCursor(cursor: string): string {
   if (!/^[A-Za-z0-9_-]{22}$/.test(cursor)) throw new AppError('invalid_cursor');
   const hex = Buffer.from(cursor, 'base64url').toString('hex');
   const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  if (!isUuid(id) || encodeCursor(id) !== cursor) throw new AppError('invalid_cursor');
+  // Every id we hand out is a UUIDv7 (version nibble 7, RFC variant); anything else is not ours.
+  if (!isUuid(id) || id[14] !== '7' || !'89ab'.includes(id[19]!) || encodeCursor(id) !== cursor) throw new AppError('invalid_cursor');
   return id;
 }
 

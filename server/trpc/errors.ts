@@ -51,7 +51,7 @@ export function toTrpcError(error: TRPCError): TRPCError {
     return new TRPCError({ code: trpcCodeForStatus[cause.status] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
   }
   if (error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(cause)) {
-    const unavailable = new AppError('unavailable');
+    const unavailable = new AppError('unavailable', undefined, { 'Retry-After': '5' });
     unavailable.cause = cause;
     return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: unavailable.message, cause: unavailable });
   }

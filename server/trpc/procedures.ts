@@ -15,6 +15,12 @@ const mapErrors = baseProcedure.use(async ({ next }) => {
 });
 
 /**
+ * Sign-in routes (register, login, magic link): the Authorization header is ignored, so a
+ * client still holding an expired token can always sign in again.
+ */
+export const signInProcedure = mapErrors;
+
+/**
  * Anyone may call it. A token that was sent but is not a live session is still refused (401),
  * so a client learns at once that its session was revoked or expired.
  */

@@ -6,7 +6,8 @@ import { createApp, type ServerEnv } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { TtlCache } from '../../server/lib/ttl-cache.js';
-import { createLogger } from '../../server/log.js';
+import { createLogger, type Logger } from '../../server/log.js';
+import type { Database } from '../../db/client.js';
 import type { MailMessage, Mailer } from '../../server/mail/mailer.js';
 import type { AppDeps } from '../../server/trpc/context.js';
 import type { AppRouter } from '../../server/trpc/router.js';
@@ -43,10 +44,14 @@ export interface RequestOptions {
 }
 
 let ipCounter = 0;
-/** A fresh TEST-NET-ish address per call, so rate limits by address do not leak between tests. */
+/** Per module load: test files that share a worker process (and so a pid) still differ. */
+const ipSalt = Math.floor(Math.random() * 0xffff);
+/** A fresh address per call, so rate limits by address do not leak between tests. */
 export function uniqueIp(): string {
   ipCounter += 1;
-  return `10.${(process.pid >> 8) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+  // IPv6 (unique-local) so the whole pid and counter fit: parallel workers never share an address.
+  const hex = (n: number) => (n & 0xffff).toString(16);
+  return `fd00:${hex(ipSalt)}::${hex(process.pid >>> 16)}:${hex(process.pid)}:${hex(ipCounter >>> 16)}:${hex(ipCounter)}`;
 }
 
 let uniqueCounter = 0;
@@ -71,12 +76,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const { database, release } = await acquireTestDatabase();
+/** Replacements for single dependencies (a blocking mailer, a capturing logger, a failing database). */
+export interface TestAppOverrides {
+  mailer?: Mailer;
+  log?: Logger;
+  wrapDatabase?: (database: Database) => Database;
+}
+
+export async function createTestApp(env: Record<string, string> = {}, overrides: TestAppOverrides = {}): Promise<TestApp> {
+  const { database: acquired, release } = await acquireTestDatabase();
+  const database = overrides.wrapDatabase ? overrides.wrapDatabase(acquired) : acquired;
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env });
   const clock = new ManualClock(new Date());
   const mailer = new CapturingMailer();
-  const deps: AppDeps = { database, config, clock, log: createLogger(config.LOG_LEVEL), mailer, cache: new TtlCache(clock) };
+  const log = overrides.log ?? createLogger(config.LOG_LEVEL);
+  const deps: AppDeps = { database, config, clock, log, mailer: overrides.mailer ?? mailer, cache: new TtlCache(clock) };
   const { app, openApiDocument } = createApp(deps);
 
   const serverEnv = (ip: string): ServerEnv => ({ incoming: { socket: { remoteAddress: ip } } });

@@ -46,7 +46,7 @@ export async function register(ctx: Context, input: { email: string; password: s
   await enforceRateLimit(ctx.database, { scope: 'register:ip', limit: config.RATE_LIMIT_REGISTER_PER_IP, windowSeconds: config.RATE_LIMIT_REGISTER_WINDOW_SECONDS }, ctx.clientIp, now);
   const email = normaliseEmail(input.email);
   const handle = input.handle.toLowerCase();
-  await enforceRateLimit(ctx.database, { scope: 'register:account', limit: config.RATE_LIMIT_REGISTER_PER_IP, windowSeconds: config.RATE_LIMIT_REGISTER_WINDOW_SECONDS }, email, now);
+  await enforceRateLimit(ctx.database, { scope: 'register:account', limit: config.RATE_LIMIT_REGISTER_PER_ACCOUNT, windowSeconds: config.RATE_LIMIT_REGISTER_WINDOW_SECONDS }, email, now);
   assertHandleAllowed(handle);
   const passwordHash = await hashPassword(input.password);
   try {
@@ -75,14 +75,20 @@ export async function login(ctx: Context, input: { email: string; password: stri
 }
 
 /**
- * Always answers the same way. The lookup and the mail happen after the answer, so neither the
- * body nor the timing tells whether the address has an account.
+ * Always answers 202, as the spec says. The lookup and the mail happen after the answer, so
+ * neither the body nor the timing tells whether the address has an account. Over a rate limit
+ * (per address or per email) the answer is the same 202 and simply no mail goes out: that stops
+ * mail bombing without giving an attacker a signal.
  */
 export async function requestMagicLink(ctx: Context, input: { email: string }): Promise<{ accepted: true }> {
   const now = ctx.clock.now();
   const { config } = ctx;
-  await enforceRateLimit(ctx.database, { scope: 'magic:ip', limit: config.RATE_LIMIT_MAGIC_LINK_PER_IP, windowSeconds: config.RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS }, ctx.clientIp, now);
   const email = normaliseEmail(input.email);
+  const perIp = await hitRateLimit(ctx.database, { scope: 'magic:ip', limit: config.RATE_LIMIT_MAGIC_LINK_PER_IP, windowSeconds: config.RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS }, ctx.clientIp, now);
+  if (!perIp.allowed) {
+    ctx.log.info('magic link not sent: address over its rate limit');
+    return { accepted: true };
+  }
   const work = sendMagicLink(ctx, email, now).catch((error: unknown) => ctx.log.error({ err: error }, 'magic link could not be sent'));
   pendingMagicLinks.add(work);
   void work.finally(() => pendingMagicLinks.delete(work));

@@ -15,7 +15,7 @@ export const meRouter = router({
     .query(({ ctx }) => service.getAccount(ctx)),
 
   update: memberProcedure
-    .meta({ auth: 'member', openapi: { method: 'PATCH', path: '/api/me', tags, summary: 'Change handle, email or password', description: 'Changing email or password needs `currentPassword`. A new password revokes every other session. `role` and unknown fields are rejected with 400.' } })
+    .meta({ auth: 'member', openapi: { method: 'PATCH', path: '/api/me', tags, summary: 'Change handle, email or password', description: 'Changing email or password needs `currentPassword` (400 `validation_failed` when missing, 403 `forbidden` when wrong). A new password revokes every other session. `role` and unknown fields are rejected with 400.' } })
     .input(schemas.updateAccountInput)
     .output(accountOutput)
     .mutation(({ ctx, input }) => service.updateAccount(ctx, input)),

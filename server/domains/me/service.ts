@@ -1,6 +1,6 @@
 // Reading, changing and hard-deleting the caller's account; listing and revoking sessions.
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
-import { sessions, users, type Session, type User } from '../../../db/schema/index.js';
+import { magicLinkTokens, sessions, users, type Session, type User } from '../../../db/schema/index.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
@@ -20,7 +20,8 @@ export async function updateAccount(ctx: MemberContext, input: { handle?: string
   const sensitive = (email !== undefined && email !== ctx.user.email) || input.newPassword !== undefined;
   if (sensitive) {
     if (input.currentPassword === undefined) throw new AppError('validation_failed', 'currentPassword: Required to change email or password.');
-    if (!(await verifyPassword(ctx.user.passwordHash, input.currentPassword))) throw new AppError('invalid_credentials', 'The current password is incorrect.');
+    // 403, not 401: a 401 means "your session is dead" and makes the web app sign the member out.
+    if (!(await verifyPassword(ctx.user.passwordHash, input.currentPassword))) throw new AppError('forbidden', 'The current password is incorrect.');
   }
   if (input.handle !== undefined) {
     const handle = input.handle.toLowerCase();
@@ -34,6 +35,8 @@ export async function updateAccount(ctx: MemberContext, input: { handle?: string
       const [row] = await tx.update(users).set(changes).where(eq(users.id, ctx.user.id)).returning();
       // A new password signs out every other device: whoever knew the old one is out.
       if (input.newPassword !== undefined) await tx.delete(sessions).where(and(eq(sessions.userId, ctx.user.id), ne(sessions.id, ctx.session.id)));
+      // Links already mailed to the old address must not sign anyone in any more.
+      if (changes.email !== undefined && changes.email !== ctx.user.email) await tx.delete(magicLinkTokens).where(eq(magicLinkTokens.userId, ctx.user.id));
       return row!;
     });
     return toAccount(updated);

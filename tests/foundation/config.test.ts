@@ -1,0 +1,93 @@
+// server/config.ts: the one place that reads the environment, validated at startup.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.js';
+
+describe('loadConfig', () => {
+  it('gives documented defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      NODE_ENV: 'development',
+      PORT: 3000,
+      DATA_DIR: './.data',
+      SESSION_TTL_DAYS: 30,
+      TRUST_PROXY: false,
+      MAX_BODY_BYTES: 1_048_576,
+      RATE_LIMIT_REGISTER_PER_IP: 20,
+      RATE_LIMIT_REGISTER_PER_ACCOUNT: 5,
+      RATE_LIMIT_REGISTER_WINDOW_SECONDS: 3600,
+      RATE_LIMIT_LOGIN_PER_IP: 60,
+      RATE_LIMIT_LOGIN_PER_ACCOUNT: 10,
+      RATE_LIMIT_LOGIN_WINDOW_SECONDS: 900,
+      RATE_LIMIT_MAGIC_LINK_PER_IP: 10,
+      RATE_LIMIT_MAGIC_LINK_PER_ACCOUNT: 3,
+      RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS: 900,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.SMTP_URL).toBeUndefined();
+  });
+
+  it('parses numbers and booleans, treating blank values as unset', () => {
+    const config = loadConfig({ PORT: ' 8080 ', TRUST_PROXY: 'true', SESSION_TTL_DAYS: '', RATE_LIMIT_LOGIN_PER_IP: '5' });
+    expect(config).toMatchObject({ PORT: 8080, TRUST_PROXY: true, SESSION_TTL_DAYS: 30, RATE_LIMIT_LOGIN_PER_IP: 5 });
+    expect(loadConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['SESSION_TTL_DAYS', '0'],
+    ['TRUST_PROXY', 'maybe'],
+    ['PUBLIC_URL', 'not a url'],
+    ['LOG_LEVEL', 'loud'],
+    ['RATE_LIMIT_LOGIN_PER_IP', '-1'],
+    ['MAX_BODY_BYTES', '1.5'],
+  ])('rejects %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('names every bad variable at once', () => {
+    try {
+      loadConfig({ PORT: 'x', SESSION_TTL_DAYS: 'y' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).toMatch(/PORT/);
+      expect((error as Error).message).toMatch(/SESSION_TTL_DAYS/);
+    }
+  });
+});
+
+describe('README configuration table', () => {
+  it('documents every variable with its real default', () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const documented = new Map<string, string>();
+    for (const match of readme.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)) documented.set(match[1]!, match[2]!.trim());
+    const defaults = loadConfig({});
+    for (const [name, value] of Object.entries(defaults)) {
+      expect(documented.has(name), `${name} missing from README`).toBe(true);
+      const shown = documented.get(name)!.replace(/^`|`$/g, '');
+      expect(shown, name).toBe(String(value));
+    }
+    for (const name of ['DATABASE_URL', 'SMTP_URL']) expect(documented.get(name), name).toBe('unset');
+  });
+});
+
+describe('npm start with a bad variable', () => {
+  it('exits non-zero and prints the variable name', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cas-config-'));
+    const result = spawnSync('npm', ['start', '--silent'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: '', DATA_DIR: dataDir, NODE_ENV: 'development' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.signal).toBeNull();
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/PORT/);
+    expect(result.stderr).toMatch(/Invalid configuration/);
+  });
+});
