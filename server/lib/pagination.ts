@@ -27,7 +27,7 @@ export function decodeCursor(cursor: string): string {
 export function pageQueryFields() {
   return {
     cursor: z.string().max(64).optional().meta({ description: 'Opaque cursor from the previous page\'s `nextCursor`.' }),
-    limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: `Page size, 1–${MAX_PAGE_SIZE}.` }),
+    limit: z.coerce.number<number>().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: `Page size, 1–${MAX_PAGE_SIZE}.` }),
   };
 }
 
