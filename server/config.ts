@@ -24,6 +24,8 @@ const configSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(5000),
   /** How long a request waits for a pooled connection or a reconnect before answering 503. */
   DATABASE_CONNECT_TIMEOUT_SECONDS: positiveInt.default(5),
+  /** No API call runs longer: past this it answers 503 `unavailable` (e.g. waiting out a database restart). */
+  REQUEST_TIMEOUT_MS: positiveInt.default(10_000),
 
   SESSION_TTL_DAYS: positiveInt.max(365).default(30),
 

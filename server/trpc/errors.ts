@@ -44,11 +44,28 @@ const appCodeForTrpcCode: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
   SERVICE_UNAVAILABLE: 'unavailable',
 };
 
+/**
+ * PostgreSQL cannot store some text at all: NUL characters (22021 invalid byte sequence) or
+ * characters outside the encoding (22P05). That is the client's input, not our bug: 400.
+ */
+function isUnstorableText(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '22021' || code === '22P05') return true;
+  }
+  return false;
+}
+
 /** Converts a thrown AppError (or an unreachable database) into a TRPCError with the right code. */
 export function toTrpcError(error: TRPCError): TRPCError {
   const cause = error.cause;
   if (cause instanceof AppError) {
     return new TRPCError({ code: trpcCodeForStatus[cause.status] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
+  }
+  if (error.code === 'INTERNAL_SERVER_ERROR' && isUnstorableText(cause)) {
+    const invalid = new AppError('validation_failed', 'Text fields must not contain NUL (\\u0000) characters.');
+    invalid.cause = cause;
+    return new TRPCError({ code: 'BAD_REQUEST', message: invalid.message, cause: invalid });
   }
   if (error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(cause)) {
     const unavailable = new AppError('unavailable', undefined, { 'Retry-After': '5' });

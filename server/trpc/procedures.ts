@@ -5,8 +5,29 @@ import { AppError } from '../errors.js';
 import { baseProcedure } from './init.js';
 import { toTrpcError } from './errors.js';
 
-const mapErrors = baseProcedure.use(async ({ next }) => {
-  const result = await next();
+/**
+ * Every call has a deadline (REQUEST_TIMEOUT_MS). The database client queues queries while it
+ * reconnects, so without one a request could hang for as long as an outage lasts; past the
+ * deadline the caller gets 503 `unavailable` and may retry. (A write still queued then may
+ * complete later: like any timeout, its outcome is unknown to the caller.)
+ */
+async function withDeadline<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const cause = new AppError('unavailable', 'The service took too long to answer; try again.', { 'Retry-After': '5' });
+      reject(new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: cause.message, cause }));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const mapErrors = baseProcedure.use(async ({ ctx, next }) => {
+  const result = await withDeadline(ctx.config.REQUEST_TIMEOUT_MS, next());
   if (!result.ok) {
     const mapped = toTrpcError(result.error);
     if (mapped !== result.error) throw mapped;

@@ -1,4 +1,5 @@
 // GET /healthz: a real database ping; 503 unavailable when the database cannot be reached.
+import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.js';
 import { createApp } from '../../server/app.js';
@@ -9,15 +10,29 @@ import { createLogger } from '../../server/log.js';
 import { CapturingMailer, createTestApp, type TestApp } from '../setup/harness.js';
 
 let t: TestApp;
+/** A local TCP server that accepts connections and never answers: a database that hangs. */
+let silent: Server;
+const silentSockets = new Set<Socket>();
+let silentUrl: string;
 beforeAll(async () => {
   t = await createTestApp();
+  silent = createServer((socket) => {
+    silentSockets.add(socket);
+    socket.on('close', () => silentSockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  silentUrl = `postgres://postgres@127.0.0.1:${(silent.address() as { port: number }).port}/postgres`;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  for (const socket of silentSockets) socket.destroy();
+  silent.close();
+  await t.close();
+});
 
-/** An app whose database is a PostgreSQL that cannot be reached (nothing listens there). */
-async function appWithDeadDatabase(url: string) {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, DATABASE_CONNECT_TIMEOUT_SECONDS: '1' });
-  const database = await openDatabase({ url, connectTimeoutSeconds: 1, poolMax: 2 });
+/** An app whose database is a PostgreSQL that cannot be reached. */
+async function appWithDeadDatabase(url: string, env: Record<string, string> = {}) {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, DATABASE_CONNECT_TIMEOUT_SECONDS: '1', ...env });
+  const database = await openDatabase({ url, connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS, poolMax: 2 });
   const clock = new ManualClock();
   const { app } = createApp({ database, config, clock, log: createLogger('silent'), mailer: new CapturingMailer(), cache: new TtlCache(clock) });
   return { app, close: () => database.close() };
@@ -31,12 +46,12 @@ describe('GET /healthz', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
-  for (const [what, url] of [
-    ['refused (nothing listening)', 'postgres://postgres@127.0.0.1:1/postgres'],
-    ['unroutable (connect hangs)', 'postgres://postgres@10.255.255.1:5432/postgres'],
+  for (const [what, urlOf] of [
+    ['refused (nothing listening)', () => 'postgres://postgres@127.0.0.1:1/postgres'],
+    ['silent (connect hangs)', () => silentUrl],
   ] as const) {
     it(`answers 503 unavailable within a few seconds when the database is ${what}`, async () => {
-      const dead = await appWithDeadDatabase(url);
+      const dead = await appWithDeadDatabase(urlOf());
       try {
         const started = performance.now();
         const res = await dead.app.request('/healthz');
@@ -63,6 +78,23 @@ describe('GET /healthz', () => {
       expect(me.status).toBe(503);
     } finally {
       await dead.close();
+    }
+  });
+
+  it('an API call never outlives REQUEST_TIMEOUT_MS, even while the database hangs', async () => {
+    // The connect timeout alone would hold the request for 30 s; the request deadline cuts it off.
+    const dead = await appWithDeadDatabase(silentUrl, { DATABASE_CONNECT_TIMEOUT_SECONDS: '30', REQUEST_TIMEOUT_MS: '1500' });
+    try {
+      const started = performance.now();
+      const res = await dead.app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.test', password: 'whatever pw' }) });
+      const elapsed = performance.now() - started;
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ error: { code: 'unavailable' } });
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(elapsed).toBeGreaterThanOrEqual(1400);
+      expect(elapsed).toBeLessThan(3500);
+    } finally {
+      void dead.close();
     }
   });
 });

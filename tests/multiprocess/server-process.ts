@@ -1,0 +1,103 @@
+// Runs the real server (`tsx server/main.ts`) as a child process on a given database, for the
+// tests that need several processes or a process that must survive a database restart.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything the process wrote to stderr and stdout (warnings and errors at LOG_LEVEL=warn). */
+  output(): string;
+  /** Null while running; the exit code (or signal) once it stopped. */
+  exited(): string | null;
+  stop(): Promise<void>;
+}
+
+export async function startServer(databaseUrl: string, env: Record<string, string> = {}, startTimeoutMs = 60_000): Promise<ServerProcess> {
+  const port = await freePort();
+  // `node --import tsx` (as npm start does): one process, so the pid and signals are the server's.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let exit: string | null = null;
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  child.on('exit', (code, signal) => (exit = String(code ?? signal)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + startTimeoutMs;
+  for (;;) {
+    if (exit !== null) throw new Error(`server exited (${exit}) while starting:\n${output}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not become healthy in ${startTimeoutMs} ms:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    child,
+    output: () => output,
+    exited: () => exit,
+    async stop() {
+      if (exit !== null) return;
+      const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await done;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface HttpAnswer {
+  status: number;
+  body: any;
+  text: string;
+  ms: number;
+}
+
+/** One JSON request to a server process; network failures answer status 0. */
+export async function http(base: string, method: string, path: string, options: { token?: string; body?: unknown; ip?: string; timeoutMs?: number } = {}): Promise<HttpAnswer> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.ip) headers['x-forwarded-for'] = options.ip;
+  const started = performance.now();
+  try {
+    const res = await fetch(base + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body, text, ms: performance.now() - started };
+  } catch (error) {
+    return { status: 0, body: null, text: String(error), ms: performance.now() - started };
+  }
+}

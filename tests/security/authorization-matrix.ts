@@ -1,0 +1,267 @@
+// The authorization table: every REST route × caller level. authorization.test.ts reads the
+// routes from the OpenAPI document and fails for any route missing here, so a new route cannot
+// ship without someone deciding who may call it.
+//
+// Each entry names the route's level (`auth`, which must equal the document's x-auth) and only
+// the outcomes that differ from the level's defaults (see `defaultOutcome`). `setup` builds a
+// request per call when the route needs real data (an owned resource, valid credentials);
+// otherwise the request is generated from the route's schemas.
+import { createSession } from '../../server/auth/sessions.js';
+import type { AuthLevel } from '../../server/trpc/init.js';
+import type { TestApp } from '../setup/harness.js';
+import type { Caller, CallerLevel, CallerSet, OrganizerHook } from './callers.js';
+
+/**
+ * ok           2xx when built, 501 `not_implemented` when unbuilt
+ * unauthorized 401 `unauthorized`
+ * forbidden    403
+ * hidden       404 (the caller may not know the resource exists)
+ * denied       403 or 404
+ * reached      past authentication and authorization: any 2xx/4xx except 401 `unauthorized`
+ *              and 403 (for routes whose success depends on data the table does not make)
+ */
+export type Outcome = 'ok' | 'unauthorized' | 'forbidden' | 'hidden' | 'denied' | 'reached';
+
+export interface RequestParts {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+export interface SetupContext {
+  t: TestApp;
+  callers: CallerSet;
+  /** The caller about to make the request. */
+  caller: Caller;
+  /** Calls another route as `as` with the schema sample merged with `body`; throws unless 2xx. */
+  create(routeKey: string, as: Caller, parts?: Partial<RequestParts>): Promise<any>;
+}
+
+export interface RouteRule {
+  auth: AuthLevel;
+  expect?: Partial<Record<CallerLevel, Outcome>>;
+  /** Fixed request parts merged over the generated sample. */
+  sample?: Partial<RequestParts>;
+  /** Builds request parts right before each call (fresh data per caller). */
+  setup?: (ctx: SetupContext) => Promise<Partial<RequestParts>>;
+  /** The call consumes the caller (logout, delete account): every call gets fresh callers. */
+  destructive?: boolean;
+}
+
+/** The outcome a caller gets when the table says nothing more specific. */
+export function defaultOutcome(auth: AuthLevel, unbuilt: boolean, caller: CallerLevel): Outcome {
+  if (caller === 'revoked' || caller === 'deleted') return 'unauthorized';
+  if (auth === 'public') return 'ok';
+  if (caller === 'anonymous') return 'unauthorized';
+  if (auth === 'member') return 'ok';
+  if (auth === 'admin') return caller === 'admin' ? 'ok' : 'forbidden';
+  // organizer: the service checks the host, so an unbuilt route lets any member reach its 501.
+  if (unbuilt) return 'ok';
+  return caller === 'organizer' ? 'ok' : 'denied';
+}
+
+let seq = 0;
+const fresh = (prefix: string) => `${prefix}${process.pid.toString(36)}${Date.now().toString(36)}${++seq}`.toLowerCase();
+
+/** Makes the `organizer` caller a host: organizer of a grove and admin of an organization. */
+export const organizerHooks: OrganizerHook[] = [
+  async (t, { organizer, adminToken }) => {
+    const grove = await t.request('POST', '/api/admin/groves', { token: adminToken, body: { name: fresh('Hosted grove '), region: { name: 'Bristol' } } });
+    if (grove.status === 404) return; // groves not mounted
+    const appoint = await t.request('POST', `/api/admin/groves/${grove.body._id}/organizers`, { token: adminToken, body: { handle: organizer.handle } });
+    if (appoint.status >= 300) throw new Error(`organizer hook: ${appoint.status} ${appoint.text}`);
+    return { groveId: grove.body._id };
+  },
+  async (t, { organizer, adminToken }) => {
+    const org = await t.request('POST', '/api/admin/organizations', { token: adminToken, body: { name: fresh('Hosted org ') } });
+    if (org.status === 404) return;
+    const appoint = await t.request('POST', `/api/admin/organizations/${org.body._id}/admins`, { token: adminToken, body: { handle: organizer.handle } });
+    if (appoint.status >= 300) throw new Error(`organizer hook: ${appoint.status} ${appoint.text}`);
+    return { organizationId: org.body._id };
+  },
+];
+
+const pub: RouteRule = { auth: 'public' };
+const member: RouteRule = { auth: 'member' };
+const organizer: RouteRule = { auth: 'organizer' };
+const admin: RouteRule = { auth: 'admin' };
+
+/** A pending place submitted by the `member` caller (the owner in owner-vs-other checks). */
+const pendingPlaceOfMember = async (ctx: SetupContext) => ctx.create('POST /api/places', ctx.callers.member);
+const newGrove = async (ctx: SetupContext) => ctx.create('POST /api/admin/groves', ctx.callers.admin, { body: { name: fresh('Grove '), region: { name: 'Bristol' } } });
+const newOrganization = async (ctx: SetupContext) => ctx.create('POST /api/admin/organizations', ctx.callers.admin, { body: { name: fresh('Org ') } });
+const groveById = async (ctx: SetupContext) => ({ params: { id: (await newGrove(ctx))._id } });
+const organizationById = async (ctx: SetupContext) => ({ params: { id: (await newOrganization(ctx))._id } });
+const eventTimes = () => {
+  const start = Date.now() + 7 * 86_400_000;
+  return { startsAt: new Date(start).toISOString(), endsAt: new Date(start + 7_200_000).toISOString() };
+};
+/** A public event hosted by the organizer's grove. */
+const eventOfOrganizer = async (ctx: SetupContext) =>
+  ctx.create('POST /api/events', ctx.callers.organizer, { body: { title: fresh('Event '), groveId: ctx.callers.hosting.groveId, ...eventTimes() } });
+const eventById = async (ctx: SetupContext) => ({ params: { id: (await eventOfOrganizer(ctx))._id } });
+
+export const authorizationMatrix: Record<string, RouteRule> = {
+  // Auth and account
+  // Sign-in routes ignore the Authorization header (signInProcedure): a client holding a
+  // revoked token must still be able to sign in again.
+  'POST /api/auth/register': {
+    auth: 'public',
+    expect: { revoked: 'ok', deleted: 'ok' },
+    setup: async () => {
+      const handle = fresh('reg');
+      return { body: { email: `${handle}@example.test`, password: 'long enough password', handle } };
+    },
+  },
+  // Unknown credentials: the route is reached and answers invalid_credentials.
+  'POST /api/auth/login': { auth: 'public', expect: { anonymous: 'reached', member: 'reached', otherMember: 'reached', organizer: 'reached', admin: 'reached', revoked: 'reached', deleted: 'reached' } },
+  'POST /api/auth/magic-link': { auth: 'public', expect: { revoked: 'ok', deleted: 'ok' } },
+  'POST /api/auth/magic-link/verify': { auth: 'public', expect: { anonymous: 'reached', member: 'reached', otherMember: 'reached', organizer: 'reached', admin: 'reached', revoked: 'reached', deleted: 'reached' } },
+  'POST /api/auth/apple': pub,
+  'POST /api/auth/google': pub,
+  'POST /api/auth/logout': { auth: 'member', destructive: true },
+  'GET /api/me': member,
+  'PATCH /api/me': { auth: 'member', destructive: true, setup: async () => ({ body: { handle: fresh('h') } }) },
+  'DELETE /api/me': { auth: 'member', destructive: true },
+  'GET /api/me/sessions': member,
+  'DELETE /api/me/sessions/{id}': {
+    auth: 'member',
+    // A session of `member`: only its owner may revoke it; anyone else must not learn it exists.
+    setup: async (ctx) => {
+      const { session } = await createSession(ctx.t.deps.database.db, ctx.callers.member.id!, ctx.t.clock.now(), 1);
+      return { params: { id: session.id } };
+    },
+    expect: { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' },
+  },
+  'GET /api/me/notification-preferences': member,
+  'PUT /api/me/notification-preferences': member,
+  'POST /api/push-tokens': member,
+  'DELETE /api/push-tokens': member,
+  'PUT /api/me/action-aggregate-opt-in': member,
+
+  // Health and statistics (/healthz is not part of the /api document)
+  'GET /api/stats': pub,
+
+  // Places
+  'GET /api/places': pub,
+  'GET /api/places/{slug}': {
+    auth: 'public',
+    // A pending place is visible to its submitter and admins only.
+    setup: async (ctx) => ({ params: { slug: (await pendingPlaceOfMember(ctx)).slug } }),
+    expect: { anonymous: 'hidden', otherMember: 'hidden', organizer: 'hidden' },
+  },
+  'POST /api/places': member,
+  'GET /api/places/{id}/reviews': pub,
+  'POST /api/places/{id}/reviews': member,
+  'GET /api/place-lists': member,
+  'POST /api/place-lists': member,
+  'PATCH /api/place-lists/{id}': { auth: 'member', sample: { body: { name: 'Renamed list' } } },
+  'DELETE /api/place-lists/{id}': member,
+
+  // Events, groves, organizations
+  'GET /api/events': pub,
+  // A grove-only event: only members of the hosting grove may know it exists.
+  'GET /api/events/{slug}': {
+    auth: 'public',
+    setup: async (ctx) => {
+      const event = await ctx.create('POST /api/events', ctx.callers.organizer, { body: { title: fresh('Grove event '), groveId: ctx.callers.hosting.groveId, visibility: 'grove', ...eventTimes() } });
+      return { params: { slug: event.slug } };
+    },
+    // Site admins see every event (the events service's choice; the spec is silent on admins).
+    expect: { anonymous: 'hidden', member: 'hidden', otherMember: 'hidden', admin: 'ok' },
+  },
+  // The events service lets site admins act for any host (the spec is silent on admins here).
+  'POST /api/events': { auth: 'organizer', expect: { admin: 'ok' }, setup: async (ctx) => ({ body: { title: fresh('Event '), groveId: ctx.callers.hosting.groveId, ...eventTimes() } }) },
+  'PATCH /api/events/{id}': { auth: 'organizer', expect: { admin: 'ok' }, setup: async (ctx) => ({ ...(await eventById(ctx)), body: { title: fresh('Renamed ') } }) },
+  'POST /api/events/{id}/rsvp': { auth: 'member', setup: eventById },
+  'DELETE /api/events/{id}/rsvp': { auth: 'member', setup: eventById },
+  'GET /api/events/{id}/attendees': { auth: 'organizer', setup: eventById },
+  'POST /api/me/calendar-token': member,
+  'DELETE /api/me/calendar-token': member,
+  'GET /api/groves': pub,
+  'GET /api/groves/{slug}': { auth: 'public', setup: async (ctx) => ({ params: { slug: (await newGrove(ctx)).slug } }) },
+  'POST /api/groves/{id}/join': { auth: 'member', setup: groveById },
+  'DELETE /api/groves/{id}/leave': { auth: 'member', setup: groveById },
+  'GET /api/organizations': pub,
+  'GET /api/organizations/{slug}': { auth: 'public', setup: async (ctx) => ({ params: { slug: (await newOrganization(ctx)).slug } }) },
+
+  // Friends, feed, posts
+  'GET /api/friends': member,
+  'GET /api/friends/requests': member,
+  'POST /api/friends/invites': member,
+  'POST /api/friends/invites/{code}/accept': member,
+  'DELETE /api/friends/{userId}': member,
+  'GET /api/feed': member,
+  'POST /api/posts': member,
+  'GET /api/posts/{id}': member,
+  'DELETE /api/posts/{id}': member,
+  'POST /api/posts/{id}/reactions': member,
+  'DELETE /api/posts/{id}/reactions': member,
+  'GET /api/posts/{id}/comments': member,
+  'POST /api/posts/{id}/comments': member,
+  'POST /api/posts/{id}/save': member,
+  'DELETE /api/posts/{id}/save': member,
+  'GET /api/handles/{handle}/posts': pub,
+  'POST /api/reports': member,
+
+  // Uploads, messaging, media, guides, actions, companion
+  'POST /api/uploads/image/presign': member,
+  'POST /api/uploads/video/create': member,
+  'GET /api/conversations': member,
+  'POST /api/conversations': member,
+  'GET /api/conversations/{id}/messages': member,
+  'POST /api/conversations/{id}/messages': member,
+  'GET /api/media': pub,
+  'GET /api/media/{slug}': pub,
+  'POST /api/media/{id}/save': member,
+  'DELETE /api/media/{id}/save': member,
+  'GET /api/guides': pub,
+  'GET /api/guides/{slug}': pub,
+  'GET /api/actions': member,
+  'POST /api/actions': member,
+  'DELETE /api/actions/{id}': member,
+  'GET /api/actions/export': member,
+  'POST /api/companion/chat': member,
+  'GET /api/companion/conversations': member,
+  'POST /api/companion/conversations/{id}/pin': member,
+  'DELETE /api/companion/conversations/{id}': member,
+
+  // Admin
+  'GET /api/admin/places/pending': admin,
+  'PUT /api/admin/places/{id}/approve': { auth: 'admin', setup: async (ctx) => ({ params: { id: (await pendingPlaceOfMember(ctx))._id } }) },
+  'PUT /api/admin/places/{id}/reject': { auth: 'admin', setup: async (ctx) => ({ params: { id: (await pendingPlaceOfMember(ctx))._id } }) },
+  'POST /api/admin/groves': { auth: 'admin', setup: async () => ({ body: { name: fresh('Grove '), region: { name: 'Bristol' } } }) },
+  'PATCH /api/admin/groves/{id}': { auth: 'admin', setup: async (ctx) => ({ ...(await groveById(ctx)), body: { slug: fresh('g'), name: fresh('Renamed ') } }) },
+  'POST /api/admin/groves/{id}/organizers': { auth: 'admin', setup: async (ctx) => ({ ...(await groveById(ctx)), body: { handle: ctx.callers.otherMember.handle } }) },
+  'DELETE /api/admin/groves/{id}/organizers/{handle}': {
+    auth: 'admin',
+    setup: async (ctx) => {
+      const { params } = await groveById(ctx);
+      await ctx.create('POST /api/admin/groves/{id}/organizers', ctx.callers.admin, { params, body: { handle: ctx.callers.otherMember.handle } });
+      return { params: { ...params, handle: ctx.callers.otherMember.handle } };
+    },
+  },
+  'POST /api/admin/organizations': { auth: 'admin', setup: async () => ({ body: { name: fresh('Org ') } }) },
+  'PATCH /api/admin/organizations/{id}': { auth: 'admin', setup: async (ctx) => ({ ...(await organizationById(ctx)), body: { slug: fresh('o'), name: fresh('Renamed ') } }) },
+  'POST /api/admin/organizations/{id}/admins': { auth: 'admin', setup: async (ctx) => ({ ...(await organizationById(ctx)), body: { handle: ctx.callers.otherMember.handle } }) },
+  'DELETE /api/admin/organizations/{id}/admins/{handle}': {
+    auth: 'admin',
+    setup: async (ctx) => {
+      const { params } = await organizationById(ctx);
+      await ctx.create('POST /api/admin/organizations/{id}/admins', ctx.callers.admin, { params, body: { handle: ctx.callers.otherMember.handle } });
+      return { params: { ...params, handle: ctx.callers.otherMember.handle } };
+    },
+  },
+  'GET /api/admin/media': admin,
+  'POST /api/admin/media': admin,
+  'GET /api/admin/media/{id}': admin,
+  'PATCH /api/admin/media/{id}': admin,
+  'DELETE /api/admin/media/{id}': admin,
+  'GET /api/admin/guides': admin,
+  'POST /api/admin/guides': admin,
+  'GET /api/admin/guides/{id}': admin,
+  'PATCH /api/admin/guides/{id}': admin,
+  'DELETE /api/admin/guides/{id}': admin,
+  'GET /api/admin/reports': admin,
+  'PUT /api/admin/reports/{id}': admin,
+};

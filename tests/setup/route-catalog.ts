@@ -1,0 +1,158 @@
+// Every REST route, read at test time from the generated OpenAPI document (x-auth, x-unbuilt,
+// parameters, body schema) and cross-checked against the tRPC router, so the security,
+// fuzzing and canary suites cover a route the moment it is mounted.
+import { appRouter } from '../../server/trpc/router.js';
+import type { AuthLevel, RouteMeta } from '../../server/trpc/init.js';
+
+export type JsonSchema = {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number | boolean;
+  exclusiveMaximum?: number | boolean;
+  minItems?: number;
+  maxItems?: number;
+  default?: unknown;
+  example?: unknown;
+  examples?: unknown[];
+  nullable?: boolean;
+  [key: string]: unknown;
+};
+
+export interface ParamSpec {
+  name: string;
+  required: boolean;
+  schema: JsonSchema;
+}
+
+export interface CatalogRoute {
+  /** "METHOD /api/path/{param}": the key of the authorization table. */
+  key: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  auth: AuthLevel;
+  unbuilt: boolean;
+  successStatus: number;
+  pathParams: ParamSpec[];
+  queryParams: ParamSpec[];
+  /** JSON body schema (refs resolved at the top level); null for GET/DELETE. */
+  body: JsonSchema | null;
+  /** True when the method changes state (used for the "database unchanged" check). */
+  write: boolean;
+}
+
+/** Any OpenAPI 3 document (the generated one or a parsed JSON copy). */
+export type OpenApiLike = object;
+interface OpenApiShape {
+  paths?: Record<string, Record<string, unknown>>;
+  components?: { schemas?: Record<string, unknown> };
+}
+
+/** Follows $ref (and allOf with a single member) until a concrete schema. */
+export function resolveSchema(doc: OpenApiLike, schema: JsonSchema | undefined): JsonSchema {
+  let current: JsonSchema = schema ?? {};
+  for (let depth = 0; depth < 20; depth++) {
+    if (current.$ref) {
+      const name = current.$ref.replace('#/components/schemas/', '');
+      current = ((doc as OpenApiShape).components?.schemas?.[name] as JsonSchema | undefined) ?? {};
+      continue;
+    }
+    if (current.allOf?.length === 1 && !current.type && !current.properties) {
+      current = current.allOf[0]!;
+      continue;
+    }
+    return current;
+  }
+  return current;
+}
+
+export function listRoutes(doc: OpenApiLike): CatalogRoute[] {
+  const routes: CatalogRoute[] = [];
+  for (const [path, item] of Object.entries((doc as OpenApiShape).paths ?? {})) {
+    for (const [lower, raw] of Object.entries(item)) {
+      const op = raw as {
+        'x-auth'?: AuthLevel;
+        'x-unbuilt'?: boolean;
+        parameters?: { in: string; name: string; required?: boolean; schema?: JsonSchema }[];
+        requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+        responses?: Record<string, unknown>;
+      };
+      if (!op || typeof op !== 'object' || !op.responses) continue;
+      const method = lower.toUpperCase() as CatalogRoute['method'];
+      const params = (op.parameters ?? []).map((p) => ({ in: p.in, name: p.name, required: Boolean(p.required), schema: resolveSchema(doc, p.schema) }));
+      const success = Object.keys(op.responses).map(Number).find((s) => s >= 200 && s < 300) ?? 200;
+      const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      routes.push({
+        key: `${method} ${path}`,
+        method,
+        path,
+        auth: op['x-auth'] ?? 'public',
+        unbuilt: op['x-unbuilt'] === true,
+        successStatus: success,
+        pathParams: params.filter((p) => p.in === 'path'),
+        queryParams: params.filter((p) => p.in === 'query'),
+        body: bodySchema ? resolveSchema(doc, bodySchema) : method === 'GET' || method === 'DELETE' ? null : { type: 'object', properties: {} },
+        write: method !== 'GET',
+      });
+    }
+  }
+  return routes.sort((a, b) => a.key.localeCompare(b.key));
+}
+
+export interface ProcedureInfo {
+  path: string;
+  type: 'query' | 'mutation' | 'subscription';
+  meta: RouteMeta | undefined;
+}
+
+/** Every procedure of the tRPC router (including those without a REST path). */
+export function listProcedures(): ProcedureInfo[] {
+  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: ProcedureInfo['type']; meta?: RouteMeta } }>;
+  return Object.entries(procedures).map(([path, p]) => ({ path, type: p._def.type, meta: p._def.meta }));
+}
+
+/** Fills `{param}` segments, percent-encoding each value. */
+export function fillPath(path: string, params: Record<string, unknown>): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeSegment(String(params[name] ?? '')));
+}
+
+/** encodeURIComponent, except that a lone surrogate becomes its (invalid UTF-8) bytes instead of throwing. */
+function encodeSegment(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return Array.from(value, (ch) => {
+      try {
+        return encodeURIComponent(ch);
+      } catch {
+        return `%${[0xed, 0xa0 | ((ch.charCodeAt(0) >> 6) & 0x0f), 0x80 | (ch.charCodeAt(0) & 0x3f)].map((b) => b.toString(16).toUpperCase()).join('%')}`;
+      }
+    }).join('');
+  }
+}
+
+/** Path plus query string; arrays repeat the key, objects are JSON-encoded, undefined is dropped. */
+export function buildUrl(path: string, params: Record<string, unknown>, query: Record<string, unknown> = {}): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) search.append(key, typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+  }
+  const qs = search.toString();
+  return fillPath(path, params) + (qs ? `?${qs}` : '');
+}
