@@ -6,6 +6,7 @@ import { createRestHandler } from '../../server/http/rest.js';
 import { router } from '../../server/trpc/init.js';
 import { publicProcedure } from '../../server/trpc/procedures.js';
 import type { Context } from '../../server/trpc/context.js';
+import { loadConfig } from '../../server/config.js';
 
 const bodySchema = z.object({ count: z.number(), flag: z.boolean(), nested: z.object({ n: z.number() }).optional() });
 const testRouter = router({
@@ -21,7 +22,7 @@ const testRouter = router({
     .query(({ input }) => ({ count: input.count })),
 });
 
-const ctx = { malformedAuthorization: false, bearerToken: null, authenticate: async () => null } as unknown as Context;
+const ctx = { config: loadConfig({}), malformedAuthorization: false, bearerToken: null, authenticate: async () => null } as unknown as Context;
 const handler = createRestHandler(testRouter, { maxBodyBytes: 10_000, onUnexpected: () => {} });
 const post = (body: unknown) => handler(new Request('http://x/api/t/write', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), ctx);
 

@@ -81,12 +81,23 @@ export function searchCondition(q: string): SQL | undefined {
 }
 
 /** Approved places matching the filters, in id order, `limit + 1` rows so the caller can tell if more exist. */
-export function listApprovedPlaces(db: DbOrTx, filters: PlaceListFilters): Promise<PlaceRow[]> {
-  return approvedPlacesQuery(db, filters);
+export async function listApprovedPlaces(db: DbOrTx, filters: PlaceListFilters): Promise<PlaceRow[]> {
+  const queries = approvedPlacesQueries(db, filters);
+  for (const [i, query] of queries.entries()) {
+    const rows = await query;
+    if (rows.length > filters.limit || i === queries.length - 1) return rows;
+  }
+  return [];
 }
 
-/** The query builder behind listApprovedPlaces (bench/ reads its SQL with toSQL()). */
-export function approvedPlacesQuery(db: DbOrTx, filters: PlaceListFilters) {
+/** A statement of the list; bench/ reads its SQL with toSQL() and runs it outside Drizzle. */
+export type PlaceListQuery = PromiseLike<PlaceRow[]> & { toSQL(): { sql: string; params: unknown[] } };
+
+/**
+ * The statements behind listApprovedPlaces, to run in order until one returns a full page
+ * (`limit + 1` rows); the last one's answer is exact whatever it holds. Mostly just one.
+ */
+export function approvedPlacesQueries(db: DbOrTx, filters: PlaceListFilters): PlaceListQuery[] {
   const filterConditions = [
     filters.bbox ? bboxCondition(filters.bbox) : undefined,
     filters.type ? sql`${places.type} = ${filters.type}` : undefined,
@@ -99,13 +110,14 @@ export function approvedPlacesQuery(db: DbOrTx, filters: PlaceListFilters) {
     ...filterConditions,
     filters.after ? gt(places.id, filters.after) : undefined,
   )!;
-  const query = db.select(placeColumns).from(places);
   // No box, or text search (its GIN index is the selective one): one plain statement.
-  if (!filters.bbox || filters.q) return query.where(where).orderBy(asc(places.id)).limit(filters.limit + 1);
+  if (!filters.bbox || filters.q) return [db.select(placeColumns).from(places).where(where).orderBy(asc(places.id)).limit(filters.limit + 1)];
+  // Otherwise the page's ids come from index-only scans, then only those rows are read. `= any(array(…))`
+  // computes the ids once and fetches them by primary key; it plans faster than `in (…)`.
+  const byIds = (ids: SQL) => db.select(placeColumns).from(places).where(sql`${places.id} = any(array(${ids}))`).orderBy(asc(places.id));
   const cells = coveredCells(filters.bbox);
-  const ids = cells ? smallBoxPageIds(filters, cells) : largeBoxPageIds(filters, where, and(...filterConditions)!);
-  // `= any(array(…))`: the ids are computed once, then fetched by primary key; cheaper to plan than `in (…)`.
-  return query.where(sql`${places.id} = any(array(${ids}))`).orderBy(asc(places.id));
+  if (cells) return [byIds(smallBoxPageIds(filters, cells))];
+  return [byIds(walkPageIds(filters, and(...filterConditions)!)), byIds(searchPageIds(filters, where))];
 }
 
 // ---- Bounding-box pages ------------------------------------------------------------------------
@@ -117,8 +129,13 @@ export function approvedPlacesQuery(db: DbOrTx, filters: PlaceListFilters) {
 export const CELL_DEGREES = 0.25;
 /** A box covering more cells than this is a large box. A 0.2° city box covers at most 4. */
 export const MAX_CELLS = 16;
-/** Approved rows a large-box page walks in id order before it falls back to the GiST search. */
-export const WALK_BUDGET = 4096;
+/**
+ * Approved rows a large-box page walks in id order before it falls back to the GiST search:
+ * sqrt(16 × table rows) from the planner's row count, within 4096..16384. A walk that long finds
+ * a page when the box holds more than about 21 / budget of all places; a box with fewer is cheap
+ * to search with GiST. Below 4096 the second statement costs more than the rows it saves.
+ */
+const WALK_BUDGET = sql.raw(`(select least(16384, greatest(4096, sqrt(greatest(reltuples, 0) * 16)))::bigint from pg_class where oid = 'places'::regclass)`);
 /** Cells cover the box plus this margin: `&&` compares float4-rounded boxes, a hair wider. */
 const CELL_MARGIN = 1e-4;
 
@@ -165,32 +182,28 @@ function smallBoxPageIds(filters: PlaceListFilters, cells: number[]): SQL {
 }
 
 /**
- * Large box, two ways, the second only if the first falls short:
- *   walk:   the first WALK_BUDGET approved ids after the cursor, in id order, filtered by the box
- *           (index-only on places_approved_id_cover). A full page from it is exact, since nothing
- *           earlier in id order was skipped; it is quick exactly when the box is dense.
- *   search: every match from GiST (index-only on places_bbox_cover), top-N by id. It runs only
- *           when the walk came up short, i.e. when the box holds few places, so it is cheap too.
- *           `offset 0` stops the planner from walking the id order again here: it would whenever
- *           PostGIS overestimates the box, and scan the whole table for a handful of rows.
- * Each part has one sensible plan, so a prepared statement's generic plan cannot go wrong either.
+ * Large box, first: the first WALK_BUDGET approved ids after the cursor, in id order, filtered by
+ * the box (index-only on places_approved_id_cover). A full page from it is exact, since nothing
+ * earlier in id order was skipped; it is quick exactly when the box is dense, which large boxes
+ * mostly are. The walk carries only the columns the filters read (index-only without type/veganLevel).
  */
-function largeBoxPageIds(filters: PlaceListFilters, where: SQL, boxAndFilters: SQL): SQL {
-  const n = filters.limit + 1;
-  // The walk carries only the columns the filters read: without type/veganLevel it is index-only.
+function walkPageIds(filters: PlaceListFilters, boxAndFilters: SQL): SQL {
   const walkColumns = [sql`${places.id}`, sql`${places.location}`];
   if (filters.type) walkColumns.push(sql`${places.type}`);
   if (filters.veganLevel) walkColumns.push(sql`${places.veganLevel}`);
   const after = filters.after ? sql` and ${gt(places.id, filters.after)}` : sql``;
-  return sql`with walk as (
-      select ${places.id} from (
-        select ${sql.join(walkColumns, sql`, `)} from ${places}
-        where ${places.status} = 'approved'${after} order by ${places.id} limit ${sql.raw(String(WALK_BUDGET))}
-      ) ${places} where ${boxAndFilters} order by ${places.id} limit ${n}
-    ), search as (
-      select id from (select ${places.id} from ${places} where ${where} offset 0) matches order by id limit ${n}
-    )
-    select id from walk where (select count(*) from walk) = ${n}
-    union all
-    select id from search where (select count(*) from walk) < ${n}`;
+  return sql`select ${places.id} from (
+      select ${sql.join(walkColumns, sql`, `)} from ${places}
+      where ${places.status} = 'approved'${after} order by ${places.id} limit ${WALK_BUDGET}
+    ) ${places} where ${boxAndFilters} order by ${places.id} limit ${filters.limit + 1}`;
+}
+
+/**
+ * Large box, when the walk came up short (so the box holds few places): every match from GiST
+ * (index-only on places_bbox_cover), top-N by id. `offset 0` keeps the planner from walking the
+ * id order again: it would whenever PostGIS overestimates the box, and read the whole table for
+ * a handful of rows.
+ */
+function searchPageIds(filters: PlaceListFilters, where: SQL): SQL {
+  return sql`select id from (select ${places.id} from ${places} where ${where} offset 0) matches order by id limit ${filters.limit + 1}`;
 }
