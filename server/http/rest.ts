@@ -1,15 +1,28 @@
-// The /api REST surface: trpc-to-openapi's handler, built once at startup, behind a small
-// adapter that normalises the request (body, content type, method) and rewrites every error
-// into the spec's envelope `{ error: { code, message } }`.
-import { getPathRegExp, normalizePath, forEachOpenApiProcedure, createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
-import type { TRPCError } from '@trpc/server';
+// The /api REST surface: every procedure with meta.openapi, mapped to its path the way
+// trpc-to-openapi maps it (its utilities build the route table once at startup), and called
+// directly; a small adapter normalises the request (body, content type, method) and rewrites
+// every error into the spec's envelope `{ error: { code, message } }`.
+import {
+  coerceSchema,
+  forEachOpenApiProcedure,
+  getInputOutputParsers,
+  getPathRegExp,
+  instanceofZodTypeLikeVoid,
+  instanceofZodTypeObject,
+  instanceofZodTypeOptional,
+  normalizePath,
+  unwrapZodType,
+  zodSupportsCoerce,
+  type OpenApiRouter,
+} from 'trpc-to-openapi';
+import { TRPCError, getTRPCErrorFromUnknown, type AnyProcedure } from '@trpc/server';
+import { getErrorShape } from '@trpc/server/unstable-core-do-not-import';
+import { ZodArray } from 'zod/v4';
 import { AppError, errorBody, type ErrorBody } from '../errors.js';
 import type { Context } from '../trpc/context.js';
 import { pinBodyCoercion } from './coercion.js';
 import { describeError } from '../trpc/errors.js';
 import type { RouteMeta } from '../trpc/init.js';
-
-const CONTEXT = Symbol('context');
 
 interface RouteEntry {
   method: string;
@@ -22,19 +35,9 @@ export interface RestHandler {
   (request: Request, ctx: Context): Promise<Response>;
 }
 
-/** Every REST route, read from the router's meta; the adapter uses it for 404 vs 405. */
+/** Every REST route, read from the router's meta, in declaration order. */
 export function listRestRoutes(router: OpenApiRouter): RouteEntry[] {
-  const routes: RouteEntry[] = [];
-  forEachOpenApiProcedure(router._def.procedures, ({ path, meta }) => {
-    const m = meta as RouteMeta & { openapi: NonNullable<RouteMeta['openapi']> };
-    routes.push({
-      method: m.openapi.method,
-      pattern: getPathRegExp(normalizePath(m.openapi.path)),
-      procedurePath: path,
-      successStatus: m.successStatus ?? 200,
-    });
-  });
-  return routes;
+  return buildRoutes(router).map(({ method, pattern, procedurePath, successStatus }) => ({ method, pattern, procedurePath, successStatus }));
 }
 
 class RequestError extends AppError {}
@@ -88,101 +91,159 @@ export function errorResponse(error: AppError): Response {
   return jsonResponse(error.status, errorBody(error.code, error.message), error.headers);
 }
 
+/**
+ * One route as the dispatcher needs it, built once: trpc-to-openapi's own pieces (path regex,
+ * input parser, coercion) so the mapping is the same as its handler's, without redoing the
+ * lookups, schema merges and caller proxies of createOpenApiNodeHttpHandler on every request.
+ */
+interface Route extends RouteEntry {
+  /** The normalised OpenAPI path, e.g. /api/places/{id}. */
+  template: string;
+  procedure: AnyProcedure;
+  type: AnyProcedure['_def']['type'];
+  /** Input parser unwrapped as trpc-to-openapi does; null for a void-like input (no input at all). */
+  inputSchema: unknown;
+  /** Query keys whose schema is an array: a single value is wrapped, as trpc-to-openapi does. */
+  arrayKeys: string[];
+  /** coerceSchema() has run (it is idempotent: it only sets flags, which stay set). */
+  coerced: boolean;
+}
+
+function buildRoutes(router: OpenApiRouter): Route[] {
+  const routes: Route[] = [];
+  forEachOpenApiProcedure(router._def.procedures, ({ path, procedure, meta }) => {
+    const m = meta as RouteMeta & { openapi: NonNullable<RouteMeta['openapi']> };
+    const proc = procedure as unknown as AnyProcedure;
+    const inputSchema = unwrapZodType(getInputOutputParsers(proc as never).inputParser as never, true) as { shape?: Record<string, unknown> };
+    const arrayKeys: string[] = [];
+    if (instanceofZodTypeObject(inputSchema as never)) {
+      for (const [key, shape] of Object.entries(inputSchema.shape ?? {})) {
+        if (shape instanceof ZodArray || (instanceofZodTypeOptional(shape as never) && (shape as { unwrap: () => unknown }).unwrap() instanceof ZodArray)) arrayKeys.push(key);
+      }
+    }
+    const template = normalizePath(m.openapi.path);
+    routes.push({
+      method: m.openapi.method,
+      template,
+      pattern: getPathRegExp(template),
+      procedurePath: path,
+      successStatus: m.successStatus ?? 200,
+      procedure: proc,
+      type: proc._def.type,
+      inputSchema: instanceofZodTypeLikeVoid(inputSchema as never) ? null : inputSchema,
+      arrayKeys,
+      coerced: false,
+    });
+  });
+  return routes;
+}
+
+/** "/api/places/{id}" → "/API/PLACES": the first two segments, or null when either has a parameter. */
+function routePrefix(path: string): string | null {
+  const [, a = '', b = ''] = path.split('/', 3);
+  return a.includes('{') || b.includes('{') ? null : `/${a}/${b}`.toUpperCase();
+}
+
+/**
+ * The routes that may match a path, in declaration order (the first match of a method wins):
+ * those under the path's two-segment prefix plus those whose prefix has a parameter. The
+ * patterns are case-insensitive with ASCII literals, so comparing upper-cased prefixes never
+ * drops a route that would match; the pattern still decides.
+ */
+function routeIndex(routes: Route[]): (path: string) => Route[] {
+  const prefixes = routes.map((r) => routePrefix(r.template));
+  const fallback = routes.filter((_, i) => prefixes[i] === null);
+  const byPrefix = new Map<string, Route[]>();
+  for (const prefix of new Set(prefixes)) {
+    if (prefix !== null) byPrefix.set(prefix, routes.filter((_, i) => prefixes[i] === prefix || prefixes[i] === null));
+  }
+  return (path) => byPrefix.get(routePrefix(path) ?? '') ?? fallback;
+}
+
 export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes: number; onUnexpected: (ctx: Context | undefined, error: TRPCError) => void }): RestHandler {
   pinBodyCoercion(router);
-  const routes = listRestRoutes(router);
-  const successStatus = new Map(routes.map((r) => [r.procedurePath, r.successStatus]));
+  const routes = buildRoutes(router);
+  const candidatesFor = routeIndex(routes);
+  const errorConfig = router._def._config;
 
-  const handle = createOpenApiNodeHttpHandler({
-    router,
-    createContext: ({ req }: { req: unknown }) => (req as { [CONTEXT]: Context })[CONTEXT],
-    responseMeta: ({ paths, errors }: { paths?: string[]; errors: TRPCError[] }) => {
-      const error = errors[0];
-      if (error) {
-        const described = describeError(error);
-        return { status: described.status, headers: described.headers };
-      }
-      return { status: successStatus.get(paths?.[0] ?? '') ?? 200 };
-    },
-    onError: ({ error, ctx }: { error: TRPCError; ctx?: Context }) => {
-      if (describeError(error).unexpected) options.onUnexpected(ctx, error);
-    },
-  } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
+  /** What trpc-to-openapi's handler did with a thrown error: log it if unexpected, answer the envelope. */
+  const fail = (cause: unknown, route: Route | undefined, input: unknown, ctx: Context | undefined): Response => {
+    const error = getTRPCErrorFromUnknown(cause);
+    const described = describeError(error);
+    if (described.unexpected) options.onUnexpected(ctx, error);
+    const shape = getErrorShape({ config: errorConfig, error, type: route?.type ?? 'unknown', path: route?.procedurePath, input, ctx }) as { data?: { code?: string; message?: string } };
+    // trpc-to-openapi overwrites the shape's message for input errors; ours is kept in data.
+    const envelope: ErrorBody = { error: { code: shape.data?.code ?? 'internal_error', message: shape.data?.message ?? 'Something went wrong on our side.' } };
+    return jsonResponse(described.status, envelope as never, described.headers);
+  };
 
   return async (request, ctx) => {
     const url = new URL(request.url);
     const path = normalizePath(url.pathname);
     // HEAD is GET without a body.
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const candidates = routes.filter((r) => r.pattern.test(path));
-    if (candidates.length === 0) return errorResponse(new AppError('not_found', `No route ${request.method} ${url.pathname}.`));
-    if (!candidates.some((r) => r.method === method)) {
-      const allow = [...new Set(candidates.map((r) => r.method))].join(', ');
-      return errorResponse(new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { Allow: allow }));
+    let route: Route | undefined;
+    let anyMatch = false;
+    let allow: Set<string> | undefined;
+    for (const r of candidatesFor(path)) {
+      if (!r.pattern.test(path)) continue;
+      anyMatch = true;
+      if (r.method === method) {
+        route = r;
+        break;
+      }
+      (allow ??= new Set()).add(r.method);
+    }
+    if (!anyMatch) return errorResponse(new AppError('not_found', `No route ${request.method} ${url.pathname}.`));
+    if (!route) {
+      const allowed = [...allow!].join(', ');
+      return errorResponse(new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed}.`, { Allow: allowed }));
     }
 
+    const useBody = method !== 'GET' && method !== 'DELETE';
     let body: unknown;
     try {
-      body = method === 'GET' || method === 'DELETE' ? undefined : await readJsonBody(request, options.maxBodyBytes);
+      body = useBody ? await readJsonBody(request, options.maxBodyBytes) : undefined;
     } catch (error) {
       if (error instanceof AppError) return errorResponse(error);
       throw error;
     }
 
-    // trpc-to-openapi reads `body` and the content type from the request it is given. An
-    // empty POST is treated as `{}` so bodiless actions (logout, approve) need no header.
-    const headers = new Headers(request.headers);
-    if (body !== undefined) headers.set('content-type', 'application/json');
-    const normalised = new Request(url, { method, headers, signal: request.signal });
-    // The query as trpc-to-openapi expects it (arrays per key), on a null-prototype object: its
-    // own parser uses `{}`, so `?__proto__=x` or `?constructor=x` crashed it (500).
-    const query: Record<string, string[]> = Object.create(null);
-    url.searchParams.forEach((value, key) => (query[key] ??= []).push(value));
-    const proxied = new Proxy(normalised, {
-      get(target, prop) {
-        if (prop === 'body') return body;
-        if (prop === 'query') return query;
-        if (prop === CONTEXT) return ctx;
-        const value = Reflect.get(target, prop, target) as unknown;
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-
-    const response = await new Promise<Response>((resolve, reject) => {
-      const responseHeaders = new Headers();
-      let statusCode = 200;
-      const res = {
-        setHeader(key: string, value: string | string[]) {
-          if (typeof value === 'string') responseHeaders.set(key, value);
-          else for (const v of value) responseHeaders.append(key, v);
-        },
-        get statusCode() {
-          return statusCode;
-        },
-        set statusCode(code: number) {
-          statusCode = code;
-        },
-        end(payload?: string) {
-          resolve(finish(statusCode, responseHeaders, payload));
-        },
-      };
-      (handle as unknown as (req: unknown, res: unknown) => Promise<void>)(proxied, res).catch(reject);
-    });
-    return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+    let input: Record<string, unknown> | undefined;
+    try {
+      if (route.type === 'subscription') throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found' });
+      const pathInput = route.pattern.exec(path)?.groups ?? {};
+      if (route.inputSchema !== null) input = { ...(useBody ? (body as object) : queryInput(url)), ...pathInput };
+      if (zodSupportsCoerce && input && instanceofZodTypeObject(route.inputSchema as never)) {
+        if (!useBody) {
+          for (const key of route.arrayKeys) if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
+        }
+        if (!route.coerced) {
+          coerceSchema(route.inputSchema as never);
+          route.coerced = true;
+        }
+      }
+      // What router.createCaller(ctx)[path](input) does, without building the caller's proxy.
+      const data: unknown = await route.procedure({ path: route.procedurePath, getRawInput: async () => input, ctx, type: route.type, signal: undefined, batchIndex: 0 });
+      if (request.method === 'HEAD') return new Response(null, { status: route.successStatus, headers: { 'content-type': 'application/json; charset=utf-8' } });
+      return new Response(JSON.stringify(data) ?? 'null', { status: route.successStatus, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    } catch (cause) {
+      const response = fail(cause, route, input, ctx);
+      return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+    }
   };
 }
 
-/** Success bodies pass through; error bodies become the envelope. */
-function finish(status: number, headers: Headers, payload: string | undefined): Response {
-  headers.set('content-type', 'application/json; charset=utf-8');
-  if (status < 400) return new Response(payload ?? 'null', { status, headers });
-  let envelope: ErrorBody;
-  try {
-    // trpc-to-openapi overwrites the shape's message for input errors; ours is kept in data.
-    const shape = JSON.parse(payload ?? '{}') as { data?: { code?: string; message?: string } };
-    envelope = { error: { code: shape.data?.code ?? 'internal_error', message: shape.data?.message ?? 'Something went wrong on our side.' } };
-  } catch {
-    envelope = errorBody('internal_error');
+/** The query as trpc-to-openapi reads it: first value of a key alone, repeated keys as an array. */
+function queryInput(url: URL): Record<string, unknown> {
+  // Collected on a null-prototype object (`?__proto__=x` must not touch a prototype), then
+  // copied onto a plain one as trpc-to-openapi's getQuery does.
+  const grouped: Record<string, string[]> = Object.create(null);
+  url.searchParams.forEach((value, key) => (grouped[key] ??= []).push(value));
+  const query: Record<string, unknown> = {};
+  for (const key of Object.keys(grouped)) {
+    const values = grouped[key]!;
+    query[key] = values.length === 1 ? values[0] : values;
   }
-  return new Response(JSON.stringify(envelope), { status, headers });
+  return query;
 }

