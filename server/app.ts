@@ -44,20 +44,16 @@ export function createApp(deps: AppDeps) {
     c.set('requestId', requestId);
     const started = performance.now();
     await next();
-    // Set on the response's own headers: c.header() on a finished response rebuilds it, which
-    // costs @hono/node-server its fast path (a real Response, its body read back as a stream).
-    // A response with immutable headers (none of ours today) falls back to c.header().
-    const headers = c.res.headers;
-    const set = (name: string, value: string) => {
-      try {
-        headers.set(name, value);
-      } catch {
-        c.header(name, value);
-      }
-    };
-    set('X-Request-Id', requestId);
-    set('X-Content-Type-Options', 'nosniff');
-    if (!headers.has('Cache-Control')) set('Cache-Control', 'no-store');
+    // The REST handler already puts these on its answers (responseHeaders in server/http/rest.ts):
+    // c.header() on a finished response rebuilds it, which costs @hono/node-server its fast path
+    // (a real Response, its body read back as a stream). Every other answer gets them here.
+    // (Mutating c.res.headers instead is not reliable once node-server's lightweight Response
+    // has replaced the global one.)
+    if (c.res.headers.get('X-Request-Id') !== requestId) {
+      c.header('X-Request-Id', requestId);
+      c.header('X-Content-Type-Options', 'nosniff');
+      if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+    }
     if (deps.log.isLevelEnabled('debug')) {
       deps.log.debug({ requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
     }

@@ -83,6 +83,11 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<unknown
   return parsed;
 }
 
+/** Headers every API answer carries; set here so the app middleware need not rebuild the response. */
+function responseHeaders(ctx: Context): Record<string, string> {
+  return { 'content-type': 'application/json; charset=utf-8', 'x-request-id': ctx.requestId, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
+}
+
 function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
@@ -174,7 +179,7 @@ export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes
     const shape = getErrorShape({ config: errorConfig, error, type: route?.type ?? 'unknown', path: route?.procedurePath, input, ctx }) as { data?: { code?: string; message?: string } };
     // trpc-to-openapi overwrites the shape's message for input errors; ours is kept in data.
     const envelope: ErrorBody = { error: { code: shape.data?.code ?? 'internal_error', message: shape.data?.message ?? 'Something went wrong on our side.' } };
-    return jsonResponse(described.status, envelope as never, described.headers);
+    return jsonResponse(described.status, envelope as never, ctx ? { ...responseHeaders(ctx), ...described.headers } : described.headers);
   };
 
   return async (request, ctx) => {
@@ -225,8 +230,8 @@ export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes
       }
       // What router.createCaller(ctx)[path](input) does, without building the caller's proxy.
       const data: unknown = await route.procedure({ path: route.procedurePath, getRawInput: async () => input, ctx, type: route.type, signal: undefined, batchIndex: 0 });
-      if (request.method === 'HEAD') return new Response(null, { status: route.successStatus, headers: { 'content-type': 'application/json; charset=utf-8' } });
-      return new Response(JSON.stringify(data) ?? 'null', { status: route.successStatus, headers: { 'content-type': 'application/json; charset=utf-8' } });
+      if (request.method === 'HEAD') return new Response(null, { status: route.successStatus, headers: responseHeaders(ctx) });
+      return new Response(JSON.stringify(data) ?? 'null', { status: route.successStatus, headers: responseHeaders(ctx) });
     } catch (cause) {
       const response = fail(cause, route, input, ctx);
       return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
