@@ -3,7 +3,7 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
-import { AppError, errorStatus, isDatabaseUnavailable, type ErrorCode } from '../errors.js';
+import { AppError, errorStatus, hasDatabaseCode, isDatabaseUnavailable, type ErrorCode } from '../errors.js';
 
 export interface DescribedError {
   code: ErrorCode;
@@ -49,11 +49,7 @@ const appCodeForTrpcCode: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
  * characters outside the encoding (22P05). That is the client's input, not our bug: 400.
  */
 function isUnstorableText(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === '22021' || code === '22P05') return true;
-  }
-  return false;
+  return hasDatabaseCode(error, (code) => code === '22021' || code === '22P05');
 }
 
 /** Converts a thrown AppError (or an unreachable database) into a TRPCError with the right code. */

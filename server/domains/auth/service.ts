@@ -5,7 +5,7 @@ import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { enforceRateLimit, hitRateLimit } from '../../auth/rate-limit.js';
 import { createSession, invalidateSession } from '../../auth/sessions.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
-import { AppError } from '../../errors.js';
+import { AppError, isUniqueViolation } from '../../errors.js';
 import type { Context } from '../../trpc/context.js';
 import { RESERVED_HANDLES, type AccountOutput } from './schemas.js';
 
@@ -25,13 +25,8 @@ export function assertHandleAllowed(handle: string): void {
 
 /** Unique-violation on users' email or handle index → a 409 naming the field. */
 export function uniqueViolationField(error: unknown): 'email' | 'handle' | null {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, constraint_name: a, constraint: b } = e as { code?: string; constraint_name?: string; constraint?: string };
-    if (code !== '23505') continue;
-    const name = a ?? b ?? '';
-    if (name.includes('email')) return 'email';
-    if (name.includes('handle')) return 'handle';
-  }
+  if (isUniqueViolation(error, 'email')) return 'email';
+  if (isUniqueViolation(error, 'handle')) return 'handle';
   return null;
 }
 

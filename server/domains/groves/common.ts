@@ -5,6 +5,7 @@ import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../../db/client.js';
 import type { User, Session } from '../../../db/schema/index.js';
 import type { Context } from '../../trpc/context.js';
+import { hasDatabaseCode, isUniqueViolation } from '../../errors.js';
 
 export type MemberContext = Context & { user: User; session: Session };
 
@@ -28,19 +29,9 @@ export async function freeSlug(db: DbOrTx, table: PgTable, column: AnyPgColumn, 
   return candidates.find((c) => !taken.has(c)) ?? `${base}-${randomBytes(6).toString('hex')}`;
 }
 
-/** True when the error is a unique violation of a constraint whose name contains `part`. */
-export function isUniqueViolation(error: unknown, part: string): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, constraint_name: a, constraint: b } = e as { code?: string; constraint_name?: string; constraint?: string };
-    if (code === '23505' && (a ?? b ?? '').includes(part)) return true;
-  }
-  return false;
-}
+export { isUniqueViolation };
 
 /** Foreign-key violation (e.g. a referenced row vanished meanwhile). */
 export function isForeignKeyViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: string }).code === '23503') return true;
-  }
-  return false;
+  return hasDatabaseCode(error, (code) => code === '23503');
 }

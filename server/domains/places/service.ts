@@ -3,7 +3,7 @@
 import { and, asc, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.js';
 import { places, placeTypes, type PlaceType, type Session, type User } from '../../../db/schema/index.js';
-import { AppError } from '../../errors.js';
+import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
 import { listApprovedPlaces, placeColumns, type PlaceRow } from './list-query.js';
@@ -76,11 +76,7 @@ export async function getPlace(ctx: Context, input: { slug: string }) {
 }
 
 function isSlugTaken(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, constraint_name: a, constraint: b } = e as { code?: string; constraint_name?: string; constraint?: string };
-    if (code === '23505' && (a ?? b ?? '').includes('slug')) return true;
-  }
-  return false;
+  return isUniqueViolation(error, 'slug');
 }
 
 async function freeSlug(db: DbOrTx, base: string): Promise<string> {
