@@ -6,7 +6,7 @@ import { Hono, type Context as HonoContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { randomUUID } from 'node:crypto';
 import { AppError, errorBody } from './errors.js';
-import { createRequestContext, type AppDeps, type Context } from './trpc/context.js';
+import { createRequestContext, type AppDeps, type Context, type HeaderReader } from './trpc/context.js';
 import { describeError } from './trpc/errors.js';
 import { appRouter } from './trpc/router.js';
 import { buildOpenApiDocument } from './http/openapi.js';
@@ -19,10 +19,26 @@ export const HEALTH_TIMEOUT_MS = 2000;
 
 /** Node's socket address when served by @hono/node-server; tests pass the same shape as env. */
 export interface ServerEnv {
-  incoming?: { socket?: { remoteAddress?: string } };
+  incoming?: { socket?: { remoteAddress?: string }; headers?: Record<string, string | string[] | undefined> };
 }
 
-type Env = { Bindings: ServerEnv; Variables: { requestId: string } };
+type Env = { Bindings: ServerEnv; Variables: { requestId: string; answeredWithHeaders: boolean } };
+
+/**
+ * Request headers as the context reads them: straight from Node's parsed headers when served by
+ * @hono/node-server (asking its Request for `headers` builds a Headers object per request),
+ * otherwise (app.request in tests) from the Request.
+ */
+function requestHeaders(c: HonoContext<Env>): HeaderReader {
+  const incoming = c.env?.incoming?.headers;
+  if (!incoming) return c.req.raw.headers;
+  return {
+    get(name) {
+      const value = incoming[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<Env>();
@@ -36,7 +52,7 @@ export function createApp(deps: AppDeps) {
   const restHandler = createRestHandler(appRouter, { maxBodyBytes: deps.config.MAX_BODY_BYTES, onUnexpected: logUnexpected });
 
   const contextFor = (c: HonoContext<Env>): Context =>
-    createRequestContext(deps, { requestId: c.get('requestId'), headers: c.req.raw.headers, remoteAddress: c.env?.incoming?.socket?.remoteAddress });
+    createRequestContext(deps, { requestId: c.get('requestId'), headers: requestHeaders(c), remoteAddress: c.env?.incoming?.socket?.remoteAddress });
 
   // Request id on every answer, and one log line per request.
   app.use('*', async (c, next) => {
@@ -46,10 +62,10 @@ export function createApp(deps: AppDeps) {
     await next();
     // The REST handler already puts these on its answers (responseHeaders in server/http/rest.ts):
     // c.header() on a finished response rebuilds it, which costs @hono/node-server its fast path
-    // (a real Response, its body read back as a stream). Every other answer gets them here.
-    // (Mutating c.res.headers instead is not reliable once node-server's lightweight Response
-    // has replaced the global one.)
-    if (c.res.headers.get('X-Request-Id') !== requestId) {
+    // (a real Response, its body read back as a stream), and even reading c.res.headers makes
+    // a Headers object. Every other answer gets them here. (Mutating c.res.headers instead is
+    // not reliable once node-server's lightweight Response has replaced the global one.)
+    if (!c.get('answeredWithHeaders') || c.error) {
       c.header('X-Request-Id', requestId);
       c.header('X-Content-Type-Options', 'nosniff');
       if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
@@ -91,7 +107,10 @@ export function createApp(deps: AppDeps) {
   );
 
   mountCalendarFeed(app, contextFor);
-  app.all('/api/*', (c) => restHandler(c.req.raw, contextFor(c)));
+  app.all('/api/*', (c) => {
+    c.set('answeredWithHeaders', true);
+    return restHandler(c.req.raw, contextFor(c));
+  });
 
   app.notFound((c) => errorResponse(new AppError('not_found', `No route ${c.req.method} ${c.req.path}.`)));
   app.onError((error, c) => {

@@ -1,20 +1,26 @@
 // The bare baseline: Hono + postgres.js, no tRPC, no OpenAPI adapter, no zod, no middleware.
 // It answers `GET /api/places?bbox=w,s,e,n[&limit=n]` with the same JSON as the real API.
 //
-// mode 'design': the SQL the API runs, taken from approvedPlacesQueries(...).toSQL(), so the two
-//   can never drift; executed directly with postgres.js, unprepared, as Drizzle executes it.
-// mode 'naive': the original query (GiST `&&` + ORDER BY id LIMIT), the "before" of the index work.
+// mode 'design': the statements the API runs, taken from approvedPlacesStatements(...) (SQL text
+//   built once per shape with toSQL(), so the two can never drift), executed with postgres.js
+//   exactly as Drizzle executes them: prepared on the server where the API prepares them.
+// mode 'naive': the original query (GiST `&&` + ORDER BY id LIMIT), the "before" of the index
+//   work, also built once per shape (Drizzle placeholders) and run unprepared, as the API ran it:
+//   prepared, its generic plan would be one plan for city and continent boxes alike.
+// mode 'naive-prepared': the naive statements prepared like the design's, to show what that does
+//   to them (servers.ts uses it when BENCH_NAIVE_PREPARED=1).
 import { Hono } from 'hono';
 import postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import * as schema from '../../db/schema/index.js';
-import { and, asc, sql } from 'drizzle-orm';
+import { and, asc, fillPlaceholders, sql } from 'drizzle-orm';
 import { places } from '../../db/schema/places.js';
-import { approvedPlacesQueries, bboxCondition, placeColumns } from '../../server/domains/places/list-query.js';
+import { approvedPlacesStatements, bboxCondition, placeColumns, type PlaceListStatement } from '../../server/domains/places/list-query.js';
+import type { DbOrTx } from '../../db/client.js';
 import type { BoundingBox } from '../../server/domains/places/schemas.js';
 import { encodeCursor } from '../../server/lib/pagination.js';
 
-export type BareMode = 'design' | 'naive';
+export type BareMode = 'design' | 'naive' | 'naive-prepared';
 
 /**
  * The list query as first written (before the bbox migration): `location && box`, approved,
@@ -29,6 +35,20 @@ export function naiveQuery(db: Builder, box: BoundingBox, limit: number) {
     .orderBy(asc(places.id))
     .limit(limit + 1)
     .toSQL();
+}
+
+/** naiveQuery as a statement with placeholders for the box and the page size: two shapes (antimeridian or not). */
+function naiveStatement(box: BoundingBox, limit: number, prepared: boolean): PlaceListStatement {
+  const crossesAntimeridian = box.west > box.east;
+  return { shape: `naive_${+crossesAntimeridian}`, prepared, values: { ...box, pageSize: limit + 1 }, build: (db) => naiveTemplate(db as unknown as Builder, crossesAntimeridian) };
+}
+
+function naiveTemplate(db: Builder, crossesAntimeridian: boolean) {
+  const p = (name: string) => sql.placeholder(name);
+  const box = crossesAntimeridian
+    ? sql`(${places.location} && ST_MakeEnvelope(${p('west')}::float8, ${p('south')}::float8, 180::float8, ${p('north')}::float8, 4326) OR ${places.location} && ST_MakeEnvelope(-180::float8, ${p('south')}::float8, ${p('east')}::float8, ${p('north')}::float8, 4326))`
+    : sql`${places.location} && ST_MakeEnvelope(${p('west')}::float8, ${p('south')}::float8, ${p('east')}::float8, ${p('north')}::float8, 4326)`;
+  return db.select(placeColumns).from(places).where(and(sql`${places.status} = 'approved'`, box)).orderBy(asc(places.id)).limit(p('pageSize'));
 }
 
 function parseBox(value: string | undefined): BoundingBox | null {
@@ -46,16 +66,24 @@ export function createBareApp(url: string, mode: BareMode, poolMax = 10) {
   // Drizzle is used only to build the design SQL text; it never touches this client's parsers.
   const builder = drizzle.mock({ schema, casing: 'snake_case' });
   const app = new Hono();
+  // SQL text and placeholder params per statement shape, built on first use.
+  const templates = new Map<string, { sql: string; params: unknown[] }>();
+  const template = (shape: string, build: () => { sql: string; params: unknown[] }) => {
+    let found = templates.get(shape);
+    if (!found) templates.set(shape, (found = build()));
+    return found;
+  };
   app.get('/api/places', async (c) => {
     const box = parseBox(c.req.query('bbox'));
     if (!box) return c.json({ error: { code: 'validation_failed', message: 'bbox' } }, 400);
     const limit = Math.min(100, Math.max(1, Number(c.req.query('limit') ?? 20) || 20));
     // The design may need a second statement (see listApprovedPlaces): the same loop here.
-    const queries = mode === 'naive' ? [naiveQuery(builder, box, limit)] : approvedPlacesQueries(builder, { bbox: box, limit }).map((q) => q.toSQL());
+    const statements = mode !== 'design' ? [naiveStatement(box, limit, mode === 'naive-prepared')] : approvedPlacesStatements({ bbox: box, limit });
     let rows: Row[] = [];
-    for (const query of queries) {
-      // Unprepared, like Drizzle's postgres-js driver runs every query without a name.
-      rows = (await client.unsafe(query.sql, query.params as postgres.ParameterOrJSON<never>[], { prepare: false }).values()) as unknown as Row[];
+    for (const statement of statements) {
+      const query = template(statement.shape, () => statement.build(builder as unknown as DbOrTx).toSQL());
+      const params = fillPlaceholders(query.params, statement.values) as postgres.ParameterOrJSON<never>[];
+      rows = (await client.unsafe(query.sql, params, { prepare: statement.prepared }).values()) as unknown as Row[];
       if (rows.length > limit) break;
     }
     const items = rows.slice(0, limit).map((r) => ({

@@ -6,7 +6,7 @@
 import postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import * as schema from '../../db/schema/index.js';
-import { approvedPlacesQueries } from '../../server/domains/places/list-query.js';
+import { approvedPlacesStatements, statementSql } from '../../server/domains/places/list-query.js';
 import { naiveQuery } from './bare.js';
 import { boxGenerator, makeCities, type BoxKind } from './data.js';
 import { databaseUrl, type SizeName } from './load.js';
@@ -47,7 +47,7 @@ console.log(`${size} ${kind}: matches per box p10 ${pct(matches, 0.1)}, p50 ${pc
 type Box = (typeof boxes)[number];
 for (const [label, client, build] of [
   ['naive', naive, (box: Box) => [naiveQuery(builder, box, 20)]],
-  ['design', design, (box: Box) => approvedPlacesQueries(builder, { bbox: box, limit: 20 }).map((q) => q.toSQL())],
+  ['design', design, (box: Box) => approvedPlacesStatements({ bbox: box, limit: 20 }).map((statement) => statementSql(builder as never, statement))],
 ] as const) {
   const planning: number[] = [];
   const execution: number[] = [];

@@ -34,7 +34,7 @@ const config = loadConfig({
 const deps = await createDeps(config);
 const { app } = createApp(deps);
 const bare = createBareApp(url, 'design', poolMax);
-const naive = createBareApp(naiveUrl, 'naive', poolMax);
+const naive = createBareApp(naiveUrl, process.env.BENCH_NAIVE_PREPARED === '1' ? 'naive-prepared' : 'naive', poolMax);
 
 const ports = {
   api: await listen(app.fetch as Fetch),

@@ -199,10 +199,12 @@ export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes
       }
       (allow ??= new Set()).add(r.method);
     }
-    if (!anyMatch) return errorResponse(new AppError('not_found', `No route ${request.method} ${url.pathname}.`));
+    // Every answer from here carries responseHeaders(ctx): the app middleware leaves /api alone.
+    const refuse = (error: AppError) => jsonResponse(error.status, errorBody(error.code, error.message), { ...responseHeaders(ctx), ...error.headers });
+    if (!anyMatch) return refuse(new AppError('not_found', `No route ${request.method} ${url.pathname}.`));
     if (!route) {
       const allowed = [...allow!].join(', ');
-      return errorResponse(new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed}.`, { Allow: allowed }));
+      return refuse(new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed}.`, { Allow: allowed }));
     }
 
     const useBody = method !== 'GET' && method !== 'DELETE';
@@ -210,7 +212,7 @@ export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes
     try {
       body = useBody ? await readJsonBody(request, options.maxBodyBytes) : undefined;
     } catch (error) {
-      if (error instanceof AppError) return errorResponse(error);
+      if (error instanceof AppError) return refuse(error);
       throw error;
     }
 

@@ -32,9 +32,14 @@ export interface Context extends AppDeps {
   authenticate(): Promise<AuthenticatedSession | null>;
 }
 
+/** What the context reads of the request headers (a Headers object, or Node's parsed headers). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
 export interface RequestFacts {
   requestId: string;
-  headers: Headers;
+  headers: HeaderReader;
   remoteAddress: string | undefined;
 }
 
@@ -44,7 +49,7 @@ export function parseAuthorization(header: string | null): { token: string | nul
   return match ? { token: match[1]!, malformed: false } : { token: null, malformed: true };
 }
 
-export function clientAddress(deps: Pick<AppDeps, 'config'>, headers: Headers, remoteAddress: string | undefined): string {
+export function clientAddress(deps: Pick<AppDeps, 'config'>, headers: HeaderReader, remoteAddress: string | undefined): string {
   if (deps.config.TRUST_PROXY) {
     const forwarded = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
     if (forwarded) return forwarded;

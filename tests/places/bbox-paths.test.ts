@@ -7,7 +7,7 @@ import { and, asc, gt, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTx } from '../../db/client.js';
 import { places, type PlaceType } from '../../db/schema/places.js';
-import { approvedPlacesQueries, bboxCondition, coveredCells, listApprovedPlaces, type PlaceListFilters } from '../../server/domains/places/list-query.js';
+import { approvedPlacesStatements, bboxCondition, statementSql, coveredCells, listApprovedPlaces, type PlaceListFilters } from '../../server/domains/places/list-query.js';
 import type { BoundingBox } from '../../server/domains/places/schemas.js';
 import { newId } from '../../server/lib/ids.js';
 import { createTestApp, unique, type TestApp } from '../setup/harness.js';
@@ -42,19 +42,25 @@ function referenceIds(db: DbOrTx, filters: PlaceListFilters) {
     sql`${places.status} = 'approved'`,
     bboxCondition(filters.bbox!),
     filters.type ? sql`${places.type} = ${filters.type}` : undefined,
+    filters.veganLevel ? sql`${places.veganLevel} = ${filters.veganLevel}` : undefined,
     filters.after ? gt(places.id, filters.after) : undefined,
   ];
   return db.select({ id: places.id }).from(places).where(and(...conditions)).orderBy(asc(places.id)).limit(filters.limit + 1);
 }
 
-/** Pages through `box` with the real query and checks every page against the reference. */
-async function expectSamePages(box: BoundingBox, limit: number, type?: PlaceType) {
+/**
+ * Pages through `box` with the real query and checks every page against the reference. With
+ * `genericPlans`, PostgreSQL runs the prepared statements with their generic plan from the first
+ * execution (it would choose to after five), the plan no value of the box was known to.
+ */
+async function expectSamePages(box: BoundingBox, limit: number, extra: Pick<PlaceListFilters, 'type' | 'veganLevel'> = {}, genericPlans = false) {
   await t.deps.database.db.transaction(
     async (tx) => {
+      if (genericPlans) await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
       let after: string | undefined;
       for (let page = 0; page < 30; page++) {
-        const filters: PlaceListFilters = { bbox: box, limit, type, after };
-        const got = (await listApprovedPlaces(tx, filters)).map((row) => row.id);
+        const filters: PlaceListFilters = { bbox: box, limit, ...extra, after };
+        const got = (await listApprovedPlaces(tx, filters)).map((item) => item._id);
         const want = (await referenceIds(tx, filters)).map((row) => row.id);
         expect(got).toEqual(want);
         if (got.length <= limit) return;
@@ -74,7 +80,8 @@ describe('bbox pages are the same whichever index path serves them', () => {
     const box = { west: lng - 0.03, south: lat - 0.03, east: lng + 0.03, north: lat + 0.03 };
     expect(coveredCells(box)).toHaveLength(4);
     await expectSamePages(box, 7);
-    await expectSamePages(box, 5, 'cafe');
+    await expectSamePages(box, 5, { type: 'cafe' });
+    await expectSamePages(box, 4, { type: 'shop', veganLevel: 'full' });
     await expectSamePages({ west: lng - 0.005, south: lat - 0.005, east: lng + 0.001, north: lat + 0.009 }, 3);
   });
 
@@ -85,7 +92,8 @@ describe('bbox pages are the same whichever index path serves them', () => {
     expect(coveredCells(box)).toBeNull();
     await expectSamePages(box, 1);
     await expectSamePages(box, 25);
-    await expectSamePages(box, 4, 'shop');
+    await expectSamePages(box, 4, { type: 'shop' });
+    await expectSamePages(box, 3, { veganLevel: 'options' });
   });
 
   it('boxes across the antimeridian, small and large', async () => {
@@ -97,6 +105,35 @@ describe('bbox pages are the same whichever index path serves them', () => {
     await expectSamePages({ west: 170, south: lat - 5, east: -170, north: lat + 5 }, 6);
   });
 
+  it('prepared statements give the same pages under their generic plans', async () => {
+    const { lng, lat } = corner();
+    await seedCorner(lng, lat);
+    const generic = true;
+    await expectSamePages({ west: lng - 0.03, south: lat - 0.03, east: lng + 0.03, north: lat + 0.03 }, 7, {}, generic);
+    await expectSamePages({ west: lng - 0.03, south: lat - 0.03, east: lng + 0.03, north: lat + 0.03 }, 5, { type: 'cafe', veganLevel: 'full' }, generic);
+    const large = { west: Math.max(-180, lng - 15), south: Math.max(-90, lat - 15), east: Math.min(180, lng + 15), north: Math.min(90, lat + 15) };
+    await expectSamePages(large, 4, {}, generic);
+    await expectSamePages(large, 3, { type: 'shop' }, generic);
+    const antimeridianLat = -60 + Math.floor(Math.random() * 480) * 0.25;
+    await seedCorner(180, antimeridianLat);
+    await expectSamePages({ west: 179.97, south: antimeridianLat - 0.03, east: -179.97, north: antimeridianLat + 0.03 }, 6, {}, generic);
+    await expectSamePages({ west: 170, south: antimeridianLat - 5, east: -170, north: antimeridianLat + 5 }, 6, {}, generic);
+  });
+
+  it('items are the same whatever the session time zone (timestamps arrive as text)', async () => {
+    const { lng, lat } = corner();
+    await seedCorner(lng, lat);
+    const filters: PlaceListFilters = { bbox: { west: lng - 0.03, south: lat - 0.03, east: lng + 0.03, north: lat + 0.03 }, limit: 10 };
+    const inUtc = await listApprovedPlaces(t.deps.database.db, filters);
+    const inKolkata = await t.deps.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local timezone = 'Asia/Kolkata'`);
+      return listApprovedPlaces(tx, filters);
+    });
+    expect(inUtc).toHaveLength(11);
+    expect(inKolkata).toEqual(inUtc);
+    for (const item of inUtc) expect(item.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
   it('each path uses its index (PGlite and PostgreSQL)', async () => {
     // Statistics on the cell expression (gathered for its index) make the cell index the
     // planner's choice, and index-only scans need the visibility map: in production autovacuum
@@ -105,7 +142,7 @@ describe('bbox pages are the same whichever index path serves them', () => {
     /** EXPLAIN of each statement the list would run for `box`. */
     const plans = async (box: BoundingBox) => {
       const explained: string[] = [];
-      for (const query of approvedPlacesQueries(t.deps.database.db, { bbox: box, limit: 20 }).map((q) => q.toSQL())) {
+      for (const query of approvedPlacesStatements({ bbox: box, limit: 20 }).map((statement) => statementSql(t.deps.database.db, statement))) {
         const inlined = query.sql.replace(/\$(\d+)/g, (_, n: string) => {
           const value = query.params[Number(n) - 1];
           return typeof value === 'number' ? String(value) : `'${String(value)}'`;

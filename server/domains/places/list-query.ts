@@ -9,10 +9,11 @@
 //   places_bbox_cover         GiST (location) INCLUDE (id, location), approved only
 // A bbox page picks its ids from the last three with index-only scans, then reads just those
 // rows; bench/README.md has the measurements and what lost.
-import { and, asc, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, fillPlaceholders, gt, sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
+import type { PgPreparedQuery } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../../db/client.js';
 import { places, type PlaceStatus, type PlaceType, type VeganLevel } from '../../../db/schema/places.js';
-import type { BoundingBox } from './schemas.js';
+import type { BoundingBox, PlaceOutput } from './schemas.js';
 
 /** Every column a response needs; the location comes out as numbers, never as raw geometry. */
 export const placeColumns = {
@@ -61,10 +62,23 @@ export interface PlaceListFilters {
   limit: number;
 }
 
+/** A number bound now, or a placeholder bound when a prepared statement runs. */
+type BoxValue = number | Placeholder;
+interface BoxValues {
+  west: BoxValue;
+  south: BoxValue;
+  east: BoxValue;
+  north: BoxValue;
+}
+
 /** `location && box`; a box crossing the antimeridian (west > east) is two envelopes. */
 export function bboxCondition(box: BoundingBox): SQL {
-  const envelope = (west: number, east: number) => sql`${places.location} && ST_MakeEnvelope(${west}::float8, ${box.south}::float8, ${east}::float8, ${box.north}::float8, 4326)`;
-  if (box.west <= box.east) return envelope(box.west, box.east);
+  return envelopeCondition(box, box.west > box.east);
+}
+
+function envelopeCondition(box: BoxValues, crossesAntimeridian: boolean): SQL {
+  const envelope = (west: BoxValue, east: BoxValue) => sql`${places.location} && ST_MakeEnvelope(${west}::float8, ${box.south}::float8, ${east}::float8, ${box.north}::float8, 4326)`;
+  if (!crossesAntimeridian) return envelope(box.west, box.east);
   return sql`(${envelope(box.west, 180)} OR ${envelope(-180, box.east)})`;
 }
 
@@ -80,44 +94,145 @@ export function searchCondition(q: string): SQL | undefined {
   return sql`places_search_document(${places.name}, ${places.address}, ${places.tags}) @@ to_tsquery('simple', ${query})`;
 }
 
-/** Approved places matching the filters, in id order, `limit + 1` rows so the caller can tell if more exist. */
-export async function listApprovedPlaces(db: DbOrTx, filters: PlaceListFilters): Promise<PlaceRow[]> {
-  const queries = approvedPlacesQueries(db, filters);
-  for (const [i, query] of queries.entries()) {
-    const rows = await query;
-    if (rows.length > filters.limit || i === queries.length - 1) return rows;
+/**
+ * Approved places matching the filters, in id order and already in the wire shape, `limit + 1`
+ * of them so the caller can tell whether more exist.
+ */
+export async function listApprovedPlaces(db: DbOrTx, filters: PlaceListFilters): Promise<PlaceOutput[]> {
+  const statements = approvedPlacesStatements(filters);
+  for (const [i, statement] of statements.entries()) {
+    const rows = await executable(db, statement).execute(statement.values);
+    // Only the answer is mapped, not a short first try.
+    if (rows.length > filters.limit || i === statements.length - 1) return rows.map(placeFromValues);
   }
   return [];
 }
 
-/** A statement of the list; bench/ reads its SQL with toSQL() and runs it outside Drizzle. */
-export type PlaceListQuery = PromiseLike<PlaceRow[]> & { toSQL(): { sql: string; params: unknown[] } };
+/**
+ * One statement of the list. Its SQL depends only on `shape` (the path taken and which filters
+ * are present); the request's own values are bound to its placeholders. Bounding-box statements
+ * are built once per shape and prepared on the server (`prepared`), so a request neither
+ * rebuilds the SQL (60–100 µs of Node CPU) nor has PostgreSQL parse it again. Each of them has
+ * one plan shape whatever the values, so a generic plan cannot go wrong (the tests also run them
+ * under plan_cache_mode = force_generic_plan). Text search and unfiltered pages are built per
+ * request and not prepared: their best plan depends on the values (how rare the words are).
+ */
+export interface PlaceListStatement {
+  shape: string;
+  prepared: boolean;
+  build(db: DbOrTx): { toSQL(): Query };
+  values: Record<string, unknown>;
+}
+
+type ListExecutable = PgPreparedQuery<{ execute: unknown[][]; all: unknown; values: unknown }>;
+const preparedByDb = new WeakMap<DbOrTx, Map<string, ListExecutable>>();
+
+/** The statement ready to run: prepared once per database handle and shape, or built now. */
+function executable(db: DbOrTx, statement: PlaceListStatement): ListExecutable {
+  if (!statement.prepared) return listQuery(db, statement.build(db).toSQL(), undefined);
+  let cache = preparedByDb.get(db);
+  if (!cache) preparedByDb.set(db, (cache = new Map()));
+  let prepared = cache.get(statement.shape);
+  if (!prepared) cache.set(statement.shape, (prepared = listQuery(db, statement.build(db).toSQL(), `places_list_${statement.shape}`)));
+  return prepared;
+}
+
+/**
+ * A list statement whose rows come back as value arrays, for placeFromValues to put straight
+ * into the wire shape instead of Drizzle's generic row mapping (~30 µs a page of 20,
+ * bench/README.md). A name makes it a server-side prepared statement.
+ */
+function listQuery(db: DbOrTx, query: Query, name: string | undefined): ListExecutable {
+  return db._.session.prepareQuery(query, undefined, name, true, (rows) => rows);
+}
+
+/** Where each placeColumns field sits in a result row (Drizzle selects them in key order). */
+const at = Object.fromEntries(Object.keys(placeColumns).map((key, i) => [key, i])) as Record<keyof typeof placeColumns, number>;
+
+/**
+ * One row of placeColumns values as the API returns it. Like toPlace() (service.ts) it copies
+ * only public fields. Both drivers leave timestamps as PostgreSQL's text under Drizzle
+ * ("2025-05-01 10:00:00.123+00"), which Date parses.
+ */
+function placeFromValues(row: unknown[]): PlaceOutput {
+  return {
+    _id: row[at.id] as string,
+    slug: row[at.slug] as string,
+    name: row[at.name] as string,
+    type: row[at.type] as PlaceType,
+    veganLevel: row[at.veganLevel] as VeganLevel,
+    address: row[at.address] as string,
+    hours: row[at.hours] as string | null,
+    website: row[at.website] as string,
+    tags: row[at.tags] as string[],
+    photos: row[at.photos] as string[],
+    location: { lng: Number(row[at.lng]), lat: Number(row[at.lat]) },
+    status: row[at.status] as PlaceStatus,
+    createdAt: new Date(row[at.createdAt] as string | Date).toISOString(),
+  };
+}
+
+/** Placeholders of the bounding-box statements; `values` below fills them. */
+const bound = {
+  west: sql.placeholder('west'),
+  south: sql.placeholder('south'),
+  east: sql.placeholder('east'),
+  north: sql.placeholder('north'),
+  type: sql.placeholder('type'),
+  veganLevel: sql.placeholder('veganLevel'),
+  after: sql.placeholder('after'),
+  cells: sql.placeholder('cells'),
+  pageSize: sql.placeholder('pageSize'),
+};
+
+/** Which optional parts a bounding-box statement has; each combination is one SQL text. */
+interface BoxShape {
+  crossesAntimeridian: boolean;
+  type: boolean;
+  veganLevel: boolean;
+  after: boolean;
+}
 
 /**
  * The statements behind listApprovedPlaces, to run in order until one returns a full page
  * (`limit + 1` rows); the last one's answer is exact whatever it holds. Mostly just one.
  */
-export function approvedPlacesQueries(db: DbOrTx, filters: PlaceListFilters): PlaceListQuery[] {
-  const filterConditions = [
-    filters.bbox ? bboxCondition(filters.bbox) : undefined,
-    filters.type ? sql`${places.type} = ${filters.type}` : undefined,
-    filters.veganLevel ? sql`${places.veganLevel} = ${filters.veganLevel}` : undefined,
-    filters.q ? searchCondition(filters.q) : undefined,
-  ];
-  const where = and(
-    // A literal, not a parameter, so the planner can match partial indexes on status.
-    sql`${places.status} = 'approved'`,
-    ...filterConditions,
-    filters.after ? gt(places.id, filters.after) : undefined,
-  )!;
+export function approvedPlacesStatements(filters: PlaceListFilters): PlaceListStatement[] {
+  const { bbox } = filters;
   // No box, or text search (its GIN index is the selective one): one plain statement.
-  if (!filters.bbox || filters.q) return [db.select(placeColumns).from(places).where(where).orderBy(asc(places.id)).limit(filters.limit + 1)];
-  // Otherwise the page's ids come from index-only scans, then only those rows are read. `= any(array(…))`
+  if (!bbox || filters.q) {
+    const where = and(
+      // A literal, not a parameter, so the planner can match partial indexes on status.
+      sql`${places.status} = 'approved'`,
+      bbox ? bboxCondition(bbox) : undefined,
+      filters.type ? sql`${places.type} = ${filters.type}` : undefined,
+      filters.veganLevel ? sql`${places.veganLevel} = ${filters.veganLevel}` : undefined,
+      filters.q ? searchCondition(filters.q) : undefined,
+      filters.after ? gt(places.id, filters.after) : undefined,
+    )!;
+    return [{ shape: 'plain', prepared: false, values: {}, build: (db) => db.select(placeColumns).from(places).where(where).orderBy(asc(places.id)).limit(filters.limit + 1) }];
+  }
+  const shape: BoxShape = { crossesAntimeridian: bbox.west > bbox.east, type: !!filters.type, veganLevel: !!filters.veganLevel, after: !!filters.after };
+  const flags = `${+shape.crossesAntimeridian}${+shape.type}${+shape.veganLevel}${+shape.after}`;
+  const values: Record<string, unknown> = { ...bbox, pageSize: filters.limit + 1 };
+  if (filters.type) values.type = filters.type;
+  if (filters.veganLevel) values.veganLevel = filters.veganLevel;
+  if (filters.after) values.after = filters.after;
+  // The page's ids come from index-only scans, then only those rows are read. `= any(array(…))`
   // computes the ids once and fetches them by primary key; it plans faster than `in (…)`.
-  const byIds = (ids: SQL) => db.select(placeColumns).from(places).where(sql`${places.id} = any(array(${ids}))`).orderBy(asc(places.id));
-  const cells = coveredCells(filters.bbox);
-  if (cells) return [byIds(smallBoxPageIds(filters, cells))];
-  return [byIds(walkPageIds(filters, and(...filterConditions)!)), byIds(searchPageIds(filters, where))];
+  const byIds = (db: DbOrTx, ids: SQL) => db.select(placeColumns).from(places).where(sql`${places.id} = any(array(${ids}))`).orderBy(asc(places.id));
+  const cells = coveredCells(bbox);
+  if (cells) return [{ shape: `cells_${flags}`, prepared: true, values: { ...values, cells: `{${cells.join(',')}}` }, build: (db) => byIds(db, smallBoxPageIds(shape)) }];
+  return [
+    { shape: `walk_${flags}`, prepared: true, values, build: (db) => byIds(db, walkPageIds(shape)) },
+    { shape: `search_${flags}`, prepared: true, values, build: (db) => byIds(db, searchPageIds(shape)) },
+  ];
+}
+
+/** A statement's SQL with the request's values in its parameters (for bench/ and EXPLAIN in tests). */
+export function statementSql(db: DbOrTx, statement: PlaceListStatement): Query {
+  const query = statement.build(db).toSQL();
+  return { sql: query.sql, params: fillPlaceholders(query.params, statement.values) };
 }
 
 // ---- Bounding-box pages ------------------------------------------------------------------------
@@ -156,29 +271,35 @@ export function coveredCells(box: BoundingBox): number[] | null {
   return cells;
 }
 
+/** The box and the optional filters of a bounding-box statement, as placeholders. */
+function boxConditions(shape: BoxShape) {
+  return {
+    box: envelopeCondition(bound, shape.crossesAntimeridian),
+    type: shape.type ? sql`${places.type} = ${bound.type}` : undefined,
+    veganLevel: shape.veganLevel ? sql`${places.veganLevel} = ${bound.veganLevel}` : undefined,
+    after: shape.after ? gt(places.id, bound.after) : undefined,
+  };
+}
+
 /**
  * Small box: for each covered cell, its first page of matches in id order (index-only on
  * places_bbox_cell_idx, which is in id order within a cell), then the first page of those.
  * About one page per cell is read, however many places the box holds. The cells travel as one
- * array parameter, so every small box shares one statement text (and its prepared plan). The box
- * test sits in coalesce() so the planner neither picks GiST here nor trusts PostGIS's row
- * estimate (far too low for clustered points).
+ * array parameter, so every small box of a shape shares one statement. The box test sits in
+ * coalesce() so the planner neither picks GiST here nor trusts PostGIS's row estimate (far too
+ * low for clustered points).
  */
-function smallBoxPageIds(filters: PlaceListFilters, cells: number[]): SQL {
-  const n = filters.limit + 1;
-  const extra = and(
-    filters.type ? sql`${places.type} = ${filters.type}` : undefined,
-    filters.veganLevel ? sql`${places.veganLevel} = ${filters.veganLevel}` : undefined,
-    filters.after ? gt(places.id, filters.after) : undefined,
-  );
-  return sql`select page.id from unnest(${`{${cells.join(',')}}`}::integer[]) as cell(n)
+function smallBoxPageIds(shape: BoxShape): SQL {
+  const conditions = boxConditions(shape);
+  const extra = and(conditions.type, conditions.veganLevel, conditions.after);
+  return sql`select page.id from unnest(${bound.cells}::integer[]) as cell(n)
     cross join lateral (
       select ${places.id} from ${places} where ${places.status} = 'approved'
         and places_cell(${places.location}, ${sql.raw(String(CELL_DEGREES))}::float8) = cell.n
-        and coalesce(${bboxCondition(filters.bbox!)}, false)${extra ? sql` and ${extra}` : sql``}
-      order by ${places.id} limit ${n}
+        and coalesce(${conditions.box}, false)${extra ? sql` and ${extra}` : sql``}
+      order by ${places.id} limit ${bound.pageSize}
     ) page
-    order by page.id limit ${n}`;
+    order by page.id limit ${bound.pageSize}`;
 }
 
 /**
@@ -187,15 +308,16 @@ function smallBoxPageIds(filters: PlaceListFilters, cells: number[]): SQL {
  * earlier in id order was skipped; it is quick exactly when the box is dense, which large boxes
  * mostly are. The walk carries only the columns the filters read (index-only without type/veganLevel).
  */
-function walkPageIds(filters: PlaceListFilters, boxAndFilters: SQL): SQL {
+function walkPageIds(shape: BoxShape): SQL {
+  const conditions = boxConditions(shape);
   const walkColumns = [sql`${places.id}`, sql`${places.location}`];
-  if (filters.type) walkColumns.push(sql`${places.type}`);
-  if (filters.veganLevel) walkColumns.push(sql`${places.veganLevel}`);
-  const after = filters.after ? sql` and ${gt(places.id, filters.after)}` : sql``;
+  if (shape.type) walkColumns.push(sql`${places.type}`);
+  if (shape.veganLevel) walkColumns.push(sql`${places.veganLevel}`);
+  const after = conditions.after ? sql` and ${conditions.after}` : sql``;
   return sql`select ${places.id} from (
       select ${sql.join(walkColumns, sql`, `)} from ${places}
       where ${places.status} = 'approved'${after} order by ${places.id} limit ${WALK_BUDGET}
-    ) ${places} where ${boxAndFilters} order by ${places.id} limit ${filters.limit + 1}`;
+    ) ${places} where ${and(conditions.box, conditions.type, conditions.veganLevel)} order by ${places.id} limit ${bound.pageSize}`;
 }
 
 /**
@@ -204,6 +326,8 @@ function walkPageIds(filters: PlaceListFilters, boxAndFilters: SQL): SQL {
  * id order again: it would whenever PostGIS overestimates the box, and read the whole table for
  * a handful of rows.
  */
-function searchPageIds(filters: PlaceListFilters, where: SQL): SQL {
-  return sql`select id from (select ${places.id} from ${places} where ${where} offset 0) matches order by id limit ${filters.limit + 1}`;
+function searchPageIds(shape: BoxShape): SQL {
+  const conditions = boxConditions(shape);
+  const where = and(sql`${places.status} = 'approved'`, conditions.box, conditions.type, conditions.veganLevel, conditions.after);
+  return sql`select id from (select ${places.id} from ${places} where ${where} offset 0) matches order by id limit ${bound.pageSize}`;
 }

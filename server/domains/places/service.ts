@@ -55,8 +55,8 @@ async function decodePlaceCursor(ctx: Context, cursor: string | undefined, appro
 
 export async function listPlaces(ctx: Context, input: ListPlacesInput) {
   const after = await decodePlaceCursor(ctx, input.cursor, true);
-  const rows = await listApprovedPlaces(ctx.db, { ...input, after });
-  return page(rows, input.limit);
+  const items = await listApprovedPlaces(ctx.db, { ...input, after });
+  return toPage(items, input.limit, (item) => item._id);
 }
 
 /** Approved: anyone. Otherwise only its submitter and admins; everyone else gets the same 404 as a missing slug. */
