@@ -188,13 +188,16 @@ export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes
     // HEAD is GET without a body.
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     let route: Route | undefined;
+    let pathInput: Record<string, string> = {};
     let anyMatch = false;
     let allow: Set<string> | undefined;
     for (const r of candidatesFor(path)) {
-      if (!r.pattern.test(path)) continue;
+      const match = r.pattern.exec(path);
+      if (!match) continue;
       anyMatch = true;
       if (r.method === method) {
         route = r;
+        pathInput = match.groups ?? {};
         break;
       }
       (allow ??= new Set()).add(r.method);
@@ -219,7 +222,6 @@ export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes
     let input: Record<string, unknown> | undefined;
     try {
       if (route.type === 'subscription') throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found' });
-      const pathInput = route.pattern.exec(path)?.groups ?? {};
       if (route.inputSchema !== null) input = { ...(useBody ? (body as object) : queryInput(url)), ...pathInput };
       if (zodSupportsCoerce && input && instanceofZodTypeObject(route.inputSchema as never)) {
         if (!useBody) {

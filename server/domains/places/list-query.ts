@@ -260,11 +260,12 @@ export function coveredCells(box: BoundingBox): number[] | null {
   const firstRow = index(Math.max(-90, box.south - CELL_MARGIN), 90);
   const lastRow = index(Math.min(90, box.north + CELL_MARGIN), 90);
   const spans = box.west <= box.east ? [[box.west, box.east] as const] : [[box.west, 180] as const, [-180, box.east] as const];
+  const columnRanges = spans.map(([west, east]) => [index(Math.max(-180, west - CELL_MARGIN), 180), index(Math.min(180, east + CELL_MARGIN), 180)] as const);
+  // Counted before listing, so a continent box does not enumerate hundreds of cells to find it is large.
+  const width = columnRanges.reduce((sum, [first, last]) => sum + last - first + 1, 0);
+  if ((lastRow - firstRow + 1) * width > MAX_CELLS) return null;
   const columns = new Set<number>();
-  for (const [west, east] of spans) {
-    const last = index(Math.min(180, east + CELL_MARGIN), 180);
-    for (let column = index(Math.max(-180, west - CELL_MARGIN), 180); column <= last; column++) columns.add(column);
-  }
+  for (const [first, last] of columnRanges) for (let column = first; column <= last; column++) columns.add(column);
   if ((lastRow - firstRow + 1) * columns.size > MAX_CELLS) return null;
   const cells: number[] = [];
   for (let row = firstRow; row <= lastRow; row++) for (const column of columns) cells.push(row * 4000 + column);
