@@ -27,6 +27,8 @@ export interface SpecRoute {
   valid?: Sample;
   /** Each must fail validation (400). Empty only when the route takes no input at all. */
   invalid?: Sample[];
+  /** A sign-in route: it ignores the Authorization header, so a dead token still signs in. */
+  signIn?: true;
 }
 
 const ID = '0190d3b2-6f1e-7c3a-8b2d-1234567890ab';
@@ -49,12 +51,12 @@ export const specRoutes: SpecRoute[] = [
   { table: AUTH, method: 'POST', path: '/api/auth/magic-link', auth: 'public', status: 'impl' },
   { table: AUTH, method: 'POST', path: '/api/auth/magic-link/verify', auth: 'public', status: 'impl' },
   {
-    table: AUTH, method: 'POST', path: '/api/auth/apple', auth: 'public', status: '501',
+    table: AUTH, method: 'POST', path: '/api/auth/apple', auth: 'public', status: '501', signIn: true,
     valid: { body: { identityToken: 'eyJhbGciOiJSUzI1NiJ9.e30.sig', nonce: 'n-0123456789' } },
     invalid: [{ body: { identityToken: 42, nonce: 'n' } }, { body: { identityToken: 'jwt' } }, { body: { identityToken: 'jwt', nonce: 'n', handle: 'no spaces allowed' } }],
   },
   {
-    table: AUTH, method: 'POST', path: '/api/auth/google', auth: 'public', status: '501',
+    table: AUTH, method: 'POST', path: '/api/auth/google', auth: 'public', status: '501', signIn: true,
     valid: { body: { idToken: 'eyJhbGciOiJSUzI1NiJ9.e30.sig', handle: 'new_member' } },
     invalid: [{ body: { idToken: true } }, { body: {} }],
   },

@@ -1,8 +1,9 @@
 // Sign in with Apple and Google: mounted, validated, answering 501 until configured and built.
 // The email comes only from the verified identity token, never from the request body. A first
-// sign-in creates the account and needs a handle; later sign-ins ignore it.
+// sign-in creates the account and needs a handle; later sign-ins ignore it. Like the other
+// sign-in routes they ignore the Authorization header, so a stale token never blocks signing in.
 import { z } from 'zod';
-import { notImplemented, publicProcedure } from '../../trpc/procedures.js';
+import { notImplemented, signInProcedure } from '../../trpc/procedures.js';
 import { handleInput, sessionGrantOutput } from '../auth/schemas.js';
 
 const unbuilt = true as const;
@@ -24,13 +25,13 @@ export const googleSignInInput = z
   .strict();
 
 export const socialSignInProcedures = {
-  apple: publicProcedure
+  apple: signInProcedure
     .meta({ auth: 'public', unbuilt, openapi: { method: 'POST', path: '/api/auth/apple', tags, protect: false, summary: 'Sign in with Apple' } })
     .input(appleSignInInput)
     .output(sessionGrantOutput)
     .mutation(() => notImplemented()),
 
-  google: publicProcedure
+  google: signInProcedure
     .meta({ auth: 'public', unbuilt, openapi: { method: 'POST', path: '/api/auth/google', tags, protect: false, summary: 'Sign in with Google' } })
     .input(googleSignInInput)
     .output(sessionGrantOutput)
