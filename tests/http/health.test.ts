@@ -76,6 +76,14 @@ describe('GET /healthz', () => {
       expect(login.headers.get('retry-after')).toBeTruthy();
       const me = await dead.app.request('/api/me', { headers: { authorization: `Bearer ${'a'.repeat(52)}` } });
       expect(me.status).toBe(503);
+      // Public routes guard their resolver rather than a middleware level (procedures.ts): the
+      // same 503, with or without a token to check.
+      for (const headers of [{}, { authorization: `Bearer ${'a'.repeat(52)}` }] as Record<string, string>[]) {
+        const places = await dead.app.request('/api/places?bbox=13.3,52.4,13.5,52.6', { headers });
+        expect(places.status).toBe(503);
+        expect(await places.json()).toMatchObject({ error: { code: 'unavailable' } });
+        expect(places.headers.get('retry-after')).toBeTruthy();
+      }
     } finally {
       await dead.close();
     }
@@ -85,14 +93,20 @@ describe('GET /healthz', () => {
     // The connect timeout alone would hold the request for 30 s; the request deadline cuts it off.
     const dead = await appWithDeadDatabase(silentUrl, { DATABASE_CONNECT_TIMEOUT_SECONDS: '30', REQUEST_TIMEOUT_MS: '1500' });
     try {
-      const started = performance.now();
-      const res = await dead.app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.test', password: 'whatever pw' }) });
-      const elapsed = performance.now() - started;
-      expect(res.status).toBe(503);
-      expect(await res.json()).toMatchObject({ error: { code: 'unavailable' } });
-      expect(res.headers.get('retry-after')).toBe('5');
-      expect(elapsed).toBeGreaterThanOrEqual(1400);
-      expect(elapsed).toBeLessThan(3500);
+      const calls = [
+        () => dead.app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.test', password: 'whatever pw' }) }),
+        () => dead.app.request('/api/places?bbox=-10,30,20,60'), // a public route
+      ];
+      for (const call of calls) {
+        const started = performance.now();
+        const res = await call();
+        const elapsed = performance.now() - started;
+        expect(res.status).toBe(503);
+        expect(await res.json()).toMatchObject({ error: { code: 'unavailable' } });
+        expect(res.headers.get('retry-after')).toBe('5');
+        expect(elapsed).toBeGreaterThanOrEqual(1400);
+        expect(elapsed).toBeLessThan(3500);
+      }
     } finally {
       void dead.close();
     }
