@@ -15,7 +15,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import * as schema from '../../db/schema/index.js';
 import { and, asc, fillPlaceholders, sql } from 'drizzle-orm';
 import { places } from '../../db/schema/places.js';
-import { approvedPlacesStatements, bboxCondition, placeColumns, type PlaceListStatement } from '../../server/domains/places/list-query.js';
+import { approvedPlacesStatements, placeColumns, placeholderBoxCondition, type PlaceListStatement } from '../../server/domains/places/list-query.js';
 import type { DbOrTx } from '../../db/client.js';
 import type { BoundingBox } from '../../server/domains/places/schemas.js';
 import { encodeCursor } from '../../server/lib/pagination.js';
@@ -25,30 +25,22 @@ export type BareMode = 'design' | 'naive' | 'naive-prepared';
 /**
  * The list query as first written (before the bbox migration): `location && box`, approved,
  * ORDER BY id LIMIT n; the planner picks a GiST bitmap scan + sort, or walks the primary key.
- * Built with Drizzle like the design query, so both sides pay the same to build their SQL.
+ * A statement with placeholders for the box and the page size, in two shapes (antimeridian or not).
  */
-export function naiveQuery(db: Builder, box: BoundingBox, limit: number) {
-  return db
-    .select(placeColumns)
-    .from(places)
-    .where(and(sql`${places.status} = 'approved'`, bboxCondition(box)))
-    .orderBy(asc(places.id))
-    .limit(limit + 1)
-    .toSQL();
-}
-
-/** naiveQuery as a statement with placeholders for the box and the page size: two shapes (antimeridian or not). */
-function naiveStatement(box: BoundingBox, limit: number, prepared: boolean): PlaceListStatement {
+export function naiveStatement(box: BoundingBox, limit: number, prepared: boolean): PlaceListStatement {
   const crossesAntimeridian = box.west > box.east;
-  return { shape: `naive_${+crossesAntimeridian}`, prepared, values: { ...box, pageSize: limit + 1 }, build: (db) => naiveTemplate(db as unknown as Builder, crossesAntimeridian) };
-}
-
-function naiveTemplate(db: Builder, crossesAntimeridian: boolean) {
-  const p = (name: string) => sql.placeholder(name);
-  const box = crossesAntimeridian
-    ? sql`(${places.location} && ST_MakeEnvelope(${p('west')}::float8, ${p('south')}::float8, 180::float8, ${p('north')}::float8, 4326) OR ${places.location} && ST_MakeEnvelope(-180::float8, ${p('south')}::float8, ${p('east')}::float8, ${p('north')}::float8, 4326))`
-    : sql`${places.location} && ST_MakeEnvelope(${p('west')}::float8, ${p('south')}::float8, ${p('east')}::float8, ${p('north')}::float8, 4326)`;
-  return db.select(placeColumns).from(places).where(and(sql`${places.status} = 'approved'`, box)).orderBy(asc(places.id)).limit(p('pageSize'));
+  return {
+    shape: `naive_${+crossesAntimeridian}`,
+    prepared,
+    values: { ...box, pageSize: limit + 1 },
+    build: (db) =>
+      db
+        .select(placeColumns)
+        .from(places)
+        .where(and(sql`${places.status} = 'approved'`, placeholderBoxCondition(crossesAntimeridian)))
+        .orderBy(asc(places.id))
+        .limit(sql.placeholder('pageSize')),
+  };
 }
 
 function parseBox(value: string | undefined): BoundingBox | null {
@@ -58,7 +50,6 @@ function parseBox(value: string | undefined): BoundingBox | null {
   return { west, south, east, north };
 }
 
-type Builder = ReturnType<typeof drizzle.mock<typeof schema>>;
 type Row = [string, string, string, string, string, string, string | null, string, string[], string[], number, number, string, Date];
 
 export function createBareApp(url: string, mode: BareMode, poolMax = 10) {

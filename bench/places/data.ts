@@ -6,6 +6,7 @@
 // (radius grows with city size, heavy-tailed distance), 10% are spread uniformly over the land.
 import { placeTypes, type PlaceType } from '../../db/schema/places.js';
 import { slugify } from '../../server/domains/places/slug.js';
+import type { PlaceRow as ListRow } from '../../server/domains/places/list-query.js';
 
 /** mulberry32: small, fast, good enough for test data. */
 export function rng(seed: number): () => number {
@@ -121,19 +122,8 @@ function weightedType(rand: Rand): PlaceType {
   return 'restaurant';
 }
 
-export interface PlaceRow {
-  slug: string;
-  name: string;
-  type: PlaceType;
-  veganLevel: 'full' | 'options';
-  address: string;
-  hours: string | null;
-  website: string;
-  tags: string[];
-  photos: string[];
-  lng: number;
-  lat: number;
-}
+/** A generated place: the list query's row without what the loader assigns (id, status, created_at). */
+export type PlaceRow = Omit<ListRow, 'id' | 'status' | 'createdAt'>;
 
 const KM_PER_DEG_LAT = 111.32;
 const clampLat = (lat: number) => Math.max(-89.9, Math.min(89.9, lat));

@@ -7,7 +7,7 @@ import postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import * as schema from '../../db/schema/index.js';
 import { approvedPlacesStatements, statementSql } from '../../server/domains/places/list-query.js';
-import { naiveQuery } from './bare.js';
+import { naiveStatement } from './bare.js';
 import { boxGenerator, makeCities, type BoxKind } from './data.js';
 import { databaseUrl, type SizeName } from './load.js';
 
@@ -46,7 +46,7 @@ console.log(`${size} ${kind}: matches per box p10 ${pct(matches, 0.1)}, p50 ${pc
 
 type Box = (typeof boxes)[number];
 for (const [label, client, build] of [
-  ['naive', naive, (box: Box) => [naiveQuery(builder, box, 20)]],
+  ['naive', naive, (box: Box) => [statementSql(builder as never, naiveStatement(box, 20, false))]],
   ['design', design, (box: Box) => approvedPlacesStatements({ bbox: box, limit: 20 }).map((statement) => statementSql(builder as never, statement))],
 ] as const) {
   const planning: number[] = [];

@@ -32,22 +32,32 @@ function withDeadline<T>(ms: number, work: Promise<T>): Promise<T> {
   });
 }
 
+type Check = (ctx: Context) => Promise<void> | undefined;
+
 /**
- * The base of every procedure, in one middleware (each tRPC middleware level costs a few µs of
- * object copies per call): `check` (the route's auth gate; it returns undefined when there is
- * nothing to check) and the rest of the call run under the deadline, and whatever they throw
- * leaves as the TRPCError matching its AppError.
+ * The guard every call runs under, as a middleware (guarded) or around a resolver
+ * (publicProcedure): `check` (the route's auth gate; undefined when there is nothing to check)
+ * and then `work` run under the deadline, and whatever they throw leaves as the TRPCError
+ * matching its AppError.
  */
-function guarded(check?: (ctx: Context) => Promise<void> | undefined) {
+async function underGuard<T>(ctx: Context, check: Check | undefined, work: () => T | Promise<T>): Promise<T> {
+  const run = async () => {
+    const checking = check?.(ctx);
+    if (checking) await checking;
+    return work();
+  };
+  try {
+    return await withDeadline(ctx.config.REQUEST_TIMEOUT_MS, run());
+  } catch (error) {
+    throw toTrpcError(getTRPCErrorFromUnknown(error));
+  }
+}
+
+/** The guard as one middleware level (each tRPC level costs a few µs of object copies per call). */
+function guarded(check?: Check) {
   return baseProcedure.use(async ({ ctx, next }) => {
-    let result: Awaited<ReturnType<typeof next>>;
-    try {
-      const checking = check?.(ctx);
-      result = await withDeadline(ctx.config.REQUEST_TIMEOUT_MS, checking ? checking.then(() => next()) : next());
-    } catch (error) {
-      // A refusal from `check` (the deadline already rejects with a TRPCError).
-      throw error instanceof TRPCError ? error : toTrpcError(getTRPCErrorFromUnknown(error));
-    }
+    const result = await underGuard(ctx, check, () => next());
+    // tRPC hands a failure further down the chain back as a result, not as a throw.
     if (!result.ok) {
       const mapped = toTrpcError(result.error);
       if (mapped !== result.error) throw mapped;
@@ -63,7 +73,7 @@ function guarded(check?: (ctx: Context) => Promise<void> | undefined) {
 export const signInProcedure = guarded();
 
 /** A sent token must be a live session: a client learns at once that it was revoked or expired. */
-function bearerCheck(ctx: Context): Promise<void> | undefined {
+function bearerCheck(ctx: Context): ReturnType<Check> {
   return ctx.bearerToken || ctx.malformedAuthorization ? refuseInvalidBearer(ctx) : undefined;
 }
 
@@ -87,7 +97,7 @@ export const publicProcedure = guardingResolvers(baseProcedure, bearerCheck);
 
 type Resolver = (opts: { ctx: Context }) => unknown;
 
-function guardingResolvers<B extends object>(builder: B, check: (ctx: Context) => Promise<void> | undefined): B {
+function guardingResolvers<B extends object>(builder: B, check: Check): B {
   return new Proxy(builder, {
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);
@@ -100,19 +110,8 @@ function guardingResolvers<B extends object>(builder: B, check: (ctx: Context) =
   });
 }
 
-function guardedResolver(resolver: Resolver, check: (ctx: Context) => Promise<void> | undefined): Resolver {
-  return async (opts) => {
-    const run = async () => {
-      const checking = check(opts.ctx);
-      if (checking) await checking;
-      return resolver(opts);
-    };
-    try {
-      return await withDeadline(opts.ctx.config.REQUEST_TIMEOUT_MS, run());
-    } catch (error) {
-      throw toTrpcError(getTRPCErrorFromUnknown(error));
-    }
-  };
+function guardedResolver(resolver: Resolver, check: Check): Resolver {
+  return (opts) => underGuard(opts.ctx, check, () => resolver(opts));
 }
 
 /** Any valid session. Narrows ctx with the user and session. */

@@ -266,16 +266,20 @@ export function coveredCells(box: BoundingBox): number[] | null {
   if ((lastRow - firstRow + 1) * width > MAX_CELLS) return null;
   const columns = new Set<number>();
   for (const [first, last] of columnRanges) for (let column = first; column <= last; column++) columns.add(column);
-  if ((lastRow - firstRow + 1) * columns.size > MAX_CELLS) return null;
   const cells: number[] = [];
   for (let row = firstRow; row <= lastRow; row++) for (const column of columns) cells.push(row * 4000 + column);
   return cells;
 }
 
+/** `location && box` with the box as placeholders (`west`, `south`, `east`, `north`). */
+export function placeholderBoxCondition(crossesAntimeridian: boolean): SQL {
+  return envelopeCondition(bound, crossesAntimeridian);
+}
+
 /** The box and the optional filters of a bounding-box statement, as placeholders. */
 function boxConditions(shape: BoxShape) {
   return {
-    box: envelopeCondition(bound, shape.crossesAntimeridian),
+    box: placeholderBoxCondition(shape.crossesAntimeridian),
     type: shape.type ? sql`${places.type} = ${bound.type}` : undefined,
     veganLevel: shape.veganLevel ? sql`${places.veganLevel} = ${bound.veganLevel}` : undefined,
     after: shape.after ? gt(places.id, bound.after) : undefined,
