@@ -22,12 +22,18 @@ const url = new URL(serverUrl);
 url.pathname = `/${name}`;
 
 try {
-  const config = loadConfig({ DATABASE_URL: url.toString(), NODE_ENV: 'production', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:3000' });
+  const config = loadConfig({
+    DATABASE_URL: url.toString(),
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://127.0.0.1:3000',
+  });
   const deps = await createDeps(config);
   const run = (q: ReturnType<typeof sql>) => deps.database.rows(q);
   const t0 = performance.now();
   await run(sql`set statement_timeout = 0`);
-  await run(sql.raw(`
+  await run(
+    sql.raw(`
     insert into users (id, email, handle) select gen_random_uuid(), 'u' || i || '@bench.test', 'u' || i from generate_series(1, ${N.users}) i;
     create temp table u as select row_number() over (order by id) as n, id from users; create index on u (n);
     insert into groves (id, slug, name, region_name) select gen_random_uuid(), 'grove-' || i, 'Grove ' || i, 'City ' || (i % 500) from generate_series(1, ${N.groves}) i;
@@ -67,14 +73,21 @@ try {
              st_setsrid(st_makepoint(-10 + (i % 400) * 0.05, 40 + (i / 400) * 0.05), 4326), 'approved'
       from generate_series(1, ${N.places}) i;
     analyze;
-  `));
+  `),
+  );
   console.log(`seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  const [viewer] = await deps.database.rows<{ id: string }>(sql`select user_id as id from grove_members where role = 'member' limit 1`);
-  const [organizer] = await deps.database.rows<{ id: string }>(sql`select user_id as id from grove_members where role = 'organizer' limit 1`);
+  const [viewer] = await deps.database.rows<{ id: string }>(
+    sql`select user_id as id from grove_members where role = 'member' limit 1`,
+  );
+  const [organizer] = await deps.database.rows<{ id: string }>(
+    sql`select user_id as id from grove_members where role = 'organizer' limit 1`,
+  );
   const member = (await createSession(deps.database.db, viewer!.id, new Date(), 30)).token;
   const organizerToken = (await createSession(deps.database.db, organizer!.id, new Date(), 30)).token;
-  const [someGrove] = await deps.database.rows<{ id: string }>(sql`select host_grove_id as id from events where host_grove_id is not null limit 1`);
+  const [someGrove] = await deps.database.rows<{ id: string }>(
+    sql`select host_grove_id as id from events where host_grove_id is not null limit 1`,
+  );
   const { app } = createApp(deps);
 
   async function time(label: string, path: string, token?: string) {
@@ -89,7 +102,11 @@ try {
       samples.push(performance.now() - started);
     }
     samples.sort((a, b) => a - b);
-    return { label, mean: samples.reduce((a, b) => a + b, 0) / samples.length, p95: samples[Math.floor(samples.length * 0.95)]! };
+    return {
+      label,
+      mean: samples.reduce((a, b) => a + b, 0) / samples.length,
+      p95: samples[Math.floor(samples.length * 0.95)]!,
+    };
   }
 
   const from = encodeURIComponent(new Date().toISOString());
@@ -104,9 +121,17 @@ try {
     await time('events: member, type=vigil + from', `/api/events?limit=20&type=vigil&from=${from}`, member),
   ];
   const base = results[0]!.mean;
-  console.log(`\n${N.events} events, ${N.groves} groves, ${N.places} places; ${ROUNDS} sequential requests each (in-process app.request)\n`);
+  console.log(
+    `\n${N.events} events, ${N.groves} groves, ${N.places} places; ${ROUNDS} sequential requests each (in-process app.request)\n`,
+  );
   console.log('query'.padEnd(56), 'mean ms'.padStart(8), 'p95 ms'.padStart(8), 'ratio'.padStart(7));
-  for (const r of results) console.log(r.label.padEnd(56), r.mean.toFixed(2).padStart(8), r.p95.toFixed(2).padStart(8), (r.mean / base).toFixed(2).padStart(7));
+  for (const r of results)
+    console.log(
+      r.label.padEnd(56),
+      r.mean.toFixed(2).padStart(8),
+      r.p95.toFixed(2).padStart(8),
+      (r.mean / base).toFixed(2).padStart(7),
+    );
   await deps.database.close();
 } finally {
   if (!process.env.KEEP_BENCH_DATABASE) await admin.unsafe(`drop database if exists "${name}" with (force)`);

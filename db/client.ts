@@ -46,7 +46,10 @@ function rowsOf<T>(result: unknown): T[] {
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`${what} timed out after ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`${what} timed out after ${ms} ms`), { code: 'ETIMEDOUT' })),
+      ms,
+    );
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -75,7 +78,11 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     migrate: async () => {
       const { migrate } = await import('drizzle-orm/postgres-js/migrator');
       // A dedicated single connection holds the advisory lock for the whole run.
-      const lockClient = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: options.connectTimeoutSeconds ?? 5 });
+      const lockClient = postgres(url, {
+        max: 1,
+        onnotice: () => {},
+        connect_timeout: options.connectTimeoutSeconds ?? 5,
+      });
       try {
         await lockClient`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
         await migrate(drizzle({ client: lockClient, casing: 'snake_case' }), { migrationsFolder });

@@ -21,12 +21,24 @@ const rounds = Number(values.rounds);
 const failures: string[] = [];
 for (let round = 0; round < rounds; round++) {
   const seed = values.seed ? Number(values.seed) + round : Math.floor(Math.random() * 2 ** 31);
-  console.log(`\n=== round ${round + 1}/${rounds}: FUZZ_SEED=${seed} FUZZ_RUNS=${values.runs}${values.route ? ` FUZZ_ROUTE=${values.route}` : ''}`);
+  console.log(
+    `\n=== round ${round + 1}/${rounds}: FUZZ_SEED=${seed} FUZZ_RUNS=${values.runs}${values.route ? ` FUZZ_ROUTE=${values.route}` : ''}`,
+  );
   const result = spawnSync('npx', ['vitest', 'run', 'tests/security/fuzz.test.ts'], {
     stdio: 'inherit',
-    env: { ...process.env, FUZZ_SEED: String(seed), FUZZ_RUNS: values.runs, ...(values.route ? { FUZZ_ROUTE: values.route } : {}) },
+    env: {
+      ...process.env,
+      FUZZ_SEED: String(seed),
+      FUZZ_RUNS: values.runs,
+      ...(values.route ? { FUZZ_ROUTE: values.route } : {}),
+    },
   });
-  if (result.status !== 0) failures.push(`FUZZ_SEED=${seed} FUZZ_RUNS=${values.runs}${values.route ? ` FUZZ_ROUTE=${values.route}` : ''}`);
+  if (result.status !== 0)
+    failures.push(`FUZZ_SEED=${seed} FUZZ_RUNS=${values.runs}${values.route ? ` FUZZ_ROUTE=${values.route}` : ''}`);
 }
-console.log(failures.length ? `\nFailing rounds (replay with these variables):\n${failures.join('\n')}` : `\nAll ${rounds} rounds passed.`);
+console.log(
+  failures.length
+    ? `\nFailing rounds (replay with these variables):\n${failures.join('\n')}`
+    : `\nAll ${rounds} rounds passed.`,
+);
 process.exit(failures.length ? 1 : 0);

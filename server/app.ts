@@ -42,17 +42,30 @@ function requestHeaders(c: HonoContext<Env>): HeaderReader {
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<Env>();
-  const openApiDocument = buildOpenApiDocument(appRouter, { baseUrl: deps.config.PUBLIC_URL, version: packageJson.version });
+  const openApiDocument = buildOpenApiDocument(appRouter, {
+    baseUrl: deps.config.PUBLIC_URL,
+    version: packageJson.version,
+  });
   documentCalendarFeed(openApiDocument);
   const docsPage = renderDocsPage(openApiDocument);
 
   const logUnexpected = (ctx: Context | undefined, error: TRPCError) => {
-    (ctx?.log ?? deps.log).error({ err: error.cause ?? error, path: (error as { path?: string }).path }, 'unexpected error');
+    (ctx?.log ?? deps.log).error(
+      { err: error.cause ?? error, path: (error as { path?: string }).path },
+      'unexpected error',
+    );
   };
-  const restHandler = createRestHandler(appRouter, { maxBodyBytes: deps.config.MAX_BODY_BYTES, onUnexpected: logUnexpected });
+  const restHandler = createRestHandler(appRouter, {
+    maxBodyBytes: deps.config.MAX_BODY_BYTES,
+    onUnexpected: logUnexpected,
+  });
 
   const contextFor = (c: HonoContext<Env>): Context =>
-    createRequestContext(deps, { requestId: c.get('requestId'), headers: requestHeaders(c), remoteAddress: c.env?.incoming?.socket?.remoteAddress });
+    createRequestContext(deps, {
+      requestId: c.get('requestId'),
+      headers: requestHeaders(c),
+      remoteAddress: c.env?.incoming?.socket?.remoteAddress,
+    });
 
   // Request id on every answer, and one log line per request.
   app.use('*', async (c, next) => {
@@ -71,7 +84,16 @@ export function createApp(deps: AppDeps) {
       if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
     }
     if (deps.log.isLevelEnabled('debug')) {
-      deps.log.debug({ requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
+      deps.log.debug(
+        {
+          requestId,
+          method: c.req.method,
+          path: c.req.path,
+          status: c.res.status,
+          ms: Math.round(performance.now() - started),
+        },
+        'request',
+      );
     }
   });
 
@@ -89,7 +111,16 @@ export function createApp(deps: AppDeps) {
   app.get('/api/docs', (c) => c.html(docsPage));
 
   // The REST adapter caps its own bodies; native tRPC gets the same limit and envelope here.
-  app.use('/trpc/*', bodyLimit({ maxSize: deps.config.MAX_BODY_BYTES, onError: () => errorResponse(new AppError('payload_too_large', `The body may be at most ${deps.config.MAX_BODY_BYTES} bytes.`)) }));
+  app.use(
+    '/trpc/*',
+    bodyLimit({
+      maxSize: deps.config.MAX_BODY_BYTES,
+      onError: () =>
+        errorResponse(
+          new AppError('payload_too_large', `The body may be at most ${deps.config.MAX_BODY_BYTES} bytes.`),
+        ),
+    }),
+  );
   app.all('/trpc/*', (c) =>
     fetchRequestHandler({
       endpoint: '/trpc',

@@ -13,7 +13,10 @@ export async function createMailer(config: Config, log: Logger): Promise<Mailer>
   return createLogMailer(log, { revealContent: config.NODE_ENV !== 'production' });
 }
 
-export async function createDeps(config: Config, overrides: { log?: Logger; clock?: Clock; mailer?: Mailer } = {}): Promise<AppDeps> {
+export async function createDeps(
+  config: Config,
+  overrides: { log?: Logger; clock?: Clock; mailer?: Mailer } = {},
+): Promise<AppDeps> {
   const log = overrides.log ?? createLogger(config.LOG_LEVEL);
   const clock = overrides.clock ?? systemClock;
   const database = await openDatabase({
@@ -23,7 +26,10 @@ export async function createDeps(config: Config, overrides: { log?: Logger; cloc
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
   });
-  log.info({ database: database.kind, dataDir: database.kind === 'pglite' ? config.DATA_DIR : undefined }, 'database opened; applying migrations');
+  log.info(
+    { database: database.kind, dataDir: database.kind === 'pglite' ? config.DATA_DIR : undefined },
+    'database opened; applying migrations',
+  );
   await database.migrate();
   const mailer = overrides.mailer ?? (await createMailer(config, log));
   return { database, config, clock, log, mailer, cache: new TtlCache(clock) };

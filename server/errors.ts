@@ -70,7 +70,8 @@ interface DriverErrorFields {
 
 /** The error and its causes, outermost first: Drizzle wraps the driver's error in `cause`. */
 function* errorChain(error: unknown, maxDepth = 5): Generator<DriverErrorFields> {
-  for (let e: unknown = error, depth = 0; e && depth < maxDepth; e = (e as { cause?: unknown }).cause, depth++) yield e as DriverErrorFields;
+  for (let e: unknown = error, depth = 0; e && depth < maxDepth; e = (e as { cause?: unknown }).cause, depth++)
+    yield e as DriverErrorFields;
 }
 
 /** True when the error or one of its causes carries a (SQLSTATE or socket) code the test accepts. */
@@ -90,7 +91,18 @@ export function isUniqueViolation(error: unknown, part: string): boolean {
   return violatedUniqueConstraint(error)?.includes(part) ?? false;
 }
 
-const unreachableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED']);
+const unreachableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+]);
 
 /**
  * Errors from the database driver that mean "the database is not reachable right now" rather
@@ -100,5 +112,14 @@ const unreachableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EP
 export function isDatabaseUnavailable(error: unknown): boolean {
   // 57P01 admin_shutdown (pg_terminate_backend), 57P02/57P03 crash/cannot connect now,
   // 57014 query_canceled (statement_timeout), 08xxx connection exceptions.
-  return hasDatabaseCode(error, (code) => unreachableCodes.has(code) || code === '57P01' || code === '57P02' || code === '57P03' || code === '57014' || code.startsWith('08'));
+  return hasDatabaseCode(
+    error,
+    (code) =>
+      unreachableCodes.has(code) ||
+      code === '57P01' ||
+      code === '57P02' ||
+      code === '57P03' ||
+      code === '57014' ||
+      code.startsWith('08'),
+  );
 }

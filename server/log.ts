@@ -8,6 +8,17 @@ export function createLogger(level: string): Logger {
     level,
     base: { service: 'community-activism' },
     // Secrets never reach the log, whatever a caller passes in.
-    redact: { paths: ['token', 'password', '*.token', '*.password', '*.currentPassword', '*.newPassword', 'req.headers.authorization'], censor: '[redacted]' },
+    redact: {
+      paths: [
+        'token',
+        'password',
+        '*.token',
+        '*.password',
+        '*.currentPassword',
+        '*.newPassword',
+        'req.headers.authorization',
+      ],
+      censor: '[redacted]',
+    },
   });
 }

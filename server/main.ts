@@ -3,14 +3,14 @@ import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { isDatabaseUnavailable } from './errors.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { createDeps } from './deps.js';
 import { pendingMagicLinks } from './domains/auth/service.js';
 import { createJobRunner } from './jobs/runner.js';
 import { allJobs } from './jobs/sweeps.js';
 
 async function main() {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {

@@ -3,7 +3,11 @@ import { openDatabase } from '../db/client.js';
 import { loadConfig } from './config.js';
 
 const config = loadConfig();
-const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS });
+const database = await openDatabase({
+  url: config.DATABASE_URL,
+  dataDir: config.DATA_DIR,
+  connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
+});
 await database.migrate();
 await database.close();
 process.stdout.write(`migrations applied (${database.kind})\n`);

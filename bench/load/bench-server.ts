@@ -22,7 +22,9 @@ export const placeBody = (n: number) => ({
   location: { lng: 13.3 + Math.random() * 0.2, lat: 52.4 + Math.random() * 0.2 },
 });
 
-export async function startSeededServer(options: { members?: number; places?: number; env?: Record<string, string> } = {}): Promise<Seeded> {
+export async function startSeededServer(
+  options: { members?: number; places?: number; env?: Record<string, string> } = {},
+): Promise<Seeded> {
   const serverUrl = process.env.BENCH_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const databaseName = `cas_bench_load_${process.pid}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
@@ -45,7 +47,9 @@ export async function startSeededServer(options: { members?: number; places?: nu
   const tokens: string[] = [];
   for (let i = 0; i < (options.members ?? 20); i++) {
     const handle = `bench${process.pid.toString(36)}${i}`;
-    const res = await http(server.url, 'POST', '/api/auth/register', { body: { email: `${handle}@example.test`, password: 'bench password 123', handle } });
+    const res = await http(server.url, 'POST', '/api/auth/register', {
+      body: { email: `${handle}@example.test`, password: 'bench password 123', handle },
+    });
     if (res.status !== 201) throw new Error(`seeding member: ${res.status} ${res.text}`);
     tokens.push(res.body.token);
   }
@@ -80,12 +84,33 @@ export function requestMix(seeded: Seeded) {
   let n = 0;
   const kinds = [
     { weight: 3, kind: 'public read', make: () => ({ method: 'GET', path: '/api/places?limit=20', headers: {} }) },
-    { weight: 2, kind: 'public read', make: () => ({ method: 'GET', path: `/api/places/${pick(seeded.placeSlugs)}`, headers: {} }) },
-    { weight: 1, kind: 'public read', make: () => ({ method: 'GET', path: '/api/places?bbox=13.3,52.4,13.5,52.6&limit=50', headers: {} }) },
+    {
+      weight: 2,
+      kind: 'public read',
+      make: () => ({ method: 'GET', path: `/api/places/${pick(seeded.placeSlugs)}`, headers: {} }),
+    },
+    {
+      weight: 1,
+      kind: 'public read',
+      make: () => ({ method: 'GET', path: '/api/places?bbox=13.3,52.4,13.5,52.6&limit=50', headers: {} }),
+    },
     { weight: 1, kind: 'public read', make: () => ({ method: 'GET', path: '/api/stats', headers: {} }) },
     { weight: 2, kind: 'authenticated read', make: () => ({ method: 'GET', path: '/api/me', headers: auth() }) },
-    { weight: 1, kind: 'authenticated read', make: () => ({ method: 'GET', path: '/api/me/sessions', headers: auth() }) },
-    { weight: 1, kind: 'write', make: () => ({ method: 'POST', path: '/api/places', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify(placeBody(++n)) }) },
+    {
+      weight: 1,
+      kind: 'authenticated read',
+      make: () => ({ method: 'GET', path: '/api/me/sessions', headers: auth() }),
+    },
+    {
+      weight: 1,
+      kind: 'write',
+      make: () => ({
+        method: 'POST',
+        path: '/api/places',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify(placeBody(++n)),
+      }),
+    },
   ];
   const table = kinds.flatMap((k) => Array.from({ length: k.weight }, () => k));
   return {

@@ -12,14 +12,24 @@ const seeded = await startSeededServer();
 try {
   const mix = requestMix(seeded);
   console.log(`mix:\n  ${mix.describe.join('\n  ')}`);
-  const result = await autocannon({ url: seeded.server.url, connections, duration, requests: [{ setupRequest: mix.setupRequest }] });
+  const result = await autocannon({
+    url: seeded.server.url,
+    connections,
+    duration,
+    requests: [{ setupRequest: mix.setupRequest }],
+  });
   const summary = {
     when: new Date().toISOString(),
     durationSeconds: duration,
     connections,
     requests: result.requests.total,
     requestsPerSecond: Math.round(result.requests.average),
-    latencyMs: { p50: result.latency.p50, p97_5: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max },
+    latencyMs: {
+      p50: result.latency.p50,
+      p97_5: result.latency.p97_5,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,

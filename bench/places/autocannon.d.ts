@@ -27,7 +27,13 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
-    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string; setupRequest?: (request: RawRequest) => RawRequest }[];
+    requests?: {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (request: RawRequest) => RawRequest;
+    }[];
   }
   export interface Result {
     requests: Histogram;

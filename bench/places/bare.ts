@@ -15,7 +15,12 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import * as schema from '../../db/schema/index.js';
 import { and, asc, fillPlaceholders, sql } from 'drizzle-orm';
 import { places } from '../../db/schema/places.js';
-import { approvedPlacesStatements, placeColumns, placeholderBoxCondition, type PlaceListStatement } from '../../server/domains/places/list-query.js';
+import {
+  approvedPlacesStatements,
+  placeColumns,
+  placeholderBoxCondition,
+  type PlaceListStatement,
+} from '../../server/domains/places/list-query.js';
 import type { DbOrTx } from '../../db/client.js';
 import type { BoundingBox } from '../../server/domains/places/schemas.js';
 import { encodeCursor } from '../../server/lib/pagination.js';
@@ -50,7 +55,22 @@ function parseBox(value: string | undefined): BoundingBox | null {
   return { west, south, east, north };
 }
 
-type Row = [string, string, string, string, string, string, string | null, string, string[], string[], number, number, string, Date];
+type Row = [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string | null,
+  string,
+  string[],
+  string[],
+  number,
+  number,
+  string,
+  Date,
+];
 
 export function createBareApp(url: string, mode: BareMode, poolMax = 10) {
   const client = postgres(url, { max: poolMax, onnotice: () => {} });
@@ -61,7 +81,10 @@ export function createBareApp(url: string, mode: BareMode, poolMax = 10) {
   const templates = new Map<string, { sql: string; params: unknown[] }>();
   const template = (shape: string, build: () => { sql: string; params: unknown[] }) => {
     let found = templates.get(shape);
-    if (!found) templates.set(shape, (found = build()));
+    if (!found) {
+      found = build();
+      templates.set(shape, found);
+    }
     return found;
   };
   app.get('/api/places', async (c) => {
@@ -69,7 +92,10 @@ export function createBareApp(url: string, mode: BareMode, poolMax = 10) {
     if (!box) return c.json({ error: { code: 'validation_failed', message: 'bbox' } }, 400);
     const limit = Math.min(100, Math.max(1, Number(c.req.query('limit') ?? 20) || 20));
     // The design may need a second statement (see listApprovedPlaces): the same loop here.
-    const statements = mode !== 'design' ? [naiveStatement(box, limit, mode === 'naive-prepared')] : approvedPlacesStatements({ bbox: box, limit });
+    const statements =
+      mode !== 'design'
+        ? [naiveStatement(box, limit, mode === 'naive-prepared')]
+        : approvedPlacesStatements({ bbox: box, limit });
     let rows: Row[] = [];
     for (const statement of statements) {
       const query = template(statement.shape, () => statement.build(builder as unknown as DbOrTx).toSQL());
@@ -78,8 +104,19 @@ export function createBareApp(url: string, mode: BareMode, poolMax = 10) {
       if (rows.length > limit) break;
     }
     const items = rows.slice(0, limit).map((r) => ({
-      _id: r[0], slug: r[1], name: r[2], type: r[3], veganLevel: r[4], address: r[5], hours: r[6], website: r[7], tags: r[8], photos: r[9],
-      location: { lng: Number(r[10]), lat: Number(r[11]) }, status: r[12], createdAt: new Date(r[13]).toISOString(),
+      _id: r[0],
+      slug: r[1],
+      name: r[2],
+      type: r[3],
+      veganLevel: r[4],
+      address: r[5],
+      hours: r[6],
+      website: r[7],
+      tags: r[8],
+      photos: r[9],
+      location: { lng: Number(r[10]), lat: Number(r[11]) },
+      status: r[12],
+      createdAt: new Date(r[13]).toISOString(),
     }));
     const last = items[items.length - 1];
     return c.json({ items, nextCursor: rows.length > limit && last ? encodeCursor(last._id) : null });

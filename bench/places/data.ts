@@ -44,16 +44,61 @@ const LAND: readonly [number, number, number, number, number][] = [
 
 /** A few real cities so the data reads naturally; the rest are generated. */
 const REAL_CITIES: readonly [string, number, number][] = [
-  ['Berlin', 13.405, 52.52], ['London', -0.1276, 51.5072], ['Paris', 2.3522, 48.8566], ['New York', -74.006, 40.7128],
-  ['Los Angeles', -118.2437, 34.0522], ['Toronto', -79.3832, 43.6532], ['Mexico City', -99.1332, 19.4326],
-  ['São Paulo', -46.6333, -23.5505], ['Buenos Aires', -58.3816, -34.6037], ['Lagos', 3.3792, 6.5244],
-  ['Nairobi', 36.8219, -1.2921], ['Mumbai', 72.8777, 19.076], ['Delhi', 77.1025, 28.7041], ['Bangkok', 100.5018, 13.7563],
-  ['Tokyo', 139.6917, 35.6895], ['Seoul', 126.978, 37.5665], ['Shanghai', 121.4737, 31.2304], ['Sydney', 151.2093, -33.8688],
-  ['Melbourne', 144.9631, -37.8136], ['Auckland', 174.7633, -36.8485], ['Amsterdam', 4.9041, 52.3676], ['Barcelona', 2.1734, 41.3851],
-  ['Tel Aviv', 34.7818, 32.0853], ['Portland', -122.6765, 45.5152], ['Austin', -97.7431, 30.2672], ['Suva', 178.4419, -18.1416],
+  ['Berlin', 13.405, 52.52],
+  ['London', -0.1276, 51.5072],
+  ['Paris', 2.3522, 48.8566],
+  ['New York', -74.006, 40.7128],
+  ['Los Angeles', -118.2437, 34.0522],
+  ['Toronto', -79.3832, 43.6532],
+  ['Mexico City', -99.1332, 19.4326],
+  ['São Paulo', -46.6333, -23.5505],
+  ['Buenos Aires', -58.3816, -34.6037],
+  ['Lagos', 3.3792, 6.5244],
+  ['Nairobi', 36.8219, -1.2921],
+  ['Mumbai', 72.8777, 19.076],
+  ['Delhi', 77.1025, 28.7041],
+  ['Bangkok', 100.5018, 13.7563],
+  ['Tokyo', 139.6917, 35.6895],
+  ['Seoul', 126.978, 37.5665],
+  ['Shanghai', 121.4737, 31.2304],
+  ['Sydney', 151.2093, -33.8688],
+  ['Melbourne', 144.9631, -37.8136],
+  ['Auckland', 174.7633, -36.8485],
+  ['Amsterdam', 4.9041, 52.3676],
+  ['Barcelona', 2.1734, 41.3851],
+  ['Tel Aviv', 34.7818, 32.0853],
+  ['Portland', -122.6765, 45.5152],
+  ['Austin', -97.7431, 30.2672],
+  ['Suva', 178.4419, -18.1416],
 ];
 
-const SYLLABLES = ['al', 'ber', 'cas', 'dor', 'el', 'fen', 'gar', 'hol', 'is', 'jun', 'kel', 'lor', 'mar', 'nor', 'or', 'pel', 'quin', 'ros', 'sal', 'tor', 'ul', 'ven', 'wes', 'yar', 'zel'];
+const SYLLABLES = [
+  'al',
+  'ber',
+  'cas',
+  'dor',
+  'el',
+  'fen',
+  'gar',
+  'hol',
+  'is',
+  'jun',
+  'kel',
+  'lor',
+  'mar',
+  'nor',
+  'or',
+  'pel',
+  'quin',
+  'ros',
+  'sal',
+  'tor',
+  'ul',
+  'ven',
+  'wes',
+  'yar',
+  'zel',
+];
 const SUFFIXES = ['ton', 'burg', 'ville', 'field', 'ford', 'haven', 'mouth', 'stad', 'polis', ' City', 'dale', 'port'];
 
 export interface City {
@@ -86,7 +131,7 @@ export function makeCities(count = 300, seed = 1): City[] {
     return { name, lng, lat };
   });
   // Zipf sizes (exponent 0.8): the real cities take the top ranks, in list order.
-  const weights = raw.map((_, rank) => 1 / Math.pow(rank + 1, 0.8));
+  const weights = raw.map((_, rank) => 1 / (rank + 1) ** 0.8);
   const total = weights.reduce((a, b) => a + b, 0);
   return raw.map((city, i) => {
     const share = weights[i]! / total;
@@ -96,8 +141,50 @@ export function makeCities(count = 300, seed = 1): City[] {
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-const ADJECTIVES = ['Green', 'Golden', 'Sunny', 'Little', 'Wild', 'Happy', 'Humble', 'Rooted', 'Leafy', 'Blue', 'Fresh', 'Kind', 'Good', 'Urban', 'Radical', 'Gentle', 'Bright', 'Sprouting', 'Purple', 'Honest'];
-const NOUNS = ['Lentil', 'Sprout', 'Fig', 'Oat', 'Carrot', 'Bean', 'Kale', 'Almond', 'Tofu', 'Mango', 'Olive', 'Radish', 'Seed', 'Garden', 'Harvest', 'Orchard', 'Basil', 'Pumpkin', 'Walnut', 'Clover'];
+const ADJECTIVES = [
+  'Green',
+  'Golden',
+  'Sunny',
+  'Little',
+  'Wild',
+  'Happy',
+  'Humble',
+  'Rooted',
+  'Leafy',
+  'Blue',
+  'Fresh',
+  'Kind',
+  'Good',
+  'Urban',
+  'Radical',
+  'Gentle',
+  'Bright',
+  'Sprouting',
+  'Purple',
+  'Honest',
+];
+const NOUNS = [
+  'Lentil',
+  'Sprout',
+  'Fig',
+  'Oat',
+  'Carrot',
+  'Bean',
+  'Kale',
+  'Almond',
+  'Tofu',
+  'Mango',
+  'Olive',
+  'Radish',
+  'Seed',
+  'Garden',
+  'Harvest',
+  'Orchard',
+  'Basil',
+  'Pumpkin',
+  'Walnut',
+  'Clover',
+];
 const TYPE_WORDS: Record<PlaceType, readonly string[]> = {
   restaurant: ['Kitchen', 'Bistro', 'Diner', 'Eatery', 'Table', 'Canteen'],
   cafe: ['Café', 'Coffee', 'Bakery', 'Tea Room', 'Juice Bar'],
@@ -107,9 +194,52 @@ const TYPE_WORDS: Record<PlaceType, readonly string[]> = {
   venue: ['Hall', 'Stage', 'Club', 'Loft', 'Studio'],
   sanctuary: ['Sanctuary', 'Farm Sanctuary', 'Animal Refuge', 'Rescue Farm'],
 };
-const TYPE_WEIGHTS: Record<PlaceType, number> = { restaurant: 35, cafe: 20, grocery: 15, shop: 12, organization: 8, venue: 5, sanctuary: 5 };
-const TAGS = ['gluten-free', 'raw', 'organic', 'zero-waste', 'wifi', 'outdoor-seating', 'dog-friendly', 'delivery', 'takeaway', 'brunch', 'soy-free', 'nut-free', 'wheelchair-access', 'kids', 'live-music', 'fair-trade', 'local', 'bulk'];
-const STREETS = ['Main', 'Oak', 'Station', 'Market', 'Mill', 'Church', 'River', 'Park', 'Garden', 'High', 'Bridge', 'Lake', 'Harbour', 'Castle', 'Linden'];
+const TYPE_WEIGHTS: Record<PlaceType, number> = {
+  restaurant: 35,
+  cafe: 20,
+  grocery: 15,
+  shop: 12,
+  organization: 8,
+  venue: 5,
+  sanctuary: 5,
+};
+const TAGS = [
+  'gluten-free',
+  'raw',
+  'organic',
+  'zero-waste',
+  'wifi',
+  'outdoor-seating',
+  'dog-friendly',
+  'delivery',
+  'takeaway',
+  'brunch',
+  'soy-free',
+  'nut-free',
+  'wheelchair-access',
+  'kids',
+  'live-music',
+  'fair-trade',
+  'local',
+  'bulk',
+];
+const STREETS = [
+  'Main',
+  'Oak',
+  'Station',
+  'Market',
+  'Mill',
+  'Church',
+  'River',
+  'Park',
+  'Garden',
+  'High',
+  'Bridge',
+  'Lake',
+  'Harbour',
+  'Castle',
+  'Linden',
+];
 const STREET_KINDS = ['Street', 'Road', 'Avenue', 'Lane', 'Square', 'Way'];
 const HOURS = ['Mon–Fri 9–17', 'Daily 8–20', 'Tue–Sun 11–22', 'Mon–Sat 10–19', 'Thu–Sun 17–23'];
 
@@ -157,7 +287,9 @@ export function placeGenerator(cities: City[], seed: number) {
       const distanceKm = city.radiusKm * Math.abs(normal(rand)) * (rand() < 0.85 ? 0.5 : 2);
       const angle = rand() * 2 * Math.PI;
       lat = clampLat(city.lat + (distanceKm * Math.sin(angle)) / KM_PER_DEG_LAT);
-      lng = wrapLng(city.lng + (distanceKm * Math.cos(angle)) / (KM_PER_DEG_LAT * Math.cos((city.lat * Math.PI) / 180)));
+      lng = wrapLng(
+        city.lng + (distanceKm * Math.cos(angle)) / (KM_PER_DEG_LAT * Math.cos((city.lat * Math.PI) / 180)),
+      );
     } else {
       [lng, lat] = randomLandPoint(rand);
       city = cityFor(rand());
@@ -169,7 +301,10 @@ export function placeGenerator(cities: City[], seed: number) {
     slugCounts.set(base, seen);
     const slug = seen === 1 ? base : `${base}-${seen}`;
     const tags = [...new Set(Array.from({ length: Math.floor(rand() * 5) }, () => pick(rand, TAGS)))];
-    const photos = Array.from({ length: Math.floor(rand() * 3) }, (_, i) => `https://img.example.org/places/${serial}/${i + 1}.jpg`);
+    const photos = Array.from(
+      { length: Math.floor(rand() * 3) },
+      (_, i) => `https://img.example.org/places/${serial}/${i + 1}.jpg`,
+    );
     return {
       slug,
       name,

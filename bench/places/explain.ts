@@ -24,7 +24,8 @@ interface Plan {
   'Execution Time': number;
   Plan: object;
 }
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const ms = (x: number) => x.toFixed(2);
 /** Node types and index names only, e.g. "Limit > Sort > Bitmap Heap Scan > Bitmap Index Scan(places_location_gist)". */
@@ -38,16 +39,28 @@ const design = postgres(databaseUrl(size), { max: 1, onnotice: () => {} });
 const naive = postgres(databaseUrl(size, true), { max: 1, onnotice: () => {} });
 const matches: number[] = [];
 for (const box of boxes) {
-  const condition = box.west <= box.east ? `location && ST_MakeEnvelope(${box.west}, ${box.south}, ${box.east}, ${box.north}, 4326)`
-    : `(location && ST_MakeEnvelope(${box.west}, ${box.south}, 180, ${box.north}, 4326) or location && ST_MakeEnvelope(-180, ${box.south}, ${box.east}, ${box.north}, 4326))`;
-  matches.push(((await design.unsafe(`select count(*)::int as n from places where status = 'approved' and ${condition}`))[0]!.n as number));
+  const condition =
+    box.west <= box.east
+      ? `location && ST_MakeEnvelope(${box.west}, ${box.south}, ${box.east}, ${box.north}, 4326)`
+      : `(location && ST_MakeEnvelope(${box.west}, ${box.south}, 180, ${box.north}, 4326) or location && ST_MakeEnvelope(-180, ${box.south}, ${box.east}, ${box.north}, 4326))`;
+  matches.push(
+    (await design.unsafe(`select count(*)::int as n from places where status = 'approved' and ${condition}`))[0]!
+      .n as number,
+  );
 }
-console.log(`${size} ${kind}: matches per box p10 ${pct(matches, 0.1)}, p50 ${pct(matches, 0.5)}, p90 ${pct(matches, 0.9)}, max ${pct(matches, 1)}`);
+console.log(
+  `${size} ${kind}: matches per box p10 ${pct(matches, 0.1)}, p50 ${pct(matches, 0.5)}, p90 ${pct(matches, 0.9)}, max ${pct(matches, 1)}`,
+);
 
 type Box = (typeof boxes)[number];
 for (const [label, client, build] of [
   ['naive', naive, (box: Box) => [statementSql(builder as never, naiveStatement(box, 20, false))]],
-  ['design', design, (box: Box) => approvedPlacesStatements({ bbox: box, limit: 20 }).map((statement) => statementSql(builder as never, statement))],
+  [
+    'design',
+    design,
+    (box: Box) =>
+      approvedPlacesStatements({ bbox: box, limit: 20 }).map((statement) => statementSql(builder as never, statement)),
+  ],
 ] as const) {
   const planning: number[] = [];
   const execution: number[] = [];
@@ -69,7 +82,9 @@ for (const [label, client, build] of [
   }
   planning.shift(); // the first run warms the connection's caches
   execution.shift();
-  console.log(`${label}: planning mean ${ms(mean(planning))} ms; execution mean ${ms(mean(execution))} ms, p50 ${ms(pct(execution, 0.5))}, p99 ${ms(pct(execution, 0.99))}, max ${ms(pct(execution, 1))}`);
+  console.log(
+    `${label}: planning mean ${ms(mean(planning))} ms; execution mean ${ms(mean(execution))} ms, p50 ${ms(pct(execution, 0.5))}, p99 ${ms(pct(execution, 0.99))}, max ${ms(pct(execution, 1))}`,
+  );
   for (const [s, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, 4)) console.log(`  ${n}× ${s.slice(0, 400)}`);
 }
 await design.end();

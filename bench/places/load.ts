@@ -21,12 +21,14 @@ export const SIZES = { '10k': 10_000, '1m': 1_000_000 } as const;
 export type SizeName = keyof typeof SIZES;
 export const serverUrl = (process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/+$/, '');
 export const databaseName = (size: SizeName) => `cas_bench_${size}`;
-export const databaseUrl = (size: SizeName, naive = false) => `${serverUrl}/${databaseName(size)}${naive ? '_naive' : ''}`;
+export const databaseUrl = (size: SizeName, naive = false) =>
+  `${serverUrl}/${databaseName(size)}${naive ? '_naive' : ''}`;
 
 /** Indexes added by the bbox design (migrations/*_places_bbox_index.sql); the naive copy drops them. */
 export const DESIGN_INDEXES = ['places_bbox_cell_idx', 'places_approved_id_cover', 'places_bbox_cover'];
 
-const COLUMNS = 'id, slug, name, type, vegan_level, address, hours, website, tags, photos, location, status, created_at, reviewed_at';
+const COLUMNS =
+  'id, slug, name, type, vegan_level, address, hours, website, tags, photos, location, status, created_at, reviewed_at';
 
 /** COPY text format: our generated strings hold no tab, newline or backslash. */
 const textArray = (items: string[]) => `{${items.map((item) => `"${item}"`).join(',')}}`;
@@ -34,8 +36,20 @@ const textArray = (items: string[]) => `{${items.map((item) => `"${item}"`).join
 function copyLine(row: PlaceRow, id: string, createdAt: Date): string {
   const reviewedAt = new Date(createdAt.getTime() + 86_400_000).toISOString();
   return [
-    id, row.slug, row.name, row.type, row.veganLevel, row.address, row.hours ?? '\\N', row.website, textArray(row.tags), textArray(row.photos),
-    `SRID=4326;POINT(${row.lng} ${row.lat})`, 'approved', createdAt.toISOString(), reviewedAt,
+    id,
+    row.slug,
+    row.name,
+    row.type,
+    row.veganLevel,
+    row.address,
+    row.hours ?? '\\N',
+    row.website,
+    textArray(row.tags),
+    textArray(row.photos),
+    `SRID=4326;POINT(${row.lng} ${row.lat})`,
+    'approved',
+    createdAt.toISOString(),
+    reviewedAt,
   ].join('\t');
 }
 
@@ -49,11 +63,11 @@ async function* copyChunks(count: number) {
     const at = Math.floor(start + (span * i) / count);
     batch.push(copyLine(next(i), newId(at), new Date(at)));
     if (batch.length === 1000) {
-      yield batch.join('\n') + '\n';
+      yield `${batch.join('\n')}\n`;
       batch = [];
     }
   }
-  if (batch.length) yield batch.join('\n') + '\n';
+  if (batch.length) yield `${batch.join('\n')}\n`;
 }
 
 export async function loadPlaces(size: SizeName): Promise<void> {
@@ -94,9 +108,13 @@ export async function loadPlaces(size: SizeName): Promise<void> {
     const [stats] = await sql<{ rows: number; size: string }[]>`
       select count(*)::int as rows, pg_size_pretty(pg_total_relation_size('places')) as size from places`;
     const total = Object.values(timings).reduce((a, b) => a + b, 0);
-    console.log(`${name}: ${stats!.rows} places, ${stats!.size} with indexes; ` +
-      `${Object.entries(timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(', ')}; total ${(total / 1000).toFixed(1)} s ` +
-      `(${indexes.length} secondary indexes rebuilt: ${indexes.map((i) => i.indexname).join(', ')})`);
+    console.log(
+      `${name}: ${stats!.rows} places, ${stats!.size} with indexes; ` +
+        `${Object.entries(timings)
+          .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
+          .join(', ')}; total ${(total / 1000).toFixed(1)} s ` +
+        `(${indexes.length} secondary indexes rebuilt: ${indexes.map((i) => i.indexname).join(', ')})`,
+    );
   } finally {
     await sql.end();
   }

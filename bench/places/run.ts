@@ -62,7 +62,12 @@ interface Servers {
 function startServers(size: SizeName): Promise<Servers> {
   const child = fork(fileURLToPath(new URL('./servers.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, NODE_ENV: 'production', BENCH_DB_URL: databaseUrl(size), BENCH_NAIVE_DB_URL: databaseUrl(size, true) },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      BENCH_DB_URL: databaseUrl(size),
+      BENCH_NAIVE_DB_URL: databaseUrl(size, true),
+    },
   });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -87,7 +92,9 @@ async function checkSameAnswers(ports: Record<Target, number>, kind: BoxKind) {
   const nextBox = boxGenerator(cities, kind, 99);
   for (let i = 0; i < 20; i++) {
     const path = `/api/places?bbox=${nextBox()}`;
-    const bodies = await Promise.all(targets.map(async (t) => (await fetch(`http://127.0.0.1:${ports[t]}${path}`)).text()));
+    const bodies = await Promise.all(
+      targets.map(async (t) => (await fetch(`http://127.0.0.1:${ports[t]}${path}`)).text()),
+    );
     if (bodies.some((body) => body !== bodies[0])) throw new Error(`servers disagree on ${path}`);
   }
 }
@@ -126,16 +133,29 @@ function cpuDelta(before: Map<number, number>, after: Map<number, number>): numb
   return total;
 }
 
-async function measure(servers: Servers, size: SizeName, target: Target, kind: BoxKind, round: number): Promise<Sample> {
+async function measure(
+  servers: Servers,
+  size: SizeName,
+  target: Target,
+  kind: BoxKind,
+  round: number,
+): Promise<Sample> {
   const database = databaseName(size) + (target === 'naive' ? '_naive' : '');
   const [node0, pg0] = [await servers.cpu(), await backendCpu(database)];
   const result = await hit(servers.ports[target], kind, duration, 1000 + round);
   const [node1, pg1] = [await servers.cpu(), await backendCpu(database)];
   const count = result.requests.total || 1;
   return {
-    size, kind, target, round,
-    rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx,
-    nodeMs: (node1 - node0) / count, pgMs: cpuDelta(pg0, pg1) / count,
+    size,
+    kind,
+    target,
+    round,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    nodeMs: (node1 - node0) / count,
+    pgMs: cpuDelta(pg0, pg1) / count,
   };
 }
 
@@ -150,15 +170,32 @@ function summarize(samples: Sample[], size: SizeName, kind: BoxKind) {
   const row = (target: Target) => {
     const xs = of(target);
     return xs.length
-      ? { rps: median(xs.map((s) => s.rps)), p50: median(xs.map((s) => s.p50)), p99: median(xs.map((s) => s.p99)), cpu: median(xs.map((s) => s.nodeMs + s.pgMs)), errors: xs.reduce((a, s) => a + s.errors, 0) }
+      ? {
+          rps: median(xs.map((s) => s.rps)),
+          p50: median(xs.map((s) => s.p50)),
+          p99: median(xs.map((s) => s.p99)),
+          cpu: median(xs.map((s) => s.nodeMs + s.pgMs)),
+          errors: xs.reduce((a, s) => a + s.errors, 0),
+        }
       : null;
   };
   // Ratios per round (the rounds alternate, so each pair shared the same background load), then the median.
   const ratio = (a: Target, b: Target) => {
-    const pairs = of(a).map((s) => s.rps / (of(b).find((t) => t.round === s.round)?.rps ?? NaN)).filter(Number.isFinite);
+    const pairs = of(a)
+      .map((s) => s.rps / (of(b).find((t) => t.round === s.round)?.rps ?? NaN))
+      .filter(Number.isFinite);
     return pairs.length ? median(pairs) : null;
   };
-  return { size, kind, api: row('api'), bare: row('bare'), naive: row('naive'), apiOverBare: ratio('api', 'bare'), bareOverNaive: ratio('bare', 'naive'), apiOverNaive: ratio('api', 'naive') };
+  return {
+    size,
+    kind,
+    api: row('api'),
+    bare: row('bare'),
+    naive: row('naive'),
+    apiOverBare: ratio('api', 'bare'),
+    bareOverNaive: ratio('bare', 'naive'),
+    apiOverNaive: ratio('api', 'naive'),
+  };
 }
 
 const samples: Sample[] = [];
@@ -186,17 +223,29 @@ for (const size of sizes) {
   } finally {
     stop();
   }
-  writeFileSync(new URL(`./results-${size}.json`, import.meta.url), JSON.stringify({ at: new Date().toISOString(), connections, duration, rounds, samples: samples.filter((s) => s.size === size) }, null, 2));
+  writeFileSync(
+    new URL(`./results-${size}.json`, import.meta.url),
+    JSON.stringify(
+      { at: new Date().toISOString(), connections, duration, rounds, samples: samples.filter((s) => s.size === size) },
+      null,
+      2,
+    ),
+  );
 }
 
-const cell = (r: { rps: number; p50: number; p99: number; cpu: number } | null) => (r ? `${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${r.cpu.toFixed(2)}` : '– | – | – | –');
+const cell = (r: { rps: number; p50: number; p99: number; cpu: number } | null) =>
+  r ? `${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${r.cpu.toFixed(2)}` : '– | – | – | –';
 const x = (r: number | null) => (r === null ? '–' : `${r.toFixed(2)}×`);
 console.log(`\n${connections} connections, ${rounds} rounds × ${duration} s, medians over rounds; latency in ms\n`);
 console.log('CPU = CPU ms per request, server process + PostgreSQL backends\n');
-console.log('| set | boxes | API req/s | p50 | p99 | CPU | bare req/s | p50 | p99 | CPU | naive req/s | p50 | p99 | CPU | API/bare | bare/naive | API/naive |');
+console.log(
+  '| set | boxes | API req/s | p50 | p99 | CPU | bare req/s | p50 | p99 | CPU | naive req/s | p50 | p99 | CPU | API/bare | bare/naive | API/naive |',
+);
 console.log('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
 for (const s of summaries) {
-  console.log(`| ${s.size} | ${s.kind} | ${cell(s.api)} | ${cell(s.bare)} | ${cell(s.naive)} | ${x(s.apiOverBare)} | ${x(s.bareOverNaive)} | ${x(s.apiOverNaive)} |`);
+  console.log(
+    `| ${s.size} | ${s.kind} | ${cell(s.api)} | ${cell(s.bare)} | ${cell(s.naive)} | ${x(s.apiOverBare)} | ${x(s.bareOverNaive)} | ${x(s.apiOverNaive)} |`,
+  );
 }
 await admin.end();
 process.exit(0);

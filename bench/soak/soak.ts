@@ -11,7 +11,9 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SAMPLE_MS = 10_000;
 
 const rssMb = (pid: number) => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Math.round(Number(line?.match(/\d+/)?.[0] ?? 0) / 1024);
 };
 
@@ -21,14 +23,21 @@ try {
   const samples: { second: number; rssMb: number; poolConnections: number }[] = [];
   const started = Date.now();
   const sample = async () => {
-    const [row] = await seeded.sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = ${seeded.databaseName} and application_name = 'community-activism'`;
+    const [row] = await seeded.sql<
+      { n: number }[]
+    >`select count(*)::int as n from pg_stat_activity where datname = ${seeded.databaseName} and application_name = 'community-activism'`;
     samples.push({ second: Math.round((Date.now() - started) / 1000), rssMb: rssMb(pid), poolConnections: row!.n });
     console.log(JSON.stringify(samples.at(-1)));
   };
   await sample();
   const timer = setInterval(() => void sample(), SAMPLE_MS);
   const mix = requestMix(seeded);
-  const result = await autocannon({ url: seeded.server.url, connections, duration: seconds, requests: [{ setupRequest: mix.setupRequest }] });
+  const result = await autocannon({
+    url: seeded.server.url,
+    connections,
+    duration: seconds,
+    requests: [{ setupRequest: mix.setupRequest }],
+  });
   clearInterval(timer);
   await sample();
 
@@ -47,8 +56,16 @@ try {
         errors: result.errors,
         timeouts: result.timeouts,
         non2xx: result.non2xx,
-        rssMb: { firstMinute: avg(first.map((s) => s.rssMb)), lastMinute: avg(last.map((s) => s.rssMb)), max: Math.max(...samples.map((s) => s.rssMb)) },
-        poolConnections: { firstMinute: avg(first.map((s) => s.poolConnections)), lastMinute: avg(last.map((s) => s.poolConnections)), max: Math.max(...samples.map((s) => s.poolConnections)) },
+        rssMb: {
+          firstMinute: avg(first.map((s) => s.rssMb)),
+          lastMinute: avg(last.map((s) => s.rssMb)),
+          max: Math.max(...samples.map((s) => s.rssMb)),
+        },
+        poolConnections: {
+          firstMinute: avg(first.map((s) => s.poolConnections)),
+          lastMinute: avg(last.map((s) => s.poolConnections)),
+          max: Math.max(...samples.map((s) => s.poolConnections)),
+        },
         serverExited: seeded.server.exited(),
       },
       null,

@@ -34,7 +34,11 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
+  (t) => [
+    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+    index('sessions_user_id_idx').on(t.userId),
+    index('sessions_expires_at_idx').on(t.expiresAt),
+  ],
 );
 
 export const magicLinkTokens = pgTable(
@@ -48,7 +52,11 @@ export const magicLinkTokens = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [uniqueIndex('magic_link_tokens_token_hash_key').on(t.tokenHash), index('magic_link_tokens_user_id_idx').on(t.userId), index('magic_link_tokens_expires_at_idx').on(t.expiresAt)],
+  (t) => [
+    uniqueIndex('magic_link_tokens_token_hash_key').on(t.tokenHash),
+    index('magic_link_tokens_user_id_idx').on(t.userId),
+    index('magic_link_tokens_expires_at_idx').on(t.expiresAt),
+  ],
 );
 
 export type User = typeof users.$inferSelect;

@@ -9,7 +9,16 @@ import { groves } from './groves.js';
 import { organizations } from './organizations.js';
 import { places } from './places.js';
 
-export const eventTypes = ['protest', 'vigil', 'outreach', 'potluck', 'sanctuary_day', 'screening', 'meeting', 'other'] as const;
+export const eventTypes = [
+  'protest',
+  'vigil',
+  'outreach',
+  'potluck',
+  'sanctuary_day',
+  'screening',
+  'meeting',
+  'other',
+] as const;
 export const eventVisibilities = ['public', 'grove', 'friends'] as const;
 export const meetingPointVisibilities = ['everyone', 'rsvp'] as const;
 export const eventStatuses = ['scheduled', 'cancelled'] as const;
@@ -70,7 +79,10 @@ export const eventRsvps = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('event_rsvps_event_user_key').on(t.eventId, t.userId), index('event_rsvps_user_id_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('event_rsvps_event_user_key').on(t.eventId, t.userId),
+    index('event_rsvps_user_id_idx').on(t.userId),
+  ],
 );
 
 /** One private calendar feed per member; only the SHA-256 of the secret token is stored. */

@@ -16,5 +16,8 @@ export const friendships = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.friendId] }), check('friendships_not_self', sql`${t.userId} <> ${t.friendId}`)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.friendId] }),
+    check('friendships_not_self', sql`${t.userId} <> ${t.friendId}`),
+  ],
 );

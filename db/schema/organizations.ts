@@ -28,7 +28,10 @@ export const organizationAdmins = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     appointedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index('organization_admins_user_id_idx').on(t.userId, t.organizationId)],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    index('organization_admins_user_id_idx').on(t.userId, t.organizationId),
+  ],
 );
 
 export type Organization = typeof organizations.$inferSelect;

@@ -22,7 +22,12 @@ export function rateLimitKey(scope: string, value: string): string {
   return `${scope}:${createHash('sha256').update(value).digest('hex').slice(0, 40)}`;
 }
 
-export async function hitRateLimit(database: Database, rule: RateLimitRule, value: string, now: Date): Promise<RateLimitResult> {
+export async function hitRateLimit(
+  database: Database,
+  rule: RateLimitRule,
+  value: string,
+  now: Date,
+): Promise<RateLimitResult> {
   const key = rateLimitKey(rule.scope, value);
   const windowEnd = new Date(now.getTime() + rule.windowSeconds * 1000);
   const [row] = await database.rows<{ count: number; expires_at: string | Date }>(sql`
@@ -35,13 +40,24 @@ export async function hitRateLimit(database: Database, rule: RateLimitRule, valu
     returning count, expires_at`);
   const count = Number(row!.count);
   const expiresAt = new Date(row!.expires_at);
-  return { allowed: count <= rule.limit, count, retryAfterSeconds: Math.max(1, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000)) };
+  return {
+    allowed: count <= rule.limit,
+    count,
+    retryAfterSeconds: Math.max(1, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000)),
+  };
 }
 
 /** Counts one hit and throws 429 rate_limited with Retry-After once the limit is passed. */
-export async function enforceRateLimit(database: Database, rule: RateLimitRule, value: string, now: Date): Promise<void> {
+export async function enforceRateLimit(
+  database: Database,
+  rule: RateLimitRule,
+  value: string,
+  now: Date,
+): Promise<void> {
   const result = await hitRateLimit(database, rule, value, now);
   if (!result.allowed) {
-    throw new AppError('rate_limited', `Too many attempts; try again in ${result.retryAfterSeconds} seconds.`, { 'Retry-After': String(result.retryAfterSeconds) });
+    throw new AppError('rate_limited', `Too many attempts; try again in ${result.retryAfterSeconds} seconds.`, {
+      'Retry-After': String(result.retryAfterSeconds),
+    });
   }
 }

@@ -11,11 +11,21 @@ export interface AuthenticatedSession {
   user: User;
 }
 
-export async function createSession(db: DbOrTx, userId: string, now: Date, ttlDays: number): Promise<{ token: string; session: Session }> {
+export async function createSession(
+  db: DbOrTx,
+  userId: string,
+  now: Date,
+  ttlDays: number,
+): Promise<{ token: string; session: Session }> {
   const token = generateSecretToken();
   const [session] = await db
     .insert(sessions)
-    .values({ tokenHash: hashSecretToken(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + ttlDays * DAY_MS) })
+    .values({
+      tokenHash: hashSecretToken(token),
+      userId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + ttlDays * DAY_MS),
+    })
     .returning();
   return { token, session: session! };
 }

@@ -5,7 +5,13 @@
 // every field reachable from a body (POST/PUT/PATCH) input to its declared value.
 import { forEachOpenApiProcedure, type OpenApiRouter } from 'trpc-to-openapi';
 
-type ZodLike = { _zod?: { def?: { type?: string } }; _def?: Record<string, unknown>; def?: Record<string, unknown>; shape?: Record<string, ZodLike>; unwrap?: () => ZodLike };
+type ZodLike = {
+  _zod?: { def?: { type?: string } };
+  _def?: Record<string, unknown>;
+  def?: Record<string, unknown>;
+  shape?: Record<string, ZodLike>;
+  unwrap?: () => ZodLike;
+};
 
 const wrappers = new Set(['optional', 'nullable', 'default', 'prefault']);
 const coercible = new Set(['number', 'boolean', 'bigint', 'date']);
@@ -25,7 +31,12 @@ function pin(schema: ZodLike, seen: Set<ZodLike>): void {
     // Already pinned by an earlier app in this process (tests build several): leave it.
     if (Object.getOwnPropertyDescriptor(inner._def, 'coerce')?.configurable === false) return;
     const declared = Boolean(inner._def.coerce);
-    Object.defineProperty(inner._def, 'coerce', { get: () => declared, set: () => {}, configurable: false, enumerable: true });
+    Object.defineProperty(inner._def, 'coerce', {
+      get: () => declared,
+      set: () => {},
+      configurable: false,
+      enumerable: true,
+    });
   } else if (type === 'object' && inner.shape) {
     for (const field of Object.values(inner.shape)) pin(field, seen);
   }

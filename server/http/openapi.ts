@@ -13,7 +13,11 @@ const errorEnvelopeSchema = {
       type: 'object',
       required: ['code', 'message'],
       properties: {
-        code: { type: 'string', enum: Object.keys(errorStatus), description: 'Stable machine-readable code; see the table in the description of this document.' },
+        code: {
+          type: 'string',
+          enum: Object.keys(errorStatus),
+          description: 'Stable machine-readable code; see the table in the description of this document.',
+        },
         message: { type: 'string', description: 'Human-readable explanation; may change.' },
       },
     },
@@ -30,11 +34,16 @@ const description = `REST interface of the Community Activism Service. Every pat
 
 | code | status |
 |---|---|
-${Object.entries(errorStatus).map(([code, status]) => `| \`${code}\` | ${status} |`).join('\n')}
+${Object.entries(errorStatus)
+  .map(([code, status]) => `| \`${code}\` | ${status} |`)
+  .join('\n')}
 
 Routes marked *not implemented* validate their input and their caller, then answer 501 \`not_implemented\` until their milestone.`;
 
-export function buildOpenApiDocument(router: OpenApiRouter, options: { baseUrl: string; version: string }): OpenAPIObject {
+export function buildOpenApiDocument(
+  router: OpenApiRouter,
+  options: { baseUrl: string; version: string },
+): OpenAPIObject {
   const doc = generateOpenApiDocument(router, {
     title: 'Community Activism Service API',
     version: options.version,
@@ -44,7 +53,9 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: { baseUrl: 
   });
   doc.components ??= {};
   // trpc-to-openapi's own error schemas (`error.BAD_REQUEST`, …) are replaced by ErrorEnvelope below.
-  const schemas = Object.fromEntries(Object.entries(doc.components.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  const schemas = Object.fromEntries(
+    Object.entries(doc.components.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),
+  );
   doc.components.schemas = { ...schemas, ErrorEnvelope: errorEnvelopeSchema as never };
 
   const metaByOperation = new Map<string, RouteMeta>();
@@ -54,13 +65,17 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: { baseUrl: 
   }
 
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const [method, operation] of Object.entries(item as Record<string, { responses?: Record<string, unknown>; 'x-auth'?: string }>)) {
+    for (const [method, operation] of Object.entries(
+      item as Record<string, { responses?: Record<string, unknown>; 'x-auth'?: string }>,
+    )) {
       const meta = metaByOperation.get(`${method.toUpperCase()} ${path}`);
       if (!operation?.responses || !meta) continue;
       operation['x-auth'] = meta.auth ?? 'public';
       if (meta.unbuilt) {
         (operation as Record<string, unknown>)['x-unbuilt'] = true;
-        operation.responses['501'] = { description: 'Not implemented yet (`not_implemented`), after auth and validation pass.' };
+        operation.responses['501'] = {
+          description: 'Not implemented yet (`not_implemented`), after auth and validation pass.',
+        };
       }
       if (meta.successStatus && operation.responses['200']) {
         operation.responses[String(meta.successStatus)] = operation.responses['200'];
@@ -69,7 +84,10 @@ export function buildOpenApiDocument(router: OpenApiRouter, options: { baseUrl: 
       for (const [status, response] of Object.entries(operation.responses)) {
         if (Number(status) >= 400 || status === 'default') {
           const desc = (response as { description?: string }).description ?? 'Error';
-          operation.responses[status] = { description: desc, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+          operation.responses[status] = {
+            description: desc,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+          };
         }
       }
     }

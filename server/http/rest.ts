@@ -31,13 +31,16 @@ interface RouteEntry {
   successStatus: number;
 }
 
-export interface RestHandler {
-  (request: Request, ctx: Context): Promise<Response>;
-}
+export type RestHandler = (request: Request, ctx: Context) => Promise<Response>;
 
 /** Every REST route, read from the router's meta, in declaration order. */
 export function listRestRoutes(router: OpenApiRouter): RouteEntry[] {
-  return buildRoutes(router).map(({ method, pattern, procedurePath, successStatus }) => ({ method, pattern, procedurePath, successStatus }));
+  return buildRoutes(router).map(({ method, pattern, procedurePath, successStatus }) => ({
+    method,
+    pattern,
+    procedurePath,
+    successStatus,
+  }));
 }
 
 class RequestError extends AppError {}
@@ -85,11 +88,19 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<unknown
 
 /** Headers every API answer carries; set here so the app middleware need not rebuild the response. */
 function responseHeaders(ctx: Context): Record<string, string> {
-  return { 'content-type': 'application/json; charset=utf-8', 'x-request-id': ctx.requestId, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
+  return {
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': ctx.requestId,
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+  };
 }
 
 function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
 }
 
 export function errorResponse(error: AppError): Response {
@@ -119,11 +130,18 @@ function buildRoutes(router: OpenApiRouter): Route[] {
   forEachOpenApiProcedure(router._def.procedures, ({ path, procedure, meta }) => {
     const m = meta as RouteMeta & { openapi: NonNullable<RouteMeta['openapi']> };
     const proc = procedure as unknown as AnyProcedure;
-    const inputSchema = unwrapZodType(getInputOutputParsers(proc as never).inputParser as never, true) as { shape?: Record<string, unknown> };
+    const inputSchema = unwrapZodType(getInputOutputParsers(proc as never).inputParser as never, true) as {
+      shape?: Record<string, unknown>;
+    };
     const arrayKeys: string[] = [];
     if (instanceofZodTypeObject(inputSchema as never)) {
       for (const [key, shape] of Object.entries(inputSchema.shape ?? {})) {
-        if (shape instanceof ZodArray || (instanceofZodTypeOptional(shape as never) && (shape as { unwrap: () => unknown }).unwrap() instanceof ZodArray)) arrayKeys.push(key);
+        if (
+          shape instanceof ZodArray ||
+          (instanceofZodTypeOptional(shape as never) &&
+            (shape as { unwrap: () => unknown }).unwrap() instanceof ZodArray)
+        )
+          arrayKeys.push(key);
       }
     }
     const template = normalizePath(m.openapi.path);
@@ -160,12 +178,19 @@ function routeIndex(routes: Route[]): (path: string) => Route[] {
   const fallback = routes.filter((_, i) => prefixes[i] === null);
   const byPrefix = new Map<string, Route[]>();
   for (const prefix of new Set(prefixes)) {
-    if (prefix !== null) byPrefix.set(prefix, routes.filter((_, i) => prefixes[i] === prefix || prefixes[i] === null));
+    if (prefix !== null)
+      byPrefix.set(
+        prefix,
+        routes.filter((_, i) => prefixes[i] === prefix || prefixes[i] === null),
+      );
   }
   return (path) => byPrefix.get(routePrefix(path) ?? '') ?? fallback;
 }
 
-export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes: number; onUnexpected: (ctx: Context | undefined, error: TRPCError) => void }): RestHandler {
+export function createRestHandler(
+  router: OpenApiRouter,
+  options: { maxBodyBytes: number; onUnexpected: (ctx: Context | undefined, error: TRPCError) => void },
+): RestHandler {
   pinBodyCoercion(router);
   const routes = buildRoutes(router);
   const candidatesFor = routeIndex(routes);
@@ -176,10 +201,26 @@ export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes
     const error = getTRPCErrorFromUnknown(cause);
     const described = describeError(error);
     if (described.unexpected) options.onUnexpected(ctx, error);
-    const shape = getErrorShape({ config: errorConfig, error, type: route?.type ?? 'unknown', path: route?.procedurePath, input, ctx }) as { data?: { code?: string; message?: string } };
+    const shape = getErrorShape({
+      config: errorConfig,
+      error,
+      type: route?.type ?? 'unknown',
+      path: route?.procedurePath,
+      input,
+      ctx,
+    }) as { data?: { code?: string; message?: string } };
     // trpc-to-openapi overwrites the shape's message for input errors; ours is kept in data.
-    const envelope: ErrorBody = { error: { code: shape.data?.code ?? 'internal_error', message: shape.data?.message ?? 'Something went wrong on our side.' } };
-    return jsonResponse(described.status, envelope as never, ctx ? { ...responseHeaders(ctx), ...described.headers } : described.headers);
+    const envelope: ErrorBody = {
+      error: {
+        code: shape.data?.code ?? 'internal_error',
+        message: shape.data?.message ?? 'Something went wrong on our side.',
+      },
+    };
+    return jsonResponse(
+      described.status,
+      envelope as never,
+      ctx ? { ...responseHeaders(ctx), ...described.headers } : described.headers,
+    );
   };
 
   return async (request, ctx) => {
@@ -200,14 +241,20 @@ export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes
         pathInput = match.groups ?? {};
         break;
       }
-      (allow ??= new Set()).add(r.method);
+      allow ??= new Set();
+      allow.add(r.method);
     }
     // Every answer from here carries responseHeaders(ctx): the app middleware leaves /api alone.
-    const refuse = (error: AppError) => jsonResponse(error.status, errorBody(error.code, error.message), { ...responseHeaders(ctx), ...error.headers });
+    const refuse = (error: AppError) =>
+      jsonResponse(error.status, errorBody(error.code, error.message), { ...responseHeaders(ctx), ...error.headers });
     if (!anyMatch) return refuse(new AppError('not_found', `No route ${request.method} ${url.pathname}.`));
     if (!route) {
       const allowed = [...allow!].join(', ');
-      return refuse(new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed}.`, { Allow: allowed }));
+      return refuse(
+        new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed}.`, {
+          Allow: allowed,
+        }),
+      );
     }
 
     const useBody = method !== 'GET' && method !== 'DELETE';
@@ -225,7 +272,8 @@ export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes
       if (route.inputSchema !== null) input = { ...(useBody ? (body as object) : queryInput(url)), ...pathInput };
       if (zodSupportsCoerce && input && instanceofZodTypeObject(route.inputSchema as never)) {
         if (!useBody) {
-          for (const key of route.arrayKeys) if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
+          for (const key of route.arrayKeys)
+            if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
         }
         if (!route.coerced) {
           coerceSchema(route.inputSchema as never);
@@ -233,12 +281,25 @@ export function createRestHandler(router: OpenApiRouter, options: { maxBodyBytes
         }
       }
       // What router.createCaller(ctx)[path](input) does, without building the caller's proxy.
-      const data: unknown = await route.procedure({ path: route.procedurePath, getRawInput: async () => input, ctx, type: route.type, signal: undefined, batchIndex: 0 });
-      if (request.method === 'HEAD') return new Response(null, { status: route.successStatus, headers: responseHeaders(ctx) });
-      return new Response(JSON.stringify(data) ?? 'null', { status: route.successStatus, headers: responseHeaders(ctx) });
+      const data: unknown = await route.procedure({
+        path: route.procedurePath,
+        getRawInput: async () => input,
+        ctx,
+        type: route.type,
+        signal: undefined,
+        batchIndex: 0,
+      });
+      if (request.method === 'HEAD')
+        return new Response(null, { status: route.successStatus, headers: responseHeaders(ctx) });
+      return new Response(JSON.stringify(data) ?? 'null', {
+        status: route.successStatus,
+        headers: responseHeaders(ctx),
+      });
     } catch (cause) {
       const response = fail(cause, route, input, ctx);
-      return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+      return request.method === 'HEAD'
+        ? new Response(null, { status: response.status, headers: response.headers })
+        : response;
     }
   };
 }
@@ -248,7 +309,10 @@ function queryInput(url: URL): Record<string, unknown> {
   // Collected on a null-prototype object (`?__proto__=x` must not touch a prototype), then
   // copied onto a plain one as trpc-to-openapi's getQuery does.
   const grouped: Record<string, string[]> = Object.create(null);
-  url.searchParams.forEach((value, key) => (grouped[key] ??= []).push(value));
+  for (const [key, value] of url.searchParams) {
+    grouped[key] ??= [];
+    grouped[key].push(value);
+  }
   const query: Record<string, unknown> = {};
   for (const key of Object.keys(grouped)) {
     const values = grouped[key]!;

@@ -27,7 +27,10 @@ export function createJobRunner(deps: { database: Database; clock: Clock; log: L
 
   async function runOnce(job: Job) {
     return deps.database.db.transaction(async (tx) => {
-      const [lock] = await deps.database.rows<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${job.lockId}) as locked`, tx);
+      const [lock] = await deps.database.rows<{ locked: boolean }>(
+        sql`select pg_try_advisory_xact_lock(${job.lockId}) as locked`,
+        tx,
+      );
       if (!lock?.locked) return null;
       return job.run(tx, deps.clock.now());
     });
@@ -40,7 +43,9 @@ export function createJobRunner(deps: { database: Database; clock: Clock; log: L
         const tick = () => {
           const run = runOnce(job)
             .then((summary) => summary && deps.log.info({ job: job.name, ...summary }, 'job ran'))
-            .catch((error: unknown) => deps.log.warn({ job: job.name, err: error }, 'job failed; will retry next interval'))
+            .catch((error: unknown) =>
+              deps.log.warn({ job: job.name, err: error }, 'job failed; will retry next interval'),
+            )
             .finally(() => running.delete(run));
           running.add(run);
         };

@@ -10,7 +10,10 @@ export const expiredCredentialsSweep: Job = {
   intervalMs: 10 * 60_000,
   async run(tx, now) {
     const s = await tx.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.id });
-    const m = await tx.delete(magicLinkTokens).where(lt(magicLinkTokens.expiresAt, now)).returning({ id: magicLinkTokens.id });
+    const m = await tx
+      .delete(magicLinkTokens)
+      .where(lt(magicLinkTokens.expiresAt, now))
+      .returning({ id: magicLinkTokens.id });
     const r = await tx.delete(rateLimits).where(lt(rateLimits.expiresAt, now)).returning({ key: rateLimits.key });
     return { sessions: s.length, magicLinkTokens: m.length, rateLimits: r.length };
   },

@@ -16,7 +16,8 @@ export function decodeCursor(cursor: string): string {
   const hex = Buffer.from(cursor, 'base64url').toString('hex');
   const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   // Every id we hand out is a UUIDv7 (version nibble 7, RFC variant); anything else is not ours.
-  if (!isUuid(id) || id[14] !== '7' || !'89ab'.includes(id[19]!) || encodeCursor(id) !== cursor) throw new AppError('invalid_cursor');
+  if (!isUuid(id) || id[14] !== '7' || !'89ab'.includes(id[19]!) || encodeCursor(id) !== cursor)
+    throw new AppError('invalid_cursor');
   return id;
 }
 
@@ -26,8 +27,14 @@ export function decodeCursor(cursor: string): string {
  */
 export function pageQueryFields() {
   return {
-    cursor: z.string().max(64).optional().meta({ description: 'Opaque cursor from the previous page\'s `nextCursor`.' }),
-    limit: z.coerce.number<number>().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: `Page size, 1–${MAX_PAGE_SIZE}.` }),
+    cursor: z.string().max(64).optional().meta({ description: "Opaque cursor from the previous page's `nextCursor`." }),
+    limit: z.coerce
+      .number<number>()
+      .int()
+      .min(1)
+      .max(MAX_PAGE_SIZE)
+      .default(DEFAULT_PAGE_SIZE)
+      .meta({ description: `Page size, 1–${MAX_PAGE_SIZE}.` }),
   };
 }
 
@@ -37,7 +44,11 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
 }
 
 /** Given rows fetched with `limit + 1`, cuts the page and computes the next cursor. */
-export function toPage<T>(rows: T[], limit: number, idOf: (row: T) => string): { items: T[]; nextCursor: string | null } {
+export function toPage<T>(
+  rows: T[],
+  limit: number,
+  idOf: (row: T) => string,
+): { items: T[]; nextCursor: string | null } {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(idOf(last)) : null };

@@ -49,7 +49,11 @@ export function parseAuthorization(header: string | null): { token: string | nul
   return match ? { token: match[1]!, malformed: false } : { token: null, malformed: true };
 }
 
-export function clientAddress(deps: Pick<AppDeps, 'config'>, headers: HeaderReader, remoteAddress: string | undefined): string {
+export function clientAddress(
+  deps: Pick<AppDeps, 'config'>,
+  headers: HeaderReader,
+  remoteAddress: string | undefined,
+): string {
   if (deps.config.TRUST_PROXY) {
     const forwarded = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
     if (forwarded) return forwarded;

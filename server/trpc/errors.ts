@@ -56,7 +56,11 @@ function isUnstorableText(error: unknown): boolean {
 export function toTrpcError(error: TRPCError): TRPCError {
   const cause = error.cause;
   if (cause instanceof AppError) {
-    return new TRPCError({ code: trpcCodeForStatus[cause.status] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
+    return new TRPCError({
+      code: trpcCodeForStatus[cause.status] ?? 'INTERNAL_SERVER_ERROR',
+      message: cause.message,
+      cause,
+    });
   }
   if (error.code === 'INTERNAL_SERVER_ERROR' && isUnstorableText(cause)) {
     const invalid = new AppError('validation_failed', 'Text fields must not contain NUL (\\u0000) characters.');
@@ -84,17 +88,41 @@ export function describeZodError(error: ZodError): string {
 export function describeError(error: TRPCError): DescribedError {
   const cause = error.cause;
   if (cause instanceof AppError) {
-    return { code: cause.code, message: cause.message, status: cause.status, headers: cause.headers, unexpected: cause.status >= 500 && cause.code !== 'unavailable' && cause.code !== 'not_implemented' };
+    return {
+      code: cause.code,
+      message: cause.message,
+      status: cause.status,
+      headers: cause.headers,
+      unexpected: cause.status >= 500 && cause.code !== 'unavailable' && cause.code !== 'not_implemented',
+    };
   }
   if (cause instanceof ZodError || (cause as { name?: string } | undefined)?.name === 'ZodError') {
     if (error.code === 'BAD_REQUEST') {
-      return { code: 'validation_failed', message: describeZodError(cause as ZodError), status: 400, headers: {}, unexpected: false };
+      return {
+        code: 'validation_failed',
+        message: describeZodError(cause as ZodError),
+        status: 400,
+        headers: {},
+        unexpected: false,
+      };
     }
     // A ZodError that is not BAD_REQUEST is an output schema rejecting our own data: a bug.
-    return { code: 'internal_error', message: 'Something went wrong on our side.', status: 500, headers: {}, unexpected: true };
+    return {
+      code: 'internal_error',
+      message: 'Something went wrong on our side.',
+      status: 500,
+      headers: {},
+      unexpected: true,
+    };
   }
   if (error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(cause)) {
-    return { code: 'unavailable', message: 'The service is temporarily unavailable.', status: 503, headers: { 'Retry-After': '5' }, unexpected: false };
+    return {
+      code: 'unavailable',
+      message: 'The service is temporarily unavailable.',
+      status: 503,
+      headers: { 'Retry-After': '5' },
+      unexpected: false,
+    };
   }
   const code = appCodeForTrpcCode[error.code];
   if (code) {
@@ -102,5 +130,11 @@ export function describeError(error: TRPCError): DescribedError {
     return { code, message, status: errorStatus[code], headers: {}, unexpected: false };
   }
   // Anything else is a bug: generic message out, details to the log only.
-  return { code: 'internal_error', message: 'Something went wrong on our side.', status: 500, headers: {}, unexpected: true };
+  return {
+    code: 'internal_error',
+    message: 'Something went wrong on our side.',
+    status: 500,
+    headers: {},
+    unexpected: true,
+  };
 }

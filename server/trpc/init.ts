@@ -31,7 +31,12 @@ const t = initTRPC
     // The shape tRPC clients see; the REST adapter turns the same description into the envelope.
     errorFormatter({ shape, error, path }) {
       const described = describeError(error);
-      const data: ErrorShapeData = { code: described.code, httpStatus: described.status, message: described.message, path };
+      const data: ErrorShapeData = {
+        code: described.code,
+        httpStatus: described.status,
+        message: described.message,
+        path,
+      };
       return { message: described.message, code: shape.code, data };
     },
   });

@@ -16,7 +16,9 @@ function withDeadline<T>(ms: number, work: Promise<T>): Promise<T> {
   // One promise and one timer per call (this runs on every request; Promise.race cost two more).
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
-      const cause = new AppError('unavailable', 'The service took too long to answer; try again.', { 'Retry-After': '5' });
+      const cause = new AppError('unavailable', 'The service took too long to answer; try again.', {
+        'Retry-After': '5',
+      });
       reject(new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: cause.message, cause }));
     }, ms);
     work.then(
@@ -78,8 +80,10 @@ function bearerCheck(ctx: Context): ReturnType<Check> {
 }
 
 async function refuseInvalidBearer(ctx: Context): Promise<void> {
-  if (ctx.malformedAuthorization) throw new AppError('unauthorized', 'The Authorization header must be "Bearer <token>".');
-  if (!(await ctx.authenticate())) throw new AppError('unauthorized', 'The session token is invalid, expired or revoked.');
+  if (ctx.malformedAuthorization)
+    throw new AppError('unauthorized', 'The Authorization header must be "Bearer <token>".');
+  if (!(await ctx.authenticate()))
+    throw new AppError('unauthorized', 'The session token is invalid, expired or revoked.');
 }
 
 /**
@@ -102,7 +106,8 @@ function guardingResolvers<B extends object>(builder: B, check: Check): B {
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);
       if (typeof value !== 'function') return value;
-      if (key === 'query' || key === 'mutation') return (resolver: Resolver) => value.call(target, guardedResolver(resolver, check));
+      if (key === 'query' || key === 'mutation')
+        return (resolver: Resolver) => value.call(target, guardedResolver(resolver, check));
       if (key === 'subscription') throw new Error('publicProcedure has no guard for subscriptions');
       // .meta(), .input(), .output(), .use(): the next builder keeps the guard.
       return (...args: unknown[]) => guardingResolvers(value.apply(target, args) as object, check);

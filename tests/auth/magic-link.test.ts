@@ -64,7 +64,9 @@ describe('POST /api/auth/magic-link', () => {
     await t.settleMail();
     const grant = await t.trpc().auth.verifyMagicLink.mutate({ token: linkTokenFor(m.email) });
     expect(grant.user._id).toBe(m.id);
-    await expect(t.trpc().auth.verifyMagicLink.mutate({ token: linkTokenFor(m.email) })).rejects.toMatchObject({ data: { code: 'invalid_credentials', httpStatus: 401 } });
+    await expect(t.trpc().auth.verifyMagicLink.mutate({ token: linkTokenFor(m.email) })).rejects.toMatchObject({
+      data: { code: 'invalid_credentials', httpStatus: 401 },
+    });
   });
 
   it('answers 202 before the mail is sent: a blocked mailer does not hold the answer (security)', async () => {
@@ -130,7 +132,9 @@ describe('POST /api/auth/magic-link/verify', () => {
     const m = await createMember(t);
     await requestLink(m.email);
     const token = linkTokenFor(m.email);
-    const results = await Promise.all([0, 1].map(() => t.request('POST', '/api/auth/magic-link/verify', { body: { token } })));
+    const results = await Promise.all(
+      [0, 1].map(() => t.request('POST', '/api/auth/magic-link/verify', { body: { token } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
   });
 
@@ -157,9 +161,10 @@ describe('magic-link rate limits', () => {
     try {
       const m = await createMember(app);
       const n = await createMember(app);
-      const ip = 'fd00:beef::1:' + Math.floor(Math.random() * 0xffff).toString(16);
+      const ip = `fd00:beef::1:${Math.floor(Math.random() * 0xffff).toString(16)}`;
       const answers = [];
-      for (const email of [m.email, m.email, n.email]) answers.push(await app.request('POST', '/api/auth/magic-link', { body: { email }, ip }));
+      for (const email of [m.email, m.email, n.email])
+        answers.push(await app.request('POST', '/api/auth/magic-link', { body: { email }, ip }));
       await app.settleMail();
       expect(answers.map((a) => a.status)).toEqual([202, 202, 202]);
       expect(new Set(answers.map((a) => a.text)).size).toBe(1);

@@ -8,7 +8,15 @@ import { createLogMailer } from '../../server/mail/mailer.js';
 
 function capture() {
   const lines: Record<string, any>[] = [];
-  const log = pino({ level: 'info' }, new Writable({ write: (c, _e, done) => (lines.push(JSON.parse(String(c))), done()) }));
+  const log = pino(
+    { level: 'info' },
+    new Writable({
+      write: (c, _e, done) => {
+        lines.push(JSON.parse(String(c)));
+        done();
+      },
+    }),
+  );
   return { log, lines };
 }
 
@@ -17,14 +25,22 @@ describe('log mailer', () => {
     const { log, lines } = capture();
     const mailer = await createMailer(loadConfig({ NODE_ENV: 'development' }), log);
     expect(mailer.kind).toBe('log');
-    await mailer.send({ to: 'a@example.test', subject: 'Your sign-in link', text: 'https://x.test/login/magic?token=abc' });
+    await mailer.send({
+      to: 'a@example.test',
+      subject: 'Your sign-in link',
+      text: 'https://x.test/login/magic?token=abc',
+    });
     expect(lines.some((l) => l.mail?.text?.includes('token=abc') && l.mail.to === 'a@example.test')).toBe(true);
   });
 
   it('never writes the content in production (and warns that mail is not delivered)', async () => {
     const { log, lines } = capture();
     const mailer = createLogMailer(log, { revealContent: false });
-    await mailer.send({ to: 'a@example.test', subject: 'Your sign-in link', text: 'https://x.test/login/magic?token=secret123' });
+    await mailer.send({
+      to: 'a@example.test',
+      subject: 'Your sign-in link',
+      text: 'https://x.test/login/magic?token=secret123',
+    });
     expect(JSON.stringify(lines)).not.toContain('secret123');
     expect(JSON.stringify(lines)).not.toContain('a@example.test');
     expect(lines.some((l) => l.level === 40)).toBe(true);

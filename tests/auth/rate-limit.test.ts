@@ -38,7 +38,8 @@ function expectRateLimited(res: { status: number; headers: Headers; body: any },
 describe('register rate limit (per address)', () => {
   it('allows N registrations and answers 429 with Retry-After at N+1', async () => {
     const ip = uniqueIp();
-    for (let i = 0; i < 3; i++) expect((await t.request('POST', '/api/auth/register', { body: registerBody(), ip })).status).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect((await t.request('POST', '/api/auth/register', { body: registerBody(), ip })).status).toBe(201);
     const fourth = await t.request('POST', '/api/auth/register', { body: registerBody(), ip });
     expectRateLimited(fourth, 600);
     // Another address is unaffected.
@@ -48,7 +49,9 @@ describe('register rate limit (per address)', () => {
   it('answers TOO_MANY_REQUESTS / rate_limited through the tRPC client', async () => {
     const ip = uniqueIp();
     for (let i = 0; i < 3; i++) await t.trpc(undefined, ip).auth.register.mutate(registerBody());
-    await expect(t.trpc(undefined, ip).auth.register.mutate(registerBody())).rejects.toMatchObject({ data: { code: 'rate_limited', httpStatus: 429 } });
+    await expect(t.trpc(undefined, ip).auth.register.mutate(registerBody())).rejects.toMatchObject({
+      data: { code: 'rate_limited', httpStatus: 429 },
+    });
   });
 
   it('sets Retry-After on the native tRPC answer too', async () => {
@@ -56,7 +59,11 @@ describe('register rate limit (per address)', () => {
     const env = { incoming: { socket: { remoteAddress: ip } } };
     let last: Response | undefined;
     for (let i = 0; i < 4; i++) {
-      last = await t.app.request('/trpc/auth.register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(registerBody()) }, env);
+      last = await t.app.request(
+        '/trpc/auth.register',
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(registerBody()) },
+        env,
+      );
     }
     expect(last!.status).toBe(429);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -67,25 +74,41 @@ describe('login rate limit', () => {
   it('per address: N failed logins, then 429 at N+1 even with the right password', async () => {
     const m = await createMember(t);
     const ip = uniqueIp();
-    for (let i = 0; i < 3; i++) expect((await t.request('POST', '/api/auth/login', { body: badLogin(), ip })).status).toBe(401);
-    expectRateLimited(await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password }, ip }), 300);
+    for (let i = 0; i < 3; i++)
+      expect((await t.request('POST', '/api/auth/login', { body: badLogin(), ip })).status).toBe(401);
+    expectRateLimited(
+      await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password }, ip }),
+      300,
+    );
   });
 
   it('per account: trips across different addresses', async () => {
     const m = await createMember(t);
-    for (let i = 0; i < 2; i++) expect((await t.request('POST', '/api/auth/login', { body: badLogin(m.email) })).status).toBe(401);
+    for (let i = 0; i < 2; i++)
+      expect((await t.request('POST', '/api/auth/login', { body: badLogin(m.email) })).status).toBe(401);
     const third = await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } });
     expectRateLimited(third, 300);
     // The email is normalised, so case changes do not get around it.
-    expectRateLimited(await t.request('POST', '/api/auth/login', { body: { email: m.email.toUpperCase(), password: m.password } }), 300);
+    expectRateLimited(
+      await t.request('POST', '/api/auth/login', { body: { email: m.email.toUpperCase(), password: m.password } }),
+      300,
+    );
   });
 
   it('a spoofed X-Forwarded-For does not reset the count when TRUST_PROXY is off (security)', async () => {
     const ip = uniqueIp();
     for (let i = 0; i < 3; i++) {
-      await t.request('POST', '/api/auth/login', { body: badLogin(), ip, headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+      await t.request('POST', '/api/auth/login', {
+        body: badLogin(),
+        ip,
+        headers: { 'x-forwarded-for': `198.51.100.${i}` },
+      });
     }
-    const res = await t.request('POST', '/api/auth/login', { body: badLogin(), ip, headers: { 'x-forwarded-for': '198.51.100.99' } });
+    const res = await t.request('POST', '/api/auth/login', {
+      body: badLogin(),
+      ip,
+      headers: { 'x-forwarded-for': '198.51.100.99' },
+    });
     expectRateLimited(res, 300);
   });
 
@@ -95,22 +118,53 @@ describe('login rate limit', () => {
     const otherClient = uniqueIp();
     const forwarded = (c: string) => ({ 'x-forwarded-for': `${c}, ${proxyIp}` });
     // Three failures from one forwarded client through one proxy address…
-    for (let i = 0; i < 3; i++) expect((await proxied.request('POST', '/api/auth/login', { body: badLogin(), ip: proxyIp, headers: forwarded(clientAddr) })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await proxied.request('POST', '/api/auth/login', {
+            body: badLogin(),
+            ip: proxyIp,
+            headers: forwarded(clientAddr),
+          })
+        ).status,
+      ).toBe(401);
     // …trip that client, even when it arrives through another proxy…
-    expectRateLimited(await proxied.request('POST', '/api/auth/login', { body: badLogin(), ip: uniqueIp(), headers: forwarded(clientAddr) }), 300);
+    expectRateLimited(
+      await proxied.request('POST', '/api/auth/login', {
+        body: badLogin(),
+        ip: uniqueIp(),
+        headers: forwarded(clientAddr),
+      }),
+      300,
+    );
     // …while another client behind the same proxy is not limited.
-    expect((await proxied.request('POST', '/api/auth/login', { body: badLogin(), ip: proxyIp, headers: forwarded(otherClient) })).status).toBe(401);
+    expect(
+      (
+        await proxied.request('POST', '/api/auth/login', {
+          body: badLogin(),
+          ip: proxyIp,
+          headers: forwarded(otherClient),
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('resets once the window has passed', async () => {
     const m = await createMember(t);
     const ip = uniqueIp();
     for (let i = 0; i < 3; i++) await t.request('POST', '/api/auth/login', { body: badLogin(), ip });
-    expectRateLimited(await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password }, ip }), 300);
+    expectRateLimited(
+      await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password }, ip }),
+      300,
+    );
     t.clock.advance(299_000);
-    expect((await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password }, ip })).status).toBe(429);
+    expect(
+      (await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password }, ip })).status,
+    ).toBe(429);
     t.clock.advance(2_000);
-    expect((await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password }, ip })).status).toBe(200);
+    expect(
+      (await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password }, ip })).status,
+    ).toBe(200);
   });
 
   it('counters live in the database: two app instances share them', async () => {
@@ -144,8 +198,15 @@ describe('register rate limit (per email)', () => {
     try {
       const body = registerBody();
       expect((await app.request('POST', '/api/auth/register', { body })).status).toBe(201);
-      expect((await app.request('POST', '/api/auth/register', { body: { ...body, handle: unique('h') } })).status).toBe(409);
-      expectRateLimited(await app.request('POST', '/api/auth/register', { body: { ...body, email: body.email.toUpperCase(), handle: unique('h') } }), 3600);
+      expect((await app.request('POST', '/api/auth/register', { body: { ...body, handle: unique('h') } })).status).toBe(
+        409,
+      );
+      expectRateLimited(
+        await app.request('POST', '/api/auth/register', {
+          body: { ...body, email: body.email.toUpperCase(), handle: unique('h') },
+        }),
+        3600,
+      );
     } finally {
       await app.close();
     }

@@ -24,10 +24,16 @@ describe('secrets at rest', () => {
     const magic = new URL(/https?:\/\/\S+/.exec(t.mailer.to(m.email).at(-1)!.text)![0]).searchParams.get('token')!;
     const tokens = [m.token, login.body.token, magic];
     // Base64 and hex spellings too, in case a driver serialises bytes.
-    const spellings = tokens.flatMap((tok) => [tok, Buffer.from(tok).toString('base64'), Buffer.from(tok).toString('hex')]);
+    const spellings = tokens.flatMap((tok) => [
+      tok,
+      Buffer.from(tok).toString('base64'),
+      Buffer.from(tok).toString('hex'),
+    ]);
     expect(await findInEveryTable(t.deps.database, spellings)).toEqual([]);
     // The rows exist: they hold a 32-byte hash instead.
-    const [row] = await t.deps.database.rows<{ n: number }>(sql`select count(*)::int as n from sessions where user_id = ${m.id} and length(token_hash) = 32`);
+    const [row] = await t.deps.database.rows<{ n: number }>(
+      sql`select count(*)::int as n from sessions where user_id = ${m.id} and length(token_hash) = 32`,
+    );
     expect(row!.n).toBe(2);
   });
 
@@ -35,11 +41,16 @@ describe('secrets at rest', () => {
     const ip = `192.0.2.${Math.floor(Math.random() * 200) + 20}`;
     const handle = unique('noip');
     const password = `clear-text-canary-${handle}`;
-    const res = await t.request('POST', '/api/auth/register', { body: { email: `${handle}@example.test`, password, handle }, ip });
+    const res = await t.request('POST', '/api/auth/register', {
+      body: { email: `${handle}@example.test`, password, handle },
+      ip,
+    });
     expect(res.status).toBe(201);
     await t.request('POST', '/api/auth/login', { body: { email: `${handle}@example.test`, password }, ip });
     expect(await findInEveryTable(t.deps.database, [password, ip])).toEqual([]);
-    const [user] = await t.deps.database.rows<{ password_hash: string }>(sql`select password_hash from users where handle = ${handle}`);
+    const [user] = await t.deps.database.rows<{ password_hash: string }>(
+      sql`select password_hash from users where handle = ${handle}`,
+    );
     expect(user!.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 
@@ -58,7 +69,11 @@ describe('secrets at rest', () => {
 describe('login', () => {
   it('an unknown email and a wrong password answer the same, through tRPC too', async () => {
     const m = await createMember(t);
-    const trpcError = async (email: string) => t.trpc().auth.login.mutate({ email, password: 'definitely wrong' }).catch((e: { data: unknown; message: string }) => ({ data: e.data, message: e.message }));
+    const trpcError = async (email: string) =>
+      t
+        .trpc()
+        .auth.login.mutate({ email, password: 'definitely wrong' })
+        .catch((e: { data: unknown; message: string }) => ({ data: e.data, message: e.message }));
     const a = await trpcError(m.email);
     const b = await trpcError(`${unique('nobody')}@example.test`);
     expect(a).toEqual(b);
@@ -89,7 +104,13 @@ describe('admin role', () => {
   // No admin route exists yet in this milestone; prove the procedure itself reads the role per call.
   const probeRouter = router({ probe: adminProcedure.input(z.object({})).query(() => 'admin ok') });
   const callerFor = (token: string) =>
-    createCallerFactory(probeRouter)(createRequestContext(t.deps, { requestId: randomUUID(), headers: new Headers({ authorization: `Bearer ${token}` }), remoteAddress: '127.0.0.1' }));
+    createCallerFactory(probeRouter)(
+      createRequestContext(t.deps, {
+        requestId: randomUUID(),
+        headers: new Headers({ authorization: `Bearer ${token}` }),
+        remoteAddress: '127.0.0.1',
+      }),
+    );
 
   it('is read from the database on every request: demotion takes effect on the next call', async () => {
     const m = await createMember(t, { admin: true });
@@ -103,8 +124,13 @@ describe('admin role', () => {
   it('through REST: demotion in the database gives 403 on the very next admin call', async (ctx) => {
     // Any built admin GET without path parameters will do; read it from the document so this
     // test does not depend on a particular domain's route.
-    const paths = Object.entries(t.openApiDocument.paths ?? {}) as [string, Record<string, { 'x-auth'?: string; 'x-unbuilt'?: boolean }>][];
-    const path = paths.find(([p, item]) => !p.includes('{') && item.get?.['x-auth'] === 'admin' && !item.get['x-unbuilt'])?.[0];
+    const paths = Object.entries(t.openApiDocument.paths ?? {}) as [
+      string,
+      Record<string, { 'x-auth'?: string; 'x-unbuilt'?: boolean }>,
+    ][];
+    const path = paths.find(
+      ([p, item]) => !p.includes('{') && item.get?.['x-auth'] === 'admin' && !item.get['x-unbuilt'],
+    )?.[0];
     if (!path) return ctx.skip('no built admin GET route yet; the procedure-level test above covers the rule');
     const m = await createMember(t, { admin: true });
     expect((await t.request('GET', path, { token: m.token })).status).toBe(200);

@@ -50,7 +50,10 @@ function parseMessage(raw: string): { headers: Record<string, string>; body: str
   let body = raw.slice(split + 4);
   const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
   if (encoding === 'quoted-printable') {
-    body = Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+    body = Buffer.from(
+      body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8');
   } else if (encoding === 'base64') {
     body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   }
@@ -61,7 +64,11 @@ describe('SMTP mailer (real SMTP server)', () => {
   it('createSmtpMailer delivers a message with the right envelope and content', async () => {
     const mailer: Mailer = await createSmtpMailer(`smtp://127.0.0.1:${port}`, 'Sender <sender@example.test>');
     try {
-      await mailer.send({ to: 'rcpt@example.test', subject: 'Hello there', text: 'Body line with ünïcode and a long link https://example.test/a?token=abc' });
+      await mailer.send({
+        to: 'rcpt@example.test',
+        subject: 'Hello there',
+        text: 'Body line with ünïcode and a long link https://example.test/a?token=abc',
+      });
     } finally {
       await mailer.close?.();
     }
@@ -79,7 +86,11 @@ describe('SMTP mailer (real SMTP server)', () => {
       const { createMailer } = await import('../../server/deps.js');
       const { loadConfig } = await import('../../server/config.js');
       const { createLogger } = await import('../../server/log.js');
-      const env = { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Activism <no-reply@example.test>', MAGIC_LINK_URL: 'https://web.example.test/login/magic' };
+      const env = {
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        MAIL_FROM: 'Activism <no-reply@example.test>',
+        MAGIC_LINK_URL: 'https://web.example.test/login/magic',
+      };
       // The same factory main.ts uses, so SMTP_URL is what picks the driver.
       const mailer = await createMailer(loadConfig({ ...env, NODE_ENV: 'test' }), createLogger('silent'));
       expect(mailer.kind).toBe('smtp');

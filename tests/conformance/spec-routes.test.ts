@@ -9,7 +9,15 @@ import { listRestRoutes } from '../../server/http/rest.js';
 import type { RouteMeta } from '../../server/trpc/init.js';
 import { appRouter } from '../../server/trpc/router.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
-import { expectedLater, routeKey, sampleTrpcInput, sampleUrl, specRoutes, type Sample, type SpecRoute } from './spec-routes.js';
+import {
+  expectedLater,
+  routeKey,
+  sampleTrpcInput,
+  sampleUrl,
+  specRoutes,
+  type Sample,
+  type SpecRoute,
+} from './spec-routes.js';
 
 interface Operation {
   operationId?: string;
@@ -29,11 +37,15 @@ beforeAll(async () => {
   const res = await t.request('GET', '/api/openapi.json');
   expect(res.status).toBe(200);
   paths = res.body.paths as Paths;
-  [member, admin] = await Promise.all([createMember(t, { prefix: 'conf' }), createMember(t, { admin: true, prefix: 'confadm' })]);
+  [member, admin] = await Promise.all([
+    createMember(t, { prefix: 'conf' }),
+    createMember(t, { admin: true, prefix: 'confadm' }),
+  ]);
 });
 afterAll(() => t?.close());
 
-const operationOf = (route: Pick<SpecRoute, 'method' | 'path'>): Operation | undefined => paths[route.path]?.[route.method.toLowerCase()];
+const operationOf = (route: Pick<SpecRoute, 'method' | 'path'>): Operation | undefined =>
+  paths[route.path]?.[route.method.toLowerCase()];
 const documentedRoutes = specRoutes.filter((r) => r.inDocument !== false);
 const unbuiltRows = specRoutes.filter((r) => r.valid);
 const specByKey = new Map(specRoutes.map((r) => [routeKey(r), r]));
@@ -46,7 +58,10 @@ function callerFor(route: SpecRoute): string | undefined {
 
 function send(route: SpecRoute, sample: Sample, token: string | undefined) {
   const sendsBody = route.method !== 'GET' && route.method !== 'DELETE';
-  return t.request(route.method, sampleUrl(route, sample), { token, body: sendsBody ? (sample.body ?? {}) : undefined });
+  return t.request(route.method, sampleUrl(route, sample), {
+    token,
+    body: sendsBody ? (sample.body ?? {}) : undefined,
+  });
 }
 
 describe('the spec tables as data', () => {
@@ -55,12 +70,16 @@ describe('the spec tables as data', () => {
   });
 
   it('has valid and invalid samples for every 501 route outside expectedLater', () => {
-    const missing = specRoutes.filter((r) => r.status === '501' && !expectedLater.has(routeKey(r)) && (!r.valid || !r.invalid));
+    const missing = specRoutes.filter(
+      (r) => r.status === '501' && !expectedLater.has(routeKey(r)) && (!r.valid || !r.invalid),
+    );
     expect(missing.map(routeKey)).toEqual([]);
   });
 
   it('gives an invalid sample wherever the route takes any input', () => {
-    const noInvalid = unbuiltRows.filter((r) => r.invalid!.length === 0 && (r.path.includes('{') || r.valid!.body || r.valid!.query));
+    const noInvalid = unbuiltRows.filter(
+      (r) => r.invalid!.length === 0 && (r.path.includes('{') || r.valid!.body || r.valid!.query),
+    );
     expect(noInvalid.map(routeKey)).toEqual([]);
   });
 });
@@ -76,7 +95,8 @@ describe('every spec route is in the OpenAPI document', () => {
     expect(op['x-auth']).toBe(route.auth);
     if (route.auth === 'public') expect(op.security ?? []).toEqual([]);
     else expect(op.security?.length ?? 0).toBeGreaterThan(0);
-    if (route.status === 'impl') expect(op['x-unbuilt'], `${routeKey(route)} is implemented per the spec`).toBeUndefined();
+    if (route.status === 'impl')
+      expect(op['x-unbuilt'], `${routeKey(route)} is implemented per the spec`).toBeUndefined();
   });
 
   it('serves /healthz outside the document', async () => {
@@ -112,47 +132,55 @@ describe('every spec route is in the OpenAPI document', () => {
     for (const row of unbuiltRows) {
       const concrete = normalizePath(sampleUrl(row, { params: row.valid!.params }));
       const first = routes.find((r) => r.method === row.method && r.pattern.test(concrete));
-      if (!first || !getPathRegExp(normalizePath(row.path)).test(concrete) || procedureMeta(first.procedurePath).openapi!.path !== row.path) wrong.push(`${routeKey(row)} is answered by ${first?.procedurePath}`);
+      if (
+        !first ||
+        !getPathRegExp(normalizePath(row.path)).test(concrete) ||
+        procedureMeta(first.procedurePath).openapi!.path !== row.path
+      )
+        wrong.push(`${routeKey(row)} is answered by ${first?.procedurePath}`);
     }
     expect(wrong).toEqual([]);
   });
 });
 
 describe('unbuilt routes over REST', () => {
-  it.each(unbuiltRows.map((r) => [routeKey(r), r] as const))('%s: 501 with valid input, 400 with invalid, auth first', async (_key, route) => {
-    expect(operationOf(route)?.['x-unbuilt'], `${routeKey(route)} should be mounted as unbuilt`).toBe(true);
-    const token = callerFor(route);
+  it.each(unbuiltRows.map((r) => [routeKey(r), r] as const))(
+    '%s: 501 with valid input, 400 with invalid, auth first',
+    async (_key, route) => {
+      expect(operationOf(route)?.['x-unbuilt'], `${routeKey(route)} should be mounted as unbuilt`).toBe(true);
+      const token = callerFor(route);
 
-    const ok = await send(route, route.valid!, token);
-    expect(ok.status, `${routeKey(route)} valid: ${ok.text}`).toBe(501);
-    expect(ok.body).toEqual({ error: { code: 'not_implemented', message: expect.any(String) } });
+      const ok = await send(route, route.valid!, token);
+      expect(ok.status, `${routeKey(route)} valid: ${ok.text}`).toBe(501);
+      expect(ok.body).toEqual({ error: { code: 'not_implemented', message: expect.any(String) } });
 
-    for (const sample of route.invalid!) {
-      const bad = await send(route, sample, token);
-      expect(bad.status, `${routeKey(route)} invalid ${JSON.stringify(sample)}: ${bad.text}`).toBe(400);
-      expect(bad.body.error.code).toBe('validation_failed');
-    }
+      for (const sample of route.invalid!) {
+        const bad = await send(route, sample, token);
+        expect(bad.status, `${routeKey(route)} invalid ${JSON.stringify(sample)}: ${bad.text}`).toBe(400);
+        expect(bad.body.error.code).toBe('validation_failed');
+      }
 
-    if (route.auth !== 'public') {
-      const anonymous = await send(route, route.valid!, undefined);
-      expect(anonymous.status).toBe(401);
-      expect(anonymous.body.error.code).toBe('unauthorized');
-      // Auth is checked before validation: an anonymous caller learns nothing about the schema.
-      const anonymousInvalid = await send(route, route.invalid![0] ?? route.valid!, undefined);
-      expect(anonymousInvalid.status).toBe(401);
-    }
-    if (route.auth === 'admin') {
-      const notAdmin = await send(route, route.valid!, member.token);
-      expect(notAdmin.status).toBe(403);
-      expect(notAdmin.body.error.code).toBe('forbidden');
-    }
-    if (route.auth === 'public') {
-      // A dead token is refused even on public routes (the client learns its session is gone),
-      // except by sign-in routes, which ignore it so that signing in again always works.
-      const dead = await send(route, route.valid!, 'a'.repeat(52));
-      expect(dead.status).toBe(route.signIn ? 501 : 401);
-    }
-  });
+      if (route.auth !== 'public') {
+        const anonymous = await send(route, route.valid!, undefined);
+        expect(anonymous.status).toBe(401);
+        expect(anonymous.body.error.code).toBe('unauthorized');
+        // Auth is checked before validation: an anonymous caller learns nothing about the schema.
+        const anonymousInvalid = await send(route, route.invalid![0] ?? route.valid!, undefined);
+        expect(anonymousInvalid.status).toBe(401);
+      }
+      if (route.auth === 'admin') {
+        const notAdmin = await send(route, route.valid!, member.token);
+        expect(notAdmin.status).toBe(403);
+        expect(notAdmin.body.error.code).toBe('forbidden');
+      }
+      if (route.auth === 'public') {
+        // A dead token is refused even on public routes (the client learns its session is gone),
+        // except by sign-in routes, which ignore it so that signing in again always works.
+        const dead = await send(route, route.valid!, 'a'.repeat(52));
+        expect(dead.status).toBe(route.signIn ? 501 : 401);
+      }
+    },
+  );
 });
 
 // ---- tRPC ----
@@ -165,13 +193,20 @@ function procedureMeta(path: string): RouteMeta {
 }
 
 function procedureFor(route: SpecRoute): { path: string; type: 'query' | 'mutation' } {
-  const entry = Object.entries(procedures).find(([, p]) => p._def.meta?.openapi?.method === route.method && p._def.meta.openapi.path === route.path);
+  const entry = Object.entries(procedures).find(
+    ([, p]) => p._def.meta?.openapi?.method === route.method && p._def.meta.openapi.path === route.path,
+  );
   if (!entry) throw new Error(`no procedure for ${routeKey(route)}`);
   return { path: entry[0], type: entry[1]._def.type === 'query' ? 'query' : 'mutation' };
 }
 
 /** Calls a procedure by its dotted path on the typed client (the path comes from data). */
-function callTrpc(token: string | undefined, path: string, type: 'query' | 'mutation', input: unknown): Promise<unknown> {
+function callTrpc(
+  token: string | undefined,
+  path: string,
+  type: 'query' | 'mutation',
+  input: unknown,
+): Promise<unknown> {
   let target: any = t.trpc(token);
   for (const part of path.split('.')) target = target[part];
   return type === 'query' ? target.query(input) : target.mutate(input);
@@ -189,14 +224,21 @@ async function trpcErrorCode(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('unbuilt routes through the typed tRPC client', () => {
-  it.each(unbuiltRows.map((r) => [routeKey(r), r] as const))('%s: not_implemented, validation_failed, unauthorized', async (_key, route) => {
-    const { path, type } = procedureFor(route);
-    const token = callerFor(route);
-    expect(await trpcErrorCode(callTrpc(token, path, type, sampleTrpcInput(route.valid!)))).toBe('not_implemented');
-    const invalid = route.invalid![0];
-    if (invalid) expect(await trpcErrorCode(callTrpc(token, path, type, sampleTrpcInput(invalid)))).toBe('validation_failed');
-    if (route.auth !== 'public') expect(await trpcErrorCode(callTrpc(undefined, path, type, sampleTrpcInput(route.valid!)))).toBe('unauthorized');
-  });
+  it.each(unbuiltRows.map((r) => [routeKey(r), r] as const))(
+    '%s: not_implemented, validation_failed, unauthorized',
+    async (_key, route) => {
+      const { path, type } = procedureFor(route);
+      const token = callerFor(route);
+      expect(await trpcErrorCode(callTrpc(token, path, type, sampleTrpcInput(route.valid!)))).toBe('not_implemented');
+      const invalid = route.invalid![0];
+      if (invalid)
+        expect(await trpcErrorCode(callTrpc(token, path, type, sampleTrpcInput(invalid)))).toBe('validation_failed');
+      if (route.auth !== 'public')
+        expect(await trpcErrorCode(callTrpc(undefined, path, type, sampleTrpcInput(route.valid!)))).toBe(
+          'unauthorized',
+        );
+    },
+  );
 
   // Compile-time checked calls, one per unbuilt namespace: the client's types carry the real schemas.
   it('types the inputs of every unbuilt namespace', async () => {

@@ -14,9 +14,14 @@ afterAll(() => t.close());
 const pathOf = (url: string) => new URL(url).pathname;
 
 describe('calendar feed', () => {
-  it('serves the RSVP\'d events as text/calendar (happy, REST + tRPC)', async () => {
+  it("serves the RSVP'd events as text/calendar (happy, REST + tRPC)", async () => {
     const { grove, organizer } = await groveWithOrganizer(t);
-    const going = await createEvent(t, organizer, { groveId: grove._id }, { title: 'Vigil; at dawn, together', meetingPoint: { text: 'North gate' }, meetingPointVisibility: 'rsvp' });
+    const going = await createEvent(
+      t,
+      organizer,
+      { groveId: grove._id },
+      { title: 'Vigil; at dawn, together', meetingPoint: { text: 'North gate' }, meetingPointVisibility: 'rsvp' },
+    );
     const maybe = await createEvent(t, organizer, { groveId: grove._id });
     const other = await createEvent(t, organizer, { groveId: grove._id });
     const member = await createMember(t);
@@ -64,7 +69,9 @@ describe('calendar feed', () => {
     const member = await createMember(t);
     const created = await t.request('POST', '/api/me/calendar-token', { token: member.token });
     const token = /([a-z2-7]{52})\.ics$/.exec(created.body.url)![1]!;
-    const [row] = await t.deps.database.rows<{ n: number }>(sql`select count(*)::int as n from calendar_feeds where encode(token_hash, 'escape') like ${'%' + token + '%'} or encode(token_hash, 'hex') = ${token}`);
+    const [row] = await t.deps.database.rows<{ n: number }>(
+      sql`select count(*)::int as n from calendar_feeds where encode(token_hash, 'escape') like ${`%${token}%`} or encode(token_hash, 'hex') = ${token}`,
+    );
     expect(Number(row!.n)).toBe(0);
     expect((await t.request('POST', '/api/me/calendar-token')).status).toBe(401);
     expect((await t.request('DELETE', '/api/me/calendar-token')).status).toBe(401);
@@ -82,9 +89,15 @@ describe('account deletion', () => {
     await t.request('POST', `/api/groves/${grove._id}/join`, { token: member.token });
     await t.request('POST', `/api/events/${event._id}/rsvp`, { token: organizer.token, body: { status: 'going' } });
     await t.request('POST', '/api/me/calendar-token', { token: organizer.token });
-    await t.deps.database.rows(sql`insert into friendships (user_id, friend_id) values (${organizer.id}, ${member.id}), (${member.id}, ${organizer.id})`);
-    const org = (await t.request('POST', '/api/admin/organizations', { token: admin.token, body: { name: 'Del org' } })).body;
-    await t.request('POST', `/api/admin/organizations/${org._id}/admins`, { token: admin.token, body: { handle: organizer.handle } });
+    await t.deps.database.rows(
+      sql`insert into friendships (user_id, friend_id) values (${organizer.id}, ${member.id}), (${member.id}, ${organizer.id})`,
+    );
+    const org = (await t.request('POST', '/api/admin/organizations', { token: admin.token, body: { name: 'Del org' } }))
+      .body;
+    await t.request('POST', `/api/admin/organizations/${org._id}/admins`, {
+      token: admin.token,
+      body: { handle: organizer.handle },
+    });
 
     expect((await t.request('DELETE', '/api/me', { token: organizer.token })).status).toBe(200);
     const { findInEveryTable } = await import('../setup/db-scan.js');

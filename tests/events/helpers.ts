@@ -9,35 +9,53 @@ export async function createAdmin(t: TestApp): Promise<TestMember> {
 
 export async function createGrove(t: TestApp, admin: TestMember, overrides: Record<string, unknown> = {}) {
   const name = unique('Grove ');
-  const res = await t.request('POST', '/api/admin/groves', { token: admin.token, body: { name, description: 'A grove', region: { name: unique('Area') }, ...overrides } });
+  const res = await t.request('POST', '/api/admin/groves', {
+    token: admin.token,
+    body: { name, description: 'A grove', region: { name: unique('Area') }, ...overrides },
+  });
   if (res.status !== 201) throw new Error(`create grove failed: ${res.status} ${res.text}`);
   return res.body as { _id: string; slug: string; name: string; region: { name: string } };
 }
 
 export async function createOrganization(t: TestApp, admin: TestMember, overrides: Record<string, unknown> = {}) {
-  const res = await t.request('POST', '/api/admin/organizations', { token: admin.token, body: { name: unique('Org '), description: 'An org', website: 'https://org.example', ...overrides } });
+  const res = await t.request('POST', '/api/admin/organizations', {
+    token: admin.token,
+    body: { name: unique('Org '), description: 'An org', website: 'https://org.example', ...overrides },
+  });
   if (res.status !== 201) throw new Error(`create organization failed: ${res.status} ${res.text}`);
   return res.body as { _id: string; slug: string; name: string };
 }
 
 export async function appointOrganizer(t: TestApp, admin: TestMember, groveId: string, member: TestMember) {
-  const res = await t.request('POST', `/api/admin/groves/${groveId}/organizers`, { token: admin.token, body: { handle: member.handle } });
+  const res = await t.request('POST', `/api/admin/groves/${groveId}/organizers`, {
+    token: admin.token,
+    body: { handle: member.handle },
+  });
   if (res.status !== 200) throw new Error(`appoint failed: ${res.status} ${res.text}`);
 }
 
 export async function appointOrgAdmin(t: TestApp, admin: TestMember, organizationId: string, member: TestMember) {
-  const res = await t.request('POST', `/api/admin/organizations/${organizationId}/admins`, { token: admin.token, body: { handle: member.handle } });
+  const res = await t.request('POST', `/api/admin/organizations/${organizationId}/admins`, {
+    token: admin.token,
+    body: { handle: member.handle },
+  });
   if (res.status !== 200) throw new Error(`appoint failed: ${res.status} ${res.text}`);
 }
 
 /** The social milestone creates friendships through invites; until then tests write both rows. */
 export async function befriend(t: TestApp, a: TestMember, b: TestMember) {
-  await t.deps.database.rows(sql`insert into friendships (user_id, friend_id) values (${a.id}, ${b.id}), (${b.id}, ${a.id}) on conflict do nothing`);
+  await t.deps.database.rows(
+    sql`insert into friendships (user_id, friend_id) values (${a.id}, ${b.id}), (${b.id}, ${a.id}) on conflict do nothing`,
+  );
 }
 
 const HOUR = 3_600_000;
 
-export function eventBody(t: TestApp, host: { groveId?: string; organizationId?: string }, overrides: Record<string, unknown> = {}) {
+export function eventBody(
+  t: TestApp,
+  host: { groveId?: string; organizationId?: string },
+  overrides: Record<string, unknown> = {},
+) {
   const start = new Date(t.clock.now().getTime() + 48 * HOUR);
   return {
     ...host,
@@ -53,7 +71,12 @@ export function eventBody(t: TestApp, host: { groveId?: string; organizationId?:
   };
 }
 
-export async function createEvent(t: TestApp, organizer: TestMember, host: { groveId?: string; organizationId?: string }, overrides: Record<string, unknown> = {}) {
+export async function createEvent(
+  t: TestApp,
+  organizer: TestMember,
+  host: { groveId?: string; organizationId?: string },
+  overrides: Record<string, unknown> = {},
+) {
   const res = await t.request('POST', '/api/events', { token: organizer.token, body: eventBody(t, host, overrides) });
   if (res.status !== 201) throw new Error(`create event failed: ${res.status} ${res.text}`);
   return res.body as { _id: string; slug: string; [key: string]: any };

@@ -3,7 +3,14 @@
 // ids/handles of organization admins and grove members (canaries).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
-import { appointOrgAdmin, appointOrganizer, createAdmin, createEvent, createGrove, createOrganization } from './helpers.js';
+import {
+  appointOrgAdmin,
+  appointOrganizer,
+  createAdmin,
+  createEvent,
+  createGrove,
+  createOrganization,
+} from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -46,7 +53,18 @@ it('no response of any events/groves/organizations route carries adminUserIds, a
       ['PATCH', `/api/admin/organizations/${org._id}`, { description: 'scan' }],
       ['POST', `/api/admin/organizations/${org._id}/admins`, { handle: orgAdmin.handle }],
       ['POST', `/api/admin/groves/${grove._id}/organizers`, { handle: organizer.handle }],
-      ['POST', '/api/events', { organizationId: org._id, title: 'Scan', type: 'other', startsAt: '2030-01-01T10:00:00Z', endsAt: '2030-01-01T11:00:00Z', area: 'Scan' }],
+      [
+        'POST',
+        '/api/events',
+        {
+          organizationId: org._id,
+          title: 'Scan',
+          type: 'other',
+          startsAt: '2030-01-01T10:00:00Z',
+          endsAt: '2030-01-01T11:00:00Z',
+          area: 'Scan',
+        },
+      ],
     ];
     for (const [method, path, body] of calls) {
       const res = await t.request(method, path, { token, body });
@@ -54,15 +72,28 @@ it('no response of any events/groves/organizations route carries adminUserIds, a
       bodies.push({ call: `${caller?.handle ?? 'anonymous'} ${method} ${path}`, text: res.text });
     }
     const client = t.trpc(token);
-    bodies.push({ call: 'trpc organizations.get', text: JSON.stringify(await client.organizations.get.query({ slug: org.slug })) });
+    bodies.push({
+      call: 'trpc organizations.get',
+      text: JSON.stringify(await client.organizations.get.query({ slug: org.slug })),
+    });
     bodies.push({ call: 'trpc groves.get', text: JSON.stringify(await client.groves.get.query({ slug: grove.slug })) });
     bodies.push({ call: 'trpc events.list', text: JSON.stringify(await client.events.list.query({ limit: 100 })) });
   }
   // The organizer of the grove event may see attendee handles there: nobody RSVP'd to it, so
   // no handle may appear at all.
-  const canaries = [orgAdmin.id, orgAdmin.handle, groveMember.id, groveMember.handle, organizer.id, organizer.handle, admin.id];
+  const canaries = [
+    orgAdmin.id,
+    orgAdmin.handle,
+    groveMember.id,
+    groveMember.handle,
+    organizer.id,
+    organizer.handle,
+    admin.id,
+  ];
   for (const { call, text } of bodies) {
-    expect(text, call).not.toMatch(/adminUserIds|"admins"|"adminIds"|"members"|"memberIds"|"organizers"|"organizerIds"|"creatorId"|passwordHash|"email"/i);
+    expect(text, call).not.toMatch(
+      /adminUserIds|"admins"|"adminIds"|"members"|"memberIds"|"organizers"|"organizerIds"|"creatorId"|passwordHash|"email"/i,
+    );
     for (const canary of canaries) expect(text.includes(canary), `${call} contains ${canary}`).toBe(false);
   }
 });

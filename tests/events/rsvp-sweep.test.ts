@@ -17,7 +17,9 @@ afterAll(() => t.close());
 const DAY = 86_400_000;
 
 async function rsvpCount(eventId: string) {
-  const [row] = await t.deps.database.rows<{ n: number }>(sql`select count(*)::int as n from event_rsvps where event_id = ${eventId}`);
+  const [row] = await t.deps.database.rows<{ n: number }>(
+    sql`select count(*)::int as n from event_rsvps where event_id = ${eventId}`,
+  );
   return Number(row!.n);
 }
 
@@ -31,7 +33,10 @@ it('deletes exactly the RSVPs of events that ended more than 30 days ago', async
   // Events that end within hours, so the sweeps below (the database is shared with test files
   // running in parallel) only reach rows that ended before about now + 3 h.
   const HOUR = 3_600_000;
-  const at = (h: number) => ({ startsAt: new Date(start + h * HOUR).toISOString(), endsAt: new Date(start + (h + 1) * HOUR).toISOString() });
+  const at = (h: number) => ({
+    startsAt: new Date(start + h * HOUR).toISOString(),
+    endsAt: new Date(start + (h + 1) * HOUR).toISOString(),
+  });
   const early = await createEvent(t, organizer, { groveId: grove._id }, at(0.25));
   const later = await createEvent(t, organizer, { groveId: grove._id }, at(2));
   const members = await Promise.all([createMember(t), createMember(t)]);

@@ -11,7 +11,11 @@ afterAll(() => t.close());
 
 it('counts upcoming public events, groves and organizations; not grove or friends events', async () => {
   const before = (await t.request('GET', '/api/stats')).body.events;
-  expect(before).toEqual({ upcomingPublic: expect.any(Number), groves: expect.any(Number), organizations: expect.any(Number) });
+  expect(before).toEqual({
+    upcomingPublic: expect.any(Number),
+    groves: expect.any(Number),
+    organizations: expect.any(Number),
+  });
   const { grove, organizer, admin } = await groveWithOrganizer(t);
   await createOrganization(t, admin);
   await createEvent(t, organizer, { groveId: grove._id });

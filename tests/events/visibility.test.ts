@@ -2,7 +2,15 @@
 // grove and by an organization, for both the list (filtered in SQL) and the single read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createTestApp, unique, type TestApp, type TestMember } from '../setup/harness.js';
-import { appointOrgAdmin, appointOrganizer, befriend, createAdmin, createEvent, createGrove, createOrganization } from './helpers.js';
+import {
+  appointOrgAdmin,
+  appointOrganizer,
+  befriend,
+  createAdmin,
+  createEvent,
+  createGrove,
+  createOrganization,
+} from './helpers.js';
 
 let t: TestApp;
 const area = unique('Matrixville');
@@ -36,7 +44,15 @@ beforeAll(async () => {
   slugs.oPublic = (await createEvent(t, orgCreator!, o, { area, visibility: 'public' })).slug;
   slugs.oFriends = (await createEvent(t, orgCreator!, o, { area, visibility: 'friends' })).slug;
 
-  Object.assign(callers, { anonymous: null, member, groveMember, friendOfCreator: friend, organizer: organizer2, orgAdmin: orgAdmin2, siteAdmin: admin });
+  Object.assign(callers, {
+    anonymous: null,
+    member,
+    groveMember,
+    friendOfCreator: friend,
+    organizer: organizer2,
+    orgAdmin: orgAdmin2,
+    siteAdmin: admin,
+  });
 });
 afterAll(() => t.close());
 
@@ -53,7 +69,9 @@ const allKeys: Key[] = ['gPublic', 'gGrove', 'gFriends', 'oPublic', 'oFriends'];
 
 describe.each(Object.keys(expected))('%s', (who) => {
   it('lists exactly the events it may see (REST)', async () => {
-    const res = await t.request('GET', `/api/events?area=${encodeURIComponent(area)}&limit=100`, { token: callers[who]?.token });
+    const res = await t.request('GET', `/api/events?area=${encodeURIComponent(area)}&limit=100`, {
+      token: callers[who]?.token,
+    });
     expect(res.status).toBe(200);
     const seen = res.body.items.map((e: { slug: string }) => e.slug).sort();
     expect(seen).toEqual(expected[who]!.map((k) => slugs[k]).sort());
@@ -70,7 +88,9 @@ describe.each(Object.keys(expected))('%s', (who) => {
       expect({ key, status: res.status }).toEqual({ key, status: expected[who]!.includes(key) ? 200 : 404 });
       if (res.status === 404) {
         expect(res.body.error.code).toBe('not_found');
-        await expect(t.trpc(callers[who]?.token).events.get.query({ slug: slugs[key] })).rejects.toMatchObject({ data: { httpStatus: 404 } });
+        await expect(t.trpc(callers[who]?.token).events.get.query({ slug: slugs[key] })).rejects.toMatchObject({
+          data: { httpStatus: 404 },
+        });
       }
     }
   });
@@ -80,7 +100,9 @@ it('a friendship that ends hides friends events again', async () => {
   const friend = callers.friendOfCreator!;
   const before = await t.request('GET', `/api/events/${slugs.gFriends}`, { token: friend.token });
   expect(before.status).toBe(200);
-  await t.deps.database.rows((await import('drizzle-orm')).sql`delete from friendships where user_id = ${friend.id} or friend_id = ${friend.id}`);
+  await t.deps.database.rows(
+    (await import('drizzle-orm')).sql`delete from friendships where user_id = ${friend.id} or friend_id = ${friend.id}`,
+  );
   const after = await t.request('GET', `/api/events/${slugs.gFriends}`, { token: friend.token });
   expect(after.status).toBe(404);
 });

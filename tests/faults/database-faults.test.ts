@@ -19,7 +19,14 @@ const CONNECT_TIMEOUT_S = 2;
 /** The longest a request may take while the database misbehaves: one connect attempt plus one statement, plus slack. */
 const FAIL_FAST_MS = CONNECT_TIMEOUT_S * 1000 + STATEMENT_TIMEOUT_MS + 2500;
 
-const placeBody = () => ({ name: `Fault place ${unique('f')}`, type: 'cafe', veganLevel: 'full', address: '1 Test Street', website: 'https://example.org', location: { lng: 13.4, lat: 52.5 } });
+const placeBody = () => ({
+  name: `Fault place ${unique('f')}`,
+  type: 'cafe',
+  veganLevel: 'full',
+  address: '1 Test Street',
+  website: 'https://example.org',
+  location: { lng: 13.4, lat: 52.5 },
+});
 
 interface Timed {
   what: string;
@@ -36,7 +43,13 @@ async function timed(what: string, call: () => Promise<ApiResponse>): Promise<Ti
 /** Failures: anything but 2xx or 503 unavailable, or slower than the fail-fast bound. */
 function misbehaviour(results: Timed[]): string[] {
   return results
-    .filter((r) => !((r.res.status >= 200 && r.res.status < 300) || (r.res.status === 503 && r.res.body?.error?.code === 'unavailable')) || r.ms > FAIL_FAST_MS)
+    .filter(
+      (r) =>
+        !(
+          (r.res.status >= 200 && r.res.status < 300) ||
+          (r.res.status === 503 && r.res.body?.error?.code === 'unavailable')
+        ) || r.ms > FAIL_FAST_MS,
+    )
     .map((r) => `${r.what}: ${r.res.status} in ${Math.round(r.ms)} ms ${r.res.text.slice(0, 160)}`);
 }
 
@@ -66,10 +79,25 @@ describe.skipIf(!realDatabase)('database faults (PostgreSQL)', () => {
     const proxied = new URL(isolated.url);
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
-    appDatabase = await openDatabase({ url: proxied.toString(), poolMax: 4, statementTimeoutMs: STATEMENT_TIMEOUT_MS, connectTimeoutSeconds: CONNECT_TIMEOUT_S });
-    t = await createTestApp({ DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS), DATABASE_CONNECT_TIMEOUT_SECONDS: String(CONNECT_TIMEOUT_S) }, { wrapDatabase: () => appDatabase });
+    appDatabase = await openDatabase({
+      url: proxied.toString(),
+      poolMax: 4,
+      statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+      connectTimeoutSeconds: CONNECT_TIMEOUT_S,
+    });
+    t = await createTestApp(
+      {
+        DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
+        DATABASE_CONNECT_TIMEOUT_SECONDS: String(CONNECT_TIMEOUT_S),
+      },
+      { wrapDatabase: () => appDatabase },
+    );
     token = (await insertMember(t, { prefix: 'fault' })).token;
-    injector = postgres(isolated.url, { max: 1, onnotice: () => {}, connection: { application_name: 'cas-fault-injector' } });
+    injector = postgres(isolated.url, {
+      max: 1,
+      onnotice: () => {},
+      connection: { application_name: 'cas-fault-injector' },
+    });
   });
 
   afterAll(async () => {
@@ -84,7 +112,9 @@ describe.skipIf(!realDatabase)('database faults (PostgreSQL)', () => {
   /** Places that answered 201 must all be in the database. */
   async function lostWrites(ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
-    const rows = await isolated.database.rows<{ id: string }>(sql`select id::text as id from places where id = any(${`{${ids.join(',')}}`}::uuid[])`);
+    const rows = await isolated.database.rows<{ id: string }>(
+      sql`select id::text as id from places where id = any(${`{${ids.join(',')}}`}::uuid[])`,
+    );
     const found = new Set(rows.map((r) => r.id));
     return ids.filter((id) => !found.has(id));
   }
@@ -126,38 +156,51 @@ describe.skipIf(!realDatabase)('database faults (PostgreSQL)', () => {
     expect(kills, 'the injector killed connections').toBeGreaterThan(0);
     expect(misbehaviour(results)).toEqual([]);
     // Back to normal without a restart.
-    expect(await eventually(async () => (await t.request('GET', '/api/me', { token })).status === 200, 10_000)).toBe(true);
+    expect(await eventually(async () => (await t.request('GET', '/api/me', { token })).status === 200, 10_000)).toBe(
+      true,
+    );
     expect((await t.request('GET', '/healthz')).status).toBe(200);
     expect(await lostWrites(created)).toEqual([]);
   });
 
-  it.each(['refuse', 'blackhole'] as const)('fails fast with 503 while the database is unreachable (%s), then recovers', { timeout: 60_000 }, async (mode) => {
-    const before = await t.request('POST', '/api/places', { token, body: placeBody() });
-    expect(before.status).toBe(201);
+  it.each(['refuse', 'blackhole'] as const)(
+    'fails fast with 503 while the database is unreachable (%s), then recovers',
+    { timeout: 60_000 },
+    async (mode) => {
+      const before = await t.request('POST', '/api/places', { token, body: placeBody() });
+      expect(before.status).toBe(201);
 
-    await proxy.set(mode);
-    const during = await Promise.all([
-      timed('GET /healthz', () => t.request('GET', '/healthz')),
-      timed('GET /api/me', () => t.request('GET', '/api/me', { token })),
-      timed('GET /api/places', () => t.request('GET', '/api/places')),
-      timed('POST /api/places', () => t.request('POST', '/api/places', { token, body: placeBody() })),
-      timed('POST /api/auth/login', () => t.request('POST', '/api/auth/login', { body: { email: 'nobody@example.test', password: 'whatever password' } })),
-    ]);
-    const health = during[0]!;
-    expect(health.res.status).toBe(503);
-    expect(health.ms).toBeLessThan(HEALTH_TIMEOUT_MS + 1500);
-    for (const r of during.slice(1)) {
-      expect(r.res.status, `${r.what}: ${r.res.text}`).toBe(503);
-      expect(r.res.body.error.code).toBe('unavailable');
-    }
-    expect(misbehaviour(during)).toEqual([]);
+      await proxy.set(mode);
+      const during = await Promise.all([
+        timed('GET /healthz', () => t.request('GET', '/healthz')),
+        timed('GET /api/me', () => t.request('GET', '/api/me', { token })),
+        timed('GET /api/places', () => t.request('GET', '/api/places')),
+        timed('POST /api/places', () => t.request('POST', '/api/places', { token, body: placeBody() })),
+        timed('POST /api/auth/login', () =>
+          t.request('POST', '/api/auth/login', {
+            body: { email: 'nobody@example.test', password: 'whatever password' },
+          }),
+        ),
+      ]);
+      const health = during[0]!;
+      expect(health.res.status).toBe(503);
+      expect(health.ms).toBeLessThan(HEALTH_TIMEOUT_MS + 1500);
+      for (const r of during.slice(1)) {
+        expect(r.res.status, `${r.what}: ${r.res.text}`).toBe(503);
+        expect(r.res.body.error.code).toBe('unavailable');
+      }
+      expect(misbehaviour(during)).toEqual([]);
 
-    await proxy.set('up');
-    expect(await eventually(async () => (await t.request('GET', '/healthz')).status === 200, 15_000), 'healthz back to 200').toBe(true);
-    const after = await t.request('POST', '/api/places', { token, body: placeBody() });
-    expect(after.status).toBe(201);
-    expect(await lostWrites([before.body._id, after.body._id])).toEqual([]);
-  });
+      await proxy.set('up');
+      expect(
+        await eventually(async () => (await t.request('GET', '/healthz')).status === 200, 15_000),
+        'healthz back to 200',
+      ).toBe(true);
+      const after = await t.request('POST', '/api/places', { token, body: placeBody() });
+      expect(after.status).toBe(201);
+      expect(await lostWrites([before.body._id, after.body._id])).toEqual([]);
+    },
+  );
 });
 
 describe.skipIf(realDatabase)('database faults (PGlite)', () => {

@@ -32,7 +32,14 @@ const skipReason = !testDatabaseUrl()
       ? `needs postgresql-common and PostgreSQL ${VERSION}`
       : null;
 
-const placeBody = (n: number) => ({ name: `Restart place ${process.pid}-${n}-${Date.now()}`, type: 'cafe', veganLevel: 'full', address: '1 Test Street', website: 'https://example.org', location: { lng: 13.4, lat: 52.5 } });
+const placeBody = (n: number) => ({
+  name: `Restart place ${process.pid}-${n}-${Date.now()}`,
+  type: 'cafe',
+  veganLevel: 'full',
+  address: '1 Test Street',
+  website: 'https://example.org',
+  location: { lng: 13.4, lat: 52.5 },
+});
 
 describe.skipIf(skipReason !== null)('PostgreSQL restart under load (private cluster)', () => {
   const cluster = `casfault${process.pid}`;
@@ -40,7 +47,14 @@ describe.skipIf(skipReason !== null)('PostgreSQL restart under load (private clu
   let server: ServerProcess | undefined;
   let token: string;
 
-  const ctl = (action: 'start' | 'stop' | 'restart') => run('pg_ctlcluster', ['--skip-systemctl-redirect', VERSION, cluster, action, ...(action === 'start' ? [] : ['-m', 'fast'])]);
+  const ctl = (action: 'start' | 'stop' | 'restart') =>
+    run('pg_ctlcluster', [
+      '--skip-systemctl-redirect',
+      VERSION,
+      cluster,
+      action,
+      ...(action === 'start' ? [] : ['-m', 'fast']),
+    ]);
 
   beforeAll(async () => {
     // Drop clusters left by earlier runs that were killed before their afterAll.
@@ -60,9 +74,16 @@ describe.skipIf(skipReason !== null)('PostgreSQL restart under load (private clu
     const port = await freePort();
     await run('pg_createcluster', [VERSION, cluster, '-p', String(port), '--start', '--', '--auth=trust']);
     databaseUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    server = await startServer(databaseUrl, { DATABASE_CONNECT_TIMEOUT_SECONDS: String(CONNECT_TIMEOUT_S), DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS), DATABASE_POOL_MAX: '4', REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
+    server = await startServer(databaseUrl, {
+      DATABASE_CONNECT_TIMEOUT_SECONDS: String(CONNECT_TIMEOUT_S),
+      DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
+      DATABASE_POOL_MAX: '4',
+      REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    });
     const handle = `restart${process.pid}`;
-    const reg = await http(server.url, 'POST', '/api/auth/register', { body: { email: `${handle}@example.test`, password: 'long enough password', handle } });
+    const reg = await http(server.url, 'POST', '/api/auth/register', {
+      body: { email: `${handle}@example.test`, password: 'long enough password', handle },
+    });
     expect(reg.status, reg.text).toBe(201);
     token = reg.body.token;
   }, 120_000);
@@ -87,16 +108,25 @@ describe.skipIf(skipReason !== null)('PostgreSQL restart under load (private clu
   }
   const bad = (answers: { what: string; a: HttpAnswer }[], boundMs: number) =>
     answers
-      .filter(({ a }) => !((a.status >= 200 && a.status < 300) || (a.status === 503 && a.body?.error?.code === 'unavailable')) || a.ms > boundMs)
+      .filter(
+        ({ a }) =>
+          !((a.status >= 200 && a.status < 300) || (a.status === 503 && a.body?.error?.code === 'unavailable')) ||
+          a.ms > boundMs,
+      )
       .map(({ what, a }) => `${what}: ${a.status} in ${Math.round(a.ms)} ms ${a.text.slice(0, 160)}`);
 
-  it('answers 503 fast while PostgreSQL is stopped, and serves again once it is back', { timeout: 90_000 }, async () => {
+  it('answers 503 fast while PostgreSQL is stopped, and serves again once it is back', {
+    timeout: 90_000,
+  }, async () => {
     try {
       await ctl('stop');
       const during = await Promise.all([
         http(server!.url, 'GET', '/healthz').then((a) => ({ what: 'healthz', a })),
         http(server!.url, 'GET', '/api/me', { token }).then((a) => ({ what: 'GET /api/me', a })),
-        http(server!.url, 'POST', '/api/places', { token, body: placeBody(0) }).then((a) => ({ what: 'POST /api/places', a })),
+        http(server!.url, 'POST', '/api/places', { token, body: placeBody(0) }).then((a) => ({
+          what: 'POST /api/places',
+          a,
+        })),
       ]);
       for (const { what, a } of during) {
         expect(a.status, `${what}: ${a.text}`).toBe(503);
@@ -137,9 +167,15 @@ describe.skipIf(skipReason !== null)('PostgreSQL restart under load (private clu
     }
     expect(answers.length).toBeGreaterThan(10);
     const slowest = Math.max(...answers.map(({ a }) => a.ms));
-    if (slowest > FAIL_FAST_MS) console.warn(`pg-restart: slowest request ${Math.round(slowest)} ms (fail-fast bound ${FAIL_FAST_MS} ms; see RESTART_BOUND_MS)`);
+    if (slowest > FAIL_FAST_MS)
+      console.warn(
+        `pg-restart: slowest request ${Math.round(slowest)} ms (fail-fast bound ${FAIL_FAST_MS} ms; see RESTART_BOUND_MS)`,
+      );
     expect(bad(answers, RESTART_BOUND_MS)).toEqual([]);
-    expect(answers.some(({ a }) => a.status === 201), 'some writes succeeded').toBe(true);
+    expect(
+      answers.some(({ a }) => a.status === 201),
+      'some writes succeeded',
+    ).toBe(true);
     expect(await eventually(healthy, 20_000)).toBe(true);
     expect(server!.exited(), server!.output()).toBeNull();
 
@@ -147,7 +183,10 @@ describe.skipIf(skipReason !== null)('PostgreSQL restart under load (private clu
     try {
       const rows = await sql<{ id: string }[]>`select id::text as id from places where id = any(${created}::uuid[])`;
       const found = new Set(rows.map((r) => r.id));
-      expect(created.filter((id) => !found.has(id)), 'acknowledged writes lost').toEqual([]);
+      expect(
+        created.filter((id) => !found.has(id)),
+        'acknowledged writes lost',
+      ).toEqual([]);
     } finally {
       await sql.end();
     }

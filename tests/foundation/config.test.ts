@@ -31,7 +31,12 @@ describe('loadConfig', () => {
   });
 
   it('parses numbers and booleans, treating blank values as unset', () => {
-    const config = loadConfig({ PORT: ' 8080 ', TRUST_PROXY: 'true', SESSION_TTL_DAYS: '', RATE_LIMIT_LOGIN_PER_IP: '5' });
+    const config = loadConfig({
+      PORT: ' 8080 ',
+      TRUST_PROXY: 'true',
+      SESSION_TTL_DAYS: '',
+      RATE_LIMIT_LOGIN_PER_IP: '5',
+    });
     expect(config).toMatchObject({ PORT: 8080, TRUST_PROXY: true, SESSION_TTL_DAYS: 30, RATE_LIMIT_LOGIN_PER_IP: 5 });
     expect(loadConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
   });

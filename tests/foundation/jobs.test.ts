@@ -20,16 +20,44 @@ describe('expired-credentials sweep', () => {
     const m = await createMember(t);
     const db = t.deps.database.db;
     const insertSession = async (expiresAt: Date) =>
-      (await db.insert(sessions).values({ tokenHash: hashSecretToken(generateSecretToken()), userId: m.id, createdAt: at(-86_400_000), expiresAt }).returning())[0]!.id;
+      (
+        await db
+          .insert(sessions)
+          .values({
+            tokenHash: hashSecretToken(generateSecretToken()),
+            userId: m.id,
+            createdAt: at(-86_400_000),
+            expiresAt,
+          })
+          .returning()
+      )[0]!.id;
     const insertMagic = async (expiresAt: Date) =>
-      (await db.insert(magicLinkTokens).values({ tokenHash: hashSecretToken(generateSecretToken()), userId: m.id, createdAt: at(-3_600_000), expiresAt }).returning())[0]!.id;
+      (
+        await db
+          .insert(magicLinkTokens)
+          .values({
+            tokenHash: hashSecretToken(generateSecretToken()),
+            userId: m.id,
+            createdAt: at(-3_600_000),
+            expiresAt,
+          })
+          .returning()
+      )[0]!.id;
     const insertWindow = async (expiresAt: Date) => {
       const key = `test:${unique('k')}`;
       await db.insert(rateLimits).values({ key, windowStart: at(-3_600_000), expiresAt, count: 3 });
       return key;
     };
-    const expired = { sessions: [await insertSession(at(-1000)), await insertSession(at(-86_400_000))], magic: [await insertMagic(at(-1000))], windows: [await insertWindow(at(-1000))] };
-    const live = { sessions: [await insertSession(at(1_000))], magic: [await insertMagic(at(1_000))], windows: [await insertWindow(at(1_000))] };
+    const expired = {
+      sessions: [await insertSession(at(-1000)), await insertSession(at(-86_400_000))],
+      magic: [await insertMagic(at(-1000))],
+      windows: [await insertWindow(at(-1000))],
+    };
+    const live = {
+      sessions: [await insertSession(at(1_000))],
+      magic: [await insertMagic(at(1_000))],
+      windows: [await insertWindow(at(1_000))],
+    };
 
     const runner = createJobRunner(t.deps, [expiredCredentialsSweep]);
     const summary = await runner.runOnce(expiredCredentialsSweep);
@@ -39,9 +67,26 @@ describe('expired-credentials sweep', () => {
     expect(summary!.rateLimits).toBeGreaterThanOrEqual(1);
 
     const left = async () => ({
-      sessions: (await db.select({ id: sessions.id }).from(sessions).where(inArray(sessions.id, [...expired.sessions, ...live.sessions]))).map((r) => r.id).sort(),
-      magic: (await db.select({ id: magicLinkTokens.id }).from(magicLinkTokens).where(inArray(magicLinkTokens.id, [...expired.magic, ...live.magic]))).map((r) => r.id),
-      windows: (await db.select({ key: rateLimits.key }).from(rateLimits).where(inArray(rateLimits.key, [...expired.windows, ...live.windows]))).map((r) => r.key),
+      sessions: (
+        await db
+          .select({ id: sessions.id })
+          .from(sessions)
+          .where(inArray(sessions.id, [...expired.sessions, ...live.sessions]))
+      )
+        .map((r) => r.id)
+        .sort(),
+      magic: (
+        await db
+          .select({ id: magicLinkTokens.id })
+          .from(magicLinkTokens)
+          .where(inArray(magicLinkTokens.id, [...expired.magic, ...live.magic]))
+      ).map((r) => r.id),
+      windows: (
+        await db
+          .select({ key: rateLimits.key })
+          .from(rateLimits)
+          .where(inArray(rateLimits.key, [...expired.windows, ...live.windows]))
+      ).map((r) => r.key),
     });
     expect(await left()).toEqual({ sessions: live.sessions, magic: live.magic, windows: live.windows });
     // The member's own registration session was live and is untouched.
@@ -81,7 +126,12 @@ describe('job runner', () => {
 
   it('runs a job with its lock and reports its summary', async () => {
     const runner = createJobRunner(t.deps, []);
-    const job: Job = { name: 'noop', lockId: 7_319_001, intervalMs: 1000, run: async (tx) => ({ one: Number((await t.deps.database.rows<{ n: number }>(sql`select 1 as n`, tx))[0]!.n) }) };
+    const job: Job = {
+      name: 'noop',
+      lockId: 7_319_001,
+      intervalMs: 1000,
+      run: async (tx) => ({ one: Number((await t.deps.database.rows<{ n: number }>(sql`select 1 as n`, tx))[0]!.n) }),
+    };
     expect(await runner.runOnce(job)).toEqual({ one: 1 });
   });
 

@@ -27,7 +27,15 @@ afterAll(() => {
 async function startServer(port: number) {
   const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url!, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', SHUTDOWN_TIMEOUT_MS: '8000' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url!,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'test',
+      SHUTDOWN_TIMEOUT_MS: '8000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -43,43 +51,58 @@ async function startServer(port: number) {
   return { child, exited, output: () => output };
 }
 
-describe.skipIf(!url)('graceful shutdown (real server process; PostgreSQL only: needs a database URL the child process can open, skipped on PGlite)', () => {
-  it('finishes the in-flight request after SIGTERM, refuses new connections, and exits 0', async () => {
-    const port = await freePort();
-    const server = await startServer(port);
+describe.skipIf(!url)(
+  'graceful shutdown (real server process; PostgreSQL only: needs a database URL the child process can open, skipped on PGlite)',
+  () => {
+    it('finishes the in-flight request after SIGTERM, refuses new connections, and exits 0', async () => {
+      const port = await freePort();
+      const server = await startServer(port);
 
-    const handle = unique('bye');
-    const body = JSON.stringify({ email: `${handle}@example.test`, password: 'shutdown password', handle });
-    // Send the headers and half the body, so the request is in flight when SIGTERM arrives.
-    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/auth/register', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      const handle = unique('bye');
+      const body = JSON.stringify({ email: `${handle}@example.test`, password: 'shutdown password', handle });
+      // Send the headers and half the body, so the request is in flight when SIGTERM arrives.
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/auth/register',
+            agent: false,
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (d: Buffer) => (text += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+          },
+        );
+        req.on('error', reject);
+        req.write(body.slice(0, 10));
+        setTimeout(() => {
+          server.child.kill('SIGTERM');
+          setTimeout(() => req.end(body.slice(10)), 500);
+        }, 300);
       });
-      req.on('error', reject);
-      req.write(body.slice(0, 10));
-      setTimeout(() => {
-        server.child.kill('SIGTERM');
-        setTimeout(() => req.end(body.slice(10)), 500);
-      }, 300);
-    });
 
-    const res = await answer;
-    expect(res.status, server.output()).toBe(201);
-    expect(JSON.parse(res.body).user.handle).toBe(handle.toLowerCase());
+      const res = await answer;
+      expect(res.status, server.output()).toBe(201);
+      expect(JSON.parse(res.body).user.handle).toBe(handle.toLowerCase());
 
-    // No longer accepting: a new connection is refused (the listener is closed).
-    const refused = await new Promise<string>((resolve) => {
-      http.get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (r) => resolve(`answered ${r.statusCode}`)).on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
-    });
-    expect(refused).toBe('ECONNREFUSED');
+      // No longer accepting: a new connection is refused (the listener is closed).
+      const refused = await new Promise<string>((resolve) => {
+        http
+          .get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (r) => resolve(`answered ${r.statusCode}`))
+          .on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+      });
+      expect(refused).toBe('ECONNREFUSED');
 
-    const started = Date.now();
-    expect(await server.exited).toBe(0);
-    expect(Date.now() - started).toBeLessThan(7000);
-    expect(server.output()).toContain('"msg":"stopped"');
-    // It finished on its own, not by the forced-close timeout.
-    expect(server.output()).not.toContain('shutdown timeout reached');
-  }, 90_000);
-});
+      const started = Date.now();
+      expect(await server.exited).toBe(0);
+      expect(Date.now() - started).toBeLessThan(7000);
+      expect(server.output()).toContain('"msg":"stopped"');
+      // It finished on its own, not by the forced-close timeout.
+      expect(server.output()).not.toContain('shutdown timeout reached');
+    }, 90_000);
+  },
+);

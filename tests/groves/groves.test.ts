@@ -14,14 +14,29 @@ describe('admin setup of groves', () => {
   it('creates and changes a grove (happy, REST + tRPC)', async () => {
     const admin = await createAdmin(t);
     const name = unique('Bristol Grove ');
-    const res = await t.request('POST', '/api/admin/groves', { token: admin.token, body: { name, description: 'Hello', region: { name: 'Bristol', bbox: [-2.7, 51.4, -2.5, 51.5] } } });
+    const res = await t.request('POST', '/api/admin/groves', {
+      token: admin.token,
+      body: { name, description: 'Hello', region: { name: 'Bristol', bbox: [-2.7, 51.4, -2.5, 51.5] } },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name, description: 'Hello', region: { name: 'Bristol', bbox: [-2.7, 51.4, -2.5, 51.5] }, memberCount: 0, organizerCount: 0, actionTotal: null, myRole: null });
+    expect(res.body).toMatchObject({
+      name,
+      description: 'Hello',
+      region: { name: 'Bristol', bbox: [-2.7, 51.4, -2.5, 51.5] },
+      memberCount: 0,
+      organizerCount: 0,
+      actionTotal: null,
+      myRole: null,
+    });
     expect(res.body.slug).toMatch(/^bristol-grove-/);
     const slug = unique('g-').toLowerCase();
-    const changed = await t.trpc(admin.token).adminSetup.updateGrove.mutate({ id: res.body._id, slug, region: { name: 'Bath' } });
+    const changed = await t
+      .trpc(admin.token)
+      .adminSetup.updateGrove.mutate({ id: res.body._id, slug, region: { name: 'Bath' } });
     expect(changed).toMatchObject({ slug, region: { name: 'Bath', bbox: null } });
-    const created = await t.trpc(admin.token).adminSetup.createGrove.mutate({ name: unique('T '), region: { name: 'X' } });
+    const created = await t
+      .trpc(admin.token)
+      .adminSetup.createGrove.mutate({ name: unique('T '), region: { name: 'X' } });
     expect(created.description).toBe('');
   });
 
@@ -32,24 +47,60 @@ describe('admin setup of groves', () => {
     expect((await t.request('POST', '/api/admin/groves', { body })).status).toBe(401);
     const admin = await createAdmin(t);
     const grove = await createGrove(t, admin);
-    expect((await t.request('PATCH', `/api/admin/groves/${grove._id}`, { token: member.token, body: { name: 'z' } })).status).toBe(403);
-    expect((await t.request('POST', `/api/admin/groves/${grove._id}/organizers`, { token: member.token, body: { handle: member.handle } })).status).toBe(403);
-    expect((await t.request('DELETE', `/api/admin/groves/${grove._id}/organizers/${member.handle}`, { token: member.token })).status).toBe(403);
+    expect(
+      (await t.request('PATCH', `/api/admin/groves/${grove._id}`, { token: member.token, body: { name: 'z' } })).status,
+    ).toBe(403);
+    expect(
+      (
+        await t.request('POST', `/api/admin/groves/${grove._id}/organizers`, {
+          token: member.token,
+          body: { handle: member.handle },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await t.request('DELETE', `/api/admin/groves/${grove._id}/organizers/${member.handle}`, { token: member.token }))
+        .status,
+    ).toBe(403);
   });
 
   it('validates, answers 409 for a taken slug and 404 for unknown groves or handles (error)', async () => {
     const admin = await createAdmin(t);
     const grove = await createGrove(t, admin);
-    for (const body of [{ name: 'x' }, { name: 'x', region: { name: 'y', bbox: [0, 10, 1, 5] } }, { name: 'x', region: { name: 'y' }, slug: 'Bad Slug' }, { name: 'x', region: { name: 'y' }, members: [] }]) {
+    for (const body of [
+      { name: 'x' },
+      { name: 'x', region: { name: 'y', bbox: [0, 10, 1, 5] } },
+      { name: 'x', region: { name: 'y' }, slug: 'Bad Slug' },
+      { name: 'x', region: { name: 'y' }, members: [] },
+    ]) {
       const res = await t.request('POST', '/api/admin/groves', { token: admin.token, body });
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }
-    const taken = await t.request('POST', '/api/admin/groves', { token: admin.token, body: { name: 'x', slug: grove.slug, region: { name: 'y' } } });
+    const taken = await t.request('POST', '/api/admin/groves', {
+      token: admin.token,
+      body: { name: 'x', slug: grove.slug, region: { name: 'y' } },
+    });
     expect(taken.status).toBe(409);
     const missing = '01900000-0000-7000-8000-000000000000';
-    expect((await t.request('PATCH', `/api/admin/groves/${missing}`, { token: admin.token, body: { name: 'z' } })).status).toBe(404);
-    expect((await t.request('POST', `/api/admin/groves/${missing}/organizers`, { token: admin.token, body: { handle: admin.handle } })).status).toBe(404);
-    expect((await t.request('POST', `/api/admin/groves/${grove._id}/organizers`, { token: admin.token, body: { handle: 'nobody_here_x' } })).status).toBe(404);
+    expect(
+      (await t.request('PATCH', `/api/admin/groves/${missing}`, { token: admin.token, body: { name: 'z' } })).status,
+    ).toBe(404);
+    expect(
+      (
+        await t.request('POST', `/api/admin/groves/${missing}/organizers`, {
+          token: admin.token,
+          body: { handle: admin.handle },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await t.request('POST', `/api/admin/groves/${grove._id}/organizers`, {
+          token: admin.token,
+          body: { handle: 'nobody_here_x' },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('appoints and removes organizers by handle, idempotently', async () => {
@@ -57,12 +108,16 @@ describe('admin setup of groves', () => {
     const grove = await createGrove(t, admin);
     const member = await createMember(t);
     for (let i = 0; i < 2; i++) {
-      const res = await t.request('POST', `/api/admin/groves/${grove._id}/organizers`, { token: admin.token, body: { handle: member.handle.toUpperCase() } });
+      const res = await t.request('POST', `/api/admin/groves/${grove._id}/organizers`, {
+        token: admin.token,
+        body: { handle: member.handle.toUpperCase() },
+      });
       expect(res.body).toEqual({ ok: true });
     }
     let view = await t.request('GET', `/api/groves/${grove.slug}`, { token: member.token });
     expect(view.body).toMatchObject({ memberCount: 1, organizerCount: 1, myRole: 'organizer' });
-    for (let i = 0; i < 2; i++) await t.trpc(admin.token).adminSetup.removeOrganizer.mutate({ id: grove._id, handle: member.handle });
+    for (let i = 0; i < 2; i++)
+      await t.trpc(admin.token).adminSetup.removeOrganizer.mutate({ id: grove._id, handle: member.handle });
     view = await t.request('GET', `/api/groves/${grove.slug}`, { token: member.token });
     expect(view.body).toMatchObject({ memberCount: 1, organizerCount: 0, myRole: 'member' });
   });
@@ -88,7 +143,18 @@ describe('public groves', () => {
       }
       expect(body).not.toMatch(/"members"|"memberIds"|"organizers"|"organizerIds"/);
     }
-    expect(Object.keys(one).sort()).toEqual(['_id', 'actionTotal', 'createdAt', 'description', 'memberCount', 'myRole', 'name', 'organizerCount', 'region', 'slug']);
+    expect(Object.keys(one).sort()).toEqual([
+      '_id',
+      'actionTotal',
+      'createdAt',
+      'description',
+      'memberCount',
+      'myRole',
+      'name',
+      'organizerCount',
+      'region',
+      'slug',
+    ]);
   });
 
   it('pages by cursor and rejects bad cursors; unknown slug is 404 (error)', async () => {
@@ -118,15 +184,23 @@ describe('join and leave', () => {
     const left = await t.request('DELETE', `/api/groves/${grove._id}/leave`, { token: member.token });
     expect(left.body).toEqual({ ok: true });
     expect(await t.trpc(member.token).groves.leave.mutate({ id: grove._id })).toEqual({ ok: true });
-    expect((await t.request('GET', `/api/groves/${grove.slug}`, { token: member.token })).body).toMatchObject({ memberCount: 0, myRole: null });
+    expect((await t.request('GET', `/api/groves/${grove.slug}`, { token: member.token })).body).toMatchObject({
+      memberCount: 0,
+      myRole: null,
+    });
   });
 
   it('keeps an organizer an organizer on join; leaving ends the role', async () => {
     const admin = await createAdmin(t);
     const grove = await createGrove(t, admin);
     const member = await createMember(t);
-    await t.request('POST', `/api/admin/groves/${grove._id}/organizers`, { token: admin.token, body: { handle: member.handle } });
-    expect((await t.request('POST', `/api/groves/${grove._id}/join`, { token: member.token })).body.myRole).toBe('organizer');
+    await t.request('POST', `/api/admin/groves/${grove._id}/organizers`, {
+      token: admin.token,
+      body: { handle: member.handle },
+    });
+    expect((await t.request('POST', `/api/groves/${grove._id}/join`, { token: member.token })).body.myRole).toBe(
+      'organizer',
+    );
     await t.request('DELETE', `/api/groves/${grove._id}/leave`, { token: member.token });
     expect((await t.request('GET', `/api/groves/${grove.slug}`)).body.organizerCount).toBe(0);
   });
@@ -137,15 +211,24 @@ describe('join and leave', () => {
     expect((await t.request('POST', `/api/groves/${grove._id}/join`)).status).toBe(401);
     expect((await t.request('DELETE', `/api/groves/${grove._id}/leave`)).status).toBe(401);
     const member = await createMember(t);
-    expect((await t.request('POST', '/api/groves/01900000-0000-7000-8000-000000000000/join', { token: member.token })).status).toBe(404);
-    expect((await t.request('DELETE', '/api/groves/01900000-0000-7000-8000-000000000000/leave', { token: member.token })).status).toBe(404);
+    expect(
+      (await t.request('POST', '/api/groves/01900000-0000-7000-8000-000000000000/join', { token: member.token }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await t.request('DELETE', '/api/groves/01900000-0000-7000-8000-000000000000/leave', { token: member.token }))
+        .status,
+    ).toBe(404);
     expect((await t.request('POST', '/api/groves/not-an-id/join', { token: member.token })).status).toBe(400);
   });
 });
 
 describe('OpenAPI document', () => {
   it('documents the admin setup routes, the calendar feed, and the auth level of every route of this milestone', () => {
-    const paths = t.openApiDocument.paths as Record<string, Record<string, { 'x-auth'?: string; 'x-unbuilt'?: boolean }>>;
+    const paths = t.openApiDocument.paths as Record<
+      string,
+      Record<string, { 'x-auth'?: string; 'x-unbuilt'?: boolean }>
+    >;
     const expected: [string, string, string][] = [
       ['get', '/api/events', 'public'],
       ['get', '/api/events/{slug}', 'public'],

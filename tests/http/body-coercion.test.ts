@@ -22,9 +22,22 @@ const testRouter = router({
     .query(({ input }) => ({ count: input.count })),
 });
 
-const ctx = { config: loadConfig({}), malformedAuthorization: false, bearerToken: null, authenticate: async () => null } as unknown as Context;
+const ctx = {
+  config: loadConfig({}),
+  malformedAuthorization: false,
+  bearerToken: null,
+  authenticate: async () => null,
+} as unknown as Context;
 const handler = createRestHandler(testRouter, { maxBodyBytes: 10_000, onUnexpected: () => {} });
-const post = (body: unknown) => handler(new Request('http://x/api/t/write', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), ctx);
+const post = (body: unknown) =>
+  handler(
+    new Request('http://x/api/t/write', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+    ctx,
+  );
 
 describe('body coercion', () => {
   it('rejects strings for numbers and booleans in a JSON body, even after many requests', async () => {

@@ -28,22 +28,34 @@ const loginBody = { email: 'a@example.test', password: 'whatever pw' };
 
 describe('request errors on /api', () => {
   it('malformed JSON → 400 validation_failed', async () => {
-    const res = await t.request('POST', '/api/auth/login', { rawBody: '{"email": ', headers: { 'content-type': 'application/json' } });
+    const res = await t.request('POST', '/api/auth/login', {
+      rawBody: '{"email": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expectEnvelope(res, 400, 'validation_failed');
     expect(res.body.error.message).toMatch(/JSON/);
   });
 
   it('JSON that is not an object → 400 validation_failed', async () => {
     for (const raw of ['[]', '"text"', '42', 'null', 'true']) {
-      const res = await t.request('POST', '/api/auth/login', { rawBody: raw, headers: { 'content-type': 'application/json' } });
+      const res = await t.request('POST', '/api/auth/login', {
+        rawBody: raw,
+        headers: { 'content-type': 'application/json' },
+      });
       expectEnvelope(res, 400, 'validation_failed');
     }
   });
 
   it('a body that is not application/json → 415 unsupported_media_type', async () => {
-    const res = await t.request('POST', '/api/auth/login', { rawBody: JSON.stringify(loginBody), headers: { 'content-type': 'text/plain' } });
+    const res = await t.request('POST', '/api/auth/login', {
+      rawBody: JSON.stringify(loginBody),
+      headers: { 'content-type': 'text/plain' },
+    });
     expectEnvelope(res, 415, 'unsupported_media_type');
-    const form = await t.request('POST', '/api/auth/login', { rawBody: 'email=a&password=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await t.request('POST', '/api/auth/login', {
+      rawBody: 'email=a&password=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectEnvelope(form, 415, 'unsupported_media_type');
   });
 
@@ -53,14 +65,23 @@ describe('request errors on /api', () => {
     // A streamed body with no Content-Length is cut off too.
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let i = 0; i < 10; i++) controller.enqueue(new TextEncoder().encode('{"pad":"' + 'y'.repeat(50) + '",'));
+        for (let i = 0; i < 10; i++) controller.enqueue(new TextEncoder().encode(`{"pad":"${'y'.repeat(50)}",`));
         controller.close();
       },
     });
-    const chunked = await t.app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    const chunked = await t.app.request('/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     expect(chunked.status).toBe(413);
     expect(await chunked.json()).toMatchObject({ error: { code: 'payload_too_large' } });
-    const trpc = await t.app.request('/trpc/auth.login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(big) });
+    const trpc = await t.app.request('/trpc/auth.login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(big),
+    });
     expect(trpc.status).toBe(413);
     expect(await trpc.json()).toMatchObject({ error: { code: 'payload_too_large' } });
   });
@@ -120,21 +141,37 @@ describe('501 not_implemented', () => {
   const handler = createRestHandler(unbuiltRouter, { maxBodyBytes: 1000, onUnexpected: () => {} });
   const call = async (body: unknown) => {
     const ctx = createRequestContext(t.deps, { requestId: 'r', headers: new Headers(), remoteAddress: '127.0.0.1' });
-    const res = await handler(new Request('http://x/api/later', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), ctx);
+    const res = await handler(
+      new Request('http://x/api/later', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      ctx,
+    );
     return { status: res.status, body: await res.json() };
   };
 
   it('a real unbuilt public route of the app answers the 501 envelope', async (ctx) => {
     type Op = { 'x-auth'?: string; 'x-unbuilt'?: boolean; parameters?: { required?: boolean }[] };
     const paths = Object.entries(t.openApiDocument.paths ?? {}) as [string, Record<string, Op>][];
-    const path = paths.find(([p, item]) => !p.includes('{') && item.get?.['x-unbuilt'] && item.get['x-auth'] === 'public' && !(item.get.parameters ?? []).some((x) => x.required))?.[0];
+    const path = paths.find(
+      ([p, item]) =>
+        !p.includes('{') &&
+        item.get?.['x-unbuilt'] &&
+        item.get['x-auth'] === 'public' &&
+        !(item.get.parameters ?? []).some((x) => x.required),
+    )?.[0];
     if (!path) return ctx.skip('no public unbuilt GET route left');
     const res = await t.request('GET', path);
     expectEnvelope(res, 501, 'not_implemented');
   });
 
   it('answers 501 after validation passes, 400 before', async () => {
-    expect(await call({ name: 'x' })).toEqual({ status: 501, body: { error: { code: 'not_implemented', message: expect.any(String) } } });
+    expect(await call({ name: 'x' })).toEqual({
+      status: 501,
+      body: { error: { code: 'not_implemented', message: expect.any(String) } },
+    });
     expect(await call({})).toMatchObject({ status: 400, body: { error: { code: 'validation_failed' } } });
   });
 });
@@ -180,7 +217,10 @@ describe('500 internal_error', () => {
   });
 
   it('the tRPC client sees the same generic error', async () => {
-    await expect(broken.trpc().stats.get.query({})).rejects.toMatchObject({ message: 'Something went wrong on our side.', data: { code: 'internal_error', httpStatus: 500 } });
+    await expect(broken.trpc().stats.get.query({})).rejects.toMatchObject({
+      message: 'Something went wrong on our side.',
+      data: { code: 'internal_error', httpStatus: 500 },
+    });
     const raw = await broken.app.request('/trpc/stats.get?input=%7B%7D');
     const text = await raw.text();
     expect(raw.status).toBe(500);

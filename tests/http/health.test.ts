@@ -31,10 +31,27 @@ afterAll(async () => {
 
 /** An app whose database is a PostgreSQL that cannot be reached. */
 async function appWithDeadDatabase(url: string, env: Record<string, string> = {}) {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, DATABASE_CONNECT_TIMEOUT_SECONDS: '1', ...env });
-  const database = await openDatabase({ url, connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS, poolMax: 2 });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: url,
+    DATABASE_CONNECT_TIMEOUT_SECONDS: '1',
+    ...env,
+  });
+  const database = await openDatabase({
+    url,
+    connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
+    poolMax: 2,
+  });
   const clock = new ManualClock();
-  const { app } = createApp({ database, config, clock, log: createLogger('silent'), mailer: new CapturingMailer(), cache: new TtlCache(clock) });
+  const { app } = createApp({
+    database,
+    config,
+    clock,
+    log: createLogger('silent'),
+    mailer: new CapturingMailer(),
+    cache: new TtlCache(clock),
+  });
   return { app, close: () => database.close() };
 }
 
@@ -70,7 +87,11 @@ describe('GET /healthz', () => {
   it('API routes answer 503 unavailable (not 500) when the database is down', async () => {
     const dead = await appWithDeadDatabase('postgres://postgres@127.0.0.1:1/postgres');
     try {
-      const login = await dead.app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.test', password: 'whatever pw' }) });
+      const login = await dead.app.request('/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'a@example.test', password: 'whatever pw' }),
+      });
       expect(login.status).toBe(503);
       expect(await login.json()).toMatchObject({ error: { code: 'unavailable' } });
       expect(login.headers.get('retry-after')).toBeTruthy();
@@ -91,10 +112,18 @@ describe('GET /healthz', () => {
 
   it('an API call never outlives REQUEST_TIMEOUT_MS, even while the database hangs', async () => {
     // The connect timeout alone would hold the request for 30 s; the request deadline cuts it off.
-    const dead = await appWithDeadDatabase(silentUrl, { DATABASE_CONNECT_TIMEOUT_SECONDS: '30', REQUEST_TIMEOUT_MS: '1500' });
+    const dead = await appWithDeadDatabase(silentUrl, {
+      DATABASE_CONNECT_TIMEOUT_SECONDS: '30',
+      REQUEST_TIMEOUT_MS: '1500',
+    });
     try {
       const calls = [
-        () => dead.app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.test', password: 'whatever pw' }) }),
+        () =>
+          dead.app.request('/api/auth/login', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: 'a@example.test', password: 'whatever pw' }),
+          }),
         () => dead.app.request('/api/places?bbox=-10,30,20,60'), // a public route
       ];
       for (const call of calls) {

@@ -35,8 +35,13 @@ describe('GET /api/openapi.json', () => {
       expect(operation['x-auth']).toBe(meta.auth ?? 'public');
       const success = String(meta.successStatus ?? 200);
       expect(operation.responses[success], `${method} ${path} ${success}`).toBeDefined();
-      for (const [status, response] of Object.entries(operation.responses as Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>)) {
-        if (Number(status) >= 400) expect(response.content?.['application/json']?.schema?.$ref, `${method} ${path} ${status}`).toBe('#/components/schemas/ErrorEnvelope');
+      for (const [status, response] of Object.entries(
+        operation.responses as Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>,
+      )) {
+        if (Number(status) >= 400)
+          expect(response.content?.['application/json']?.schema?.$ref, `${method} ${path} ${status}`).toBe(
+            '#/components/schemas/ErrorEnvelope',
+          );
       }
     }
     expect(doc.paths['/api/auth/register'].post.responses['201']).toBeDefined();

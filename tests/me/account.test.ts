@@ -10,19 +10,32 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const roleOf = async (id: string) => (await t.deps.database.rows<{ role: string }>(sql`select role from users where id = ${id}`))[0]?.role;
+const roleOf = async (id: string) =>
+  (await t.deps.database.rows<{ role: string }>(sql`select role from users where id = ${id}`))[0]?.role;
 
 describe('GET /api/me', () => {
-  it('returns exactly the caller\'s account fields (happy + security)', async () => {
+  it("returns exactly the caller's account fields (happy + security)", async () => {
     const m = await createMember(t);
     const res = await t.request('GET', '/api/me', { token: m.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ _id: m.id, email: m.email, handle: m.handle, role: 'member', createdAt: expect.any(String) });
+    expect(res.body).toEqual({
+      _id: m.id,
+      email: m.email,
+      handle: m.handle,
+      role: 'member',
+      createdAt: expect.any(String),
+    });
     expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt);
   });
 
   it('answers 401 unauthorized without, with a malformed, or with an unknown token (error)', async () => {
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: `Bearer ${'a'.repeat(52)}` }, { authorization: 'Bearer not-ours' }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { authorization: 'Basic abc' },
+      { authorization: 'Bearer' },
+      { authorization: `Bearer ${'a'.repeat(52)}` },
+      { authorization: 'Bearer not-ours' },
+    ] as Record<string, string>[]) {
       const res = await t.request('GET', '/api/me', { headers });
       expect(res.status, JSON.stringify(headers)).toBe(401);
       expect(res.body.error.code).toBe('unauthorized');
@@ -87,7 +100,9 @@ describe('PATCH /api/me', () => {
     expect(mixed.status).toBe(400);
     expect(await roleOf(m.id)).toBe('member');
     expect((await t.request('GET', '/api/me', { token: m.token })).body.handle).toBe(m.handle);
-    await expect(t.trpc(m.token).me.update.mutate({ role: 'admin' } as never)).rejects.toMatchObject({ data: { code: 'validation_failed' } });
+    await expect(t.trpc(m.token).me.update.mutate({ role: 'admin' } as never)).rejects.toMatchObject({
+      data: { code: 'validation_failed' },
+    });
     expect(await roleOf(m.id)).toBe('member');
   });
 
@@ -97,21 +112,32 @@ describe('PATCH /api/me', () => {
     const missing = await t.request('PATCH', '/api/me', { token: m.token, body: { email } });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toMatch(/currentPassword/);
-    const wrong = await t.request('PATCH', '/api/me', { token: m.token, body: { email, currentPassword: 'not it at all' } });
+    const wrong = await t.request('PATCH', '/api/me', {
+      token: m.token,
+      body: { email, currentPassword: 'not it at all' },
+    });
     expect(wrong.status).toBe(403);
     expect(wrong.body.error.code).toBe('forbidden');
     expect((await t.request('GET', '/api/me', { token: m.token })).body.email).toBe(m.email);
-    const ok = await t.request('PATCH', '/api/me', { token: m.token, body: { email: email.toUpperCase(), currentPassword: m.password } });
+    const ok = await t.request('PATCH', '/api/me', {
+      token: m.token,
+      body: { email: email.toUpperCase(), currentPassword: m.password },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.email).toBe(email);
     expect((await t.request('POST', '/api/auth/login', { body: { email, password: m.password } })).status).toBe(200);
-    expect((await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).status).toBe(401);
+    expect(
+      (await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).status,
+    ).toBe(401);
   });
 
   it('answers 409 when the new email belongs to someone else (error)', async () => {
     const a = await createMember(t);
     const b = await createMember(t);
-    const res = await t.request('PATCH', '/api/me', { token: a.token, body: { email: b.email, currentPassword: a.password } });
+    const res = await t.request('PATCH', '/api/me', {
+      token: a.token,
+      body: { email: b.email, currentPassword: a.password },
+    });
     expect(res.status).toBe(409);
   });
 
@@ -120,40 +146,66 @@ describe('PATCH /api/me', () => {
     await t.request('POST', '/api/auth/magic-link', { body: { email: m.email } });
     await t.settleMail();
     const token = new URL(/https?:\/\/\S+/.exec(t.mailer.to(m.email).at(-1)!.text)![0]).searchParams.get('token')!;
-    await t.request('PATCH', '/api/me', { token: m.token, body: { email: `${unique('nm')}@example.test`, currentPassword: m.password } });
+    await t.request('PATCH', '/api/me', {
+      token: m.token,
+      body: { email: `${unique('nm')}@example.test`, currentPassword: m.password },
+    });
     expect((await t.request('POST', '/api/auth/magic-link/verify', { body: { token } })).status).toBe(401);
   });
 
   it('a new password needs the current one, then revokes every other session (security)', async () => {
     const m = await createMember(t);
-    const other = (await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).body.token;
-    expect((await t.request('PATCH', '/api/me', { token: m.token, body: { newPassword: 'brand new password' } })).status).toBe(400);
-    expect((await t.request('PATCH', '/api/me', { token: m.token, body: { newPassword: 'brand new password', currentPassword: 'wrong' } })).status).toBe(403);
+    const other = (await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).body
+      .token;
+    expect(
+      (await t.request('PATCH', '/api/me', { token: m.token, body: { newPassword: 'brand new password' } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.request('PATCH', '/api/me', {
+          token: m.token,
+          body: { newPassword: 'brand new password', currentPassword: 'wrong' },
+        })
+      ).status,
+    ).toBe(403);
     expect((await t.request('GET', '/api/me', { token: other })).status).toBe(200);
-    const weak = await t.request('PATCH', '/api/me', { token: m.token, body: { newPassword: 'short', currentPassword: m.password } });
+    const weak = await t.request('PATCH', '/api/me', {
+      token: m.token,
+      body: { newPassword: 'short', currentPassword: m.password },
+    });
     expect(weak.status).toBe(400);
     expect(weak.body.error.message).toMatch(/newPassword/);
 
-    const ok = await t.request('PATCH', '/api/me', { token: m.token, body: { newPassword: 'brand new password', currentPassword: m.password } });
+    const ok = await t.request('PATCH', '/api/me', {
+      token: m.token,
+      body: { newPassword: 'brand new password', currentPassword: m.password },
+    });
     expect(ok.status).toBe(200);
     expect((await t.request('GET', '/api/me', { token: other })).status).toBe(401);
     expect((await t.request('GET', '/api/me', { token: m.token })).status).toBe(200);
-    expect((await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).status).toBe(401);
-    expect((await t.request('POST', '/api/auth/login', { body: { email: m.email, password: 'brand new password' } })).status).toBe(200);
+    expect(
+      (await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).status,
+    ).toBe(401);
+    expect(
+      (await t.request('POST', '/api/auth/login', { body: { email: m.email, password: 'brand new password' } })).status,
+    ).toBe(200);
   });
 
   it('works through the typed tRPC client', async () => {
     const m = await createMember(t);
     const handle = unique('tp');
     expect((await t.trpc(m.token).me.update.mutate({ handle })).handle).toBe(handle.toLowerCase());
-    await expect(t.trpc(m.token).me.update.mutate({ newPassword: 'another long one' })).rejects.toMatchObject({ data: { code: 'validation_failed', httpStatus: 400 } });
+    await expect(t.trpc(m.token).me.update.mutate({ newPassword: 'another long one' })).rejects.toMatchObject({
+      data: { code: 'validation_failed', httpStatus: 400 },
+    });
   });
 });
 
 describe('DELETE /api/me', () => {
   it('hard-deletes: zero rows naming the user in every table, token dead at once (happy + security)', async () => {
     const m = await createMember(t, { prefix: 'hdel' });
-    const second = (await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).body.token;
+    const second = (await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).body
+      .token;
     await t.request('POST', '/api/auth/magic-link', { body: { email: m.email } });
     await t.settleMail();
     expect(await findInEveryTable(t.deps.database, [m.id])).not.toEqual([]);
@@ -164,9 +216,17 @@ describe('DELETE /api/me', () => {
     expect(await findInEveryTable(t.deps.database, [m.id, m.email, m.handle])).toEqual([]);
     expect((await t.request('GET', '/api/me', { token: m.token })).status).toBe(401);
     expect((await t.request('GET', '/api/me', { token: second })).status).toBe(401);
-    expect((await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).status).toBe(401);
+    expect(
+      (await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).status,
+    ).toBe(401);
     // The email and handle are free again.
-    expect((await t.request('POST', '/api/auth/register', { body: { email: m.email, password: 'fresh start pw', handle: m.handle } })).status).toBe(201);
+    expect(
+      (
+        await t.request('POST', '/api/auth/register', {
+          body: { email: m.email, password: 'fresh start pw', handle: m.handle },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('leaves other members untouched (security)', async () => {

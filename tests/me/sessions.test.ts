@@ -22,7 +22,11 @@ describe('GET /api/me/sessions', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { status: number; body: any } = await t.request('GET', `/api/me/sessions?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: m.token });
+      const res: { status: number; body: any } = await t.request(
+        'GET',
+        `/api/me/sessions?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: m.token },
+      );
       expect(res.status).toBe(200);
       expect(res.body.items.length).toBeLessThanOrEqual(2);
       seen.push(...res.body.items);
@@ -56,7 +60,7 @@ describe('GET /api/me/sessions', () => {
     expect(limit.body.error.code).toBe('validation_failed');
   });
 
-  it('lists only the caller\'s sessions and needs a session (security)', async () => {
+  it("lists only the caller's sessions and needs a session (security)", async () => {
     const a = await createMember(t);
     const b = await createMember(t);
     const res = await t.request('GET', '/api/me/sessions', { token: a.token });
@@ -79,7 +83,9 @@ describe('GET /api/me/sessions', () => {
     const next = await t.trpc(m.token).me.listSessions.query({ limit: 1, cursor: page.nextCursor! });
     expect(next.items).toHaveLength(1);
     expect(next.nextCursor).toBeNull();
-    await expect(t.trpc(m.token).me.listSessions.query({ cursor: 'bad' })).rejects.toMatchObject({ data: { code: 'invalid_cursor', httpStatus: 400 } });
+    await expect(t.trpc(m.token).me.listSessions.query({ cursor: 'bad' })).rejects.toMatchObject({
+      data: { code: 'invalid_cursor', httpStatus: 400 },
+    });
   });
 });
 
@@ -107,7 +113,7 @@ describe('DELETE /api/me/sessions/:id', () => {
     expect((await t.request('GET', '/api/me', { token: m.token })).status).toBe(401);
   });
 
-  it('answers 404 for another member\'s session and leaves it alive (security)', async () => {
+  it("answers 404 for another member's session and leaves it alive (security)", async () => {
     const a = await createMember(t);
     const b = await createMember(t);
     const [bSession] = (await t.request('GET', '/api/me/sessions', { token: b.token })).body.items;
@@ -115,7 +121,9 @@ describe('DELETE /api/me/sessions/:id', () => {
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('not_found');
     // Same answer as an id that does not exist at all.
-    const unknown = await t.request('DELETE', '/api/me/sessions/01900000-0000-7000-8000-000000000000', { token: a.token });
+    const unknown = await t.request('DELETE', '/api/me/sessions/01900000-0000-7000-8000-000000000000', {
+      token: a.token,
+    });
     expect(unknown.text).toBe(res.text);
     expect((await t.request('GET', '/api/me', { token: b.token })).status).toBe(200);
   });
@@ -134,8 +142,12 @@ describe('DELETE /api/me/sessions/:id', () => {
     const { items } = await t.trpc(m.token).me.listSessions.query({});
     const target = items.find((s) => !s.current)!;
     expect(await t.trpc(m.token).me.revokeSession.mutate({ id: target.id })).toEqual({ ok: true });
-    await expect(t.trpc(other).me.get.query({})).rejects.toMatchObject({ data: { code: 'unauthorized', httpStatus: 401 } });
-    await expect(t.trpc(m.token).me.revokeSession.mutate({ id: target.id })).rejects.toMatchObject({ data: { code: 'not_found' } });
+    await expect(t.trpc(other).me.get.query({})).rejects.toMatchObject({
+      data: { code: 'unauthorized', httpStatus: 401 },
+    });
+    await expect(t.trpc(m.token).me.revokeSession.mutate({ id: target.id })).rejects.toMatchObject({
+      data: { code: 'not_found' },
+    });
   });
 });
 

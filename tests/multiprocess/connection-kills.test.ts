@@ -15,8 +15,15 @@ describe.skipIf(!testDatabaseUrl())('server process under connection kills (Post
 
   beforeAll(async () => {
     isolated = (await isolatedDatabase('kills'))!;
-    server = await startServer(isolated.url, { DATABASE_CONNECT_TIMEOUT_SECONDS: '2', DATABASE_STATEMENT_TIMEOUT_MS: '2000' });
-    injector = postgres(isolated.url, { max: 1, onnotice: () => {}, connection: { application_name: 'cas-fault-injector' } });
+    server = await startServer(isolated.url, {
+      DATABASE_CONNECT_TIMEOUT_SECONDS: '2',
+      DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+    });
+    injector = postgres(isolated.url, {
+      max: 1,
+      onnotice: () => {},
+      connection: { application_name: 'cas-fault-injector' },
+    });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -47,11 +54,18 @@ describe.skipIf(!testDatabaseUrl())('server process under connection kills (Post
     await killer;
 
     expect(server.exited(), server.output().slice(-2000)).toBeNull();
-    expect(Object.keys(statuses).map(Number).filter((s) => s !== 200 && s !== 503), JSON.stringify(statuses)).toEqual([]);
+    expect(
+      Object.keys(statuses)
+        .map(Number)
+        .filter((s) => s !== 200 && s !== 503),
+      JSON.stringify(statuses),
+    ).toEqual([]);
     expect(slowest).toBeLessThan(2000 + 2000 + 2500);
     let back = false;
     for (let i = 0; i < 50 && !back; i++) {
-      back = (await http(server.url, 'GET', '/healthz')).status === 200 && (await http(server.url, 'GET', '/api/places')).status === 200;
+      back =
+        (await http(server.url, 'GET', '/healthz')).status === 200 &&
+        (await http(server.url, 'GET', '/api/places')).status === 200;
       if (!back) await new Promise((r) => setTimeout(r, 200));
     }
     expect(back).toBe(true);

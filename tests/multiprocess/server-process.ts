@@ -28,12 +28,24 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServer(databaseUrl: string, env: Record<string, string> = {}, startTimeoutMs = 60_000): Promise<ServerProcess> {
+export async function startServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  startTimeoutMs = 60_000,
+): Promise<ServerProcess> {
   const port = await freePort();
   // `node --import tsx` (as npm start does): one process, so the pid and signals are the server's.
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -81,14 +93,24 @@ export interface HttpAnswer {
 }
 
 /** One JSON request to a server process; network failures answer status 0. */
-export async function http(base: string, method: string, path: string, options: { token?: string; body?: unknown; ip?: string; timeoutMs?: number } = {}): Promise<HttpAnswer> {
+export async function http(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; ip?: string; timeoutMs?: number } = {},
+): Promise<HttpAnswer> {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.ip) headers['x-forwarded-for'] = options.ip;
   const started = performance.now();
   try {
-    const res = await fetch(base + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
+    const res = await fetch(base + path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+    });
     const text = await res.text();
     let body: unknown = text;
     try {

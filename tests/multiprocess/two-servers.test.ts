@@ -32,14 +32,20 @@ describe.skipIf(!databaseUrl)('two server processes on one database', () => {
   async function register(server: ServerProcess) {
     const handle = fresh('mp');
     const password = 'long enough password';
-    const res = await http(server.url, 'POST', '/api/auth/register', { ip: ip(), body: { email: `${handle}@example.test`, password, handle } });
+    const res = await http(server.url, 'POST', '/api/auth/register', {
+      ip: ip(),
+      body: { email: `${handle}@example.test`, password, handle },
+    });
     expect(res.status, res.text).toBe(201);
     return { email: `${handle}@example.test`, password, token: res.body.token as string };
   }
 
   it('a session revoked through one process is refused by the other on the next request', async () => {
     const m = await register(a);
-    const second = await http(b.url, 'POST', '/api/auth/login', { ip: ip(), body: { email: m.email, password: m.password } });
+    const second = await http(b.url, 'POST', '/api/auth/login', {
+      ip: ip(),
+      body: { email: m.email, password: m.password },
+    });
     expect(second.status).toBe(200);
     expect((await http(b.url, 'GET', '/api/me', { token: second.body.token })).status).toBe(200);
 
@@ -60,7 +66,10 @@ describe.skipIf(!databaseUrl)('two server processes on one database', () => {
     const statuses: number[] = [];
     for (let i = 0; i < LOGIN_LIMIT + 2; i++) {
       const server = i % 2 ? b : a;
-      const res = await http(server.url, 'POST', '/api/auth/login', { ip: address, body: { email: `${fresh('nobody')}@example.test`, password: 'wrong password here' } });
+      const res = await http(server.url, 'POST', '/api/auth/login', {
+        ip: address,
+        body: { email: `${fresh('nobody')}@example.test`, password: 'wrong password here' },
+      });
       statuses.push(res.status);
     }
     expect(statuses.slice(0, LOGIN_LIMIT).every((s) => s === 401)).toBe(true);
@@ -79,7 +88,10 @@ describe.skipIf(!databaseUrl)('background jobs across processes', () => {
   let one: Database;
   let two: Database;
   beforeAll(async () => {
-    [one, two] = await Promise.all([openDatabase({ url: databaseUrl!, poolMax: 2 }), openDatabase({ url: databaseUrl!, poolMax: 2 })]);
+    [one, two] = await Promise.all([
+      openDatabase({ url: databaseUrl!, poolMax: 2 }),
+      openDatabase({ url: databaseUrl!, poolMax: 2 }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([one?.close(), two?.close()]);
@@ -95,10 +107,16 @@ describe.skipIf(!databaseUrl)('background jobs across processes', () => {
       },
     };
     const log = createLogger('silent');
-    const runners = [createJobRunner({ database: one, clock: systemClock, log }, [slowSweep]), createJobRunner({ database: two, clock: systemClock, log }, [slowSweep])];
+    const runners = [
+      createJobRunner({ database: one, clock: systemClock, log }, [slowSweep]),
+      createJobRunner({ database: two, clock: systemClock, log }, [slowSweep]),
+    ];
     for (let round = 0; round < 3; round++) {
       const results = await Promise.all(runners.map((r) => r.runOnce(slowSweep)));
-      expect(results.filter((r) => r !== null), `round ${round}`).toHaveLength(1);
+      expect(
+        results.filter((r) => r !== null),
+        `round ${round}`,
+      ).toHaveLength(1);
     }
     // With the lock free again, the next run goes ahead.
     expect(await runners[1]!.runOnce(slowSweep)).not.toBeNull();

@@ -20,7 +20,11 @@ async function pendingQueue(token: string, limit = 100) {
   const items: any[] = [];
   let cursor: string | null = null;
   do {
-    const res: any = await t.request('GET', `/api/admin/places/pending?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { token });
+    const res: any = await t.request(
+      'GET',
+      `/api/admin/places/pending?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+      { token },
+    );
     expect(res.status, res.text).toBe(200);
     items.push(...res.body.items);
     cursor = res.body.nextCursor;
@@ -55,7 +59,9 @@ describe('GET /api/admin/places/pending', () => {
     const first = await t.request('GET', '/api/admin/places/pending?limit=1', { token: admin.token });
     const last = first.body.items[0];
     await t.request('PUT', `/api/admin/places/${last._id}/approve`, { token: admin.token });
-    const next = await t.request('GET', `/api/admin/places/pending?limit=1&cursor=${first.body.nextCursor}`, { token: admin.token });
+    const next = await t.request('GET', `/api/admin/places/pending?limit=1&cursor=${first.body.nextCursor}`, {
+      token: admin.token,
+    });
     expect(next.status).toBe(200);
   });
 
@@ -64,8 +70,12 @@ describe('GET /api/admin/places/pending', () => {
     const asMember = await t.request('GET', '/api/admin/places/pending', { token: member.token });
     expect(asMember.status).toBe(403);
     expect(asMember.body.error.code).toBe('forbidden');
-    await expect(t.trpc(member.token).places.adminListPending.query({})).rejects.toMatchObject({ data: { code: 'forbidden', httpStatus: 403 } });
-    await expect(t.trpc().places.adminListPending.query({})).rejects.toMatchObject({ data: { code: 'unauthorized', httpStatus: 401 } });
+    await expect(t.trpc(member.token).places.adminListPending.query({})).rejects.toMatchObject({
+      data: { code: 'forbidden', httpStatus: 403 },
+    });
+    await expect(t.trpc().places.adminListPending.query({})).rejects.toMatchObject({
+      data: { code: 'unauthorized', httpStatus: 401 },
+    });
   });
 
   it('rejects bad cursors and limits (error)', async () => {
@@ -105,7 +115,9 @@ describe('PUT /api/admin/places/{id}/approve and /reject', () => {
     const b = await submitPlace(t, member);
     expect((await t.trpc(admin.token).places.approve.mutate({ id: a._id })).status).toBe('approved');
     expect((await t.trpc(admin.token).places.reject.mutate({ id: b._id })).status).toBe('rejected');
-    await expect(t.trpc(admin.token).places.approve.mutate({ id: a._id })).rejects.toMatchObject({ data: { code: 'conflict', httpStatus: 409 } });
+    await expect(t.trpc(admin.token).places.approve.mutate({ id: a._id })).rejects.toMatchObject({
+      data: { code: 'conflict', httpStatus: 409 },
+    });
   });
 
   it('answers 409 conflict for anything but a pending place (error)', async () => {
@@ -113,13 +125,20 @@ describe('PUT /api/admin/places/{id}/approve and /reject', () => {
     const rejected = await submitPlace(t, member);
     await t.request('PUT', `/api/admin/places/${approved._id}/approve`, { token: admin.token });
     await t.request('PUT', `/api/admin/places/${rejected._id}/reject`, { token: admin.token });
-    for (const [id, action] of [[approved._id, 'approve'], [approved._id, 'reject'], [rejected._id, 'approve'], [rejected._id, 'reject']]) {
+    for (const [id, action] of [
+      [approved._id, 'approve'],
+      [approved._id, 'reject'],
+      [rejected._id, 'approve'],
+      [rejected._id, 'reject'],
+    ]) {
       const res = await t.request('PUT', `/api/admin/places/${id}/${action}`, { token: admin.token });
       expect(res.status, `${action} ${id}`).toBe(409);
       expect(res.body.error.code).toBe('conflict');
     }
     // The state did not change.
-    expect((await t.request('GET', `/api/places/${rejected.slug}`, { token: admin.token })).body.status).toBe('rejected');
+    expect((await t.request('GET', `/api/places/${rejected.slug}`, { token: admin.token })).body.status).toBe(
+      'rejected',
+    );
   });
 
   it('lets exactly one of two concurrent reviews win', async () => {
@@ -140,7 +159,9 @@ describe('PUT /api/admin/places/{id}/approve and /reject', () => {
       expect(malformed.status).toBe(400);
       expect(malformed.body.error.code).toBe('validation_failed');
     }
-    await expect(t.trpc(admin.token).places.reject.mutate({ id: newId() })).rejects.toMatchObject({ data: { code: 'not_found', httpStatus: 404 } });
+    await expect(t.trpc(admin.token).places.reject.mutate({ id: newId() })).rejects.toMatchObject({
+      data: { code: 'not_found', httpStatus: 404 },
+    });
   });
 
   it('needs an admin: anonymous 401, submitter and other members 403, nothing changes (security)', async () => {
@@ -155,8 +176,12 @@ describe('PUT /api/admin/places/{id}/approve and /reject', () => {
         expect(res.body.error.code).toBe('forbidden');
       }
     }
-    await expect(t.trpc(member.token).places.approve.mutate({ id: place._id })).rejects.toMatchObject({ data: { code: 'forbidden', httpStatus: 403 } });
-    await expect(t.trpc().places.reject.mutate({ id: place._id })).rejects.toMatchObject({ data: { code: 'unauthorized', httpStatus: 401 } });
+    await expect(t.trpc(member.token).places.approve.mutate({ id: place._id })).rejects.toMatchObject({
+      data: { code: 'forbidden', httpStatus: 403 },
+    });
+    await expect(t.trpc().places.reject.mutate({ id: place._id })).rejects.toMatchObject({
+      data: { code: 'unauthorized', httpStatus: 401 },
+    });
     expect((await t.request('GET', `/api/places/${place.slug}`, { token: member.token })).body.status).toBe('pending');
   });
 });

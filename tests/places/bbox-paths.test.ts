@@ -7,7 +7,14 @@ import { and, asc, gt, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTx } from '../../db/client.js';
 import { places, type PlaceType } from '../../db/schema/places.js';
-import { approvedPlacesStatements, bboxCondition, statementSql, coveredCells, listApprovedPlaces, type PlaceListFilters } from '../../server/domains/places/list-query.js';
+import {
+  approvedPlacesStatements,
+  bboxCondition,
+  statementSql,
+  coveredCells,
+  listApprovedPlaces,
+  type PlaceListFilters,
+} from '../../server/domains/places/list-query.js';
 import type { BoundingBox } from '../../server/domains/places/schemas.js';
 import { newId } from '../../server/lib/ids.js';
 import { createTestApp, unique, type TestApp } from '../setup/harness.js';
@@ -45,7 +52,12 @@ function referenceIds(db: DbOrTx, filters: PlaceListFilters) {
     filters.veganLevel ? sql`${places.veganLevel} = ${filters.veganLevel}` : undefined,
     filters.after ? gt(places.id, filters.after) : undefined,
   ];
-  return db.select({ id: places.id }).from(places).where(and(...conditions)).orderBy(asc(places.id)).limit(filters.limit + 1);
+  return db
+    .select({ id: places.id })
+    .from(places)
+    .where(and(...conditions))
+    .orderBy(asc(places.id))
+    .limit(filters.limit + 1);
 }
 
 /**
@@ -53,7 +65,12 @@ function referenceIds(db: DbOrTx, filters: PlaceListFilters) {
  * `genericPlans`, PostgreSQL runs the prepared statements with their generic plan from the first
  * execution (it would choose to after five), the plan no value of the box was known to.
  */
-async function expectSamePages(box: BoundingBox, limit: number, extra: Pick<PlaceListFilters, 'type' | 'veganLevel'> = {}, genericPlans = false) {
+async function expectSamePages(
+  box: BoundingBox,
+  limit: number,
+  extra: Pick<PlaceListFilters, 'type' | 'veganLevel'> = {},
+  genericPlans = false,
+) {
   await t.deps.database.db.transaction(
     async (tx) => {
       if (genericPlans) await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
@@ -71,7 +88,10 @@ async function expectSamePages(box: BoundingBox, limit: number, extra: Pick<Plac
   );
 }
 
-const corner = () => ({ lng: -170 + Math.floor(Math.random() * 1360) * 0.25, lat: -60 + Math.floor(Math.random() * 480) * 0.25 });
+const corner = () => ({
+  lng: -170 + Math.floor(Math.random() * 1360) * 0.25,
+  lat: -60 + Math.floor(Math.random() * 480) * 0.25,
+});
 
 describe('bbox pages are the same whichever index path serves them', () => {
   it('small boxes (per-cell path), with filters and cursors', async () => {
@@ -88,7 +108,12 @@ describe('bbox pages are the same whichever index path serves them', () => {
   it('large boxes (walk, then GiST), with filters and cursors', async () => {
     const { lng, lat } = corner();
     await seedCorner(lng, lat);
-    const box = { west: Math.max(-180, lng - 15), south: Math.max(-90, lat - 15), east: Math.min(180, lng + 15), north: Math.min(90, lat + 15) };
+    const box = {
+      west: Math.max(-180, lng - 15),
+      south: Math.max(-90, lat - 15),
+      east: Math.min(180, lng + 15),
+      north: Math.min(90, lat + 15),
+    };
     expect(coveredCells(box)).toBeNull();
     await expectSamePages(box, 1);
     await expectSamePages(box, 25);
@@ -110,20 +135,43 @@ describe('bbox pages are the same whichever index path serves them', () => {
     await seedCorner(lng, lat);
     const generic = true;
     await expectSamePages({ west: lng - 0.03, south: lat - 0.03, east: lng + 0.03, north: lat + 0.03 }, 7, {}, generic);
-    await expectSamePages({ west: lng - 0.03, south: lat - 0.03, east: lng + 0.03, north: lat + 0.03 }, 5, { type: 'cafe', veganLevel: 'full' }, generic);
-    const large = { west: Math.max(-180, lng - 15), south: Math.max(-90, lat - 15), east: Math.min(180, lng + 15), north: Math.min(90, lat + 15) };
+    await expectSamePages(
+      { west: lng - 0.03, south: lat - 0.03, east: lng + 0.03, north: lat + 0.03 },
+      5,
+      { type: 'cafe', veganLevel: 'full' },
+      generic,
+    );
+    const large = {
+      west: Math.max(-180, lng - 15),
+      south: Math.max(-90, lat - 15),
+      east: Math.min(180, lng + 15),
+      north: Math.min(90, lat + 15),
+    };
     await expectSamePages(large, 4, {}, generic);
     await expectSamePages(large, 3, { type: 'shop' }, generic);
     const antimeridianLat = -60 + Math.floor(Math.random() * 480) * 0.25;
     await seedCorner(180, antimeridianLat);
-    await expectSamePages({ west: 179.97, south: antimeridianLat - 0.03, east: -179.97, north: antimeridianLat + 0.03 }, 6, {}, generic);
-    await expectSamePages({ west: 170, south: antimeridianLat - 5, east: -170, north: antimeridianLat + 5 }, 6, {}, generic);
+    await expectSamePages(
+      { west: 179.97, south: antimeridianLat - 0.03, east: -179.97, north: antimeridianLat + 0.03 },
+      6,
+      {},
+      generic,
+    );
+    await expectSamePages(
+      { west: 170, south: antimeridianLat - 5, east: -170, north: antimeridianLat + 5 },
+      6,
+      {},
+      generic,
+    );
   });
 
   it('items are the same whatever the session time zone (timestamps arrive as text)', async () => {
     const { lng, lat } = corner();
     await seedCorner(lng, lat);
-    const filters: PlaceListFilters = { bbox: { west: lng - 0.03, south: lat - 0.03, east: lng + 0.03, north: lat + 0.03 }, limit: 10 };
+    const filters: PlaceListFilters = {
+      bbox: { west: lng - 0.03, south: lat - 0.03, east: lng + 0.03, north: lat + 0.03 },
+      limit: 10,
+    };
     const inUtc = await listApprovedPlaces(t.deps.database.db, filters);
     const inKolkata = await t.deps.database.db.transaction(async (tx) => {
       await tx.execute(sql`set local timezone = 'Asia/Kolkata'`);
@@ -142,7 +190,9 @@ describe('bbox pages are the same whichever index path serves them', () => {
     /** EXPLAIN of each statement the list would run for `box`. */
     const plans = async (box: BoundingBox) => {
       const explained: string[] = [];
-      for (const query of approvedPlacesStatements({ bbox: box, limit: 20 }).map((statement) => statementSql(t.deps.database.db, statement))) {
+      for (const query of approvedPlacesStatements({ bbox: box, limit: 20 }).map((statement) =>
+        statementSql(t.deps.database.db, statement),
+      )) {
         const inlined = query.sql.replace(/\$(\d+)/g, (_, n: string) => {
           const value = query.params[Number(n) - 1];
           return typeof value === 'number' ? String(value) : `'${String(value)}'`;

@@ -17,7 +17,11 @@ afterAll(() => t.close());
 async function placeIn(state: 'pending' | 'approved' | 'rejected') {
   const place = await submitPlace(t, submitter);
   if (state !== 'pending') {
-    const res = await t.request('PUT', `/api/admin/places/${place._id}/${state === 'approved' ? 'approve' : 'reject'}`, { token: admin.token });
+    const res = await t.request(
+      'PUT',
+      `/api/admin/places/${place._id}/${state === 'approved' ? 'approve' : 'reject'}`,
+      { token: admin.token },
+    );
     expect(res.status).toBe(200);
   }
   return place;
@@ -39,7 +43,9 @@ describe('GET /api/places/{slug}', () => {
     const res = await t.request('GET', `/api/places/${unique('nothing-here')}`);
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('not_found');
-    await expect(t.trpc().places.get.query({ slug: unique('nothing') })).rejects.toMatchObject({ data: { code: 'not_found', httpStatus: 404 } });
+    await expect(t.trpc().places.get.query({ slug: unique('nothing') })).rejects.toMatchObject({
+      data: { code: 'not_found', httpStatus: 404 },
+    });
   });
 
   for (const state of ['pending', 'rejected'] as const) {
@@ -61,7 +67,9 @@ describe('GET /api/places/{slug}', () => {
         const res = await t.request('GET', `/api/places/${place.slug}`, { token });
         expect(res.status).toBe(404);
         expect(res.body).toEqual(missing.body);
-        await expect(t.trpc(token).places.get.query({ slug: place.slug })).rejects.toMatchObject({ data: { code: 'not_found', httpStatus: 404 } });
+        await expect(t.trpc(token).places.get.query({ slug: place.slug })).rejects.toMatchObject({
+          data: { code: 'not_found', httpStatus: 404 },
+        });
       }
     });
   }

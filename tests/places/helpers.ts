@@ -55,7 +55,12 @@ export async function approvePlace(t: TestApp, admin: TestMember, id: string) {
 }
 
 /** Submits and approves a place; returns it as approved. */
-export async function approvedPlace(t: TestApp, member: TestMember, admin: TestMember, overrides: Record<string, unknown> = {}) {
+export async function approvedPlace(
+  t: TestApp,
+  member: TestMember,
+  admin: TestMember,
+  overrides: Record<string, unknown> = {},
+) {
   const place = await submitPlace(t, member, overrides);
   return approvePlace(t, admin, place._id);
 }
@@ -65,7 +70,10 @@ export async function listAll(t: TestApp, query: string, limit = 100) {
   const items: any[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 50; pages++) {
-    const res: ApiResponse = await t.request('GET', `/api/places?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+    const res: ApiResponse = await t.request(
+      'GET',
+      `/api/places?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     expect(res.status, res.text).toBe(200);
     items.push(...res.body.items);
     cursor = res.body.nextCursor;

@@ -23,7 +23,9 @@ describe('GET /api/places: bounding box', () => {
     const inside = await approvedPlace(t, member, admin, { location: spot.point(1) });
     const pending = await submitPlace(t, member, { location: spot.point(2) });
     const rejected = await submitPlace(t, member, { location: spot.point(3) });
-    expect((await t.request('PUT', `/api/admin/places/${rejected._id}/reject`, { token: admin.token })).status).toBe(200);
+    expect((await t.request('PUT', `/api/admin/places/${rejected._id}/reject`, { token: admin.token })).status).toBe(
+      200,
+    );
     const outside = await approvedPlace(t, member, admin, { location: { lng: spot.lng + 0.02, lat: spot.lat } });
 
     const res = await t.request('GET', `/api/places?bbox=${spot.bbox}`);
@@ -55,19 +57,37 @@ describe('GET /api/places: bounding box', () => {
     const typed = await t.trpc().places.list.query({ bbox, limit: 100 });
     expect(ids(typed.items).sort()).toEqual([east._id, west._id, edge._id].sort());
     // The same points through an ordinary box on either side.
-    expect(ids(await listAll(t, `bbox=179.9,${lat - 0.001},180,${lat + 0.001}`)).sort()).toEqual([east._id, edge._id].sort());
+    expect(ids(await listAll(t, `bbox=179.9,${lat - 0.001},180,${lat + 0.001}`)).sort()).toEqual(
+      [east._id, edge._id].sort(),
+    );
     expect(ids(await listAll(t, `bbox=-180,${lat - 0.001},-179.9,${lat + 0.001}`))).toEqual([west._id]);
   });
 
   it('keeps antimeridian results in _id order across pages', async () => {
     const lat = Math.round((-60 + Math.random() * 120) * 1e5) / 1e5;
     const created: string[] = [];
-    for (let i = 0; i < 5; i++) created.push((await approvedPlace(t, member, admin, { location: { lng: i % 2 ? 179.99 : -179.99, lat } }))._id);
+    for (let i = 0; i < 5; i++)
+      created.push((await approvedPlace(t, member, admin, { location: { lng: i % 2 ? 179.99 : -179.99, lat } }))._id);
     const found = ids(await listAll(t, `bbox=179.9,${lat - 0.001},-179.9,${lat + 0.001}`, 2));
     expect(found).toEqual(created);
   });
 
-  const badBoxes = ['', '1,2,3', '1,2,3,4,5', 'a,b,c,d', 'NaN,0,1,1', 'Infinity,0,1,1', '1e400,0,1,1', '0,0x10,1,1', '181,0,182,1', '0,0,-181,1', '0,-91,1,0', '0,0,1,90.5', '0,10,1,5', '0,,1,1'];
+  const badBoxes = [
+    '',
+    '1,2,3',
+    '1,2,3,4,5',
+    'a,b,c,d',
+    'NaN,0,1,1',
+    'Infinity,0,1,1',
+    '1e400,0,1,1',
+    '0,0x10,1,1',
+    '181,0,182,1',
+    '0,0,-181,1',
+    '0,-91,1,0',
+    '0,0,1,90.5',
+    '0,10,1,5',
+    '0,,1,1',
+  ];
   it.each(badBoxes)('rejects bbox=%j with 400 validation_failed (error)', async (bbox) => {
     const res = await t.request('GET', `/api/places?bbox=${encodeURIComponent(bbox)}`);
     expect(res.status).toBe(400);
@@ -76,7 +96,9 @@ describe('GET /api/places: bounding box', () => {
   });
 
   it('rejects a bad bbox through the typed client (error)', async () => {
-    await expect(t.trpc().places.list.query({ bbox: '0,10,1,5' })).rejects.toMatchObject({ data: { code: 'validation_failed', httpStatus: 400 } });
+    await expect(t.trpc().places.list.query({ bbox: '0,10,1,5' })).rejects.toMatchObject({
+      data: { code: 'validation_failed', httpStatus: 400 },
+    });
   });
 
   it('accepts the whole world and degenerate boxes', async () => {
@@ -84,7 +106,10 @@ describe('GET /api/places: bounding box', () => {
     const place = await approvedPlace(t, member, admin, { location: spot.point(0) });
     const world = await t.request('GET', '/api/places?bbox=-180,-90,180,90&limit=1');
     expect(world.status).toBe(200);
-    const point = await t.request('GET', `/api/places?bbox=${place.location.lng},${place.location.lat},${place.location.lng},${place.location.lat}`);
+    const point = await t.request(
+      'GET',
+      `/api/places?bbox=${place.location.lng},${place.location.lat},${place.location.lng},${place.location.lat}`,
+    );
     expect(ids(point.body.items)).toEqual([place._id]);
   });
 });
@@ -93,11 +118,27 @@ describe('GET /api/places: filters and search', () => {
   it('filters by type and veganLevel', async () => {
     const spot = randomSpot();
     const cafe = await approvedPlace(t, member, admin, { type: 'cafe', veganLevel: 'full', location: spot.point(0) });
-    const cafeOptions = await approvedPlace(t, member, admin, { type: 'cafe', veganLevel: 'options', location: spot.point(1) });
-    const shop = await approvedPlace(t, member, admin, { type: 'shop', veganLevel: 'options', location: spot.point(2) });
-    expect(ids((await t.request('GET', `/api/places?bbox=${spot.bbox}&type=cafe`)).body.items)).toEqual([cafe._id, cafeOptions._id]);
-    expect(ids((await t.request('GET', `/api/places?bbox=${spot.bbox}&veganLevel=options`)).body.items)).toEqual([cafeOptions._id, shop._id]);
-    expect(ids((await t.request('GET', `/api/places?bbox=${spot.bbox}&type=cafe&veganLevel=options`)).body.items)).toEqual([cafeOptions._id]);
+    const cafeOptions = await approvedPlace(t, member, admin, {
+      type: 'cafe',
+      veganLevel: 'options',
+      location: spot.point(1),
+    });
+    const shop = await approvedPlace(t, member, admin, {
+      type: 'shop',
+      veganLevel: 'options',
+      location: spot.point(2),
+    });
+    expect(ids((await t.request('GET', `/api/places?bbox=${spot.bbox}&type=cafe`)).body.items)).toEqual([
+      cafe._id,
+      cafeOptions._id,
+    ]);
+    expect(ids((await t.request('GET', `/api/places?bbox=${spot.bbox}&veganLevel=options`)).body.items)).toEqual([
+      cafeOptions._id,
+      shop._id,
+    ]);
+    expect(
+      ids((await t.request('GET', `/api/places?bbox=${spot.bbox}&type=cafe&veganLevel=options`)).body.items),
+    ).toEqual([cafeOptions._id]);
     expect(ids((await t.trpc().places.list.query({ bbox: spot.bbox, type: 'shop' })).items)).toEqual([shop._id]);
     for (const bad of ['type=bakery', 'veganLevel=mostly', 'type=']) {
       const res = await t.request('GET', `/api/places?${bad}`);
@@ -140,7 +181,10 @@ describe('GET /api/places: paging', () => {
     const pages: string[][] = [];
     let cursor: string | null = null;
     do {
-      const res: any = await t.request('GET', `/api/places?bbox=${spot.bbox}&limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      const res: any = await t.request(
+        'GET',
+        `/api/places?bbox=${spot.bbox}&limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(res.status).toBe(200);
       pages.push(ids(res.body.items));
       cursor = res.body.nextCursor;
@@ -169,13 +213,22 @@ describe('GET /api/places: paging', () => {
 
   it('rejects malformed and unknown cursors with 400 invalid_cursor (error)', async () => {
     const pending = await submitPlace(t, member);
-    const bad = ['nope', 'x'.repeat(23), '%2B%2B%2B', Buffer.from('hello world!!!!!').toString('base64url'), encodeCursor(newId()), encodeCursor(pending._id)];
+    const bad = [
+      'nope',
+      'x'.repeat(23),
+      '%2B%2B%2B',
+      Buffer.from('hello world!!!!!').toString('base64url'),
+      encodeCursor(newId()),
+      encodeCursor(pending._id),
+    ];
     for (const cursor of bad) {
       const res = await t.request('GET', `/api/places?cursor=${cursor}`);
       expect(res.status, cursor).toBe(400);
       expect(res.body.error.code).toBe('invalid_cursor');
     }
-    await expect(t.trpc().places.list.query({ cursor: 'nope' })).rejects.toMatchObject({ data: { code: 'invalid_cursor', httpStatus: 400 } });
+    await expect(t.trpc().places.list.query({ cursor: 'nope' })).rejects.toMatchObject({
+      data: { code: 'invalid_cursor', httpStatus: 400 },
+    });
   });
 
   it.each(['0', '101', 'abc', '2.5', '-1'])('rejects limit=%s with 400 validation_failed (error)', async (limit) => {

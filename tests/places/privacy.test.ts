@@ -18,7 +18,8 @@ afterAll(() => t.close());
 
 function expectNoMemberData(label: string, body: unknown, submitter: TestMember) {
   const text = JSON.stringify(body);
-  for (const secret of [submitter.id, submitter.email, submitter.handle]) expect(text.toLowerCase(), label).not.toContain(secret.toLowerCase());
+  for (const secret of [submitter.id, submitter.email, submitter.handle])
+    expect(text.toLowerCase(), label).not.toContain(secret.toLowerCase());
   expect(text, label).not.toMatch(/submitter|userId|email|handle/i);
 }
 
@@ -34,14 +35,24 @@ describe('privacy rule 1: the submitter is never shown', () => {
       return res.body;
     };
     const kept = await rest('create', 'POST', '/api/places', submitter.token, {
-      name: 'Privacy Test Place', type: 'cafe', veganLevel: 'full', address: '1 Quiet Lane', website: 'https://quiet.example.org', location: spot.point(0),
+      name: 'Privacy Test Place',
+      type: 'cafe',
+      veganLevel: 'full',
+      address: '1 Quiet Lane',
+      website: 'https://quiet.example.org',
+      location: spot.point(0),
     });
     const dropped = await submitPlace(t, submitter, { location: spot.point(1) });
     await rest('get pending as submitter', 'GET', `/api/places/${kept.slug}`, submitter.token);
     await rest('get pending as admin', 'GET', `/api/places/${kept.slug}`, admin.token);
     // Oldest first, and other files may have queued many places: page until ours shows up.
     for (let cursor: string | null = null, page = 0; page < 100; page++) {
-      const listed = await rest('admin pending list', 'GET', `/api/admin/places/pending?limit=100${cursor ? `&cursor=${cursor}` : ''}`, admin.token);
+      const listed = await rest(
+        'admin pending list',
+        'GET',
+        `/api/admin/places/pending?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+        admin.token,
+      );
       if (JSON.stringify(listed).includes(kept._id) || !listed.nextCursor) break;
       cursor = listed.nextCursor;
     }
@@ -58,7 +69,17 @@ describe('privacy rule 1: the submitter is never shown', () => {
     const typed = t.trpc(submitter.token);
     const adminTyped = t.trpc(admin.token);
     const typedBodies: Array<[string, unknown]> = [
-      ['trpc create', await typed.places.create.mutate({ name: 'Typed Privacy', type: 'shop', veganLevel: 'options', address: '2 Quiet Lane', website: 'https://quiet.example.org', location: spot.point(2) })],
+      [
+        'trpc create',
+        await typed.places.create.mutate({
+          name: 'Typed Privacy',
+          type: 'shop',
+          veganLevel: 'options',
+          address: '2 Quiet Lane',
+          website: 'https://quiet.example.org',
+          location: spot.point(2),
+        }),
+      ],
       ['trpc get', await typed.places.get.query({ slug: again.slug })],
       ['trpc admin list', await adminTyped.places.adminListPending.query({ limit: 100 })],
       ['trpc approve', await adminTyped.places.approve.mutate({ id: again._id })],
@@ -66,14 +87,35 @@ describe('privacy rule 1: the submitter is never shown', () => {
     ];
     for (const [label, body] of typedBodies) expectNoMemberData(label, body, submitter);
     // The pending list really did contain this member's places (so the scan saw them).
-    expect(seen.filter(([label]) => label === 'admin pending list').map(([, res]) => JSON.stringify(res.body)).join()).toContain(kept._id);
+    expect(
+      seen
+        .filter(([label]) => label === 'admin pending list')
+        .map(([, res]) => JSON.stringify(res.body))
+        .join(),
+    ).toContain(kept._id);
   });
 
   it('the OpenAPI Place schema has no submitter field', () => {
     const schemas = (t.openApiDocument as any).components?.schemas ?? {};
     const place = schemas.Place;
     expect(place).toBeDefined();
-    expect(Object.keys(place.properties).sort()).toEqual(['_id', 'address', 'createdAt', 'hours', 'location', 'name', 'photos', 'slug', 'status', 'tags', 'type', 'veganLevel', 'website'].sort());
+    expect(Object.keys(place.properties).sort()).toEqual(
+      [
+        '_id',
+        'address',
+        'createdAt',
+        'hours',
+        'location',
+        'name',
+        'photos',
+        'slug',
+        'status',
+        'tags',
+        'type',
+        'veganLevel',
+        'website',
+      ].sort(),
+    );
   });
 
   it('account deletion removes unreviewed submissions and detaches approved ones', async () => {
@@ -86,7 +128,9 @@ describe('privacy rule 1: the submitter is never shown', () => {
     const deleted = await t.request('DELETE', '/api/me', { token: submitter.token });
     expect(deleted.status).toBe(200);
 
-    const rows = await t.deps.database.rows<{ id: string; submitter_id: string | null }>(sql`select id, submitter_id from places where id in (${approved._id}, ${rejected._id}, ${pending._id})`);
+    const rows = await t.deps.database.rows<{ id: string; submitter_id: string | null }>(
+      sql`select id, submitter_id from places where id in (${approved._id}, ${rejected._id}, ${pending._id})`,
+    );
     expect(rows).toEqual([{ id: approved._id, submitter_id: null }]);
     const named = await t.deps.database.rows(sql`select 1 from places where submitter_id = ${submitter.id}`);
     expect(named).toEqual([]);
@@ -103,7 +147,10 @@ describe('the list query can use its indexes', () => {
     const query = t.deps.database.db.select({ id: places.id }).from(places).where(condition).toSQL();
     return t.deps.database.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
-      const rows = await t.deps.database.rows<Record<string, string>>(sql.raw(`explain ${inline(query.sql, query.params)}`), tx);
+      const rows = await t.deps.database.rows<Record<string, string>>(
+        sql.raw(`explain ${inline(query.sql, query.params)}`),
+        tx,
+      );
       return rows.map((row) => Object.values(row)[0]).join('\n');
     });
   }
@@ -118,7 +165,9 @@ describe('the list query can use its indexes', () => {
 
   it('bbox uses the GiST index, also across the antimeridian', async () => {
     expect(await plan(bboxCondition({ west: 10, south: 10, east: 11, north: 11 }))).toContain('places_location_gist');
-    expect(await plan(bboxCondition({ west: 179, south: 10, east: -179, north: 11 }))).toMatch(/places_location_gist[\s\S]*places_location_gist/);
+    expect(await plan(bboxCondition({ west: 179, south: 10, east: -179, north: 11 }))).toMatch(
+      /places_location_gist[\s\S]*places_location_gist/,
+    );
   });
 
   it('q uses the GIN text-search index', async () => {

@@ -12,7 +12,11 @@ afterAll(() => t.close());
 describe('POST /api/places', () => {
   it('creates a pending place and answers 201 with it (happy)', async () => {
     const m = await createMember(t);
-    const input = placeInput({ name: `  Sunny Sprouts ${unique('s')}  `, tags: ['Brunch', 'brunch', ' Outdoor Seating '], hours: undefined });
+    const input = placeInput({
+      name: `  Sunny Sprouts ${unique('s')}  `,
+      tags: ['Brunch', 'brunch', ' Outdoor Seating '],
+      hours: undefined,
+    });
     const res = await t.request('POST', '/api/places', { token: m.token, body: input });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -34,7 +38,12 @@ describe('POST /api/places', () => {
 
   it('works through the typed tRPC client', async () => {
     const m = await createMember(t);
-    const place = await t.trpc(m.token).places.create.mutate({ ...placeInput(), type: 'sanctuary', veganLevel: 'options', location: { lng: -180, lat: 90 } });
+    const place = await t.trpc(m.token).places.create.mutate({
+      ...placeInput(),
+      type: 'sanctuary',
+      veganLevel: 'options',
+      location: { lng: -180, lat: 90 },
+    });
     expect(place.status).toBe('pending');
     expect(place.type).toBe('sanctuary');
     expect(place.location).toEqual({ lng: -180, lat: 90 });
@@ -60,7 +69,9 @@ describe('POST /api/places', () => {
   it('gives distinct slugs to concurrent submissions with the same name', async () => {
     const m = await createMember(t);
     const name = `Race ${unique('r')}`;
-    const results = await Promise.all(Array.from({ length: 5 }, () => t.request('POST', '/api/places', { token: m.token, body: placeInput({ name }) })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => t.request('POST', '/api/places', { token: m.token, body: placeInput({ name }) })),
+    );
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
     expect(new Set(results.map((r) => r.body.slug)).size).toBe(5);
   });
@@ -71,12 +82,19 @@ describe('POST /api/places', () => {
     expect(anonymous.body.error.code).toBe('unauthorized');
     const bad = await t.request('POST', '/api/places', { token: 'a'.repeat(52), body: placeInput() });
     expect(bad.status).toBe(401);
-    await expect(t.trpc().places.create.mutate(placeInput() as any)).rejects.toMatchObject({ data: { code: 'unauthorized', httpStatus: 401 } });
+    await expect(t.trpc().places.create.mutate(placeInput() as any)).rejects.toMatchObject({
+      data: { code: 'unauthorized', httpStatus: 401 },
+    });
   });
 
   it('refuses client-chosen status, submitter or other unknown fields (security)', async () => {
     const m = await createMember(t);
-    for (const extra of [{ status: 'approved' }, { submitterId: m.id }, { slug: 'my-own-slug' }, { _id: '01a2008f-4780-7299-8bd0-5b185520ee5c' }]) {
+    for (const extra of [
+      { status: 'approved' },
+      { submitterId: m.id },
+      { slug: 'my-own-slug' },
+      { _id: '01a2008f-4780-7299-8bd0-5b185520ee5c' },
+    ]) {
       const res = await t.request('POST', '/api/places', { token: m.token, body: placeInput(extra) });
       expect(res.status, JSON.stringify(extra)).toBe(400);
       expect(res.body.error.code).toBe('validation_failed');
@@ -101,7 +119,11 @@ describe('POST /api/places', () => {
     ['empty tag', { tags: [' '] }, /tags/],
     ['photo over http', { photos: ['http://images.example.org/1.jpg'] }, /photos/],
     ['photo not a URL', { photos: ['1.jpg'] }, /photos/],
-    ['too many photos', { photos: Array.from({ length: 11 }, (_, i) => `https://images.example.org/${i}.jpg`) }, /photos/],
+    [
+      'too many photos',
+      { photos: Array.from({ length: 11 }, (_, i) => `https://images.example.org/${i}.jpg`) },
+      /photos/,
+    ],
     ['missing location', { location: undefined }, /location/],
     ['location as an array', { location: [13.4, 52.5] }, /location/],
     ['longitude over 180', { location: { lng: 180.0001, lat: 0 } }, /lng/],
@@ -123,6 +145,8 @@ describe('POST /api/places', () => {
 
   it('rejects invalid input through the typed client too (error)', async () => {
     const m = await createMember(t);
-    await expect(t.trpc(m.token).places.create.mutate({ ...placeInput(), location: { lng: 200, lat: 0 } } as any)).rejects.toMatchObject({ data: { code: 'validation_failed', httpStatus: 400 } });
+    await expect(
+      t.trpc(m.token).places.create.mutate({ ...placeInput(), location: { lng: 200, lat: 0 } } as any),
+    ).rejects.toMatchObject({ data: { code: 'validation_failed', httpStatus: 400 } });
   });
 });

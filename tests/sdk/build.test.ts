@@ -20,9 +20,11 @@ describe('client-sdk build', () => {
   it('emits declarations, and JavaScript that imports nothing from the server', async () => {
     outDir = await mkdtemp(join(tmpdir(), 'cas-sdk-build-'));
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
-    await run(process.execPath, [tsc, '-p', 'client-sdk/tsconfig.build.json', '--outDir', outDir], { cwd: root }).catch((error: { stdout?: string }) => {
-      throw new Error(`client-sdk does not build (npm run sdk:build):\n${error.stdout ?? error}`);
-    });
+    await run(process.execPath, [tsc, '-p', 'client-sdk/tsconfig.build.json', '--outDir', outDir], { cwd: root }).catch(
+      (error: { stdout?: string }) => {
+        throw new Error(`client-sdk does not build (npm run sdk:build):\n${error.stdout ?? error}`);
+      },
+    );
 
     const sdkOut = join(outDir, 'client-sdk/src');
     const files = await readdir(sdkOut);
@@ -31,7 +33,8 @@ describe('client-sdk build', () => {
     const imports: string[] = [];
     for (const file of files.filter((f) => f.endsWith('.js'))) {
       const text = await readFile(join(sdkOut, file), 'utf8');
-      for (const match of text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]/g)) imports.push(match[1] ?? match[2]!);
+      for (const match of text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]/g))
+        imports.push(match[1] ?? match[2]!);
     }
     expect(imports.filter((s) => !s.startsWith('./') && s !== '@trpc/client')).toEqual([]);
     // The router type reaches the app as a declaration file.

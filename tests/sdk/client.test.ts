@@ -81,7 +81,12 @@ describe('SDK against a running server', () => {
       location: spot.location,
     };
     const created = await member.places.create.mutate(submission);
-    expect(created).toMatchObject({ status: 'pending', name: submission.name, tags: ['coffee', 'cake'], location: spot.location });
+    expect(created).toMatchObject({
+      status: 'pending',
+      name: submission.name,
+      tags: ['coffee', 'cake'],
+      location: spot.location,
+    });
 
     // Pending: not in public reads.
     const anonymous = createClient({ baseUrl });
@@ -116,7 +121,14 @@ describe('SDK against a running server', () => {
   it('rejects a second approval with a typed conflict', async () => {
     const member = createClient({ baseUrl });
     await signUp(member);
-    const created = await member.places.create.mutate({ name: `Twice ${unique('p')}`, type: 'shop', veganLevel: 'options', address: 'Somewhere', website: 'https://example.org', location: randomSpot().location });
+    const created = await member.places.create.mutate({
+      name: `Twice ${unique('p')}`,
+      type: 'shop',
+      veganLevel: 'options',
+      address: 'Somewhere',
+      website: 'https://example.org',
+      location: randomSpot().location,
+    });
     const admin = createClient({ baseUrl });
     const grant = await signUp(admin);
     await t.deps.database.rows(sql`update users set role = 'admin' where id = ${grant.user._id}`);
@@ -146,7 +158,7 @@ describe('errors', () => {
     expect(isApiError(error, 'invalid_credentials')).toBe(true);
     expect(isApiError(error, 'rate_limited')).toBe(false);
     expect(error.data).toMatchObject({ code: 'invalid_credentials', httpStatus: 401 });
-    expect((error.meta?.response as Response).status).toBe(401);
+    expect((error.meta?.response as Response | undefined)?.status).toBe(401);
     expect(error.message).toBe('The email or password is incorrect.');
   });
 
@@ -243,8 +255,19 @@ describe('REST types', () => {
 
   it('a REST request body typed by the generated types creates a place (201)', async () => {
     const grant = await signUp(createClient({ baseUrl }));
-    const body: NewPlace = { name: `REST ${unique('p')}`, type: 'grocery', veganLevel: 'options', address: '2 Test Road', website: 'https://example.org', location: randomSpot().location };
-    const res = await fetch(`${baseUrl}/api/places`, { method: 'POST', headers: { authorization: `Bearer ${grant.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const body: NewPlace = {
+      name: `REST ${unique('p')}`,
+      type: 'grocery',
+      veganLevel: 'options',
+      address: '2 Test Road',
+      website: 'https://example.org',
+      location: randomSpot().location,
+    };
+    const res = await fetch(`${baseUrl}/api/places`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${grant.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(201);
     const place: RestResponse<'/api/places', 'post'> = await res.json();
     expect(place).toMatchObject({ name: body.name, status: 'pending' });

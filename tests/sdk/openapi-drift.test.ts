@@ -3,7 +3,13 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPENAPI_FILE, REST_TYPES_FILE, SDK_DOCUMENT_BASE_URL, buildSdkDocument, renderSdkFiles } from '../../client-sdk/scripts/openapi-source.js';
+import {
+  OPENAPI_FILE,
+  REST_TYPES_FILE,
+  SDK_DOCUMENT_BASE_URL,
+  buildSdkDocument,
+  renderSdkFiles,
+} from '../../client-sdk/scripts/openapi-source.js';
 import { createTestApp, type TestApp } from '../setup/harness.js';
 
 const STALE = 'is out of date with the server: run `npm run sdk:openapi` and commit the result';

@@ -24,14 +24,20 @@ describe('client-sdk package', () => {
         if (!runtimeAllowed && !typeOnly) offenders.push(`${file}: ${statement.split('\n')[0]}`);
       }
     }
-    expect(offenders, 'client-sdk/src may import @trpc/client and local files; the server and @trpc/server only with `import type`').toEqual([]);
+    expect(
+      offenders,
+      'client-sdk/src may import @trpc/client and local files; the server and @trpc/server only with `import type`',
+    ).toEqual([]);
   });
 
   it('package.json exports the built entry point of src/index.ts', async () => {
     const pkg = JSON.parse(await readFile(new URL('package.json', sdkDir), 'utf8'));
     expect(pkg.name).toBe('@community-activism/client');
     expect(pkg.type).toBe('module');
-    expect(pkg.exports['.']).toEqual({ types: './dist/client-sdk/src/index.d.ts', import: './dist/client-sdk/src/index.js' });
+    expect(pkg.exports['.']).toEqual({
+      types: './dist/client-sdk/src/index.d.ts',
+      import: './dist/client-sdk/src/index.js',
+    });
     expect(pkg.dependencies).toHaveProperty('@trpc/client');
     const root = JSON.parse(await readFile(new URL('../package.json', sdkDir), 'utf8'));
     // The SDK's tRPC must be the server's major version.

@@ -61,21 +61,34 @@ export function defaultOutcome(auth: AuthLevel, unbuilt: boolean, caller: Caller
 }
 
 let seq = 0;
-const fresh = (prefix: string) => `${prefix}${process.pid.toString(36)}${Date.now().toString(36)}${++seq}`.toLowerCase();
+const fresh = (prefix: string) =>
+  `${prefix}${process.pid.toString(36)}${Date.now().toString(36)}${++seq}`.toLowerCase();
 
 /** Makes the `organizer` caller a host: organizer of a grove and admin of an organization. */
 export const organizerHooks: OrganizerHook[] = [
   async (t, { organizer, adminToken }) => {
-    const grove = await t.request('POST', '/api/admin/groves', { token: adminToken, body: { name: fresh('Hosted grove '), region: { name: 'Bristol' } } });
+    const grove = await t.request('POST', '/api/admin/groves', {
+      token: adminToken,
+      body: { name: fresh('Hosted grove '), region: { name: 'Bristol' } },
+    });
     if (grove.status === 404) return; // groves not mounted
-    const appoint = await t.request('POST', `/api/admin/groves/${grove.body._id}/organizers`, { token: adminToken, body: { handle: organizer.handle } });
+    const appoint = await t.request('POST', `/api/admin/groves/${grove.body._id}/organizers`, {
+      token: adminToken,
+      body: { handle: organizer.handle },
+    });
     if (appoint.status >= 300) throw new Error(`organizer hook: ${appoint.status} ${appoint.text}`);
     return { groveId: grove.body._id };
   },
   async (t, { organizer, adminToken }) => {
-    const org = await t.request('POST', '/api/admin/organizations', { token: adminToken, body: { name: fresh('Hosted org ') } });
+    const org = await t.request('POST', '/api/admin/organizations', {
+      token: adminToken,
+      body: { name: fresh('Hosted org ') },
+    });
     if (org.status === 404) return;
-    const appoint = await t.request('POST', `/api/admin/organizations/${org.body._id}/admins`, { token: adminToken, body: { handle: organizer.handle } });
+    const appoint = await t.request('POST', `/api/admin/organizations/${org.body._id}/admins`, {
+      token: adminToken,
+      body: { handle: organizer.handle },
+    });
     if (appoint.status >= 300) throw new Error(`organizer hook: ${appoint.status} ${appoint.text}`);
     return { organizationId: org.body._id };
   },
@@ -83,13 +96,17 @@ export const organizerHooks: OrganizerHook[] = [
 
 const pub: RouteRule = { auth: 'public' };
 const member: RouteRule = { auth: 'member' };
-const organizer: RouteRule = { auth: 'organizer' };
+const _organizer: RouteRule = { auth: 'organizer' };
 const admin: RouteRule = { auth: 'admin' };
 
 /** A pending place submitted by the `member` caller (the owner in owner-vs-other checks). */
 const pendingPlaceOfMember = async (ctx: SetupContext) => ctx.create('POST /api/places', ctx.callers.member);
-const newGrove = async (ctx: SetupContext) => ctx.create('POST /api/admin/groves', ctx.callers.admin, { body: { name: fresh('Grove '), region: { name: 'Bristol' } } });
-const newOrganization = async (ctx: SetupContext) => ctx.create('POST /api/admin/organizations', ctx.callers.admin, { body: { name: fresh('Org ') } });
+const newGrove = async (ctx: SetupContext) =>
+  ctx.create('POST /api/admin/groves', ctx.callers.admin, {
+    body: { name: fresh('Grove '), region: { name: 'Bristol' } },
+  });
+const newOrganization = async (ctx: SetupContext) =>
+  ctx.create('POST /api/admin/organizations', ctx.callers.admin, { body: { name: fresh('Org ') } });
 const groveById = async (ctx: SetupContext) => ({ params: { id: (await newGrove(ctx))._id } });
 const organizationById = async (ctx: SetupContext) => ({ params: { id: (await newOrganization(ctx))._id } });
 const eventTimes = () => {
@@ -98,7 +115,9 @@ const eventTimes = () => {
 };
 /** A public event hosted by the organizer's grove. */
 const eventOfOrganizer = async (ctx: SetupContext) =>
-  ctx.create('POST /api/events', ctx.callers.organizer, { body: { title: fresh('Event '), groveId: ctx.callers.hosting.groveId, ...eventTimes() } });
+  ctx.create('POST /api/events', ctx.callers.organizer, {
+    body: { title: fresh('Event '), groveId: ctx.callers.hosting.groveId, ...eventTimes() },
+  });
 const eventById = async (ctx: SetupContext) => ({ params: { id: (await eventOfOrganizer(ctx))._id } });
 
 export const authorizationMatrix: Record<string, RouteRule> = {
@@ -114,9 +133,31 @@ export const authorizationMatrix: Record<string, RouteRule> = {
     },
   },
   // Unknown credentials: the route is reached and answers invalid_credentials.
-  'POST /api/auth/login': { auth: 'public', expect: { anonymous: 'reached', member: 'reached', otherMember: 'reached', organizer: 'reached', admin: 'reached', revoked: 'reached', deleted: 'reached' } },
+  'POST /api/auth/login': {
+    auth: 'public',
+    expect: {
+      anonymous: 'reached',
+      member: 'reached',
+      otherMember: 'reached',
+      organizer: 'reached',
+      admin: 'reached',
+      revoked: 'reached',
+      deleted: 'reached',
+    },
+  },
   'POST /api/auth/magic-link': { auth: 'public', expect: { revoked: 'ok', deleted: 'ok' } },
-  'POST /api/auth/magic-link/verify': { auth: 'public', expect: { anonymous: 'reached', member: 'reached', otherMember: 'reached', organizer: 'reached', admin: 'reached', revoked: 'reached', deleted: 'reached' } },
+  'POST /api/auth/magic-link/verify': {
+    auth: 'public',
+    expect: {
+      anonymous: 'reached',
+      member: 'reached',
+      otherMember: 'reached',
+      organizer: 'reached',
+      admin: 'reached',
+      revoked: 'reached',
+      deleted: 'reached',
+    },
+  },
   'POST /api/auth/apple': { auth: 'public', expect: { revoked: 'ok', deleted: 'ok' } },
   'POST /api/auth/google': { auth: 'public', expect: { revoked: 'ok', deleted: 'ok' } },
   'POST /api/auth/logout': { auth: 'member', destructive: true },
@@ -164,26 +205,47 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'GET /api/events/{slug}': {
     auth: 'public',
     setup: async (ctx) => {
-      const event = await ctx.create('POST /api/events', ctx.callers.organizer, { body: { title: fresh('Grove event '), groveId: ctx.callers.hosting.groveId, visibility: 'grove', ...eventTimes() } });
+      const event = await ctx.create('POST /api/events', ctx.callers.organizer, {
+        body: {
+          title: fresh('Grove event '),
+          groveId: ctx.callers.hosting.groveId,
+          visibility: 'grove',
+          ...eventTimes(),
+        },
+      });
       return { params: { slug: event.slug } };
     },
     // Site admins see every event (the events service's choice; the spec is silent on admins).
     expect: { anonymous: 'hidden', member: 'hidden', otherMember: 'hidden', admin: 'ok' },
   },
   // The events service lets site admins act for any host (the spec is silent on admins here).
-  'POST /api/events': { auth: 'organizer', expect: { admin: 'ok' }, setup: async (ctx) => ({ body: { title: fresh('Event '), groveId: ctx.callers.hosting.groveId, ...eventTimes() } }) },
-  'PATCH /api/events/{id}': { auth: 'organizer', expect: { admin: 'ok' }, setup: async (ctx) => ({ ...(await eventById(ctx)), body: { title: fresh('Renamed ') } }) },
+  'POST /api/events': {
+    auth: 'organizer',
+    expect: { admin: 'ok' },
+    setup: async (ctx) => ({ body: { title: fresh('Event '), groveId: ctx.callers.hosting.groveId, ...eventTimes() } }),
+  },
+  'PATCH /api/events/{id}': {
+    auth: 'organizer',
+    expect: { admin: 'ok' },
+    setup: async (ctx) => ({ ...(await eventById(ctx)), body: { title: fresh('Renamed ') } }),
+  },
   'POST /api/events/{id}/rsvp': { auth: 'member', setup: eventById },
   'DELETE /api/events/{id}/rsvp': { auth: 'member', setup: eventById },
   'GET /api/events/{id}/attendees': { auth: 'organizer', setup: eventById },
   'POST /api/me/calendar-token': member,
   'DELETE /api/me/calendar-token': member,
   'GET /api/groves': pub,
-  'GET /api/groves/{slug}': { auth: 'public', setup: async (ctx) => ({ params: { slug: (await newGrove(ctx)).slug } }) },
+  'GET /api/groves/{slug}': {
+    auth: 'public',
+    setup: async (ctx) => ({ params: { slug: (await newGrove(ctx)).slug } }),
+  },
   'POST /api/groves/{id}/join': { auth: 'member', setup: groveById },
   'DELETE /api/groves/{id}/leave': { auth: 'member', setup: groveById },
   'GET /api/organizations': pub,
-  'GET /api/organizations/{slug}': { auth: 'public', setup: async (ctx) => ({ params: { slug: (await newOrganization(ctx)).slug } }) },
+  'GET /api/organizations/{slug}': {
+    auth: 'public',
+    setup: async (ctx) => ({ params: { slug: (await newOrganization(ctx)).slug } }),
+  },
 
   // Friends, feed, posts
   'GET /api/friends': member,
@@ -228,27 +290,54 @@ export const authorizationMatrix: Record<string, RouteRule> = {
 
   // Admin
   'GET /api/admin/places/pending': admin,
-  'PUT /api/admin/places/{id}/approve': { auth: 'admin', setup: async (ctx) => ({ params: { id: (await pendingPlaceOfMember(ctx))._id } }) },
-  'PUT /api/admin/places/{id}/reject': { auth: 'admin', setup: async (ctx) => ({ params: { id: (await pendingPlaceOfMember(ctx))._id } }) },
-  'POST /api/admin/groves': { auth: 'admin', setup: async () => ({ body: { name: fresh('Grove '), region: { name: 'Bristol' } } }) },
-  'PATCH /api/admin/groves/{id}': { auth: 'admin', setup: async (ctx) => ({ ...(await groveById(ctx)), body: { slug: fresh('g'), name: fresh('Renamed ') } }) },
-  'POST /api/admin/groves/{id}/organizers': { auth: 'admin', setup: async (ctx) => ({ ...(await groveById(ctx)), body: { handle: ctx.callers.otherMember.handle } }) },
+  'PUT /api/admin/places/{id}/approve': {
+    auth: 'admin',
+    setup: async (ctx) => ({ params: { id: (await pendingPlaceOfMember(ctx))._id } }),
+  },
+  'PUT /api/admin/places/{id}/reject': {
+    auth: 'admin',
+    setup: async (ctx) => ({ params: { id: (await pendingPlaceOfMember(ctx))._id } }),
+  },
+  'POST /api/admin/groves': {
+    auth: 'admin',
+    setup: async () => ({ body: { name: fresh('Grove '), region: { name: 'Bristol' } } }),
+  },
+  'PATCH /api/admin/groves/{id}': {
+    auth: 'admin',
+    setup: async (ctx) => ({ ...(await groveById(ctx)), body: { slug: fresh('g'), name: fresh('Renamed ') } }),
+  },
+  'POST /api/admin/groves/{id}/organizers': {
+    auth: 'admin',
+    setup: async (ctx) => ({ ...(await groveById(ctx)), body: { handle: ctx.callers.otherMember.handle } }),
+  },
   'DELETE /api/admin/groves/{id}/organizers/{handle}': {
     auth: 'admin',
     setup: async (ctx) => {
       const { params } = await groveById(ctx);
-      await ctx.create('POST /api/admin/groves/{id}/organizers', ctx.callers.admin, { params, body: { handle: ctx.callers.otherMember.handle } });
+      await ctx.create('POST /api/admin/groves/{id}/organizers', ctx.callers.admin, {
+        params,
+        body: { handle: ctx.callers.otherMember.handle },
+      });
       return { params: { ...params, handle: ctx.callers.otherMember.handle } };
     },
   },
   'POST /api/admin/organizations': { auth: 'admin', setup: async () => ({ body: { name: fresh('Org ') } }) },
-  'PATCH /api/admin/organizations/{id}': { auth: 'admin', setup: async (ctx) => ({ ...(await organizationById(ctx)), body: { slug: fresh('o'), name: fresh('Renamed ') } }) },
-  'POST /api/admin/organizations/{id}/admins': { auth: 'admin', setup: async (ctx) => ({ ...(await organizationById(ctx)), body: { handle: ctx.callers.otherMember.handle } }) },
+  'PATCH /api/admin/organizations/{id}': {
+    auth: 'admin',
+    setup: async (ctx) => ({ ...(await organizationById(ctx)), body: { slug: fresh('o'), name: fresh('Renamed ') } }),
+  },
+  'POST /api/admin/organizations/{id}/admins': {
+    auth: 'admin',
+    setup: async (ctx) => ({ ...(await organizationById(ctx)), body: { handle: ctx.callers.otherMember.handle } }),
+  },
   'DELETE /api/admin/organizations/{id}/admins/{handle}': {
     auth: 'admin',
     setup: async (ctx) => {
       const { params } = await organizationById(ctx);
-      await ctx.create('POST /api/admin/organizations/{id}/admins', ctx.callers.admin, { params, body: { handle: ctx.callers.otherMember.handle } });
+      await ctx.create('POST /api/admin/organizations/{id}/admins', ctx.callers.admin, {
+        params,
+        body: { handle: ctx.callers.otherMember.handle },
+      });
       return { params: { ...params, handle: ctx.callers.otherMember.handle } };
     },
   },

@@ -6,7 +6,15 @@ import { appRouter } from '../../server/trpc/router.js';
 import { createTestApp, type ApiResponse, type TestApp } from '../setup/harness.js';
 import { listProcedures, listRoutes, type CatalogRoute } from '../setup/route-catalog.js';
 import { sampleRequest } from '../setup/arbitraries.js';
-import { authorizationMatrix, defaultOutcome, organizerHooks, type Outcome, type RequestParts, type RouteRule, type SetupContext } from './authorization-matrix.js';
+import {
+  authorizationMatrix,
+  defaultOutcome,
+  organizerHooks,
+  type Outcome,
+  type RequestParts,
+  type RouteRule,
+  type SetupContext,
+} from './authorization-matrix.js';
 import { callerLevels, createCallers, type Caller, type CallerLevel, type CallerSet } from './callers.js';
 import { callRoute, errorCodeOf, procedureFor, type Surface } from './surfaces.js';
 
@@ -25,7 +33,10 @@ afterAll(() => t?.close());
 
 function merge(base: RequestParts, extra: Partial<RequestParts> | undefined): RequestParts {
   if (!extra) return base;
-  const body = extra.body !== undefined && base.body && typeof base.body === 'object' && typeof extra.body === 'object' ? { ...(base.body as object), ...(extra.body as object) } : (extra.body ?? base.body);
+  const body =
+    extra.body !== undefined && base.body && typeof base.body === 'object' && typeof extra.body === 'object'
+      ? { ...(base.body as object), ...(extra.body as object) }
+      : (extra.body ?? base.body);
   return { params: { ...base.params, ...extra.params }, query: { ...base.query, ...extra.query }, body };
 }
 
@@ -40,7 +51,8 @@ async function buildParts(route: CatalogRoute, rule: RouteRule, set: CallerSet, 
         const target = routeByKey.get(routeKey);
         if (!target) throw new Error(`setup needs ${routeKey}, which is not mounted`);
         const res = await callRoute(t, 'rest', target, merge(sampleRequest(doc, target), extra), as.token);
-        if (res.status >= 300) throw new Error(`setup call ${routeKey} answered ${res.status}: ${res.text.slice(0, 300)}`);
+        if (res.status >= 300)
+          throw new Error(`setup call ${routeKey} answered ${res.status}: ${res.text.slice(0, 300)}`);
         return res.body;
       },
     };
@@ -55,7 +67,12 @@ function mismatch(route: CatalogRoute, outcome: Outcome, surface: Surface, res: 
   const code = errorCodeOf(surface, res);
   const is2xx = s >= 200 && s < 300;
   if (s >= 500 && !(route.unbuilt && s === 501)) return `server error ${s}`;
-  if (!is2xx && surface === 'rest' && (typeof res.body?.error?.code !== 'string' || typeof res.body?.error?.message !== 'string')) return `non-2xx without the error envelope`;
+  if (
+    !is2xx &&
+    surface === 'rest' &&
+    (typeof res.body?.error?.code !== 'string' || typeof res.body?.error?.message !== 'string')
+  )
+    return `non-2xx without the error envelope`;
   switch (outcome) {
     case 'ok':
       if (route.unbuilt) return s === 501 && code === 'not_implemented' ? null : `expected 501 not_implemented`;
@@ -79,9 +96,13 @@ function mismatch(route: CatalogRoute, outcome: Outcome, surface: Surface, res: 
 describe('authorization table', () => {
   it('lists every mounted route, at the level the document declares', () => {
     expect(routes.length).toBeGreaterThan(0);
-    const missing = routes.filter((r) => !authorizationMatrix[r.key]).map((r) => `${r.key} (x-auth ${r.auth}${r.unbuilt ? ', unbuilt' : ''})`);
+    const missing = routes
+      .filter((r) => !authorizationMatrix[r.key])
+      .map((r) => `${r.key} (x-auth ${r.auth}${r.unbuilt ? ', unbuilt' : ''})`);
     expect(missing, 'routes missing from tests/security/authorization-matrix.ts').toEqual([]);
-    const wrongLevel = routes.filter((r) => authorizationMatrix[r.key] && authorizationMatrix[r.key]!.auth !== r.auth).map((r) => `${r.key}: table ${authorizationMatrix[r.key]!.auth}, document ${r.auth}`);
+    const wrongLevel = routes
+      .filter((r) => authorizationMatrix[r.key] && authorizationMatrix[r.key]!.auth !== r.auth)
+      .map((r) => `${r.key}: table ${authorizationMatrix[r.key]!.auth}, document ${r.auth}`);
     expect(wrongLevel, 'auth level in the table differs from the route meta').toEqual([]);
   });
 
@@ -100,7 +121,9 @@ describe('authorization table', () => {
 
   it('protect in the document matches the auth level', () => {
     const paths = doc.paths as Record<string, Record<string, { security?: unknown[] }>>;
-    const wrong = routes.filter((r) => (r.auth === 'public') !== !paths[r.path]![r.method.toLowerCase()]!.security?.length).map((r) => r.key);
+    const wrong = routes
+      .filter((r) => (r.auth === 'public') !== !paths[r.path]![r.method.toLowerCase()]!.security?.length)
+      .map((r) => r.key);
     expect(wrong, 'set openapi.protect to match meta.auth').toEqual([]);
   });
 });
@@ -109,7 +132,9 @@ describe.each(routes.map((r) => [r.key, r] as const))('%s', (_key, route) => {
   it('answers each caller level as the table says, on REST and tRPC', async () => {
     const rule = authorizationMatrix[route.key];
     if (!rule) return; // reported by the completeness test above
-    const calls = (callerLevels as readonly CallerLevel[]).flatMap((level) => (['rest', 'trpc'] as const).map((surface) => ({ level, surface })));
+    const calls = (callerLevels as readonly CallerLevel[]).flatMap((level) =>
+      (['rest', 'trpc'] as const).map((surface) => ({ level, surface })),
+    );
     // Independent calls run together; destructive ones each get a fresh set of callers.
     const results = await Promise.all(
       calls.map(async ({ level, surface }) => {
@@ -125,7 +150,10 @@ describe.each(routes.map((r) => [r.key, r] as const))('%s', (_key, route) => {
         const res = await callRoute(t, surface, route, parts, caller.token);
         const why = mismatch(route, outcome, surface, res);
         if (!why) return null;
-        const hint = res.status === 400 && (outcome === 'ok' || outcome === 'reached') ? ' (the generated sample is invalid: add `sample` or `setup` to the table)' : '';
+        const hint =
+          res.status === 400 && (outcome === 'ok' || outcome === 'reached')
+            ? ' (the generated sample is invalid: add `sample` or `setup` to the table)'
+            : '';
         return `${level} ${surface}: ${why}${hint}; got ${res.status} ${res.text.slice(0, 200)}`;
       }),
     );

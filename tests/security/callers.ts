@@ -23,8 +23,13 @@ export type CallerSet = Record<CallerLevel, Caller> & {
 };
 
 /** A member row plus a live session. */
-export async function insertMember(t: TestApp, options: { role?: 'member' | 'admin'; prefix?: string; email?: string; passwordHash?: string } = {}) {
-  const handle = unique(options.prefix ?? 'sec').toLowerCase().slice(0, 30);
+export async function insertMember(
+  t: TestApp,
+  options: { role?: 'member' | 'admin'; prefix?: string; email?: string; passwordHash?: string } = {},
+) {
+  const handle = unique(options.prefix ?? 'sec')
+    .toLowerCase()
+    .slice(0, 30);
   const email = options.email ?? `${handle}@example.test`;
   const [row] = await t.deps.database.db
     .insert(users)
@@ -39,7 +44,10 @@ export async function insertMember(t: TestApp, options: { role?: 'member' | 'adm
  * this caller one through `organizerHooks` (see authorization-matrix.ts); without hooks it is a
  * plain member, which is the right caller for "organizer of nothing".
  */
-export type OrganizerHook = (t: TestApp, who: { organizer: { id: string; handle: string }; adminToken: string }) => Promise<Record<string, string> | void>;
+export type OrganizerHook = (
+  t: TestApp,
+  who: { organizer: { id: string; handle: string }; adminToken: string },
+) => Promise<Record<string, string> | undefined>;
 
 export async function createCallers(t: TestApp, organizerHooks: OrganizerHook[] = []): Promise<CallerSet> {
   const [member, otherMember, organizer, admin, revoked, deleted] = await Promise.all([

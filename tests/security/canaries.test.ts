@@ -22,19 +22,36 @@ let submitter: Awaited<ReturnType<typeof insertMember>>;
 /** Grove organizer and organization admin, and nothing else: its id must reach nobody else. */
 let host: Awaited<ReturnType<typeof insertMember>>;
 /** Values per param name used to fill path parameters while crawling. */
-const paramValues: Record<string, Set<string>> = { id: new Set(), slug: new Set(), handle: new Set(), userId: new Set(), code: new Set() };
+const paramValues: Record<string, Set<string>> = {
+  id: new Set(),
+  slug: new Set(),
+  handle: new Set(),
+  userId: new Set(),
+  code: new Set(),
+};
 /** Free-text canaries written into the submitter's private records (visible to the submitter only). */
 const ownerOnlyCanaries: string[] = [];
 const routeByKey = new Map<string, CatalogRoute>();
 
 const PRIVATE_COLUMN = /(email|password|token|secret|hash|encrypted|cipher|nonce)/i;
 
-async function create(key: string, token: string | undefined, body: Record<string, unknown> = {}, params: Record<string, unknown> = {}) {
+async function create(
+  key: string,
+  token: string | undefined,
+  body: Record<string, unknown> = {},
+  params: Record<string, unknown> = {},
+) {
   const route = routeByKey.get(key);
   if (!route || route.unbuilt) return null;
   const sample = sampleRequest(t.openApiDocument, route);
   const merged = { ...(sample.body as object), ...body };
-  const res = await callRoute(t, 'rest', route, { params: { ...sample.params, ...params }, query: {}, body: merged }, token);
+  const res = await callRoute(
+    t,
+    'rest',
+    route,
+    { params: { ...sample.params, ...params }, query: {}, body: merged },
+    token,
+  );
   if (res.status >= 300) throw new Error(`seeding ${key}: ${res.status} ${res.text.slice(0, 300)}`);
   return res.body;
 }
@@ -45,7 +62,8 @@ function canaryBody(route: CatalogRoute): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(schema.properties ?? {})) {
     const prop = resolveSchema(t.openApiDocument, raw as JsonSchema);
-    const freeText = prop.type === 'string' && !prop.enum && !prop.format && !prop.pattern && (prop.maxLength ?? 100) >= 30;
+    const freeText =
+      prop.type === 'string' && !prop.enum && !prop.format && !prop.pattern && (prop.maxLength ?? 100) >= 30;
     if (freeText) {
       const canary = `canary-private-${name}-${unique('c')}`.slice(0, prop.maxLength ?? 200);
       ownerOnlyCanaries.push(canary);
@@ -66,8 +84,16 @@ beforeAll(async () => {
   for (const r of routes) routeByKey.set(r.key, r);
   callers = await createCallers(t);
 
-  submitter = await insertMember(t, { prefix: 'cansub', email: `canary-email-sub-${unique('e')}@example.test`, passwordHash: `$argon2id$v=19$canary-pwhash-${unique('p')}` });
-  host = await insertMember(t, { prefix: 'canhost', email: `canary-email-host-${unique('e')}@example.test`, passwordHash: `$argon2id$v=19$canary-pwhash-${unique('p')}` });
+  submitter = await insertMember(t, {
+    prefix: 'cansub',
+    email: `canary-email-sub-${unique('e')}@example.test`,
+    passwordHash: `$argon2id$v=19$canary-pwhash-${unique('p')}`,
+  });
+  host = await insertMember(t, {
+    prefix: 'canhost',
+    email: `canary-email-host-${unique('e')}@example.test`,
+    passwordHash: `$argon2id$v=19$canary-pwhash-${unique('p')}`,
+  });
   paramValues.handle!.add(submitter.handle).add(host.handle);
   paramValues.userId!.add(submitter.id).add(host.id);
   paramValues.id!.add(submitter.sessionId);
@@ -81,14 +107,27 @@ beforeAll(async () => {
     if (approve) await create('PUT /api/admin/places/{id}/approve', callers.admin.token, {}, { id: place._id });
   }
   // Grove and organization hosted by `host`, with an event.
-  const grove = await create('POST /api/admin/groves', callers.admin.token, { name: `Canary grove ${unique('g')}`, region: { name: 'Bristol' } });
+  const grove = await create('POST /api/admin/groves', callers.admin.token, {
+    name: `Canary grove ${unique('g')}`,
+    region: { name: 'Bristol' },
+  });
   if (grove) {
     paramValues.slug!.add(grove.slug);
     paramValues.id!.add(grove._id);
-    await create('POST /api/admin/groves/{id}/organizers', callers.admin.token, { handle: host.handle }, { id: grove._id });
+    await create(
+      'POST /api/admin/groves/{id}/organizers',
+      callers.admin.token,
+      { handle: host.handle },
+      { id: grove._id },
+    );
     await create('POST /api/groves/{id}/join', submitter.token, {}, { id: grove._id });
     const start = Date.now() + 86_400_000;
-    const event = await create('POST /api/events', host.token, { title: `Canary event ${unique('ev')}`, groveId: grove._id, startsAt: new Date(start).toISOString(), endsAt: new Date(start + 3_600_000).toISOString() });
+    const event = await create('POST /api/events', host.token, {
+      title: `Canary event ${unique('ev')}`,
+      groveId: grove._id,
+      startsAt: new Date(start).toISOString(),
+      endsAt: new Date(start + 3_600_000).toISOString(),
+    });
     if (event) {
       paramValues.slug!.add(event.slug);
       paramValues.id!.add(event._id);
@@ -99,10 +138,21 @@ beforeAll(async () => {
   if (org) {
     paramValues.slug!.add(org.slug);
     paramValues.id!.add(org._id);
-    await create('POST /api/admin/organizations/{id}/admins', callers.admin.token, { handle: host.handle }, { id: org._id });
+    await create(
+      'POST /api/admin/organizations/{id}/admins',
+      callers.admin.token,
+      { handle: host.handle },
+      { id: org._id },
+    );
   }
   // Private records of the submitter, for the routes that are built (actions, lists, messages...).
-  for (const key of ['POST /api/actions', 'POST /api/place-lists', 'POST /api/posts', 'POST /api/conversations', 'POST /api/reports']) {
+  for (const key of [
+    'POST /api/actions',
+    'POST /api/place-lists',
+    'POST /api/posts',
+    'POST /api/conversations',
+    'POST /api/reports',
+  ]) {
     const route = routeByKey.get(key);
     if (!route || route.unbuilt) continue;
     const made = await create(key, submitter.token, canaryBody(route));
@@ -177,7 +227,13 @@ describe('privacy canaries', () => {
     const secrets = await privateValues();
     const crawlers: Crawler[] = [
       { label: 'anonymous', token: undefined, id: null, email: null, isAdmin: false },
-      ...(['member', 'otherMember', 'organizer', 'admin'] as const).map((level) => ({ label: level, token: callers[level].token, id: callers[level].id, email: callers[level].email, isAdmin: level === 'admin' })),
+      ...(['member', 'otherMember', 'organizer', 'admin'] as const).map((level) => ({
+        label: level,
+        token: callers[level].token,
+        id: callers[level].id,
+        email: callers[level].email,
+        isAdmin: level === 'admin',
+      })),
       { label: 'submitter', token: submitter.token, id: submitter.id, email: submitter.email, isAdmin: false },
       { label: 'host', token: host.token, id: host.id, email: host.email, isAdmin: false },
     ];
@@ -196,16 +252,20 @@ describe('privacy canaries', () => {
       }
       if (as.id !== host.id) forbidden.push({ what: 'host user id (organizer / org admin)', value: host.id });
       if (as.id !== submitter.id && !as.isAdmin) forbidden.push({ what: 'submitter user id', value: submitter.id });
-      if (as.id !== submitter.id) for (const c of ownerOnlyCanaries) forbidden.push({ what: 'private record text', value: c });
+      if (as.id !== submitter.id)
+        for (const c of ownerOnlyCanaries) forbidden.push({ what: 'private record text', value: c });
       // The submitter never posted anything public: its handle may reach only itself and the
       // organizer of the event it RSVP'd to (attendee handles), never via places or grove lists.
-      if (as.id !== submitter.id && as.id !== host.id) forbidden.push({ what: 'submitter handle (places, grove membership, RSVP)', value: submitter.handle });
+      if (as.id !== submitter.id && as.id !== host.id)
+        forbidden.push({ what: 'submitter handle (places, grove membership, RSVP)', value: submitter.handle });
       for (const page of await crawl(as)) {
         crawled += 1;
         if (page.text.includes(submitter.handle)) positives.add(`${as.label} sees submitter handle`);
-        if (as.email && page.text.toLowerCase().includes(as.email.toLowerCase())) positives.add(`${as.label} sees own email`);
+        if (as.email && page.text.toLowerCase().includes(as.email.toLowerCase()))
+          positives.add(`${as.label} sees own email`);
         const haystack = page.text.toLowerCase();
-        for (const f of forbidden) if (haystack.includes(f.value.toLowerCase())) leaks.push(`${as.label} sees ${f.what} in ${page.url}`);
+        for (const f of forbidden)
+          if (haystack.includes(f.value.toLowerCase())) leaks.push(`${as.label} sees ${f.what} in ${page.url}`);
       }
     }
     expect([...new Set(leaks)]).toEqual([]);
@@ -214,7 +274,8 @@ describe('privacy canaries', () => {
     expect(crawled).toBeGreaterThan(crawlers.length * 5);
     expect(positives).toContain('submitter sees own email');
     const attendees = routeByKey.get('GET /api/events/{id}/attendees');
-    if (attendees && !attendees.unbuilt) expect(positives, 'the event organizer sees attendee handles').toContain('host sees submitter handle');
+    if (attendees && !attendees.unbuilt)
+      expect(positives, 'the event organizer sees attendee handles').toContain('host sees submitter handle');
   });
 
   it('the submitter sees its own canaries (the crawl reaches them)', async () => {

@@ -13,7 +13,8 @@ export async function snapshotTables(database: Database): Promise<Record<string,
   const tables = (await listTables(database)).filter((t) => t.schema === 'public' && !volatile.has(t.table));
   if (!tables.length) return {};
   const parts = tables.map(
-    ({ table }) => `select '${table}' as name, count(*)::text || ':' || coalesce(md5(string_agg(r::text, '|' order by r::text)), '') as print from ${quote(table)} r`,
+    ({ table }) =>
+      `select '${table}' as name, count(*)::text || ':' || coalesce(md5(string_agg(r::text, '|' order by r::text)), '') as print from ${quote(table)} r`,
   );
   const rows = await database.rows<{ name: string; print: string }>(sql.raw(parts.join(' union all ')));
   return Object.fromEntries(rows.map((r) => [r.name, r.print]));

@@ -6,7 +6,9 @@ import postgres from 'postgres';
 import { openDatabase, type Database } from '../../db/client.js';
 import { testDatabaseUrl } from '../setup/database.js';
 
-export async function isolatedDatabase(label: string): Promise<{ database: Database; url: string; drop: () => Promise<void> } | null> {
+export async function isolatedDatabase(
+  label: string,
+): Promise<{ database: Database; url: string; drop: () => Promise<void> } | null> {
   const runUrl = testDatabaseUrl();
   if (!runUrl) return null;
   const name = `${new URL(runUrl).pathname.slice(1)}_${label}`.slice(0, 63);

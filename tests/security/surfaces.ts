@@ -7,7 +7,8 @@ export type Surface = 'rest' | 'trpc';
 
 const procedureByRouteKey = new Map<string, { path: string; type: string }>();
 for (const p of listProcedures()) {
-  if (p.meta?.openapi) procedureByRouteKey.set(`${p.meta.openapi.method} ${p.meta.openapi.path}`, { path: p.path, type: p.type });
+  if (p.meta?.openapi)
+    procedureByRouteKey.set(`${p.meta.openapi.method} ${p.meta.openapi.path}`, { path: p.path, type: p.type });
 }
 
 export function procedureFor(route: CatalogRoute) {
@@ -21,10 +22,21 @@ export interface CallParts {
   rawBody?: string;
 }
 
-export async function callRoute(t: TestApp, surface: Surface, route: CatalogRoute, parts: CallParts, token?: string): Promise<ApiResponse> {
+export async function callRoute(
+  t: TestApp,
+  surface: Surface,
+  route: CatalogRoute,
+  parts: CallParts,
+  token?: string,
+): Promise<ApiResponse> {
   if (surface === 'rest') {
     const url = buildUrl(route.path, parts.params, parts.query);
-    return t.request(route.method, url, { token, body: parts.rawBody === undefined ? parts.body : undefined, rawBody: parts.rawBody, headers: parts.rawBody !== undefined ? { 'content-type': 'application/json' } : {} });
+    return t.request(route.method, url, {
+      token,
+      body: parts.rawBody === undefined ? parts.body : undefined,
+      rawBody: parts.rawBody,
+      headers: parts.rawBody !== undefined ? { 'content-type': 'application/json' } : {},
+    });
   }
   const procedure = procedureFor(route);
   if (!procedure) throw new Error(`no tRPC procedure for ${route.key}`);

@@ -54,10 +54,12 @@ function fitsString(schema: JsonSchema, value: string): boolean {
 
 /** Property names and descriptions that say "a URL" where the schema has no format. */
 const looksLikeUrl = (schema: JsonSchema, name?: string) =>
-  /(url|website|link|photo|image|poster|trailer|avatar|endpoint)s?$/i.test(name ?? '') || /\bhttps?\b|\bURL\b/.test(String(schema.description ?? ''));
+  /(url|website|link|photo|image|poster|trailer|avatar|endpoint)s?$/i.test(name ?? '') ||
+  /\bhttps?\b|\bURL\b/.test(String(schema.description ?? ''));
 
 function sampleString(schema: JsonSchema, name?: string): string {
-  if (!schema.format && looksLikeUrl(schema, name) && fitsString(schema, 'https://example.org/x.jpg')) return 'https://example.org/x.jpg';
+  if (!schema.format && looksLikeUrl(schema, name) && fitsString(schema, 'https://example.org/x.jpg'))
+    return 'https://example.org/x.jpg';
   switch (schema.format) {
     case 'uuid':
       return SAMPLE_UUID;
@@ -76,7 +78,10 @@ function sampleString(schema: JsonSchema, name?: string): string {
     const re = regex(schema.pattern);
     if (re) {
       try {
-        const [generated] = fc.sample(fc.stringMatching(re).filter((s) => fitsString(schema, s)), { numRuns: 1, seed: 1 });
+        const [generated] = fc.sample(
+          fc.stringMatching(re).filter((s) => fitsString(schema, s)),
+          { numRuns: 1, seed: 1 },
+        );
         if (generated !== undefined) return generated;
       } catch {
         // Unsupported regex syntax: fall through to a plain string.
@@ -88,8 +93,10 @@ function sampleString(schema: JsonSchema, name?: string): string {
 }
 
 function sampleNumber(schema: JsonSchema, integer: boolean): number {
-  const min = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + (integer ? 1 : 0.5) : schema.minimum;
-  const max = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - (integer ? 1 : 0.5) : schema.maximum;
+  const min =
+    typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + (integer ? 1 : 0.5) : schema.minimum;
+  const max =
+    typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - (integer ? 1 : 0.5) : schema.maximum;
   let value = min ?? (max !== undefined ? Math.min(0, max) : 1);
   if (min === undefined && max === undefined) value = 1;
   if (max !== undefined && min !== undefined) value = integer ? Math.ceil(min) : (min + max) / 2;
@@ -101,7 +108,11 @@ function sampleNumber(schema: JsonSchema, integer: boolean): number {
  * then the first enum member, then a value built from type and constraints.
  * Optional object properties are left out (`withOptional` puts them in).
  */
-export function sampleFor(doc: OpenApiLike, raw: JsonSchema | undefined, options: { withOptional?: boolean; depth?: number; name?: string } = {}): unknown {
+export function sampleFor(
+  doc: OpenApiLike,
+  raw: JsonSchema | undefined,
+  options: { withOptional?: boolean; depth?: number; name?: string } = {},
+): unknown {
   const schema = resolveSchema(doc, raw);
   const depth = options.depth ?? 0;
   if (schema.example !== undefined) return schema.example;
@@ -135,7 +146,8 @@ export function sampleFor(doc: OpenApiLike, raw: JsonSchema | undefined, options
       const out: Record<string, unknown> = {};
       const required = new Set(schema.required ?? []);
       for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-        if (required.has(name) || (options.withOptional && depth < 3)) out[name] = sampleFor(doc, prop, { ...options, depth: depth + 1, name });
+        if (required.has(name) || (options.withOptional && depth < 3))
+          out[name] = sampleFor(doc, prop, { ...options, depth: depth + 1, name });
       }
       return out;
     }
@@ -145,7 +157,10 @@ export function sampleFor(doc: OpenApiLike, raw: JsonSchema | undefined, options
 }
 
 /** A valid request for a route: path params, query and body built from its schemas. */
-export function sampleRequest(doc: OpenApiLike, route: CatalogRoute): { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown } {
+export function sampleRequest(
+  doc: OpenApiLike,
+  route: CatalogRoute,
+): { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown } {
   const params: Record<string, unknown> = {};
   for (const p of route.pathParams) params[p.name] = sampleFor(doc, p.schema, { name: p.name });
   const query: Record<string, unknown> = {};
@@ -153,7 +168,8 @@ export function sampleRequest(doc: OpenApiLike, route: CatalogRoute): { params: 
   let body = route.body ? sampleFor(doc, route.body) : undefined;
   // "Send at least one field": a body with no required field gets its first property.
   const first = Object.entries(resolveSchema(doc, route.body ?? {}).properties ?? {})[0];
-  if (body && typeof body === 'object' && Object.keys(body).length === 0 && first) body = { [first[0]]: sampleFor(doc, first[1], { name: first[0] }) };
+  if (body && typeof body === 'object' && Object.keys(body).length === 0 && first)
+    body = { [first[0]]: sampleFor(doc, first[1], { name: first[0] }) };
   return { params, query, body };
 }
 
@@ -184,6 +200,7 @@ export const hostileStrings: string[] = [
   '#frag',
   '<script>alert(1)</script>',
   '{{7*7}}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log4shell-style probe, sent as literal text
   '${jndi:ldap://x}',
   '__proto__',
   'constructor',
@@ -241,7 +258,22 @@ export const deepJson: fc.Arbitrary<unknown> = fc.integer({ min: 50, max: 3000 }
 /** A value of the wrong kind, whatever the schema asked for. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileString,
-  fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, 2 ** 53 + 1, -(2 ** 31), 1e308, [], {}, [null], { __proto__: { admin: true } }, { $ne: null }),
+  fc.constantFrom<unknown>(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    2 ** 53 + 1,
+    -(2 ** 31),
+    1e308,
+    [],
+    {},
+    [null],
+    { __proto__: { admin: true } },
+    { $ne: null },
+  ),
   deepJson,
   fc.array(hostileString, { maxLength: 5 }),
   fc.dictionary(fc.string({ maxLength: 8 }), hostileString, { maxKeys: 4 }),
@@ -262,24 +294,41 @@ export function validArbitrary(doc: OpenApiLike, raw: JsonSchema | undefined, de
         const re = schema.pattern ? regex(schema.pattern) : null;
         if (!re) return fallback;
         try {
-          return fc.oneof(fallback, fc.stringMatching(re).filter((s) => fitsString(schema, s)));
+          return fc.oneof(
+            fallback,
+            fc.stringMatching(re).filter((s) => fitsString(schema, s)),
+          );
         } catch {
           return fallback;
         }
       }
-      return fc.string({ unit: 'grapheme', minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 200) }).filter((s) => fitsString(schema, s));
+      return fc
+        .string({
+          unit: 'grapheme',
+          minLength: schema.minLength ?? 0,
+          maxLength: Math.min(schema.maxLength ?? 40, 200),
+        })
+        .filter((s) => fitsString(schema, s));
     }
     case 'integer':
       return fc.integer({ min: Math.ceil(schema.minimum ?? -1000), max: Math.floor(schema.maximum ?? 1000) });
     case 'number':
-      return fc.double({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1000, noNaN: true, noDefaultInfinity: true });
+      return fc.double({
+        min: schema.minimum ?? -1000,
+        max: schema.maximum ?? 1000,
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
     case 'boolean':
       return fc.boolean();
     case 'array': {
       const tuple = schema.prefixItems as JsonSchema[] | undefined;
       if (tuple?.length) return fc.tuple(...tuple.map((item) => validArbitrary(doc, item, depth + 1)));
       const minLength = schema.minItems ?? 0;
-      return fc.array(validArbitrary(doc, schema.items, depth + 1), { minLength, maxLength: Math.max(minLength, Math.min(schema.maxItems ?? 3, 3)) });
+      return fc.array(validArbitrary(doc, schema.items, depth + 1), {
+        minLength,
+        maxLength: Math.max(minLength, Math.min(schema.maxItems ?? 3, 3)),
+      });
     }
     case 'object': {
       const required = new Set(schema.required ?? []);
@@ -308,15 +357,29 @@ export interface FuzzRequest {
 
 /** Random and hostile requests for one route. */
 export function fuzzRequest(doc: OpenApiLike, route: CatalogRoute): fc.Arbitrary<FuzzRequest> {
-  const params = fc.record(Object.fromEntries(route.pathParams.map((p) => [p.name, fc.oneof(validArbitrary(doc, p.schema), hostileString, fc.uuid())])));
+  const params = fc.record(
+    Object.fromEntries(
+      route.pathParams.map((p) => [p.name, fc.oneof(validArbitrary(doc, p.schema), hostileString, fc.uuid())]),
+    ),
+  );
   const queryModel: Record<string, fc.Arbitrary<unknown>> = {};
   for (const p of route.queryParams) {
-    queryModel[p.name] = p.name === 'cursor' ? fc.oneof(fc.constantFrom(...hostileCursors), hostileString) : fc.oneof({ weight: 2, arbitrary: validArbitrary(doc, p.schema) }, { weight: 1, arbitrary: hostileString });
+    queryModel[p.name] =
+      p.name === 'cursor'
+        ? fc.oneof(fc.constantFrom(...hostileCursors), hostileString)
+        : fc.oneof({ weight: 2, arbitrary: validArbitrary(doc, p.schema) }, { weight: 1, arbitrary: hostileString });
   }
   const query = fc.record(queryModel, { requiredKeys: [] });
   const extraQuery = fc.oneof(
     { weight: 2, arbitrary: fc.constant({}) },
-    { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('role', 'admin', 'token', '__proto__', 'constructor', 'limit', 'cursor', 'x'), hostileString, { maxKeys: 2 }) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(
+        fc.constantFrom('role', 'admin', 'token', '__proto__', 'constructor', 'limit', 'cursor', 'x'),
+        hostileString,
+        { maxKeys: 2 },
+      ),
+    },
   );
 
   let body: fc.Arbitrary<unknown> = fc.constant(undefined);
@@ -326,14 +389,45 @@ export function fuzzRequest(doc: OpenApiLike, route: CatalogRoute): fc.Arbitrary
     const props = Object.entries(schema.properties ?? {});
     const fieldwise =
       props.length > 0
-        ? fc.record(Object.fromEntries(props.map(([name, prop]) => [name, maybeHostile(doc, prop)])), { requiredKeys: [] })
+        ? fc.record(Object.fromEntries(props.map(([name, prop]) => [name, maybeHostile(doc, prop)])), {
+            requiredKeys: [],
+          })
         : fc.constant({});
-    const withExtras = fc.tuple(fieldwise, fc.dictionary(fc.constantFrom('role', 'isAdmin', 'userId', 'submitterId', 'status', '_id', 'adminUserIds'), hostileValue, { maxKeys: 2 })).map(([a, b]) => ({ ...a, ...b }));
-    body = fc.oneof({ weight: 4, arbitrary: validArbitrary(doc, schema) }, { weight: 6, arbitrary: fieldwise }, { weight: 2, arbitrary: withExtras }, { weight: 1, arbitrary: hostileValue });
+    const withExtras = fc
+      .tuple(
+        fieldwise,
+        fc.dictionary(
+          fc.constantFrom('role', 'isAdmin', 'userId', 'submitterId', 'status', '_id', 'adminUserIds'),
+          hostileValue,
+          { maxKeys: 2 },
+        ),
+      )
+      .map(([a, b]) => ({ ...a, ...b }));
+    body = fc.oneof(
+      { weight: 4, arbitrary: validArbitrary(doc, schema) },
+      { weight: 6, arbitrary: fieldwise },
+      { weight: 2, arbitrary: withExtras },
+      { weight: 1, arbitrary: hostileValue },
+    );
     rawBody = fc.oneof(
       { weight: 12, arbitrary: fc.constant(undefined) },
-      { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', '[1,2', 'null', '"str"', '\u0000', '{"a":1}garbage', '\uFEFF{}', '{"__proto__":{"role":"admin"}}') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '{',
+          '{"a":',
+          '[1,2',
+          'null',
+          '"str"',
+          '\u0000',
+          '{"a":1}garbage',
+          '\uFEFF{}',
+          '{"__proto__":{"role":"admin"}}',
+        ),
+      },
     );
   }
-  return fc.record({ params, query: fc.tuple(query, extraQuery).map(([a, b]) => ({ ...b, ...a })), body, rawBody }).map((r) => ({ ...r, rawBody: r.rawBody }));
+  return fc
+    .record({ params, query: fc.tuple(query, extraQuery).map(([a, b]) => ({ ...b, ...a })), body, rawBody })
+    .map((r) => ({ ...r, rawBody: r.rawBody }));
 }

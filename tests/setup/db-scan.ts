@@ -11,7 +11,9 @@ export async function listTables(database: Database): Promise<{ schema: string; 
     select table_schema, table_name from information_schema.tables
     where table_type = 'BASE TABLE' and table_schema not like 'pg_%'
     order by table_schema, table_name`);
-  return rows.filter((r) => !systemSchemas.includes(r.table_schema)).map((r) => ({ schema: r.table_schema, table: r.table_name }));
+  return rows
+    .filter((r) => !systemSchemas.includes(r.table_schema))
+    .map((r) => ({ schema: r.table_schema, table: r.table_name }));
 }
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
@@ -25,7 +27,9 @@ export async function findInEveryTable(database: Database, needles: string[]): P
   for (const { schema, table } of await listTables(database)) {
     const name = `${quote(schema)}.${quote(table)}`;
     const conditions = needles.map((n) => sql`strpos(lower(r::text), lower(${n})) > 0`);
-    const [row] = await database.rows<{ n: number | string }>(sql`select count(*)::int as n from ${sql.raw(name)} as r where ${sql.join(conditions, sql` or `)}`);
+    const [row] = await database.rows<{ n: number | string }>(
+      sql`select count(*)::int as n from ${sql.raw(name)} as r where ${sql.join(conditions, sql` or `)}`,
+    );
     if (Number(row!.n) > 0) hits.push(`${schema}.${table}: ${row!.n}`);
   }
   return hits;

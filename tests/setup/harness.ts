@@ -83,14 +83,24 @@ export interface TestAppOverrides {
   wrapDatabase?: (database: Database) => Database;
 }
 
-export async function createTestApp(env: Record<string, string> = {}, overrides: TestAppOverrides = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  overrides: TestAppOverrides = {},
+): Promise<TestApp> {
   const { database: acquired, release } = await acquireTestDatabase();
   const database = overrides.wrapDatabase ? overrides.wrapDatabase(acquired) : acquired;
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env });
   const clock = new ManualClock(new Date());
   const mailer = new CapturingMailer();
   const log = overrides.log ?? createLogger(config.LOG_LEVEL);
-  const deps: AppDeps = { database, config, clock, log, mailer: overrides.mailer ?? mailer, cache: new TtlCache(clock) };
+  const deps: AppDeps = {
+    database,
+    config,
+    clock,
+    log,
+    mailer: overrides.mailer ?? mailer,
+    cache: new TtlCache(clock),
+  };
   const { app, openApiDocument } = createApp(deps);
 
   const serverEnv = (ip: string): ServerEnv => ({ incoming: { socket: { remoteAddress: ip } } });
@@ -105,7 +115,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     }
     const response = await app.request(path, { method, headers, body }, serverEnv(options.ip ?? uniqueIp()));
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
@@ -151,8 +161,13 @@ export interface TestMember {
 }
 
 /** Registers a member through the API; `admin: true` then promotes it in the database. */
-export async function createMember(t: TestApp, options: { admin?: boolean; prefix?: string } = {}): Promise<TestMember> {
-  const handle = unique(options.prefix ?? 'm').toLowerCase().slice(0, 30);
+export async function createMember(
+  t: TestApp,
+  options: { admin?: boolean; prefix?: string } = {},
+): Promise<TestMember> {
+  const handle = unique(options.prefix ?? 'm')
+    .toLowerCase()
+    .slice(0, 30);
   const email = `${handle}@example.test`;
   const password = `pw-${handle}-long-enough`;
   const res = await t.request('POST', '/api/auth/register', { body: { email, password, handle } });

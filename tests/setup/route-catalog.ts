@@ -93,8 +93,16 @@ export function listRoutes(doc: OpenApiLike): CatalogRoute[] {
       };
       if (!op || typeof op !== 'object' || !op.responses) continue;
       const method = lower.toUpperCase() as CatalogRoute['method'];
-      const params = (op.parameters ?? []).map((p) => ({ in: p.in, name: p.name, required: Boolean(p.required), schema: resolveSchema(doc, p.schema) }));
-      const success = Object.keys(op.responses).map(Number).find((s) => s >= 200 && s < 300) ?? 200;
+      const params = (op.parameters ?? []).map((p) => ({
+        in: p.in,
+        name: p.name,
+        required: Boolean(p.required),
+        schema: resolveSchema(doc, p.schema),
+      }));
+      const success =
+        Object.keys(op.responses)
+          .map(Number)
+          .find((s) => s >= 200 && s < 300) ?? 200;
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
       routes.push({
         key: `${method} ${path}`,
@@ -105,7 +113,11 @@ export function listRoutes(doc: OpenApiLike): CatalogRoute[] {
         successStatus: success,
         pathParams: params.filter((p) => p.in === 'path'),
         queryParams: params.filter((p) => p.in === 'query'),
-        body: bodySchema ? resolveSchema(doc, bodySchema) : method === 'GET' || method === 'DELETE' ? null : { type: 'object', properties: {} },
+        body: bodySchema
+          ? resolveSchema(doc, bodySchema)
+          : method === 'GET' || method === 'DELETE'
+            ? null
+            : { type: 'object', properties: {} },
         write: method !== 'GET',
       });
     }
@@ -121,7 +133,10 @@ export interface ProcedureInfo {
 
 /** Every procedure of the tRPC router (including those without a REST path). */
 export function listProcedures(): ProcedureInfo[] {
-  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: ProcedureInfo['type']; meta?: RouteMeta } }>;
+  const procedures = appRouter._def.procedures as unknown as Record<
+    string,
+    { _def: { type: ProcedureInfo['type']; meta?: RouteMeta } }
+  >;
   return Object.entries(procedures).map(([path, p]) => ({ path, type: p._def.type, meta: p._def.meta }));
 }
 

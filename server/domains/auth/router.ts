@@ -8,31 +8,79 @@ const tags = ['auth'];
 
 export const authRouter = router({
   register: signInProcedure
-    .meta({ auth: 'public', successStatus: 201, openapi: { method: 'POST', path: '/api/auth/register', tags, protect: false, summary: 'Create an account and sign in', description: 'Rate limited per client address and per email (429 `rate_limited` with Retry-After). 409 `conflict` when the email or handle is taken.' } })
+    .meta({
+      auth: 'public',
+      successStatus: 201,
+      openapi: {
+        method: 'POST',
+        path: '/api/auth/register',
+        tags,
+        protect: false,
+        summary: 'Create an account and sign in',
+        description:
+          'Rate limited per client address and per email (429 `rate_limited` with Retry-After). 409 `conflict` when the email or handle is taken.',
+      },
+    })
     .input(schemas.registerInput)
     .output(schemas.sessionGrantOutput)
     .mutation(({ ctx, input }) => service.register(ctx, input)),
 
   login: signInProcedure
-    .meta({ auth: 'public', openapi: { method: 'POST', path: '/api/auth/login', tags, protect: false, summary: 'Sign in with email and password', description: 'A wrong password and an unknown email give the same 401 `invalid_credentials`. Rate limited per client address and per email.' } })
+    .meta({
+      auth: 'public',
+      openapi: {
+        method: 'POST',
+        path: '/api/auth/login',
+        tags,
+        protect: false,
+        summary: 'Sign in with email and password',
+        description:
+          'A wrong password and an unknown email give the same 401 `invalid_credentials`. Rate limited per client address and per email.',
+      },
+    })
     .input(schemas.loginInput)
     .output(schemas.sessionGrantOutput)
     .mutation(({ ctx, input }) => service.login(ctx, input)),
 
   requestMagicLink: signInProcedure
-    .meta({ auth: 'public', successStatus: 202, openapi: { method: 'POST', path: '/api/auth/magic-link', tags, protect: false, summary: 'Email a single-use sign-in link', description: 'Always 202 `{ accepted: true }`, whether or not an account exists. The link carries a token valid once, for 15 minutes. Over the per-address or per-email rate limit the answer is the same 202 and no mail is sent.' } })
+    .meta({
+      auth: 'public',
+      successStatus: 202,
+      openapi: {
+        method: 'POST',
+        path: '/api/auth/magic-link',
+        tags,
+        protect: false,
+        summary: 'Email a single-use sign-in link',
+        description:
+          'Always 202 `{ accepted: true }`, whether or not an account exists. The link carries a token valid once, for 15 minutes. Over the per-address or per-email rate limit the answer is the same 202 and no mail is sent.',
+      },
+    })
     .input(schemas.magicLinkInput)
     .output(schemas.acceptedOutput)
     .mutation(({ ctx, input }) => service.requestMagicLink(ctx, input)),
 
   verifyMagicLink: signInProcedure
-    .meta({ auth: 'public', openapi: { method: 'POST', path: '/api/auth/magic-link/verify', tags, protect: false, summary: 'Exchange a magic-link token for a session', description: 'Consumes the token. 401 `invalid_credentials` when it is unknown, used or expired.' } })
+    .meta({
+      auth: 'public',
+      openapi: {
+        method: 'POST',
+        path: '/api/auth/magic-link/verify',
+        tags,
+        protect: false,
+        summary: 'Exchange a magic-link token for a session',
+        description: 'Consumes the token. 401 `invalid_credentials` when it is unknown, used or expired.',
+      },
+    })
     .input(schemas.magicLinkVerifyInput)
     .output(schemas.sessionGrantOutput)
     .mutation(({ ctx, input }) => service.verifyMagicLink(ctx, input)),
 
   logout: memberProcedure
-    .meta({ auth: 'member', openapi: { method: 'POST', path: '/api/auth/logout', tags, summary: 'Delete the calling session' } })
+    .meta({
+      auth: 'member',
+      openapi: { method: 'POST', path: '/api/auth/logout', tags, summary: 'Delete the calling session' },
+    })
     .input(schemas.emptyInput)
     .output(schemas.okOutput)
     .mutation(({ ctx }) => service.logout(ctx)),

@@ -6,18 +6,35 @@ import { userRoles } from '../../../db/schema/accounts.js';
 export const HANDLE_PATTERN = /^[A-Za-z0-9_]{3,30}$/;
 
 /** Handles that would read as official or collide with paths. */
-export const RESERVED_HANDLES = new Set(['admin', 'administrator', 'api', 'app', 'me', 'moderator', 'mod', 'root', 'support', 'staff', 'system', 'null', 'undefined']);
+export const RESERVED_HANDLES = new Set([
+  'admin',
+  'administrator',
+  'api',
+  'app',
+  'me',
+  'moderator',
+  'mod',
+  'root',
+  'support',
+  'staff',
+  'system',
+  'null',
+  'undefined',
+]);
 
-export const emailInput = z.email({ message: 'Must be a valid email address.' }).max(254).meta({ example: 'sam@example.org' });
+export const emailInput = z
+  .email({ message: 'Must be a valid email address.' })
+  .max(254)
+  .meta({ example: 'sam@example.org' });
 export const passwordInput = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `Must be at least ${PASSWORD_MIN_LENGTH} characters.`)
   .max(PASSWORD_MAX_LENGTH, `Must be at most ${PASSWORD_MAX_LENGTH} characters.`)
   .meta({ description: `${PASSWORD_MIN_LENGTH}–${PASSWORD_MAX_LENGTH} characters; any characters, never truncated.` });
-export const handleInput = z
-  .string()
-  .regex(HANDLE_PATTERN, 'Must be 3–30 letters, digits or underscores.')
-  .meta({ description: '3–30 letters, digits or underscores; stored in lower case; unique ignoring case.', example: 'sam_sprouts' });
+export const handleInput = z.string().regex(HANDLE_PATTERN, 'Must be 3–30 letters, digits or underscores.').meta({
+  description: '3–30 letters, digits or underscores; stored in lower case; unique ignoring case.',
+  example: 'sam_sprouts',
+});
 
 /** The caller's own account. Other members only ever see a handle. */
 export const accountOutput = z

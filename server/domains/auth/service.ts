@@ -12,7 +12,13 @@ import { RESERVED_HANDLES, type AccountOutput } from './schemas.js';
 export const MAGIC_LINK_TTL_MS = 15 * 60_000;
 
 export function toAccount(user: User): AccountOutput {
-  return { _id: user.id, email: user.email, handle: user.handle, role: user.role, createdAt: user.createdAt.toISOString() };
+  return {
+    _id: user.id,
+    email: user.email,
+    handle: user.handle,
+    role: user.role,
+    createdAt: user.createdAt.toISOString(),
+  };
 }
 
 export function normaliseEmail(email: string): string {
@@ -38,10 +44,28 @@ async function grantSession(ctx: Context, user: User) {
 export async function register(ctx: Context, input: { email: string; password: string; handle: string }) {
   const now = ctx.clock.now();
   const { config } = ctx;
-  await enforceRateLimit(ctx.database, { scope: 'register:ip', limit: config.RATE_LIMIT_REGISTER_PER_IP, windowSeconds: config.RATE_LIMIT_REGISTER_WINDOW_SECONDS }, ctx.clientIp, now);
+  await enforceRateLimit(
+    ctx.database,
+    {
+      scope: 'register:ip',
+      limit: config.RATE_LIMIT_REGISTER_PER_IP,
+      windowSeconds: config.RATE_LIMIT_REGISTER_WINDOW_SECONDS,
+    },
+    ctx.clientIp,
+    now,
+  );
   const email = normaliseEmail(input.email);
   const handle = input.handle.toLowerCase();
-  await enforceRateLimit(ctx.database, { scope: 'register:account', limit: config.RATE_LIMIT_REGISTER_PER_ACCOUNT, windowSeconds: config.RATE_LIMIT_REGISTER_WINDOW_SECONDS }, email, now);
+  await enforceRateLimit(
+    ctx.database,
+    {
+      scope: 'register:account',
+      limit: config.RATE_LIMIT_REGISTER_PER_ACCOUNT,
+      windowSeconds: config.RATE_LIMIT_REGISTER_WINDOW_SECONDS,
+    },
+    email,
+    now,
+  );
   assertHandleAllowed(handle);
   const passwordHash = await hashPassword(input.password);
   try {
@@ -50,7 +74,11 @@ export async function register(ctx: Context, input: { email: string; password: s
     return await grantSession(ctx, user!);
   } catch (error) {
     const field = uniqueViolationField(error);
-    if (field) throw new AppError('conflict', field === 'email' ? 'An account with that email already exists.' : 'That handle is taken.');
+    if (field)
+      throw new AppError(
+        'conflict',
+        field === 'email' ? 'An account with that email already exists.' : 'That handle is taken.',
+      );
     throw error;
   }
 }
@@ -60,8 +88,18 @@ export async function login(ctx: Context, input: { email: string; password: stri
   const { config } = ctx;
   const email = normaliseEmail(input.email);
   const window = config.RATE_LIMIT_LOGIN_WINDOW_SECONDS;
-  await enforceRateLimit(ctx.database, { scope: 'login:ip', limit: config.RATE_LIMIT_LOGIN_PER_IP, windowSeconds: window }, ctx.clientIp, now);
-  await enforceRateLimit(ctx.database, { scope: 'login:account', limit: config.RATE_LIMIT_LOGIN_PER_ACCOUNT, windowSeconds: window }, email, now);
+  await enforceRateLimit(
+    ctx.database,
+    { scope: 'login:ip', limit: config.RATE_LIMIT_LOGIN_PER_IP, windowSeconds: window },
+    ctx.clientIp,
+    now,
+  );
+  await enforceRateLimit(
+    ctx.database,
+    { scope: 'login:account', limit: config.RATE_LIMIT_LOGIN_PER_ACCOUNT, windowSeconds: window },
+    email,
+    now,
+  );
   const [user] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
   // verifyPassword does the same argon2 work when there is no user, so timing says nothing.
   const valid = await verifyPassword(user?.passwordHash, input.password);
@@ -79,12 +117,23 @@ export async function requestMagicLink(ctx: Context, input: { email: string }): 
   const now = ctx.clock.now();
   const { config } = ctx;
   const email = normaliseEmail(input.email);
-  const perIp = await hitRateLimit(ctx.database, { scope: 'magic:ip', limit: config.RATE_LIMIT_MAGIC_LINK_PER_IP, windowSeconds: config.RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS }, ctx.clientIp, now);
+  const perIp = await hitRateLimit(
+    ctx.database,
+    {
+      scope: 'magic:ip',
+      limit: config.RATE_LIMIT_MAGIC_LINK_PER_IP,
+      windowSeconds: config.RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS,
+    },
+    ctx.clientIp,
+    now,
+  );
   if (!perIp.allowed) {
     ctx.log.info('magic link not sent: address over its rate limit');
     return { accepted: true };
   }
-  const work = sendMagicLink(ctx, email, now).catch((error: unknown) => ctx.log.error({ err: error }, 'magic link could not be sent'));
+  const work = sendMagicLink(ctx, email, now).catch((error: unknown) =>
+    ctx.log.error({ err: error }, 'magic link could not be sent'),
+  );
   pendingMagicLinks.add(work);
   void work.finally(() => pendingMagicLinks.delete(work));
   return { accepted: true };
@@ -96,12 +145,26 @@ export const pendingMagicLinks = new Set<Promise<unknown>>();
 async function sendMagicLink(ctx: Context, email: string, now: Date): Promise<void> {
   const { config } = ctx;
   // Per-account limit: silently send nothing more, so the answer stays the same.
-  const perAccount = await hitRateLimit(ctx.database, { scope: 'magic:account', limit: config.RATE_LIMIT_MAGIC_LINK_PER_ACCOUNT, windowSeconds: config.RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS }, email, now);
+  const perAccount = await hitRateLimit(
+    ctx.database,
+    {
+      scope: 'magic:account',
+      limit: config.RATE_LIMIT_MAGIC_LINK_PER_ACCOUNT,
+      windowSeconds: config.RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS,
+    },
+    email,
+    now,
+  );
   if (!perAccount.allowed) return;
   const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   if (!user) return;
   const token = generateSecretToken();
-  await ctx.db.insert(magicLinkTokens).values({ tokenHash: hashSecretToken(token), userId: user.id, createdAt: now, expiresAt: new Date(now.getTime() + MAGIC_LINK_TTL_MS) });
+  await ctx.db.insert(magicLinkTokens).values({
+    tokenHash: hashSecretToken(token),
+    userId: user.id,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + MAGIC_LINK_TTL_MS),
+  });
   const link = new URL(config.MAGIC_LINK_URL);
   link.searchParams.set('token', token);
   await ctx.mailer.send({
@@ -116,10 +179,15 @@ export async function verifyMagicLink(ctx: Context, input: { token: string }) {
   const now = ctx.clock.now();
   const invalid = new AppError('invalid_credentials', 'The sign-in link is invalid, already used or expired.');
   if (!looksLikeSecretToken(input.token)) throw invalid;
-  const [consumed] = await ctx.db.delete(magicLinkTokens).where(eq(magicLinkTokens.tokenHash, hashSecretToken(input.token))).returning();
+  const [consumed] = await ctx.db
+    .delete(magicLinkTokens)
+    .where(eq(magicLinkTokens.tokenHash, hashSecretToken(input.token)))
+    .returning();
   if (!consumed || consumed.expiresAt <= now) throw invalid;
   // One link used: the others sent to this account stop working too.
-  await ctx.db.delete(magicLinkTokens).where(or(eq(magicLinkTokens.userId, consumed.userId), lt(magicLinkTokens.expiresAt, now)));
+  await ctx.db
+    .delete(magicLinkTokens)
+    .where(or(eq(magicLinkTokens.userId, consumed.userId), lt(magicLinkTokens.expiresAt, now)));
   const [user] = await ctx.db.select().from(users).where(eq(users.id, consumed.userId)).limit(1);
   if (!user) throw invalid;
   return grantSession(ctx, user);
@@ -129,4 +197,3 @@ export async function logout(ctx: Context & { session: { id: string } }): Promis
   await invalidateSession(ctx.db, ctx.session.id);
   return { ok: true };
 }
-

@@ -49,7 +49,10 @@ export async function calendarFeed(ctx: Context, token: string): Promise<string 
     .where(and(inArray(events.id, rsvpd), visibleTo(viewer)))
     .orderBy(asc(events.startsAt))
     .limit(FEED_LIMIT)) as EventRow[];
-  return renderCalendar(ctx, rows.map((r) => toEvent(r, viewer)));
+  return renderCalendar(
+    ctx,
+    rows.map((r) => toEvent(r, viewer)),
+  );
 }
 
 // ---- RFC 5545 -------------------------------------------------------------------------------
@@ -83,9 +86,18 @@ function renderCalendar(ctx: Context, items: EventOutput[]): string {
   const stamp = icsDate(ctx.clock.now().toISOString());
   const base = ctx.config.PUBLIC_URL.replace(/\/$/, '');
   const host = new URL(base).host;
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Community Activism Service//Events//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', 'X-WR-CALNAME:My events'];
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Community Activism Service//Events//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    'X-WR-CALNAME:My events',
+  ];
   for (const e of items) {
-    const where = [e.meetingPoint?.text, e.venueName, e.address, e.area].filter((x): x is string => Boolean(x)).join(', ');
+    const where = [e.meetingPoint?.text, e.venueName, e.address, e.area]
+      .filter((x): x is string => Boolean(x))
+      .join(', ');
     lines.push(
       'BEGIN:VEVENT',
       `UID:${e._id}@${host}`,
@@ -101,5 +113,5 @@ function renderCalendar(ctx: Context, items: EventOutput[]): string {
     );
   }
   lines.push('END:VCALENDAR');
-  return lines.map(fold).join('\r\n') + '\r\n';
+  return `${lines.map(fold).join('\r\n')}\r\n`;
 }

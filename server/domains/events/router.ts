@@ -12,55 +12,147 @@ const tags = ['events'];
 
 export const eventsRouter = router({
   list: publicProcedure
-    .meta({ auth: 'public', openapi: { method: 'GET', path: '/api/events', tags, protect: false, summary: 'List events the caller may see', description: 'Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator\'s friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included.' } })
+    .meta({
+      auth: 'public',
+      openapi: {
+        method: 'GET',
+        path: '/api/events',
+        tags,
+        protect: false,
+        summary: 'List events the caller may see',
+        description:
+          "Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included.",
+      },
+    })
     .input(schemas.listEventsInput())
     .output(schemas.eventListOutput)
     .query(({ ctx, input }) => service.listEvents(ctx, input)),
 
   get: publicProcedure
-    .meta({ auth: 'public', openapi: { method: 'GET', path: '/api/events/{slug}', tags, protect: false, summary: 'One event', description: 'An event the caller may not see answers 404, like a missing one. The exact meeting point is withheld (`meetingPointHidden`) from callers who have not RSVP\'d when the organizers asked so.' } })
+    .meta({
+      auth: 'public',
+      openapi: {
+        method: 'GET',
+        path: '/api/events/{slug}',
+        tags,
+        protect: false,
+        summary: 'One event',
+        description:
+          "An event the caller may not see answers 404, like a missing one. The exact meeting point is withheld (`meetingPointHidden`) from callers who have not RSVP'd when the organizers asked so.",
+      },
+    })
     .input(schemas.eventSlugInput)
     .output(schemas.eventOutput)
     .query(({ ctx, input }) => service.getEvent(ctx, input)),
 
   create: memberProcedure
-    .meta({ auth: 'organizer', successStatus: 201, openapi: { method: 'POST', path: '/api/events', tags, summary: 'Create an event', description: 'Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a taken slug 409; a `placeId` that is not an approved place 400.' } })
+    .meta({
+      auth: 'organizer',
+      successStatus: 201,
+      openapi: {
+        method: 'POST',
+        path: '/api/events',
+        tags,
+        summary: 'Create an event',
+        description:
+          'Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a taken slug 409; a `placeId` that is not an approved place 400.',
+      },
+    })
     .input(schemas.createEventInput)
     .output(schemas.eventOutput)
     .mutation(({ ctx, input }) => service.createEvent(ctx, input)),
 
   update: memberProcedure
-    .meta({ auth: 'organizer', openapi: { method: 'PATCH', path: '/api/events/{id}', tags, summary: 'Change or cancel an event', description: 'Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP\'d to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change.' } })
+    .meta({
+      auth: 'organizer',
+      openapi: {
+        method: 'PATCH',
+        path: '/api/events/{id}',
+        tags,
+        summary: 'Change or cancel an event',
+        description:
+          'Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP\'d to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change.',
+      },
+    })
     .input(schemas.updateEventInput)
     .output(schemas.eventOutput)
     .mutation(({ ctx, input }) => service.updateEvent(ctx, input)),
 
   rsvp: memberProcedure
-    .meta({ auth: 'member', openapi: { method: 'POST', path: '/api/events/{id}/rsvp', tags, summary: 'RSVP going or interested', description: 'Sets or changes the caller\'s RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over. RSVPs are deleted 30 days after the event ends.' } })
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'POST',
+        path: '/api/events/{id}/rsvp',
+        tags,
+        summary: 'RSVP going or interested',
+        description:
+          "Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over. RSVPs are deleted 30 days after the event ends.",
+      },
+    })
     .input(schemas.rsvpInput)
     .output(schemas.rsvpStateOutput)
     .mutation(({ ctx, input }) => rsvp.setRsvp(ctx, input)),
 
   removeRsvp: memberProcedure
-    .meta({ auth: 'member', openapi: { method: 'DELETE', path: '/api/events/{id}/rsvp', tags, summary: 'Withdraw an RSVP', description: 'Idempotent.' } })
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'DELETE',
+        path: '/api/events/{id}/rsvp',
+        tags,
+        summary: 'Withdraw an RSVP',
+        description: 'Idempotent.',
+      },
+    })
     .input(schemas.eventIdInput)
     .output(schemas.rsvpStateOutput)
     .mutation(({ ctx, input }) => rsvp.removeRsvp(ctx, input)),
 
   attendees: memberProcedure
-    .meta({ auth: 'organizer', openapi: { method: 'GET', path: '/api/events/{id}/attendees', tags, summary: 'Attendee handles (organizers only)', description: 'Only organizers of the hosting grove or admins of the hosting organization (not site admins). Others who can see the event get 403 and use `rsvpCounts`; the rest 404.' } })
+    .meta({
+      auth: 'organizer',
+      openapi: {
+        method: 'GET',
+        path: '/api/events/{id}/attendees',
+        tags,
+        summary: 'Attendee handles (organizers only)',
+        description:
+          'Only organizers of the hosting grove or admins of the hosting organization (not site admins). Others who can see the event get 403 and use `rsvpCounts`; the rest 404.',
+      },
+    })
     .input(schemas.attendeesInput())
     .output(schemas.attendeeListOutput)
     .query(({ ctx, input }) => rsvp.listAttendees(ctx, input)),
 
   createCalendarToken: memberProcedure
-    .meta({ auth: 'member', successStatus: 201, openapi: { method: 'POST', path: '/api/me/calendar-token', tags, summary: 'Create or rotate the private calendar feed', description: 'Answers the URL of an iCalendar feed (GET /api/calendar/{token}.ics, `text/calendar`) of the events the caller RSVP\'d to. The URL holds its own secret, not the session token; calling again rotates it and the old URL stops working.' } })
+    .meta({
+      auth: 'member',
+      successStatus: 201,
+      openapi: {
+        method: 'POST',
+        path: '/api/me/calendar-token',
+        tags,
+        summary: 'Create or rotate the private calendar feed',
+        description:
+          "Answers the URL of an iCalendar feed (GET /api/calendar/{token}.ics, `text/calendar`) of the events the caller RSVP'd to. The URL holds its own secret, not the session token; calling again rotates it and the old URL stops working.",
+      },
+    })
     .input(emptyInput)
     .output(schemas.calendarTokenOutput)
     .mutation(({ ctx }) => calendar.createCalendarToken(ctx)),
 
   revokeCalendarToken: memberProcedure
-    .meta({ auth: 'member', openapi: { method: 'DELETE', path: '/api/me/calendar-token', tags, summary: 'Revoke the private calendar feed', description: 'Idempotent; the feed URL answers 404 afterwards.' } })
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'DELETE',
+        path: '/api/me/calendar-token',
+        tags,
+        summary: 'Revoke the private calendar feed',
+        description: 'Idempotent; the feed URL answers 404 afterwards.',
+      },
+    })
     .input(emptyInput)
     .output(okOutput)
     .mutation(({ ctx }) => calendar.revokeCalendarToken(ctx)),

@@ -16,7 +16,11 @@ async function rsvpState(ctx: MemberContext, eventId: string) {
            count(*) filter (where status = 'interested')::int as interested,
            max(case when user_id = ${ctx.user.id} then status end) as mine
     from event_rsvps where event_id = ${eventId}`);
-  return { eventId, myRsvp: row?.mine ?? null, rsvpCounts: { going: Number(row?.going ?? 0), interested: Number(row?.interested ?? 0) } };
+  return {
+    eventId,
+    myRsvp: row?.mine ?? null,
+    rsvpCounts: { going: Number(row?.going ?? 0), interested: Number(row?.interested ?? 0) },
+  };
 }
 
 /** Sets or changes the caller's RSVP. Not on cancelled or already ended events (409). */
@@ -29,7 +33,10 @@ export async function setRsvp(ctx: MemberContext, input: { id: string; status: R
   await ctx.db
     .insert(eventRsvps)
     .values({ eventId: input.id, userId: ctx.user.id, status: input.status, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: [eventRsvps.eventId, eventRsvps.userId], set: { status: input.status, updatedAt: now } });
+    .onConflictDoUpdate({
+      target: [eventRsvps.eventId, eventRsvps.userId],
+      set: { status: input.status, updatedAt: now },
+    });
   return rsvpState(ctx, input.id);
 }
 
@@ -45,7 +52,8 @@ export async function removeRsvp(ctx: MemberContext, input: { id: string }) {
 export async function listAttendees(ctx: MemberContext, input: { id: string; cursor?: string; limit: number }) {
   const viewer = await viewerOf(ctx);
   const row = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
-  if (!row.organizes) throw new AppError('forbidden', 'Only the event\'s organizers see attendee handles; everyone sees the counts.');
+  if (!row.organizes)
+    throw new AppError('forbidden', "Only the event's organizers see attendee handles; everyone sees the counts.");
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select({ id: eventRsvps.id, handle: users.handle, status: eventRsvps.status, respondedAt: eventRsvps.updatedAt })
@@ -56,7 +64,12 @@ export async function listAttendees(ctx: MemberContext, input: { id: string; cur
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.id);
   return {
-    items: page.items.map((r) => ({ _id: r.id, handle: r.handle, status: r.status, respondedAt: r.respondedAt.toISOString() })),
+    items: page.items.map((r) => ({
+      _id: r.id,
+      handle: r.handle,
+      status: r.status,
+      respondedAt: r.respondedAt.toISOString(),
+    })),
     nextCursor: page.nextCursor,
   };
 }

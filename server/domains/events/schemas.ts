@@ -3,16 +3,30 @@
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { slugInput } from '../groves/schemas.js';
-import { eventStatuses, eventTypes, eventVisibilities, meetingPointVisibilities, rsvpStatuses } from '../../../db/schema/events.js';
+import {
+  eventStatuses,
+  eventTypes,
+  eventVisibilities,
+  meetingPointVisibilities,
+  rsvpStatuses,
+} from '../../../db/schema/events.js';
 
 export { eventStatuses, eventTypes, eventVisibilities, meetingPointVisibilities, rsvpStatuses };
 
-const isoDateTime = () => z.iso.datetime({ offset: true }).meta({ description: 'ISO-8601 date-time with offset.', example: '2026-12-05T14:00:00Z' });
+const isoDateTime = () =>
+  z.iso
+    .datetime({ offset: true })
+    .meta({ description: 'ISO-8601 date-time with offset.', example: '2026-12-05T14:00:00Z' });
 const location = z.object({ lng: z.number().min(-180).max(180), lat: z.number().min(-90).max(90) }).strict();
 
 const meetingPointInput = z
   .object({
-    text: z.string().trim().min(1).max(500).meta({ description: 'Exact meeting point, e.g. "by the fountain, north side".' }),
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .meta({ description: 'Exact meeting point, e.g. "by the fountain, north side".' }),
     location: location.nullable().optional(),
   })
   .strict();
@@ -24,29 +38,52 @@ const eventFields = {
   endsAt: isoDateTime(),
   venueName: z.string().trim().max(200).nullable().optional(),
   address: z.string().trim().max(500).nullable().optional(),
-  area: z.string().trim().min(1).max(120).meta({ description: 'Region shown to everyone (also when the meeting point is hidden); matched by the `area` filter.', example: 'Bristol' }),
+  area: z.string().trim().min(1).max(120).meta({
+    description: 'Region shown to everyone (also when the meeting point is hidden); matched by the `area` filter.',
+    example: 'Bristol',
+  }),
   meetingPoint: meetingPointInput.nullable().optional(),
-  meetingPointVisibility: z.enum(meetingPointVisibilities).meta({ description: '`rsvp`: only members who RSVP\'d (and the organizers) see the exact meeting point.' }),
+  meetingPointVisibility: z
+    .enum(meetingPointVisibilities)
+    .meta({ description: "`rsvp`: only members who RSVP'd (and the organizers) see the exact meeting point." }),
   placeId: z.uuid().nullable().optional().meta({ description: 'An approved place.' }),
-  coverImage: z.url({ protocol: /^https?$/ }).max(1000).nullable().optional(),
+  coverImage: z
+    .url({ protocol: /^https?$/ })
+    .max(1000)
+    .nullable()
+    .optional(),
   description: z.string().max(10000),
-  visibility: z.enum(eventVisibilities).meta({ description: '`public`; `grove`: members of the hosting grove; `friends`: friends of the creator.' }),
+  visibility: z
+    .enum(eventVisibilities)
+    .meta({ description: '`public`; `grove`: members of the hosting grove; `friends`: friends of the creator.' }),
 };
 
 export const createEventInput = z
   .object({
     slug: slugInput.optional().meta({ description: 'Made from the title when absent.' }),
     groveId: z.uuid().optional().meta({ description: 'Hosting grove (exactly one of groveId, organizationId).' }),
-    organizationId: z.uuid().optional().meta({ description: 'Hosting organization (exactly one of groveId, organizationId).' }),
+    organizationId: z
+      .uuid()
+      .optional()
+      .meta({ description: 'Hosting organization (exactly one of groveId, organizationId).' }),
     ...eventFields,
     meetingPointVisibility: eventFields.meetingPointVisibility.default('everyone'),
     description: eventFields.description.default(''),
     visibility: eventFields.visibility.default('public'),
   })
   .strict()
-  .refine((v) => (v.groveId === undefined) !== (v.organizationId === undefined), { message: 'Send exactly one of groveId and organizationId: the host.', path: ['groveId'] })
-  .refine((v) => Date.parse(v.endsAt) > Date.parse(v.startsAt), { message: 'endsAt must be after startsAt.', path: ['endsAt'] })
-  .refine((v) => v.visibility !== 'grove' || v.groveId !== undefined, { message: '`grove` visibility needs a grove host.', path: ['visibility'] });
+  .refine((v) => (v.groveId === undefined) !== (v.organizationId === undefined), {
+    message: 'Send exactly one of groveId and organizationId: the host.',
+    path: ['groveId'],
+  })
+  .refine((v) => Date.parse(v.endsAt) > Date.parse(v.startsAt), {
+    message: 'endsAt must be after startsAt.',
+    path: ['endsAt'],
+  })
+  .refine((v) => v.visibility !== 'grove' || v.groveId !== undefined, {
+    message: '`grove` visibility needs a grove host.',
+    path: ['visibility'],
+  });
 
 export const updateEventInput = z
   .object({
@@ -64,7 +101,10 @@ export const updateEventInput = z
     coverImage: eventFields.coverImage,
     description: eventFields.description.optional(),
     visibility: eventFields.visibility.optional(),
-    status: z.enum(eventStatuses).optional().meta({ description: 'Send `cancelled` to cancel. Cancelling is final: a cancelled event stays readable but cannot be changed or RSVP\'d to.' }),
+    status: z.enum(eventStatuses).optional().meta({
+      description:
+        "Send `cancelled` to cancel. Cancelling is final: a cancelled event stays readable but cannot be changed or RSVP'd to.",
+    }),
   })
   .strict();
 
@@ -87,17 +127,21 @@ export const eventOutput = z
     address: z.string().nullable(),
     area: z.string(),
     meetingPointVisibility: z.enum(meetingPointVisibilities),
-    meetingPoint: z
-      .object({ text: z.string(), location: location.nullable() })
-      .strict()
-      .nullable()
-      .meta({ description: 'Null when there is none, or when it is for RSVP\'d members only and the caller has not RSVP\'d (see `meetingPointHidden`).' }),
-    meetingPointHidden: z.boolean().meta({ description: 'True when an exact meeting point exists but is withheld from this caller; show `area` and `startsAt` instead.' }),
+    meetingPoint: z.object({ text: z.string(), location: location.nullable() }).strict().nullable().meta({
+      description:
+        "Null when there is none, or when it is for RSVP'd members only and the caller has not RSVP'd (see `meetingPointHidden`).",
+    }),
+    meetingPointHidden: z.boolean().meta({
+      description:
+        'True when an exact meeting point exists but is withheld from this caller; show `area` and `startsAt` instead.',
+    }),
     placeId: z.string().nullable(),
     coverImage: z.string().nullable(),
     description: z.string(),
-    rsvpCounts: rsvpCounts.meta({ description: 'Visible to everyone; handles are for organizers only (GET /api/events/{id}/attendees).' }),
-    myRsvp: z.enum(rsvpStatuses).nullable().meta({ description: 'The caller\'s own RSVP, or null.' }),
+    rsvpCounts: rsvpCounts.meta({
+      description: 'Visible to everyone; handles are for organizers only (GET /api/events/{id}/attendees).',
+    }),
+    myRsvp: z.enum(rsvpStatuses).nullable().meta({ description: "The caller's own RSVP, or null." }),
     canManage: z.boolean().meta({ description: 'True when the caller may edit or cancel the event.' }),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -109,7 +153,9 @@ export const listEventsInput = () =>
   z.object({
     from: isoDateTime().optional().meta({ description: 'Only events that end at or after this time.' }),
     to: isoDateTime().optional().meta({ description: 'Only events that start at or before this time.' }),
-    area: z.string().trim().min(1).max(120).optional().meta({ description: 'Case-insensitive: the event\'s area, or the region name of its hosting grove, equals this.' }),
+    area: z.string().trim().min(1).max(120).optional().meta({
+      description: "Case-insensitive: the event's area, or the region name of its hosting grove, equals this.",
+    }),
     groveId: z.uuid().optional(),
     organizationId: z.uuid().optional(),
     type: z.enum(eventTypes).optional(),
@@ -126,12 +172,18 @@ export const rsvpStateOutput = z
   .meta({ id: 'RsvpState' });
 
 export const attendeesInput = () => z.object({ id: z.uuid(), ...pageQueryFields() });
-export const attendeeOutput = z.object({ _id: z.string(), handle: z.string(), status: z.enum(rsvpStatuses), respondedAt: z.string() }).strict().meta({ id: 'Attendee' });
+export const attendeeOutput = z
+  .object({ _id: z.string(), handle: z.string(), status: z.enum(rsvpStatuses), respondedAt: z.string() })
+  .strict()
+  .meta({ id: 'Attendee' });
 export const attendeeListOutput = listEnvelope(attendeeOutput);
 
 export const calendarTokenOutput = z
   .object({
-    url: z.string().meta({ description: 'Private iCalendar feed of the events the caller RSVP\'d to. Anyone with this URL can read it; rotate or revoke it here.' }),
+    url: z.string().meta({
+      description:
+        "Private iCalendar feed of the events the caller RSVP'd to. Anyone with this URL can read it; rotate or revoke it here.",
+    }),
     createdAt: z.string(),
   })
   .strict()

@@ -36,7 +36,12 @@ export async function listEvents(ctx: Context, input: ListEventsInput) {
         input.from ? gte(events.endsAt, new Date(input.from)) : undefined,
         input.to ? lte(events.startsAt, new Date(input.to)) : undefined,
         // Both arms are index lookups (events_area_lower_idx, events_host_grove_id_idx via = any).
-        area ? or(sql`lower(${events.area}) = ${area}`, sql`${events.hostGroveId} = any(array(select g.id from groves g where lower(g.region_name) = ${area}))`) : undefined,
+        area
+          ? or(
+              sql`lower(${events.area}) = ${area}`,
+              sql`${events.hostGroveId} = any(array(select g.id from groves g where lower(g.region_name) = ${area}))`,
+            )
+          : undefined,
         input.groveId ? eq(events.hostGroveId, input.groveId) : undefined,
         input.organizationId ? eq(events.hostOrganizationId, input.organizationId) : undefined,
         input.type ? eq(events.type, input.type) : undefined,
@@ -70,7 +75,11 @@ async function assertMayHost(ctx: MemberContext, host: { groveId?: string | null
     }
     return;
   }
-  const [org] = await ctx.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, host.organizationId!)).limit(1);
+  const [org] = await ctx.db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, host.organizationId!))
+    .limit(1);
   if (!org) throw new AppError('not_found', 'No such organization.');
   if (ctx.user.role !== 'admin' && !(await isOrganizationAdmin(ctx.db, host.organizationId!, ctx.user.id))) {
     throw new AppError('forbidden', 'Only admins of the organization can host its events.');
@@ -136,14 +145,15 @@ export async function createEvent(ctx: MemberContext, input: CreateEventInput) {
 export async function updateEvent(ctx: MemberContext, input: UpdateEventInput) {
   const viewer = await viewerOf(ctx);
   const current = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
-  if (!canManage(current, viewer)) throw new AppError('forbidden', 'Only the event\'s organizers can change it.');
+  if (!canManage(current, viewer)) throw new AppError('forbidden', "Only the event's organizers can change it.");
   const e = current.event;
   if (e.status === 'cancelled') throw new AppError('conflict', 'The event is cancelled; it can no longer be changed.');
 
   const startsAt = input.startsAt ? new Date(input.startsAt) : e.startsAt;
   const endsAt = input.endsAt ? new Date(input.endsAt) : e.endsAt;
   if (endsAt <= startsAt) throw new AppError('validation_failed', 'endsAt: Must be after startsAt.');
-  if (input.visibility === 'grove' && !e.hostGroveId) throw new AppError('validation_failed', 'visibility: `grove` visibility needs a grove host.');
+  if (input.visibility === 'grove' && !e.hostGroveId)
+    throw new AppError('validation_failed', 'visibility: `grove` visibility needs a grove host.');
   await assertApprovedPlace(ctx, input.placeId);
 
   const { id, startsAt: _s, endsAt: _e, meetingPoint, ...rest } = input;

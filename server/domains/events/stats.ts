@@ -3,10 +3,16 @@
 import { sql } from 'drizzle-orm';
 import type { Context } from '../../trpc/context.js';
 
-export async function eventCounters(ctx: Context): Promise<{ upcomingPublic: number; groves: number; organizations: number }> {
+export async function eventCounters(
+  ctx: Context,
+): Promise<{ upcomingPublic: number; groves: number; organizations: number }> {
   const [row] = await ctx.database.rows<{ upcoming: number; groves: number; organizations: number }>(sql`
     select (select count(*)::int from events where visibility = 'public' and status = 'scheduled' and ends_at >= ${ctx.clock.now().toISOString()}::timestamptz) as upcoming,
            (select count(*)::int from groves) as groves,
            (select count(*)::int from organizations) as organizations`);
-  return { upcomingPublic: Number(row!.upcoming), groves: Number(row!.groves), organizations: Number(row!.organizations) };
+  return {
+    upcomingPublic: Number(row!.upcoming),
+    groves: Number(row!.groves),
+    organizations: Number(row!.organizations),
+  };
 }

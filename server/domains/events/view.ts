@@ -19,7 +19,9 @@ export function eventColumns(viewer: Viewer) {
     meetingLat: sql<number | null>`st_y(${events.meetingPointLocation})`,
     going: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going')`,
     interested: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'interested')`,
-    myRsvp: viewer.id ? sql<RsvpStatus | null>`(select r.status from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id})` : sql<RsvpStatus | null>`null::text`,
+    myRsvp: viewer.id
+      ? sql<RsvpStatus | null>`(select r.status from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id})`
+      : sql<RsvpStatus | null>`null::text`,
     organizes: organizesHost(viewer.id),
   };
 }
@@ -47,7 +49,11 @@ export function selectEvents(db: DbOrTx, viewer: Viewer) {
     .leftJoin(organizations, eq(organizations.id, events.hostOrganizationId));
 }
 
-export async function selectOneEvent(db: DbOrTx, viewer: Viewer, where: SQL | undefined): Promise<EventRow | undefined> {
+export async function selectOneEvent(
+  db: DbOrTx,
+  viewer: Viewer,
+  where: SQL | undefined,
+): Promise<EventRow | undefined> {
   const [row] = await selectEvents(db, viewer).where(where).limit(1);
   return row as EventRow | undefined;
 }
@@ -63,7 +69,12 @@ export function toEvent(row: EventRow, viewer: Viewer): EventOutput {
   const pointAllowed = e.meetingPointVisibility === 'everyone' || row.myRsvp !== null || manage;
   const host = e.hostGroveId
     ? { kind: 'grove' as const, _id: e.hostGroveId, slug: row.groveSlug!, name: row.groveName! }
-    : { kind: 'organization' as const, _id: e.hostOrganizationId!, slug: row.organizationSlug!, name: row.organizationName! };
+    : {
+        kind: 'organization' as const,
+        _id: e.hostOrganizationId!,
+        slug: row.organizationSlug!,
+        name: row.organizationName!,
+      };
   return {
     _id: e.id,
     slug: e.slug,
@@ -80,7 +91,13 @@ export function toEvent(row: EventRow, viewer: Viewer): EventOutput {
     meetingPointVisibility: e.meetingPointVisibility,
     meetingPoint:
       hasPoint && pointAllowed
-        ? { text: e.meetingPointText!, location: row.meetingLng === null || row.meetingLat === null ? null : { lng: Number(row.meetingLng), lat: Number(row.meetingLat) } }
+        ? {
+            text: e.meetingPointText!,
+            location:
+              row.meetingLng === null || row.meetingLat === null
+                ? null
+                : { lng: Number(row.meetingLng), lat: Number(row.meetingLat) },
+          }
         : null,
     meetingPointHidden: hasPoint && !pointAllowed,
     placeId: e.placeId,

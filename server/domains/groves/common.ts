@@ -25,7 +25,9 @@ export function slugify(text: string): string {
 export async function freeSlug(db: DbOrTx, table: PgTable, column: AnyPgColumn, base: string): Promise<string> {
   const suffixed = () => `${base}-${randomBytes(3).toString('hex')}`;
   const candidates = [base, suffixed(), suffixed()];
-  const taken = new Set((await db.select({ slug: column }).from(table).where(inArray(column, candidates))).map((r) => r.slug as string));
+  const taken = new Set(
+    (await db.select({ slug: column }).from(table).where(inArray(column, candidates))).map((r) => r.slug as string),
+  );
   return candidates.find((c) => !taken.has(c)) ?? `${base}-${randomBytes(6).toString('hex')}`;
 }
 

@@ -26,7 +26,12 @@ function groveColumns(viewer: string | null) {
   };
 }
 
-function toGrove(row: { grove: Grove; memberCount: number; organizerCount: number; myRole: GroveRole | null }): GroveOutput {
+function toGrove(row: {
+  grove: Grove;
+  memberCount: number;
+  organizerCount: number;
+  myRole: GroveRole | null;
+}): GroveOutput {
   const g = row.grove;
   const hasBox = g.regionWest !== null && g.regionSouth !== null && g.regionEast !== null && g.regionNorth !== null;
   return {
@@ -34,7 +39,10 @@ function toGrove(row: { grove: Grove; memberCount: number; organizerCount: numbe
     slug: g.slug,
     name: g.name,
     description: g.description,
-    region: { name: g.regionName, bbox: hasBox ? [g.regionWest!, g.regionSouth!, g.regionEast!, g.regionNorth!] : null },
+    region: {
+      name: g.regionName,
+      bbox: hasBox ? [g.regionWest!, g.regionSouth!, g.regionEast!, g.regionNorth!] : null,
+    },
     memberCount: Number(row.memberCount),
     organizerCount: Number(row.organizerCount),
     // Filled by the action-log milestone from members who opted in; never per member.
@@ -45,7 +53,11 @@ function toGrove(row: { grove: Grove; memberCount: number; organizerCount: numbe
 }
 
 async function groveBy(ctx: Context, where: ReturnType<typeof eq>): Promise<GroveOutput> {
-  const [row] = await ctx.db.select(groveColumns(await viewerId(ctx))).from(groves).where(where).limit(1);
+  const [row] = await ctx.db
+    .select(groveColumns(await viewerId(ctx)))
+    .from(groves)
+    .where(where)
+    .limit(1);
   if (!row) throw new AppError('not_found', 'No such grove.');
   return toGrove(row);
 }
@@ -56,7 +68,12 @@ export async function listGroves(ctx: Context, input: { q?: string; cursor?: str
   const rows = await ctx.db
     .select(groveColumns(await viewerId(ctx)))
     .from(groves)
-    .where(and(after ? gt(groves.id, after) : undefined, pattern ? or(ilike(groves.name, pattern), ilike(groves.regionName, pattern)) : undefined))
+    .where(
+      and(
+        after ? gt(groves.id, after) : undefined,
+        pattern ? or(ilike(groves.name, pattern), ilike(groves.regionName, pattern)) : undefined,
+      ),
+    )
     .orderBy(asc(groves.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.grove.id);
@@ -75,14 +92,19 @@ async function assertGroveExists(db: DbOrTx, id: string) {
 /** Idempotent: joining again keeps the current role (an organizer stays organizer). */
 export async function joinGrove(ctx: MemberContext, input: { id: string }) {
   await assertGroveExists(ctx.db, input.id);
-  await ctx.db.insert(groveMembers).values({ groveId: input.id, userId: ctx.user.id, joinedAt: ctx.clock.now() }).onConflictDoNothing();
+  await ctx.db
+    .insert(groveMembers)
+    .values({ groveId: input.id, userId: ctx.user.id, joinedAt: ctx.clock.now() })
+    .onConflictDoNothing();
   return groveBy(ctx, eq(groves.id, input.id));
 }
 
 /** Idempotent: leaving when not a member is fine. An organizer who leaves stops organizing. */
 export async function leaveGrove(ctx: MemberContext, input: { id: string }): Promise<{ ok: true }> {
   await assertGroveExists(ctx.db, input.id);
-  await ctx.db.delete(groveMembers).where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, ctx.user.id)));
+  await ctx.db
+    .delete(groveMembers)
+    .where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, ctx.user.id)));
   return { ok: true };
 }
 
@@ -104,12 +126,21 @@ function regionColumns(region: RegionInput) {
   return { regionName: region.name, regionWest: west, regionSouth: south, regionEast: east, regionNorth: north };
 }
 
-export async function createGrove(ctx: Context, input: { slug?: string; name: string; description: string; region: RegionInput }) {
+export async function createGrove(
+  ctx: Context,
+  input: { slug?: string; name: string; description: string; region: RegionInput },
+) {
   const slug = input.slug ?? (await freeSlug(ctx.db, groves, groves.slug, slugify(input.name)));
   try {
     const [row] = await ctx.db
       .insert(groves)
-      .values({ slug, name: input.name, description: input.description, ...regionColumns(input.region), createdAt: ctx.clock.now() })
+      .values({
+        slug,
+        name: input.name,
+        description: input.description,
+        ...regionColumns(input.region),
+        createdAt: ctx.clock.now(),
+      })
       .returning({ id: groves.id });
     return groveBy(ctx, eq(groves.id, row!.id));
   } catch (error) {
@@ -118,7 +149,10 @@ export async function createGrove(ctx: Context, input: { slug?: string; name: st
   }
 }
 
-export async function updateGrove(ctx: Context, input: { id: string; slug?: string; name?: string; description?: string; region?: RegionInput }) {
+export async function updateGrove(
+  ctx: Context,
+  input: { id: string; slug?: string; name?: string; description?: string; region?: RegionInput },
+) {
   const { id, region, ...rest } = input;
   const changes = { ...rest, ...(region ? regionColumns(region) : {}) };
   try {
@@ -154,6 +188,9 @@ export async function appointOrganizer(ctx: Context, input: { id: string; handle
 export async function removeOrganizer(ctx: Context, input: { id: string; handle: string }): Promise<{ ok: true }> {
   await assertGroveExists(ctx.db, input.id);
   const userId = await userIdByHandle(ctx.db, input.handle);
-  await ctx.db.update(groveMembers).set({ role: 'member' }).where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, userId)));
+  await ctx.db
+    .update(groveMembers)
+    .set({ role: 'member' })
+    .where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, userId)));
   return { ok: true };
 }

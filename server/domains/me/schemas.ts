@@ -11,12 +11,16 @@ export const updateAccountInput = z
     currentPassword: z.string().max(256).optional().meta({ description: 'Required when changing email or password.' }),
   })
   .strict()
-  .refine((v) => v.handle !== undefined || v.email !== undefined || v.newPassword !== undefined, { message: 'Send at least one of handle, email, newPassword.' });
+  .refine((v) => v.handle !== undefined || v.email !== undefined || v.newPassword !== undefined, {
+    message: 'Send at least one of handle, email, newPassword.',
+  });
 
 export const sessionOutput = z
   .object({
     _id: z.string(),
-    id: z.string().meta({ description: 'Same value as `_id`; the spec names it `id` for DELETE /api/me/sessions/:id.' }),
+    id: z
+      .string()
+      .meta({ description: 'Same value as `_id`; the spec names it `id` for DELETE /api/me/sessions/:id.' }),
     createdAt: z.string(),
     expiresAt: z.string(),
     current: z.boolean().meta({ description: 'True for the session making this request.' }),

@@ -8,13 +8,33 @@ const tags = ['organizations'];
 
 export const organizationsRouter = router({
   list: publicProcedure
-    .meta({ auth: 'public', openapi: { method: 'GET', path: '/api/organizations', tags, protect: false, summary: 'List organizations', description: '`adminUserIds` (or any admin list) is never included.' } })
+    .meta({
+      auth: 'public',
+      openapi: {
+        method: 'GET',
+        path: '/api/organizations',
+        tags,
+        protect: false,
+        summary: 'List organizations',
+        description: '`adminUserIds` (or any admin list) is never included.',
+      },
+    })
     .input(schemas.listOrganizationsInput())
     .output(schemas.organizationListOutput)
     .query(({ ctx, input }) => service.listOrganizations(ctx, input)),
 
   get: publicProcedure
-    .meta({ auth: 'public', openapi: { method: 'GET', path: '/api/organizations/{slug}', tags, protect: false, summary: 'One organization', description: '`adminUserIds` (or any admin list) is never included.' } })
+    .meta({
+      auth: 'public',
+      openapi: {
+        method: 'GET',
+        path: '/api/organizations/{slug}',
+        tags,
+        protect: false,
+        summary: 'One organization',
+        description: '`adminUserIds` (or any admin list) is never included.',
+      },
+    })
     .input(schemas.organizationSlugInput)
     .output(schemas.organizationOutput)
     .query(({ ctx, input }) => service.getOrganization(ctx, input)),

@@ -11,7 +11,14 @@ import { userIdByHandle } from '../groves/service.js';
 import type { OrganizationOutput } from './schemas.js';
 
 function toOrganization(o: Organization): OrganizationOutput {
-  return { _id: o.id, slug: o.slug, name: o.name, description: o.description, website: o.website, createdAt: o.createdAt.toISOString() };
+  return {
+    _id: o.id,
+    slug: o.slug,
+    name: o.name,
+    description: o.description,
+    website: o.website,
+    createdAt: o.createdAt.toISOString(),
+  };
 }
 
 export async function listOrganizations(ctx: Context, input: { q?: string; cursor?: string; limit: number }) {
@@ -20,7 +27,9 @@ export async function listOrganizations(ctx: Context, input: { q?: string; curso
   const rows = await ctx.db
     .select()
     .from(organizations)
-    .where(and(after ? gt(organizations.id, after) : undefined, pattern ? ilike(organizations.name, pattern) : undefined))
+    .where(
+      and(after ? gt(organizations.id, after) : undefined, pattern ? ilike(organizations.name, pattern) : undefined),
+    )
     .orderBy(asc(organizations.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.id);
@@ -48,12 +57,21 @@ export async function isOrganizationAdmin(db: DbOrTx, organizationId: string, us
 
 // ---- admin setup -------------------------------------------------------------------------
 
-export async function createOrganization(ctx: Context, input: { slug?: string; name: string; description: string; website?: string | null }) {
+export async function createOrganization(
+  ctx: Context,
+  input: { slug?: string; name: string; description: string; website?: string | null },
+) {
   const slug = input.slug ?? (await freeSlug(ctx.db, organizations, organizations.slug, slugify(input.name)));
   try {
     const [row] = await ctx.db
       .insert(organizations)
-      .values({ slug, name: input.name, description: input.description, website: input.website ?? null, createdAt: ctx.clock.now() })
+      .values({
+        slug,
+        name: input.name,
+        description: input.description,
+        website: input.website ?? null,
+        createdAt: ctx.clock.now(),
+      })
       .returning();
     return toOrganization(row!);
   } catch (error) {
@@ -62,7 +80,10 @@ export async function createOrganization(ctx: Context, input: { slug?: string; n
   }
 }
 
-export async function updateOrganization(ctx: Context, input: { id: string; slug?: string; name?: string; description?: string; website?: string | null }) {
+export async function updateOrganization(
+  ctx: Context,
+  input: { id: string; slug?: string; name?: string; description?: string; website?: string | null },
+) {
   const { id, ...changes } = input;
   try {
     const [row] = Object.keys(changes).length
@@ -80,7 +101,10 @@ export async function updateOrganization(ctx: Context, input: { id: string; slug
 export async function appointAdmin(ctx: Context, input: { id: string; handle: string }): Promise<{ ok: true }> {
   await organizationBy(ctx.db, eq(organizations.id, input.id));
   const userId = await userIdByHandle(ctx.db, input.handle);
-  await ctx.db.insert(organizationAdmins).values({ organizationId: input.id, userId, appointedAt: ctx.clock.now() }).onConflictDoNothing();
+  await ctx.db
+    .insert(organizationAdmins)
+    .values({ organizationId: input.id, userId, appointedAt: ctx.clock.now() })
+    .onConflictDoNothing();
   return { ok: true };
 }
 
@@ -88,6 +112,8 @@ export async function appointAdmin(ctx: Context, input: { id: string; handle: st
 export async function removeAdmin(ctx: Context, input: { id: string; handle: string }): Promise<{ ok: true }> {
   await organizationBy(ctx.db, eq(organizations.id, input.id));
   const userId = await userIdByHandle(ctx.db, input.handle);
-  await ctx.db.delete(organizationAdmins).where(and(eq(organizationAdmins.organizationId, input.id), eq(organizationAdmins.userId, userId)));
+  await ctx.db
+    .delete(organizationAdmins)
+    .where(and(eq(organizationAdmins.organizationId, input.id), eq(organizationAdmins.userId, userId)));
   return { ok: true };
 }

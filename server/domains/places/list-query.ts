@@ -77,14 +77,19 @@ export function bboxCondition(box: BoundingBox): SQL {
 }
 
 function envelopeCondition(box: BoxValues, crossesAntimeridian: boolean): SQL {
-  const envelope = (west: BoxValue, east: BoxValue) => sql`${places.location} && ST_MakeEnvelope(${west}::float8, ${box.south}::float8, ${east}::float8, ${box.north}::float8, 4326)`;
+  const envelope = (west: BoxValue, east: BoxValue) =>
+    sql`${places.location} && ST_MakeEnvelope(${west}::float8, ${box.south}::float8, ${east}::float8, ${box.north}::float8, 4326)`;
   if (!crossesAntimeridian) return envelope(box.west, box.east);
   return sql`(${envelope(box.west, 180)} OR ${envelope(-180, box.east)})`;
 }
 
 /** "vegan caf" → 'vegan:* & caf:*'; only letters and digits reach to_tsquery, so it cannot fail. */
 export function toPrefixTsquery(q: string): string | null {
-  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 10) ?? [];
+  const words =
+    q
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.slice(0, 10) ?? [];
   return words.length ? words.map((word) => `${word}:*`).join(' & ') : null;
 }
 
@@ -131,9 +136,15 @@ const preparedByDb = new WeakMap<DbOrTx, Map<string, ListExecutable>>();
 function executable(db: DbOrTx, statement: PlaceListStatement): ListExecutable {
   if (!statement.prepared) return listQuery(db, statement.build(db).toSQL(), undefined);
   let cache = preparedByDb.get(db);
-  if (!cache) preparedByDb.set(db, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    preparedByDb.set(db, cache);
+  }
   let prepared = cache.get(statement.shape);
-  if (!prepared) cache.set(statement.shape, (prepared = listQuery(db, statement.build(db).toSQL(), `places_list_${statement.shape}`)));
+  if (!prepared) {
+    prepared = listQuery(db, statement.build(db).toSQL(), `places_list_${statement.shape}`);
+    cache.set(statement.shape, prepared);
+  }
   return prepared;
 }
 
@@ -147,7 +158,10 @@ function listQuery(db: DbOrTx, query: Query, name: string | undefined): ListExec
 }
 
 /** Where each placeColumns field sits in a result row (Drizzle selects them in key order). */
-const at = Object.fromEntries(Object.keys(placeColumns).map((key, i) => [key, i])) as Record<keyof typeof placeColumns, number>;
+const at = Object.fromEntries(Object.keys(placeColumns).map((key, i) => [key, i])) as Record<
+  keyof typeof placeColumns,
+  number
+>;
 
 /**
  * One row of placeColumns values as the API returns it. Like toPlace() (service.ts) it copies
@@ -210,9 +224,27 @@ export function approvedPlacesStatements(filters: PlaceListFilters): PlaceListSt
       filters.q ? searchCondition(filters.q) : undefined,
       filters.after ? gt(places.id, filters.after) : undefined,
     )!;
-    return [{ shape: 'plain', prepared: false, values: {}, build: (db) => db.select(placeColumns).from(places).where(where).orderBy(asc(places.id)).limit(filters.limit + 1) }];
+    return [
+      {
+        shape: 'plain',
+        prepared: false,
+        values: {},
+        build: (db) =>
+          db
+            .select(placeColumns)
+            .from(places)
+            .where(where)
+            .orderBy(asc(places.id))
+            .limit(filters.limit + 1),
+      },
+    ];
   }
-  const shape: BoxShape = { crossesAntimeridian: bbox.west > bbox.east, type: !!filters.type, veganLevel: !!filters.veganLevel, after: !!filters.after };
+  const shape: BoxShape = {
+    crossesAntimeridian: bbox.west > bbox.east,
+    type: !!filters.type,
+    veganLevel: !!filters.veganLevel,
+    after: !!filters.after,
+  };
   const flags = `${+shape.crossesAntimeridian}${+shape.type}${+shape.veganLevel}${+shape.after}`;
   const values: Record<string, unknown> = { ...bbox, pageSize: filters.limit + 1 };
   if (filters.type) values.type = filters.type;
@@ -220,9 +252,18 @@ export function approvedPlacesStatements(filters: PlaceListFilters): PlaceListSt
   if (filters.after) values.after = filters.after;
   // The page's ids come from index-only scans, then only those rows are read. `= any(array(…))`
   // computes the ids once and fetches them by primary key; it plans faster than `in (…)`.
-  const byIds = (db: DbOrTx, ids: SQL) => db.select(placeColumns).from(places).where(sql`${places.id} = any(array(${ids}))`).orderBy(asc(places.id));
+  const byIds = (db: DbOrTx, ids: SQL) =>
+    db.select(placeColumns).from(places).where(sql`${places.id} = any(array(${ids}))`).orderBy(asc(places.id));
   const cells = coveredCells(bbox);
-  if (cells) return [{ shape: `cells_${flags}`, prepared: true, values: { ...values, cells: `{${cells.join(',')}}` }, build: (db) => byIds(db, smallBoxPageIds(shape)) }];
+  if (cells)
+    return [
+      {
+        shape: `cells_${flags}`,
+        prepared: true,
+        values: { ...values, cells: `{${cells.join(',')}}` },
+        build: (db) => byIds(db, smallBoxPageIds(shape)),
+      },
+    ];
   return [
     { shape: `walk_${flags}`, prepared: true, values, build: (db) => byIds(db, walkPageIds(shape)) },
     { shape: `search_${flags}`, prepared: true, values, build: (db) => byIds(db, searchPageIds(shape)) },
@@ -250,7 +291,9 @@ export const MAX_CELLS = 16;
  * a page when the box holds more than about 21 / budget of all places; a box with fewer is cheap
  * to search with GiST. Below 4096 the second statement costs more than the rows it saves.
  */
-const WALK_BUDGET = sql.raw(`(select least(16384, greatest(4096, sqrt(greatest(reltuples, 0) * 16)))::bigint from pg_class where oid = 'places'::regclass)`);
+const WALK_BUDGET = sql.raw(
+  `(select least(16384, greatest(4096, sqrt(greatest(reltuples, 0) * 16)))::bigint from pg_class where oid = 'places'::regclass)`,
+);
 /** Cells cover the box plus this margin: `&&` compares float4-rounded boxes, a hair wider. */
 const CELL_MARGIN = 1e-4;
 
@@ -259,8 +302,12 @@ export function coveredCells(box: BoundingBox): number[] | null {
   const index = (degrees: number, offset: number) => Math.floor((degrees + offset) / CELL_DEGREES);
   const firstRow = index(Math.max(-90, box.south - CELL_MARGIN), 90);
   const lastRow = index(Math.min(90, box.north + CELL_MARGIN), 90);
-  const spans = box.west <= box.east ? [[box.west, box.east] as const] : [[box.west, 180] as const, [-180, box.east] as const];
-  const columnRanges = spans.map(([west, east]) => [index(Math.max(-180, west - CELL_MARGIN), 180), index(Math.min(180, east + CELL_MARGIN), 180)] as const);
+  const spans =
+    box.west <= box.east ? [[box.west, box.east] as const] : [[box.west, 180] as const, [-180, box.east] as const];
+  const columnRanges = spans.map(
+    ([west, east]) =>
+      [index(Math.max(-180, west - CELL_MARGIN), 180), index(Math.min(180, east + CELL_MARGIN), 180)] as const,
+  );
   // Counted before listing, so a continent box does not enumerate hundreds of cells to find it is large.
   const width = columnRanges.reduce((sum, [first, last]) => sum + last - first + 1, 0);
   if ((lastRow - firstRow + 1) * width > MAX_CELLS) return null;
@@ -333,6 +380,12 @@ function walkPageIds(shape: BoxShape): SQL {
  */
 function searchPageIds(shape: BoxShape): SQL {
   const conditions = boxConditions(shape);
-  const where = and(sql`${places.status} = 'approved'`, conditions.box, conditions.type, conditions.veganLevel, conditions.after);
+  const where = and(
+    sql`${places.status} = 'approved'`,
+    conditions.box,
+    conditions.type,
+    conditions.veganLevel,
+    conditions.after,
+  );
   return sql`select id from (select ${places.id} from ${places} where ${where} offset 0) matches order by id limit ${bound.pageSize}`;
 }

@@ -24,7 +24,11 @@ const latitude = strictNumber(z.number().min(-90).max(90));
 export const locationSchema = z
   .object({ lng: longitude, lat: latitude })
   .strict()
-  .meta({ id: 'PlaceLocation', description: 'WGS 84 point: `lng` −180..180, `lat` −90..90.', example: { lng: 13.405, lat: 52.52 } });
+  .meta({
+    id: 'PlaceLocation',
+    description: 'WGS 84 point: `lng` −180..180, `lat` −90..90.',
+    example: { lng: 13.405, lat: 52.52 },
+  });
 
 const httpUrl = (what: string, protocols: RegExp) =>
   z
@@ -47,9 +51,13 @@ export const createPlaceInput = z
     type: z.enum(placeTypes),
     veganLevel: z.enum(veganLevels),
     address: text(PLACE_LIMITS.address),
-    hours: text(PLACE_LIMITS.hours).nullish().meta({ description: 'Optional free text, e.g. "Mon–Fri 9–17"; null or absent for none.' }),
+    hours: text(PLACE_LIMITS.hours)
+      .nullish()
+      .meta({ description: 'Optional free text, e.g. "Mon–Fri 9–17"; null or absent for none.' }),
     website: httpUrl('http(s)', /^https?$/).meta({ description: 'Absolute http(s) URL.' }),
-    tags: tagsSchema.default([]).meta({ description: `Up to ${PLACE_LIMITS.tags} tags of 1–${PLACE_LIMITS.tag} characters; stored lower-cased, duplicates dropped.` }),
+    tags: tagsSchema.default([]).meta({
+      description: `Up to ${PLACE_LIMITS.tags} tags of 1–${PLACE_LIMITS.tag} characters; stored lower-cased, duplicates dropped.`,
+    }),
     photos: z
       .array(httpUrl('https', /^https$/))
       .max(PLACE_LIMITS.photos)
@@ -104,13 +112,18 @@ function bboxSchema() {
         ctx.addIssue({ code: 'custom', message });
         return z.NEVER;
       };
-      if (numbers.length !== 4 || numbers.some((n) => !Number.isFinite(n))) return fail('Must be four comma-separated numbers: west,south,east,north.');
-      if (Math.abs(west) > 180 || Math.abs(east) > 180) return fail('Longitudes (west, east) must be within -180..180.');
+      if (numbers.length !== 4 || numbers.some((n) => !Number.isFinite(n)))
+        return fail('Must be four comma-separated numbers: west,south,east,north.');
+      if (Math.abs(west) > 180 || Math.abs(east) > 180)
+        return fail('Longitudes (west, east) must be within -180..180.');
       if (Math.abs(south) > 90 || Math.abs(north) > 90) return fail('Latitudes (south, north) must be within -90..90.');
       if (south > north) return fail('south must not be greater than north.');
       return { west, south, east, north };
     })
-    .meta({ description: 'west,south,east,north in degrees (WGS 84). west > east means the box crosses the antimeridian.', example: '13.0,52.3,13.8,52.7' });
+    .meta({
+      description: 'west,south,east,north in degrees (WGS 84). west > east means the box crosses the antimeridian.',
+      example: '13.0,52.3,13.8,52.7',
+    });
 }
 
 /** q: words of letters or digits; each word matches as a prefix. */

@@ -41,7 +41,11 @@ function page(rows: PlaceRow[], limit: number) {
  * never leaves that state, so the check cannot break paging. The admin queue accepts any
  * place id: the last place of a page may have been reviewed since.
  */
-async function decodePlaceCursor(ctx: Context, cursor: string | undefined, approvedOnly: boolean): Promise<string | undefined> {
+async function decodePlaceCursor(
+  ctx: Context,
+  cursor: string | undefined,
+  approvedOnly: boolean,
+): Promise<string | undefined> {
   if (cursor === undefined) return undefined;
   const id = decodeCursor(cursor);
   const [known] = await ctx.db
@@ -69,7 +73,8 @@ export async function getPlace(ctx: Context, input: { slug: string }) {
   if (!row) throw new AppError('not_found', 'No such place.');
   if (row.status !== 'approved') {
     const auth = await ctx.authenticate();
-    const allowed = auth !== null && (auth.user.role === 'admin' || (row.submitterId !== null && auth.user.id === row.submitterId));
+    const allowed =
+      auth !== null && (auth.user.role === 'admin' || (row.submitterId !== null && auth.user.id === row.submitterId));
     if (!allowed) throw new AppError('not_found', 'No such place.');
   }
   return toPlace(row);
@@ -81,7 +86,9 @@ function isSlugTaken(error: unknown): boolean {
 
 async function freeSlug(db: DbOrTx, base: string): Promise<string> {
   const candidates = slugCandidates(base);
-  const taken = new Set((await db.select({ slug: places.slug }).from(places).where(inArray(places.slug, candidates))).map((r) => r.slug));
+  const taken = new Set(
+    (await db.select({ slug: places.slug }).from(places).where(inArray(places.slug, candidates))).map((r) => r.slug),
+  );
   return candidates.find((slug) => !taken.has(slug)) ?? slugCandidates(base, true)[0]!;
 }
 
@@ -138,7 +145,8 @@ async function review(ctx: Context, id: string, next: 'approved' | 'rejected') {
     .returning({ id: places.id });
   const [row] = await ctx.db.select(placeColumns).from(places).where(eq(places.id, id));
   if (!row) throw new AppError('not_found', 'No such place.');
-  if (updated.length === 0) throw new AppError('conflict', `Only a pending place can be reviewed; this one is ${row.status}.`);
+  if (updated.length === 0)
+    throw new AppError('conflict', `Only a pending place can be reviewed; this one is ${row.status}.`);
   return toPlace(row);
 }
 
@@ -147,7 +155,11 @@ export const rejectPlace = (ctx: Context, input: { id: string }) => review(ctx, 
 
 /** For /api/stats: approved places, in total and per type (every type present, zero when none). */
 export async function approvedPlaceCounts(db: DbOrTx): Promise<{ total: number; byType: Record<PlaceType, number> }> {
-  const rows = await db.select({ type: places.type, n: count() }).from(places).where(sql`${places.status} = 'approved'`).groupBy(places.type);
+  const rows = await db
+    .select({ type: places.type, n: count() })
+    .from(places)
+    .where(sql`${places.status} = 'approved'`)
+    .groupBy(places.type);
   const byType = Object.fromEntries(placeTypes.map((type) => [type, 0])) as Record<PlaceType, number>;
   for (const row of rows) byType[row.type] = Number(row.n);
   return { total: rows.reduce((sum, row) => sum + Number(row.n), 0), byType };

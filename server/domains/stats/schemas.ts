@@ -7,7 +7,12 @@ export const statsOutput = z
     places: z
       .object({
         approved: z.number().int().meta({ description: 'Approved places on the public map.' }),
-        byType: z.object(Object.fromEntries(placeTypes.map((type) => [type, z.number().int()])) as Record<(typeof placeTypes)[number], z.ZodNumber>),
+        byType: z.object(
+          Object.fromEntries(placeTypes.map((type) => [type, z.number().int()])) as Record<
+            (typeof placeTypes)[number],
+            z.ZodNumber
+          >,
+        ),
       })
       .meta({ description: 'Approved places, in total and per type.' }),
     events: z

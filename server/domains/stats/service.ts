@@ -12,6 +12,11 @@ export function getStats(ctx: Context): Promise<StatsOutput> {
     const [members] = await ctx.database.rows<{ n: number | string }>(sql`select count(*)::int as n from users`);
     const approvedPlaces = await approvedPlaceCounts(ctx.db);
     const events = await eventCounters(ctx);
-    return { members: Number(members!.n), places: { approved: approvedPlaces.total, byType: approvedPlaces.byType }, events, generatedAt: ctx.clock.now().toISOString() };
+    return {
+      members: Number(members!.n),
+      places: { approved: approvedPlaces.total, byType: approvedPlaces.byType },
+      events,
+      generatedAt: ctx.clock.now().toISOString(),
+    };
   });
 }

@@ -8,14 +8,25 @@ const unbuilt = true as const;
 const tags = ['me'];
 
 /** Topics a member can mute; `push` and `email` are the channel switches. Defaults: all true except emailDigest. */
-export const notificationTopics = ['messages', 'friendActivity', 'postActivity', 'eventReminders', 'eventUpdates', 'groveNews', 'emailDigest'] as const;
+export const notificationTopics = [
+  'messages',
+  'friendActivity',
+  'postActivity',
+  'eventReminders',
+  'eventUpdates',
+  'groveNews',
+  'emailDigest',
+] as const;
 export const pushPlatforms = ['ios', 'android', 'web'] as const;
 
 type PreferenceKey = 'push' | (typeof notificationTopics)[number];
 const preferenceKeys: PreferenceKey[] = ['push', ...notificationTopics];
-const preferenceFields = <T extends z.ZodType>(field: () => T) => Object.fromEntries(preferenceKeys.map((k) => [k, field()])) as Record<PreferenceKey, T>;
+const preferenceFields = <T extends z.ZodType>(field: () => T) =>
+  Object.fromEntries(preferenceKeys.map((k) => [k, field()])) as Record<PreferenceKey, T>;
 
-export const notificationPreferencesOutput = z.object(preferenceFields(() => z.boolean())).meta({ id: 'NotificationPreferences' });
+export const notificationPreferencesOutput = z
+  .object(preferenceFields(() => z.boolean()))
+  .meta({ id: 'NotificationPreferences' });
 
 /** PUT merges: send any subset of the fields (at least one); unknown fields are 400. */
 export const updateNotificationPreferencesInput = z
@@ -25,9 +36,18 @@ export const updateNotificationPreferencesInput = z
   .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one preference.' });
 
 export const registerPushTokenInput = z
-  .object({ token: z.string().min(1).max(4096).meta({ description: 'APNs/FCM device token or Web Push subscription endpoint.' }), platform: z.enum(pushPlatforms) })
+  .object({
+    token: z
+      .string()
+      .min(1)
+      .max(4096)
+      .meta({ description: 'APNs/FCM device token or Web Push subscription endpoint.' }),
+    platform: z.enum(pushPlatforms),
+  })
   .strict();
-export const pushTokenOutput = z.object({ _id: z.string(), platform: z.enum(pushPlatforms), createdAt: z.string() }).meta({ id: 'PushToken' });
+export const pushTokenOutput = z
+  .object({ _id: z.string(), platform: z.enum(pushPlatforms), createdAt: z.string() })
+  .meta({ id: 'PushToken' });
 // DELETE bodies are ignored by the REST layer, so the token travels in the query string.
 export const deletePushTokenInput = () => z.object({ token: z.string().min(1).max(4096) });
 
@@ -36,31 +56,81 @@ export const aggregateOptInOutput = z.object({ optIn: z.boolean() }).meta({ id: 
 
 export const accountExtrasProcedures = {
   getNotificationPreferences: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'GET', path: '/api/me/notification-preferences', tags, summary: 'The caller\'s notification preferences' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: {
+        method: 'GET',
+        path: '/api/me/notification-preferences',
+        tags,
+        summary: "The caller's notification preferences",
+      },
+    })
     .input(emptyInput)
     .output(notificationPreferencesOutput)
     .query(() => notImplemented()),
 
   updateNotificationPreferences: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'PUT', path: '/api/me/notification-preferences', tags, summary: 'Change notification preferences', description: 'Send any subset of the fields; the others keep their values. Answers the whole set.' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: {
+        method: 'PUT',
+        path: '/api/me/notification-preferences',
+        tags,
+        summary: 'Change notification preferences',
+        description: 'Send any subset of the fields; the others keep their values. Answers the whole set.',
+      },
+    })
     .input(updateNotificationPreferencesInput)
     .output(notificationPreferencesOutput)
     .mutation(() => notImplemented()),
 
   registerPushToken: memberProcedure
-    .meta({ auth: 'member', unbuilt, successStatus: 201, openapi: { method: 'POST', path: '/api/push-tokens', tags: ['push'], summary: 'Register a device for push', description: 'Idempotent per token: registering it again moves it to the caller.' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      successStatus: 201,
+      openapi: {
+        method: 'POST',
+        path: '/api/push-tokens',
+        tags: ['push'],
+        summary: 'Register a device for push',
+        description: 'Idempotent per token: registering it again moves it to the caller.',
+      },
+    })
     .input(registerPushTokenInput)
     .output(pushTokenOutput)
     .mutation(() => notImplemented()),
 
   deletePushToken: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'DELETE', path: '/api/push-tokens', tags: ['push'], summary: 'Unregister a device', description: 'The token is a query parameter because DELETE bodies are not read.' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: {
+        method: 'DELETE',
+        path: '/api/push-tokens',
+        tags: ['push'],
+        summary: 'Unregister a device',
+        description: 'The token is a query parameter because DELETE bodies are not read.',
+      },
+    })
     .input(deletePushTokenInput())
     .output(okOutput)
     .mutation(() => notImplemented()),
 
   setActionAggregateOptIn: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'PUT', path: '/api/me/action-aggregate-opt-in', tags, summary: 'Opt in or out of contributing action totals to aggregates', description: 'Off by default. Only totals are contributed, never entries.' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: {
+        method: 'PUT',
+        path: '/api/me/action-aggregate-opt-in',
+        tags,
+        summary: 'Opt in or out of contributing action totals to aggregates',
+        description: 'Off by default. Only totals are contributed, never entries.',
+      },
+    })
     .input(aggregateOptInInput)
     .output(aggregateOptInOutput)
     .mutation(() => notImplemented()),

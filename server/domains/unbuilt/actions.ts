@@ -40,16 +40,21 @@ export const createActionInput = z
   .object({
     kind: z.enum(actionKinds),
     occurredOn: isoDate().meta({ description: 'Date YYYY-MM-DD; not in the future.' }),
-    hours: jsonNumber(z.number().positive().max(ACTION_LIMITS.maxHours).multipleOf(0.25)).optional().meta({ description: 'Quarter hours, up to 24. Required for outreach and volunteer_shift.' }),
+    hours: jsonNumber(z.number().positive().max(ACTION_LIMITS.maxHours).multipleOf(0.25))
+      .optional()
+      .meta({ description: 'Quarter hours, up to 24. Required for outreach and volunteer_shift.' }),
     note: z.string().trim().min(1).max(ACTION_LIMITS.note).optional(),
     placeId: uuidParam().optional().meta({ description: 'volunteer_shift only: where.' }),
     eventId: uuidParam().optional().meta({ description: 'event_attended only: the event.' }),
   })
   .strict()
   .superRefine((v, ctx) => {
-    if ((v.kind === 'outreach' || v.kind === 'volunteer_shift') && v.hours === undefined) ctx.addIssue({ code: 'custom', path: ['hours'], message: `Required for ${v.kind}.` });
-    if (v.placeId !== undefined && v.kind !== 'volunteer_shift') ctx.addIssue({ code: 'custom', path: ['placeId'], message: 'Only for volunteer_shift.' });
-    if (v.eventId !== undefined && v.kind !== 'event_attended') ctx.addIssue({ code: 'custom', path: ['eventId'], message: 'Only for event_attended.' });
+    if ((v.kind === 'outreach' || v.kind === 'volunteer_shift') && v.hours === undefined)
+      ctx.addIssue({ code: 'custom', path: ['hours'], message: `Required for ${v.kind}.` });
+    if (v.placeId !== undefined && v.kind !== 'volunteer_shift')
+      ctx.addIssue({ code: 'custom', path: ['placeId'], message: 'Only for volunteer_shift.' });
+    if (v.eventId !== undefined && v.kind !== 'event_attended')
+      ctx.addIssue({ code: 'custom', path: ['eventId'], message: 'Only for event_attended.' });
   });
 
 export const exportActionsInput = () => z.object({ from: isoDate().optional(), to: isoDate().optional() });
@@ -57,13 +62,22 @@ export const actionIdInput = z.object({ id: uuidParam() });
 
 export const actionsProcedures = {
   list: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'GET', path: '/api/actions', tags, summary: 'The caller\'s private action log' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: { method: 'GET', path: '/api/actions', tags, summary: "The caller's private action log" },
+    })
     .input(listActionsInput())
     .output(listEnvelope(actionEntryOutput))
     .query(() => notImplemented()),
 
   create: memberProcedure
-    .meta({ auth: 'member', unbuilt, successStatus: 201, openapi: { method: 'POST', path: '/api/actions', tags, summary: 'Log an action' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      successStatus: 201,
+      openapi: { method: 'POST', path: '/api/actions', tags, summary: 'Log an action' },
+    })
     .input(createActionInput)
     .output(actionEntryOutput)
     .mutation(() => notImplemented()),
@@ -72,13 +86,28 @@ export const actionsProcedures = {
   // The milestone turns this into a raw Hono route answering text/csv that calls this procedure
   // through createCaller (DESIGN.md §1); until then it is an ordinary JSON procedure.
   export: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'GET', path: '/api/actions/export', tags, summary: 'The caller\'s whole log as CSV', description: 'Answers text/csv (columns: id, kind, occurredOn, hours, note, placeId, eventId, createdAt) once built.' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: {
+        method: 'GET',
+        path: '/api/actions/export',
+        tags,
+        summary: "The caller's whole log as CSV",
+        description:
+          'Answers text/csv (columns: id, kind, occurredOn, hours, note, placeId, eventId, createdAt) once built.',
+      },
+    })
     .input(exportActionsInput())
     .output(z.object({ items: z.array(actionEntryOutput) }))
     .query(() => notImplemented()),
 
   delete: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'DELETE', path: '/api/actions/{id}', tags, summary: 'Delete an entry of the caller\'s log' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: { method: 'DELETE', path: '/api/actions/{id}', tags, summary: "Delete an entry of the caller's log" },
+    })
     .input(actionIdInput)
     .output(okOutput)
     .mutation(() => notImplemented()),

@@ -48,7 +48,8 @@ export const updateMediaInput = z
   .object({ id: uuidParam(), ...z.object(mediaFields).partial().shape })
   .strict()
   .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' });
-export const adminListMediaInput = () => z.object({ kind: z.enum(mediaKinds).optional(), published: z.stringbool().optional(), ...pageQueryFields() });
+export const adminListMediaInput = () =>
+  z.object({ kind: z.enum(mediaKinds).optional(), published: z.stringbool().optional(), ...pageQueryFields() });
 
 // ---- guides ----
 
@@ -75,12 +76,17 @@ export const updateGuideInput = z
   .object({ id: uuidParam(), ...z.object(guideFields).partial().shape })
   .strict()
   .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' });
-export const adminListGuidesInput = () => z.object({ category: guideCategory().optional(), published: z.stringbool().optional(), ...pageQueryFields() });
+export const adminListGuidesInput = () =>
+  z.object({ category: guideCategory().optional(), published: z.stringbool().optional(), ...pageQueryFields() });
 
 // ---- reports ----
 
 export const adminReportOutput = reportOutput
-  .extend({ reporter: memberRef.nullable().meta({ description: 'Null when the reporter deleted the account.' }), resolutionNote: z.string().nullable(), resolvedAt: z.string().nullable() })
+  .extend({
+    reporter: memberRef.nullable().meta({ description: 'Null when the reporter deleted the account.' }),
+    resolutionNote: z.string().nullable(),
+    resolvedAt: z.string().nullable(),
+  })
   .meta({ id: 'AdminReport' });
 export const adminListReportsInput = () =>
   z.object({
@@ -103,64 +109,130 @@ const byId = z.object({ id: uuidParam() });
 // Static paths (/api/admin/media, /api/admin/guides) have no {id} sibling of the same shape, so order is free.
 export const adminContentProcedures = {
   listMedia: adminProcedure
-    .meta({ auth: 'admin', unbuilt, openapi: { method: 'GET', path: '/api/admin/media', tags, summary: 'All media items, published or not' } })
+    .meta({
+      auth: 'admin',
+      unbuilt,
+      openapi: { method: 'GET', path: '/api/admin/media', tags, summary: 'All media items, published or not' },
+    })
     .input(adminListMediaInput())
     .output(listEnvelope(adminMediaItemOutput))
     .query(() => notImplemented()),
   createMedia: adminProcedure
-    .meta({ auth: 'admin', unbuilt, successStatus: 201, openapi: { method: 'POST', path: '/api/admin/media', tags, summary: 'Create a media item' } })
+    .meta({
+      auth: 'admin',
+      unbuilt,
+      successStatus: 201,
+      openapi: { method: 'POST', path: '/api/admin/media', tags, summary: 'Create a media item' },
+    })
     .input(createMediaInput)
     .output(adminMediaItemOutput)
     .mutation(() => notImplemented()),
   getMedia: adminProcedure
-    .meta({ auth: 'admin', unbuilt, openapi: { method: 'GET', path: '/api/admin/media/{id}', tags, summary: 'One media item' } })
+    .meta({
+      auth: 'admin',
+      unbuilt,
+      openapi: { method: 'GET', path: '/api/admin/media/{id}', tags, summary: 'One media item' },
+    })
     .input(byId)
     .output(adminMediaItemOutput)
     .query(() => notImplemented()),
   updateMedia: adminProcedure
-    .meta({ auth: 'admin', unbuilt, openapi: { method: 'PATCH', path: '/api/admin/media/{id}', tags, summary: 'Change a media item (feature, publish, edit)' } })
+    .meta({
+      auth: 'admin',
+      unbuilt,
+      openapi: {
+        method: 'PATCH',
+        path: '/api/admin/media/{id}',
+        tags,
+        summary: 'Change a media item (feature, publish, edit)',
+      },
+    })
     .input(updateMediaInput)
     .output(adminMediaItemOutput)
     .mutation(() => notImplemented()),
   deleteMedia: adminProcedure
-    .meta({ auth: 'admin', unbuilt, openapi: { method: 'DELETE', path: '/api/admin/media/{id}', tags, summary: 'Delete a media item (and every watchlist entry of it)' } })
+    .meta({
+      auth: 'admin',
+      unbuilt,
+      openapi: {
+        method: 'DELETE',
+        path: '/api/admin/media/{id}',
+        tags,
+        summary: 'Delete a media item (and every watchlist entry of it)',
+      },
+    })
     .input(byId)
     .output(okOutput)
     .mutation(() => notImplemented()),
 
   listGuides: adminProcedure
-    .meta({ auth: 'admin', unbuilt, openapi: { method: 'GET', path: '/api/admin/guides', tags, summary: 'All guides, published or not' } })
+    .meta({
+      auth: 'admin',
+      unbuilt,
+      openapi: { method: 'GET', path: '/api/admin/guides', tags, summary: 'All guides, published or not' },
+    })
     .input(adminListGuidesInput())
     .output(listEnvelope(adminGuideOutput))
     .query(() => notImplemented()),
   createGuide: adminProcedure
-    .meta({ auth: 'admin', unbuilt, successStatus: 201, openapi: { method: 'POST', path: '/api/admin/guides', tags, summary: 'Create a guide' } })
+    .meta({
+      auth: 'admin',
+      unbuilt,
+      successStatus: 201,
+      openapi: { method: 'POST', path: '/api/admin/guides', tags, summary: 'Create a guide' },
+    })
     .input(createGuideInput)
     .output(adminGuideOutput)
     .mutation(() => notImplemented()),
   getGuide: adminProcedure
-    .meta({ auth: 'admin', unbuilt, openapi: { method: 'GET', path: '/api/admin/guides/{id}', tags, summary: 'One guide' } })
+    .meta({
+      auth: 'admin',
+      unbuilt,
+      openapi: { method: 'GET', path: '/api/admin/guides/{id}', tags, summary: 'One guide' },
+    })
     .input(byId)
     .output(adminGuideOutput)
     .query(() => notImplemented()),
   updateGuide: adminProcedure
-    .meta({ auth: 'admin', unbuilt, openapi: { method: 'PATCH', path: '/api/admin/guides/{id}', tags, summary: 'Change a guide' } })
+    .meta({
+      auth: 'admin',
+      unbuilt,
+      openapi: { method: 'PATCH', path: '/api/admin/guides/{id}', tags, summary: 'Change a guide' },
+    })
     .input(updateGuideInput)
     .output(adminGuideOutput)
     .mutation(() => notImplemented()),
   deleteGuide: adminProcedure
-    .meta({ auth: 'admin', unbuilt, openapi: { method: 'DELETE', path: '/api/admin/guides/{id}', tags, summary: 'Delete a guide' } })
+    .meta({
+      auth: 'admin',
+      unbuilt,
+      openapi: { method: 'DELETE', path: '/api/admin/guides/{id}', tags, summary: 'Delete a guide' },
+    })
     .input(byId)
     .output(okOutput)
     .mutation(() => notImplemented()),
 
   listReports: adminProcedure
-    .meta({ auth: 'admin', unbuilt, openapi: { method: 'GET', path: '/api/admin/reports', tags, summary: 'Reports, newest id last' } })
+    .meta({
+      auth: 'admin',
+      unbuilt,
+      openapi: { method: 'GET', path: '/api/admin/reports', tags, summary: 'Reports, newest id last' },
+    })
     .input(adminListReportsInput())
     .output(listEnvelope(adminReportOutput))
     .query(() => notImplemented()),
   resolveReport: adminProcedure
-    .meta({ auth: 'admin', unbuilt, openapi: { method: 'PUT', path: '/api/admin/reports/{id}', tags, summary: 'Resolve or dismiss a report', description: 'Only from `open`; anything else answers 409.' } })
+    .meta({
+      auth: 'admin',
+      unbuilt,
+      openapi: {
+        method: 'PUT',
+        path: '/api/admin/reports/{id}',
+        tags,
+        summary: 'Resolve or dismiss a report',
+        description: 'Only from `open`; anything else answers 409.',
+      },
+    })
     .input(resolveReportInput)
     .output(adminReportOutput)
     .mutation(() => notImplemented()),

@@ -11,7 +11,8 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const INVITE_CODE_PATTERN = /^[A-Za-z2-7]{12}$/;
 
 export const uuidParam = () => z.uuid({ message: 'Must be a UUID.' });
-export const slugParam = () => z.string().max(120).regex(SLUG_PATTERN, 'Must be a slug: lower-case letters, digits and single hyphens.');
+export const slugParam = () =>
+  z.string().max(120).regex(SLUG_PATTERN, 'Must be a slug: lower-case letters, digits and single hyphens.');
 export const handleParam = () => z.string().regex(HANDLE_PATTERN, 'Must be 3–30 letters, digits or underscores.');
 export const inviteCodeParam = () => z.string().regex(INVITE_CODE_PATTERN, 'Must be a 12-character invite code.');
 

@@ -11,7 +11,9 @@ export const COMPANION_LIMITS = { message: 4000 } as const;
 
 export const chatInput = z
   .object({
-    conversationId: uuidParam().optional().meta({ description: 'Continue this conversation; a new one is started when absent.' }),
+    conversationId: uuidParam()
+      .optional()
+      .meta({ description: 'Continue this conversation; a new one is started when absent.' }),
     message: z.string().trim().min(1).max(COMPANION_LIMITS.message),
   })
   .strict();
@@ -22,36 +24,83 @@ export const chatReplyOutput = z
   .meta({ id: 'CompanionReply' });
 
 export const companionConversationOutput = z
-  .object({ _id: z.string(), title: z.string().nullable(), pinned: z.boolean(), createdAt: z.string(), updatedAt: z.string() })
+  .object({
+    _id: z.string(),
+    title: z.string().nullable(),
+    pinned: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
   .meta({ id: 'CompanionConversation' });
 
-export const listCompanionConversationsInput = () => z.object({ pinned: z.stringbool().optional(), ...pageQueryFields() });
-export const pinInput = z.object({ id: uuidParam(), pinned: jsonBoolean().default(true).meta({ description: 'false unpins.' }) }).strict();
+export const listCompanionConversationsInput = () =>
+  z.object({ pinned: z.stringbool().optional(), ...pageQueryFields() });
+export const pinInput = z
+  .object({ id: uuidParam(), pinned: jsonBoolean().default(true).meta({ description: 'false unpins.' }) })
+  .strict();
 export const companionConversationIdInput = z.object({ id: uuidParam() });
 
 export const companionProcedures = {
   // The milestone turns this into a raw Hono route streaming text/event-stream that calls this
   // procedure through createCaller (DESIGN.md §1); until then it is an ordinary JSON procedure.
   chat: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'POST', path: '/api/companion/chat', tags, summary: 'Chat with the companion (server-sent events)', description: 'Answers a text/event-stream once built. Rate limited per member (429 `rate_limited` with Retry-After).' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: {
+        method: 'POST',
+        path: '/api/companion/chat',
+        tags,
+        summary: 'Chat with the companion (server-sent events)',
+        description:
+          'Answers a text/event-stream once built. Rate limited per member (429 `rate_limited` with Retry-After).',
+      },
+    })
     .input(chatInput)
     .output(chatReplyOutput)
     .mutation(() => notImplemented()),
 
   listConversations: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'GET', path: '/api/companion/conversations', tags, summary: 'The caller\'s companion conversations' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: {
+        method: 'GET',
+        path: '/api/companion/conversations',
+        tags,
+        summary: "The caller's companion conversations",
+      },
+    })
     .input(listCompanionConversationsInput())
     .output(listEnvelope(companionConversationOutput))
     .query(() => notImplemented()),
 
   pin: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'POST', path: '/api/companion/conversations/{id}/pin', tags, summary: 'Pin (or unpin) a companion conversation' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: {
+        method: 'POST',
+        path: '/api/companion/conversations/{id}/pin',
+        tags,
+        summary: 'Pin (or unpin) a companion conversation',
+      },
+    })
     .input(pinInput)
     .output(companionConversationOutput)
     .mutation(() => notImplemented()),
 
   deleteConversation: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'DELETE', path: '/api/companion/conversations/{id}', tags, summary: 'Delete a companion conversation' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: {
+        method: 'DELETE',
+        path: '/api/companion/conversations/{id}',
+        tags,
+        summary: 'Delete a companion conversation',
+      },
+    })
     .input(companionConversationIdInput)
     .output(okOutput)
     .mutation(() => notImplemented()),

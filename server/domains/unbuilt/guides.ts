@@ -10,7 +10,11 @@ const tags = ['guides'];
 
 export const GUIDE_LIMITS = { title: 200, summary: 500, body: 100_000, category: 60 } as const;
 
-export const guideCategory = () => z.string().max(GUIDE_LIMITS.category).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Must be a category slug.');
+export const guideCategory = () =>
+  z
+    .string()
+    .max(GUIDE_LIMITS.category)
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Must be a category slug.');
 
 export const guideSummaryOutput = z
   .object({
@@ -33,13 +37,27 @@ export const guideSlugInput = () => z.object({ slug: slugParam() });
 
 export const guidesProcedures = {
   list: publicProcedure
-    .meta({ auth: 'public', unbuilt, openapi: { method: 'GET', path: '/api/guides', tags, protect: false, summary: 'Published guides, optionally of one category' } })
+    .meta({
+      auth: 'public',
+      unbuilt,
+      openapi: {
+        method: 'GET',
+        path: '/api/guides',
+        tags,
+        protect: false,
+        summary: 'Published guides, optionally of one category',
+      },
+    })
     .input(listGuidesInput())
     .output(listEnvelope(guideSummaryOutput))
     .query(() => notImplemented()),
 
   get: publicProcedure
-    .meta({ auth: 'public', unbuilt, openapi: { method: 'GET', path: '/api/guides/{slug}', tags, protect: false, summary: 'One guide' } })
+    .meta({
+      auth: 'public',
+      unbuilt,
+      openapi: { method: 'GET', path: '/api/guides/{slug}', tags, protect: false, summary: 'One guide' },
+    })
     .input(guideSlugInput())
     .output(guideOutput)
     .query(() => notImplemented()),

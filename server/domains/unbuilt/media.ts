@@ -13,7 +13,12 @@ export const mediaKinds = ['documentary', 'film', 'series', 'talk', 'short'] as 
 export const mediaTags = ['ethics', 'health', 'environment', 'activism', 'cooking'] as const;
 export const MEDIA_LIMITS = { title: 200, synopsis: 4000, watchLinks: 20, platform: 60, url: 2048 } as const;
 
-export const httpsUrl = () => z.string().trim().max(MEDIA_LIMITS.url).pipe(z.url({ protocol: /^https$/, hostname: z.regexes.domain, message: 'Must be an absolute https URL.' }));
+export const httpsUrl = () =>
+  z
+    .string()
+    .trim()
+    .max(MEDIA_LIMITS.url)
+    .pipe(z.url({ protocol: /^https$/, hostname: z.regexes.domain, message: 'Must be an absolute https URL.' }));
 
 export const watchLinkSchema = z
   .object({ platform: z.string().trim().min(1).max(MEDIA_LIMITS.platform), url: httpsUrl() })
@@ -48,25 +53,41 @@ export const mediaIdInput = z.object({ id: uuidParam() });
 
 export const mediaProcedures = {
   list: publicProcedure
-    .meta({ auth: 'public', unbuilt, openapi: { method: 'GET', path: '/api/media', tags, protect: false, summary: 'Published media items' } })
+    .meta({
+      auth: 'public',
+      unbuilt,
+      openapi: { method: 'GET', path: '/api/media', tags, protect: false, summary: 'Published media items' },
+    })
     .input(listMediaInput())
     .output(listEnvelope(mediaItemOutput))
     .query(() => notImplemented()),
 
   get: publicProcedure
-    .meta({ auth: 'public', unbuilt, openapi: { method: 'GET', path: '/api/media/{slug}', tags, protect: false, summary: 'One media item' } })
+    .meta({
+      auth: 'public',
+      unbuilt,
+      openapi: { method: 'GET', path: '/api/media/{slug}', tags, protect: false, summary: 'One media item' },
+    })
     .input(mediaSlugInput())
     .output(mediaItemOutput)
     .query(() => notImplemented()),
 
   save: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'POST', path: '/api/media/{id}/save', tags, summary: 'Add to the caller\'s private watchlist' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: { method: 'POST', path: '/api/media/{id}/save', tags, summary: "Add to the caller's private watchlist" },
+    })
     .input(mediaIdInput)
     .output(savedOutput)
     .mutation(() => notImplemented()),
 
   unsave: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'DELETE', path: '/api/media/{id}/save', tags, summary: 'Remove from the caller\'s watchlist' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: { method: 'DELETE', path: '/api/media/{id}/save', tags, summary: "Remove from the caller's watchlist" },
+    })
     .input(mediaIdInput)
     .output(savedOutput)
     .mutation(() => notImplemented()),

@@ -34,34 +34,69 @@ export const messageOutput = z
 export const listConversationsInput = () => z.object(pageQueryFields());
 export const createConversationInput = z
   .object({
-    memberIds: z.array(uuidParam()).min(1).max(MESSAGING_LIMITS.members - 1).meta({ description: 'The other members (friends of the caller); the caller is added.' }),
+    memberIds: z
+      .array(uuidParam())
+      .min(1)
+      .max(MESSAGING_LIMITS.members - 1)
+      .meta({ description: 'The other members (friends of the caller); the caller is added.' }),
     title: z.string().trim().min(1).max(MESSAGING_LIMITS.title).optional(),
   })
   .strict();
 export const listMessagesInput = () => z.object({ id: uuidParam(), ...pageQueryFields() });
-export const sendMessageInput = z.object({ id: uuidParam(), body: z.string().trim().min(1).max(MESSAGING_LIMITS.body) }).strict();
+export const sendMessageInput = z
+  .object({ id: uuidParam(), body: z.string().trim().min(1).max(MESSAGING_LIMITS.body) })
+  .strict();
 
 export const messagingProcedures = {
   listConversations: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'GET', path: '/api/conversations', tags, summary: 'The caller\'s conversations' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: { method: 'GET', path: '/api/conversations', tags, summary: "The caller's conversations" },
+    })
     .input(listConversationsInput())
     .output(listEnvelope(conversationOutput))
     .query(() => notImplemented()),
 
   createConversation: memberProcedure
-    .meta({ auth: 'member', unbuilt, successStatus: 201, openapi: { method: 'POST', path: '/api/conversations', tags, summary: 'Start a conversation', description: 'A one-to-one conversation that already exists is returned instead of a new one.' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      successStatus: 201,
+      openapi: {
+        method: 'POST',
+        path: '/api/conversations',
+        tags,
+        summary: 'Start a conversation',
+        description: 'A one-to-one conversation that already exists is returned instead of a new one.',
+      },
+    })
     .input(createConversationInput)
     .output(conversationOutput)
     .mutation(() => notImplemented()),
 
   listMessages: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'GET', path: '/api/conversations/{id}/messages', tags, summary: 'Messages of a conversation the caller is in' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: {
+        method: 'GET',
+        path: '/api/conversations/{id}/messages',
+        tags,
+        summary: 'Messages of a conversation the caller is in',
+      },
+    })
     .input(listMessagesInput())
     .output(listEnvelope(messageOutput))
     .query(() => notImplemented()),
 
   sendMessage: memberProcedure
-    .meta({ auth: 'member', unbuilt, successStatus: 201, openapi: { method: 'POST', path: '/api/conversations/{id}/messages', tags, summary: 'Send a message' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      successStatus: 201,
+      openapi: { method: 'POST', path: '/api/conversations/{id}/messages', tags, summary: 'Send a message' },
+    })
     .input(sendMessageInput)
     .output(messageOutput)
     .mutation(() => notImplemented()),

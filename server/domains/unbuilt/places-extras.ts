@@ -31,8 +31,14 @@ export const createReviewInput = z
     id: uuidParam(),
     rating: jsonNumber(z.number().int().min(1).max(5)),
     text: z.string().trim().min(1).max(REVIEW_LIMITS.text),
-    monthVisited: z.string().regex(MONTH_PATTERN, 'Must be YYYY-MM.').optional().meta({ description: 'YYYY-MM, not in the future.' }),
-    showHandle: jsonBoolean().default(false).meta({ description: 'Show the author\'s handle with the review. Off by default.' }),
+    monthVisited: z
+      .string()
+      .regex(MONTH_PATTERN, 'Must be YYYY-MM.')
+      .optional()
+      .meta({ description: 'YYYY-MM, not in the future.' }),
+    showHandle: jsonBoolean()
+      .default(false)
+      .meta({ description: "Show the author's handle with the review. Off by default." }),
   })
   .strict();
 
@@ -72,37 +78,80 @@ export const placeListIdInput = z.object({ id: uuidParam() });
 
 export const placeExtrasProcedures = {
   listReviews: publicProcedure
-    .meta({ auth: 'public', unbuilt, openapi: { method: 'GET', path: '/api/places/{id}/reviews', tags: reviewTags, protect: false, summary: 'Reviews of an approved place' } })
+    .meta({
+      auth: 'public',
+      unbuilt,
+      openapi: {
+        method: 'GET',
+        path: '/api/places/{id}/reviews',
+        tags: reviewTags,
+        protect: false,
+        summary: 'Reviews of an approved place',
+      },
+    })
     .input(listReviewsInput())
     .output(listEnvelope(reviewOutput))
     .query(() => notImplemented()),
 
   createReview: memberProcedure
-    .meta({ auth: 'member', unbuilt, successStatus: 201, openapi: { method: 'POST', path: '/api/places/{id}/reviews', tags: reviewTags, summary: 'Review a place', description: 'One review per member and place; a second answers 409.' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      successStatus: 201,
+      openapi: {
+        method: 'POST',
+        path: '/api/places/{id}/reviews',
+        tags: reviewTags,
+        summary: 'Review a place',
+        description: 'One review per member and place; a second answers 409.',
+      },
+    })
     .input(createReviewInput)
     .output(reviewOutput)
     .mutation(() => notImplemented()),
 
   listLists: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'GET', path: '/api/place-lists', tags: listTags, summary: 'The caller\'s place lists' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: { method: 'GET', path: '/api/place-lists', tags: listTags, summary: "The caller's place lists" },
+    })
     .input(listPlaceListsInput())
     .output(listEnvelope(placeListOutput))
     .query(() => notImplemented()),
 
   createList: memberProcedure
-    .meta({ auth: 'member', unbuilt, successStatus: 201, openapi: { method: 'POST', path: '/api/place-lists', tags: listTags, summary: 'Create a place list (private by default)' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      successStatus: 201,
+      openapi: {
+        method: 'POST',
+        path: '/api/place-lists',
+        tags: listTags,
+        summary: 'Create a place list (private by default)',
+      },
+    })
     .input(createPlaceListInput)
     .output(placeListOutput)
     .mutation(() => notImplemented()),
 
   updateList: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'PATCH', path: '/api/place-lists/{id}', tags: listTags, summary: 'Change a place list' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: { method: 'PATCH', path: '/api/place-lists/{id}', tags: listTags, summary: 'Change a place list' },
+    })
     .input(updatePlaceListInput)
     .output(placeListOutput)
     .mutation(() => notImplemented()),
 
   deleteList: memberProcedure
-    .meta({ auth: 'member', unbuilt, openapi: { method: 'DELETE', path: '/api/place-lists/{id}', tags: listTags, summary: 'Delete a place list' } })
+    .meta({
+      auth: 'member',
+      unbuilt,
+      openapi: { method: 'DELETE', path: '/api/place-lists/{id}', tags: listTags, summary: 'Delete a place list' },
+    })
     .input(placeListIdInput)
     .output(okOutput)
     .mutation(() => notImplemented()),

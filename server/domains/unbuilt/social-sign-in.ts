@@ -26,13 +26,21 @@ export const googleSignInInput = z
 
 export const socialSignInProcedures = {
   apple: signInProcedure
-    .meta({ auth: 'public', unbuilt, openapi: { method: 'POST', path: '/api/auth/apple', tags, protect: false, summary: 'Sign in with Apple' } })
+    .meta({
+      auth: 'public',
+      unbuilt,
+      openapi: { method: 'POST', path: '/api/auth/apple', tags, protect: false, summary: 'Sign in with Apple' },
+    })
     .input(appleSignInInput)
     .output(sessionGrantOutput)
     .mutation(() => notImplemented()),
 
   google: signInProcedure
-    .meta({ auth: 'public', unbuilt, openapi: { method: 'POST', path: '/api/auth/google', tags, protect: false, summary: 'Sign in with Google' } })
+    .meta({
+      auth: 'public',
+      unbuilt,
+      openapi: { method: 'POST', path: '/api/auth/google', tags, protect: false, summary: 'Sign in with Google' },
+    })
     .input(googleSignInInput)
     .output(sessionGrantOutput)
     .mutation(() => notImplemented()),

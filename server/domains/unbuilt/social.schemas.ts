@@ -14,7 +14,8 @@ export const reportReasons = ['spam', 'harassment', 'hate', 'violence', 'misinfo
 export const reportStatuses = ['open', 'resolved', 'dismissed'] as const;
 
 /** Feed scope: `friends`, `public`, or `grove:<uuid>` for one grove the caller belongs to. */
-export const FEED_SCOPE_PATTERN = /^(friends|public|grove:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+export const FEED_SCOPE_PATTERN =
+  /^(friends|public|grove:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 
 // ---- friends ----
 
@@ -23,9 +24,10 @@ export const friendOutput = z
   .meta({ id: 'Friend' });
 export const friendListOutput = listEnvelope(friendOutput);
 
-export const friendInviteOutput = z
-  .object({ code: z.string(), expiresAt: z.string() })
-  .meta({ id: 'FriendInvite', description: 'Share the code; whoever accepts it first becomes a friend of the issuer.' });
+export const friendInviteOutput = z.object({ code: z.string(), expiresAt: z.string() }).meta({
+  id: 'FriendInvite',
+  description: 'Share the code; whoever accepts it first becomes a friend of the issuer.',
+});
 export const openInviteOutput = z
   .object({ _id: z.string(), code: z.string(), expiresAt: z.string(), createdAt: z.string() })
   .meta({ id: 'OpenFriendInvite' });
@@ -34,14 +36,23 @@ export const openInviteListOutput = listEnvelope(openInviteOutput);
 export const listFriendsInput = () => z.object(pageQueryFields());
 export const listFriendRequestsInput = () => z.object(pageQueryFields());
 export const createInviteInput = z
-  .object({ expiresInDays: jsonNumber(z.number().int().min(1).max(30)).optional().meta({ description: 'Lifetime of the code, 1–30 days; default 7.' }) })
+  .object({
+    expiresInDays: jsonNumber(z.number().int().min(1).max(30))
+      .optional()
+      .meta({ description: 'Lifetime of the code, 1–30 days; default 7.' }),
+  })
   .strict();
 export const acceptInviteInput = z.object({ code: inviteCodeParam() });
 export const friendUserIdInput = z.object({ userId: uuidParam() });
 
 // ---- posts ----
 
-const reactionCounts = z.object(Object.fromEntries(reactionKinds.map((k) => [k, z.number().int()])) as Record<(typeof reactionKinds)[number], z.ZodNumber>);
+const reactionCounts = z.object(
+  Object.fromEntries(reactionKinds.map((k) => [k, z.number().int()])) as Record<
+    (typeof reactionKinds)[number],
+    z.ZodNumber
+  >,
+);
 
 export const postOutput = z
   .object({
@@ -52,7 +63,10 @@ export const postOutput = z
     groveId: z.string().nullable(),
     imageUrls: z.array(z.string()),
     reactions: reactionCounts,
-    myReaction: z.enum(reactionKinds).nullable().meta({ description: 'The caller\'s reaction; null when none or anonymous.' }),
+    myReaction: z
+      .enum(reactionKinds)
+      .nullable()
+      .meta({ description: "The caller's reaction; null when none or anonymous." }),
     commentCount: z.number().int(),
     saved: z.boolean().meta({ description: 'Whether the caller saved it; false when anonymous.' }),
     createdAt: z.string(),
@@ -62,7 +76,11 @@ export const postListOutput = listEnvelope(postOutput);
 
 export const feedInput = () =>
   z.object({
-    scope: z.string().regex(FEED_SCOPE_PATTERN, 'Must be friends, public or grove:<uuid>.').default('friends').meta({ description: '`friends` (default), `public`, or `grove:<uuid>`.' }),
+    scope: z
+      .string()
+      .regex(FEED_SCOPE_PATTERN, 'Must be friends, public or grove:<uuid>.')
+      .default('friends')
+      .meta({ description: '`friends` (default), `public`, or `grove:<uuid>`.' }),
     ...pageQueryFields(),
   });
 
@@ -70,11 +88,20 @@ export const createPostInput = z
   .object({
     body: z.string().trim().min(1).max(POST_LIMITS.body),
     visibility: z.enum(postVisibilities),
-    groveId: uuidParam().optional().meta({ description: 'Required when visibility is `grove`; the caller must be a member.' }),
-    imageKeys: z.array(z.string().min(1).max(200)).max(POST_LIMITS.images).default([]).meta({ description: 'Keys from POST /api/uploads/image/presign (purpose `post`).' }),
+    groveId: uuidParam()
+      .optional()
+      .meta({ description: 'Required when visibility is `grove`; the caller must be a member.' }),
+    imageKeys: z
+      .array(z.string().min(1).max(200))
+      .max(POST_LIMITS.images)
+      .default([])
+      .meta({ description: 'Keys from POST /api/uploads/image/presign (purpose `post`).' }),
   })
   .strict()
-  .refine((v) => (v.visibility === 'grove') === (v.groveId !== undefined), { message: 'groveId is required for grove visibility and only allowed with it.', path: ['groveId'] });
+  .refine((v) => (v.visibility === 'grove') === (v.groveId !== undefined), {
+    message: 'groveId is required for grove visibility and only allowed with it.',
+    path: ['groveId'],
+  });
 
 export const postIdInput = z.object({ id: uuidParam() });
 export const reactInput = z.object({ id: uuidParam(), kind: z.enum(reactionKinds) }).strict();
@@ -87,7 +114,9 @@ export const commentOutput = z
   .meta({ id: 'Comment' });
 export const commentListOutput = listEnvelope(commentOutput);
 export const listCommentsInput = () => z.object({ id: uuidParam(), ...pageQueryFields() });
-export const createCommentInput = z.object({ id: uuidParam(), body: z.string().trim().min(1).max(POST_LIMITS.comment) }).strict();
+export const createCommentInput = z
+  .object({ id: uuidParam(), body: z.string().trim().min(1).max(POST_LIMITS.comment) })
+  .strict();
 
 export const handlePostsInput = () => z.object({ handle: handleParam(), ...pageQueryFields() });
 
