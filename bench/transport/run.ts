@@ -7,7 +7,7 @@
 // cached stats), in alternating rounds with the same connections and duration. Checks first that
 // every transport answers the same output. Prints a Markdown table, writes bench/results/transport-*.json.
 //
-//   npm run bench:transport                                  # defaults: ~2.5 min
+//   npm run bench:transport                                  # defaults: 3 rounds × 4 s, ~2.5 min
 //   npm run bench:transport -- --rounds 2 --duration 3 --warmup 1   # a short check (~1 min)
 //   npm run bench:transport -- --calls city,stats --transports rest,trpc
 import autocannon, { type Result } from 'autocannon';
@@ -35,7 +35,7 @@ const { values: args } = parseArgs({
     calls: { type: 'string', default: 'city,continent,slug' },
     transports: { type: 'string', default: 'rest,trpc,batch' },
     rounds: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '4' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '16' },
     pool: { type: 'string', default: '10' },
