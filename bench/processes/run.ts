@@ -181,17 +181,17 @@ const file = writeResults('processes', {
 
 console.log(
   `\n${connections} connections in total (2 processes: ${connections / 2} each), ${rounds} alternating rounds × ${duration} s ` +
-    `after ${warmup} s warm-up; medians over rounds; latency in ms; CPU = CPU ms per request (server processes + PostgreSQL); ` +
+    `after ${warmup} s warm-up; medians over rounds; latency in ms; CPU = CPU ms per request (the server processes together + their PostgreSQL backends); ` +
     `cores = cores kept busy (servers / PostgreSQL / autocannon / other work on the machine). Results: ${file}\n`,
 );
-console.log('| boxes | processes | req/s | p50 | p99 | CPU | cores busy | scaling (2/1) |');
+console.log('| boxes | processes | req/s | p50 | p99 | CPU server + PostgreSQL | cores busy | scaling (2/1) |');
 console.log('|---|--:|--:|--:|--:|--:|---|--:|');
 for (const s of summaries) {
   for (const processes of processCounts) {
     const r = s.processes[processes];
     const c = r.cores;
     console.log(
-      `| ${s.kind} | ${processes} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${(r.serverMs + r.postgresMs).toFixed(2)} | ` +
+      `| ${s.kind} | ${processes} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${r.serverMs.toFixed(2)} + ${r.postgresMs.toFixed(2)} | ` +
         `${[c.servers, c.postgres, c.loadGenerator, c.other].map((n) => n.toFixed(2)).join(' / ')} | ` +
         `${processes === 2 ? `**${times(s.scaling)}**` : ''}${r.errors ? ` (${r.errors} errors)` : ''} |`,
     );

@@ -9,9 +9,21 @@ export const median = (xs: number[]) => {
   return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** a/b per round (rounds alternate, so each pair shared the same background load), then the median. */
-export function perRoundRatio<S extends { round: number; rps: number }>(a: S[], b: S[]): number {
-  const ratios = a.map((s) => s.rps / (b.find((t) => t.round === s.round)?.rps ?? Number.NaN)).filter(Number.isFinite);
+/**
+ * a/b of a field (req/s unless told) per round (rounds alternate, so each pair shared the same
+ * background load), then the median.
+ */
+export function perRoundRatio<S extends { round: number; rps: number }>(
+  a: S[],
+  b: S[],
+  value: (sample: S) => number = (sample) => sample.rps,
+): number {
+  const ratios = a
+    .map((s) => {
+      const other = b.find((t) => t.round === s.round);
+      return other ? value(s) / value(other) : Number.NaN;
+    })
+    .filter(Number.isFinite);
   return median(ratios);
 }
 

@@ -182,6 +182,9 @@ const summaries = callKinds.map((kind) => ({
   ),
   restOverTrpc: perRoundRatio(of(kind, 'rest'), of(kind, 'trpc')),
   restOverBatch: perRoundRatio(of(kind, 'rest'), of(kind, 'batch')),
+  // Server CPU per request is far less sensitive to other work on the machine than req/s.
+  trpcCpuOverRest: perRoundRatio(of(kind, 'trpc'), of(kind, 'rest'), (s) => s.serverMs),
+  batchCpuOverRest: perRoundRatio(of(kind, 'batch'), of(kind, 'rest'), (s) => s.serverMs),
 }));
 const otherCores = median(samples.map((s) => s.cpu.other / s.cpu.wallMs));
 const file = writeResults('transport', {
@@ -206,12 +209,12 @@ const label: Record<CallKind, string> = {
 const name: Record<Transport, string> = { rest: 'REST', trpc: 'tRPC', batch: 'tRPC batch' };
 console.log(
   `\n${connections} connections, ${rounds} alternating rounds × ${duration} s after ${warmup} s warm-up per transport; ` +
-    `medians over rounds; latency in ms; CPU = server process CPU ms per request; ` +
+    `medians over rounds, ratios per round then the median; latency in ms; CPU = server process CPU ms per request; ` +
     `other work on the machine: median ${otherCores.toFixed(2)} cores. Results: ${file}\n`,
 );
 const ratios = [
-  ...(transports.includes('rest') && transports.includes('trpc') ? ['REST/tRPC'] : []),
-  ...(transports.includes('rest') && transports.includes('batch') ? ['REST/batch'] : []),
+  ...(transports.includes('rest') && transports.includes('trpc') ? ['REST/tRPC req/s', 'tRPC/REST CPU'] : []),
+  ...(transports.includes('rest') && transports.includes('batch') ? ['REST/batch req/s', 'batch/REST CPU'] : []),
 ];
 console.log(
   `| call | ${transports.map((t) => `${name[t]} req/s | p50 | p99 | CPU`).join(' | ')} | ${ratios.join(' | ')} |`,
@@ -223,8 +226,8 @@ for (const s of summaries) {
     return `${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${r.serverMs.toFixed(2)}${r.errors ? ` (${r.errors} errors)` : ''}`;
   });
   const ratioCells = [
-    ...(ratios.includes('REST/tRPC') ? [times(s.restOverTrpc)] : []),
-    ...(ratios.includes('REST/batch') ? [times(s.restOverBatch)] : []),
+    ...(ratios.includes('REST/tRPC req/s') ? [times(s.restOverTrpc), times(s.trpcCpuOverRest)] : []),
+    ...(ratios.includes('REST/batch req/s') ? [times(s.restOverBatch), times(s.batchCpuOverRest)] : []),
   ];
   console.log(`| ${label[s.call]} | ${cells.join(' | ')} | ${ratioCells.join(' | ')} |`);
 }
