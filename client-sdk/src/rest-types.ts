@@ -427,7 +427,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description A wrong password and an unknown email give the same 401 `invalid_credentials`. Rate limited per client address and per email.
+         * @description A wrong password and an unknown email give the same 401 `invalid_credentials`. Rate limited (429 `rate_limited` with Retry-After) per client address, per email and client address, and by a higher per-email ceiling across addresses that backs off (doubling Retry-After) instead of locking.
          */
         post: operations["auth-login"];
         delete?: never;
@@ -464,7 +464,7 @@ export interface paths {
         put?: never;
         /**
          * Email a single-use sign-in link
-         * @description Always 202 `{ accepted: true }`, whether or not an account exists. The link carries a token valid once, for 15 minutes. Over the per-address or per-email rate limit the answer is the same 202 and no mail is sent.
+         * @description Always 202 `{ accepted: true }`, whether or not an account exists. The link carries a token valid once, for 15 minutes. Over the per-address, per-email-and-address or per-email ceiling rate limit the answer is the same 202 and no mail is sent.
          */
         post: operations["auth-requestMagicLink"];
         delete?: never;
