@@ -55,12 +55,15 @@ export async function checkPassword(
   passwordHash: string | null | undefined,
   password: string,
 ): Promise<'valid' | 'valid-legacy' | false> {
+  const normalised = normalisePassword(password);
   if (!passwordHash) {
+    // The same number of argon2 runs as a wrong password for a real account (two when the typed
+    // form differs from its NFKC form), so timing does not tell whether the account exists.
     dummyHash ??= hashPassword('timing-equaliser-not-a-real-password');
-    await verify(await dummyHash, password).catch(() => false);
+    await verify(await dummyHash, normalised).catch(() => false);
+    if (normalised !== password) await verify(await dummyHash, password).catch(() => false);
     return false;
   }
-  const normalised = normalisePassword(password);
   if (await verify(passwordHash, normalised).catch(() => false)) return 'valid';
   if (normalised !== password && (await verify(passwordHash, password).catch(() => false))) return 'valid-legacy';
   return false;

@@ -132,9 +132,8 @@ export async function hitRateLimit(
   const secondsUntil = (when: string | Date) =>
     Math.max(1, Math.ceil((new Date(when).getTime() - now.getTime()) / 1000));
   if (backoff !== undefined) {
-    const refused = row!.refused === true || String(row!.refused) === 't';
     return {
-      allowed: !refused,
+      allowed: !row!.refused,
       count,
       retryAfterSeconds: row!.blocked_until ? secondsUntil(row!.blocked_until) : 0,
     };
