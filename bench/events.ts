@@ -25,6 +25,7 @@ try {
   const config = loadConfig({
     DATABASE_URL: url.toString(),
     NODE_ENV: 'production',
+    RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://127.0.0.1:3000',
   });

@@ -19,7 +19,11 @@ export const HEALTH_TIMEOUT_MS = 2000;
 
 /** Node's socket address when served by @hono/node-server; tests pass the same shape as env. */
 export interface ServerEnv {
-  incoming?: { socket?: { remoteAddress?: string }; headers?: Record<string, string | string[] | undefined> };
+  incoming?: {
+    socket?: { remoteAddress?: string };
+    headers?: Record<string, string | string[] | undefined>;
+    rawHeaders?: string[];
+  };
 }
 
 type Env = { Bindings: ServerEnv; Variables: { requestId: string; answeredWithHeaders: boolean } };
@@ -32,12 +36,24 @@ type Env = { Bindings: ServerEnv; Variables: { requestId: string; answeredWithHe
 function requestHeaders(c: HonoContext<Env>): HeaderReader {
   const incoming = c.env?.incoming?.headers;
   if (!incoming) return c.req.raw.headers;
+  const rawHeaders = c.env?.incoming?.rawHeaders;
   return {
     get(name) {
+      // Node keeps only the first of duplicate Authorization headers; join them as fetch does,
+      // so a request carrying two is refused instead of silently using one.
+      if (name === 'authorization' && incoming.authorization !== undefined && rawHeaders)
+        return joinedRawHeader(rawHeaders, name);
       const value = incoming[name.toLowerCase()];
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
     },
   };
+}
+
+function joinedRawHeader(rawHeaders: string[], name: string): string {
+  const values: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i]!.toLowerCase() === name) values.push(rawHeaders[i + 1]!);
+  return values.join(', ');
 }
 
 export function createApp(deps: AppDeps) {
@@ -126,6 +142,8 @@ export function createApp(deps: AppDeps) {
       endpoint: '/trpc',
       req: c.req.raw,
       router: appRouter,
+      // One batched request must not carry hundreds of guesses or writes (400 beyond it).
+      maxBatchSize: deps.config.TRPC_MAX_BATCH_SIZE,
       createContext: () => contextFor(c),
       responseMeta: ({ errors }) => {
         const error = errors[0];

@@ -45,11 +45,32 @@ const configSchema = z.object({
   RATE_LIMIT_REGISTER_PER_ACCOUNT: positiveInt.default(5),
   RATE_LIMIT_REGISTER_WINDOW_SECONDS: positiveInt.default(3600),
   RATE_LIMIT_LOGIN_PER_IP: positiveInt.default(60),
+  /** Attempts per email *from one client address*: an attacker elsewhere cannot lock the owner out. */
   RATE_LIMIT_LOGIN_PER_ACCOUNT: positiveInt.default(10),
   RATE_LIMIT_LOGIN_WINDOW_SECONDS: positiveInt.default(900),
+  /** Attempts per email from all addresses per ceiling window; past it, backoff (never a lock). */
+  RATE_LIMIT_LOGIN_ACCOUNT_CEILING: positiveInt.default(100),
   RATE_LIMIT_MAGIC_LINK_PER_IP: positiveInt.default(10),
+  /** Mails per email requested from one client address. */
   RATE_LIMIT_MAGIC_LINK_PER_ACCOUNT: positiveInt.default(3),
   RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS: positiveInt.default(900),
+  /** Mails per email from all addresses per ceiling window; past it, backoff. */
+  RATE_LIMIT_MAGIC_LINK_ACCOUNT_CEILING: positiveInt.default(20),
+  RATE_LIMIT_ACCOUNT_CEILING_WINDOW_SECONDS: positiveInt.default(3600),
+  /** Longest wait the per-account backoff imposes (it doubles from 1 s after each attempt let through). */
+  RATE_LIMIT_ACCOUNT_BACKOFF_MAX_SECONDS: positiveInt.default(900),
+  /** Creates per member per route (places, events, RSVP changes, posts, comments…) per window. */
+  RATE_LIMIT_WRITES_PER_MEMBER: positiveInt.default(30),
+  RATE_LIMIT_WRITES_WINDOW_SECONDS: positiveInt.default(600),
+  /**
+   * HMAC key of the rate-limit counters' keys (at least 32 characters). Required in production;
+   * elsewhere, unset means a random key generated once into DATA_DIR.
+   */
+  RATE_LIMIT_KEY_SECRET: z.string().min(32, 'Must be at least 32 characters.').optional(),
+  /** Calls one native tRPC batch request may hold; larger batches answer 400. */
+  TRPC_MAX_BATCH_SIZE: positiveInt.max(100).default(10),
+  /** Lifetime of a private calendar feed link; creating the link again renews it. */
+  CALENDAR_FEED_TTL_DAYS: positiveInt.max(3650).default(90),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -65,7 +86,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const value = env[key];
     if (value !== undefined && value.trim() !== '') present[key] = value.trim();
   }
-  const parsed = configSchema.safeParse(present);
+  const parsed = configSchema
+    .superRefine((config, issues) => {
+      if (config.NODE_ENV === 'production' && !config.RATE_LIMIT_KEY_SECRET)
+        issues.addIssue({
+          code: 'custom',
+          path: ['RATE_LIMIT_KEY_SECRET'],
+          message: 'Required in production (a random string of at least 32 characters).',
+        });
+    })
+    .safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');

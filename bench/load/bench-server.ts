@@ -34,10 +34,12 @@ export async function startSeededServer(
   url.pathname = `/${databaseName}`;
   const server = await startServer(url.toString(), {
     NODE_ENV: 'production',
+    RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
     LOG_LEVEL: 'warn',
     // Benchmarks come from one address; the limits are not what is measured here.
     RATE_LIMIT_REGISTER_PER_IP: '100000',
     RATE_LIMIT_LOGIN_PER_IP: '100000',
+    RATE_LIMIT_WRITES_PER_MEMBER: '100000',
     ...options.env,
   });
   // Never leave the server running if the benchmark dies.

@@ -27,6 +27,7 @@ const poolMax = Number(process.env.BENCH_POOL_MAX ?? 10);
 const config = loadConfig({
   DATABASE_URL: url,
   NODE_ENV: 'production',
+  RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
   LOG_LEVEL: 'silent',
   DATABASE_POOL_MAX: String(poolMax),
   PUBLIC_URL: 'http://127.0.0.1:3000',

@@ -427,7 +427,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description A wrong password and an unknown email give the same 401 `invalid_credentials`. Rate limited per client address and per email.
+         * @description A wrong password and an unknown email give the same 401 `invalid_credentials`. Rate limited (429 `rate_limited` with Retry-After) per client address, per email and client address, and by a higher per-email ceiling across addresses that backs off (doubling Retry-After) instead of locking.
          */
         post: operations["auth-login"];
         delete?: never;
@@ -464,7 +464,7 @@ export interface paths {
         put?: never;
         /**
          * Email a single-use sign-in link
-         * @description Always 202 `{ accepted: true }`, whether or not an account exists. The link carries a token valid once, for 15 minutes. Over the per-address or per-email rate limit the answer is the same 202 and no mail is sent.
+         * @description Always 202 `{ accepted: true }`, whether or not an account exists. The link carries a token valid once, for 15 minutes. Over the per-address, per-email-and-address or per-email ceiling rate limit the answer is the same 202 and no mail is sent.
          */
         post: operations["auth-requestMagicLink"];
         delete?: never;
@@ -1013,7 +1013,7 @@ export interface paths {
         head?: never;
         /**
          * Change handle, email or password
-         * @description Changing email or password needs `currentPassword` (400 `validation_failed` when missing, 403 `forbidden` when wrong). A new password revokes every other session. `role` and unknown fields are rejected with 400.
+         * @description Changing email or password needs `currentPassword` (400 `validation_failed` when missing, 403 `forbidden` when wrong); the check is rate-limited like login (429 `rate_limited` with Retry-After). A new password or email revokes every other session, the calendar feed link and unused sign-in links. Common passwords and the email or handle are refused (400). `role` and unknown fields are rejected with 400.
          */
         patch: operations["me-update"];
         trace?: never;
@@ -1062,6 +1062,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything that can act for the account
+         * @description The number of live sessions (listed at GET /api/me/sessions) and the calendar feed link with its expiry, or null.
+         */
+        get: operations["me-listCredentials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/notification-preferences": {
         parameters: {
             query?: never;
@@ -1077,6 +1097,26 @@ export interface paths {
          */
         put: operations["accountExtras-updateNotificationPreferences"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/panic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke every credential at once (stolen phone)
+         * @description Revokes every session (the calling one too), the calendar feed link and unused sign-in links. With `deleteAccount: true` also hard-deletes the account; that needs `currentPassword` when the account has one (400 when missing, 403 when wrong, rate-limited like login: 429 `rate_limited`).
+         */
+        post: operations["me-panic"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1115,6 +1155,26 @@ export interface paths {
          * @description Effective on the very next request. Another member's session id answers 404.
          */
         delete: operations["me-revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/sessions/revoke-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere else
+         * @description Revokes every session but the calling one, the calendar feed link and unused sign-in links. Effective on the very next request.
+         */
+        post: operations["me-revokeOtherSessions"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1587,6 +1647,8 @@ export interface components {
         };
         CalendarFeed: {
             createdAt: string;
+            /** @description The link stops working then (CALENDAR_FEED_TTL_DAYS after creation); create it again to renew. */
+            expiresAt: string;
             /** @description Private iCalendar feed of the events the caller RSVP'd to. Anyone with this URL can read it; rotate or revoke it here. */
             url: string;
         };
@@ -1617,6 +1679,15 @@ export interface components {
             /** @description Everyone in the conversation, the caller included. */
             members: components["schemas"]["MemberRef"][];
             title: string | null;
+        };
+        Credentials: {
+            /** @description The private calendar feed link, when one is live (its URL is shown only when created). */
+            calendarFeed: {
+                createdAt: string;
+                expiresAt: string;
+            } | null;
+            /** @description Live sessions; listed one by one at GET /api/me/sessions. */
+            sessions: number;
         };
         ErrorEnvelope: {
             error: {
@@ -1795,6 +1866,12 @@ export interface components {
             slug: string;
             website: string | null;
         };
+        PanicResult: {
+            accountDeleted: boolean;
+            /** @constant */
+            ok: true;
+            revokedSessions: number;
+        };
         Place: {
             _id: string;
             address: string;
@@ -1894,6 +1971,11 @@ export interface components {
             targetId: string;
             /** @enum {string} */
             targetType: "post" | "comment" | "member" | "message" | "place" | "review" | "event";
+        };
+        RevokedOthers: {
+            /** @constant */
+            ok: true;
+            revokedSessions: number;
         };
         RsvpState: {
             eventId: string;
@@ -4445,7 +4527,7 @@ export interface operations {
                      * @example sam_sprouts
                      */
                     handle: string;
-                    /** @description 8–256 characters; any characters, never truncated. */
+                    /** @description 8–256 characters; any characters, never truncated; compared in Unicode NFKC form. Common and breached passwords, one repeated character, and the account's own email or handle are refused. */
                     password: string;
                 };
             };
@@ -6719,7 +6801,7 @@ export interface operations {
                      * @example sam_sprouts
                      */
                     handle?: string;
-                    /** @description 8–256 characters; any characters, never truncated. */
+                    /** @description 8–256 characters; any characters, never truncated; compared in Unicode NFKC form. Common and breached passwords, one repeated character, and the account's own email or handle are refused. */
                     newPassword?: string;
                 };
             };
@@ -6989,6 +7071,71 @@ export interface operations {
             };
         };
     };
+    "me-listCredentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credentials"];
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "accountExtras-getNotificationPreferences": {
         parameters: {
             query?: never;
@@ -7150,6 +7297,71 @@ export interface operations {
             };
         };
     };
+    "me-panic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Required with `deleteAccount: true` when the account has a password. */
+                    currentPassword?: string;
+                    /** @description Also hard-delete the account. */
+                    deleteAccount?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PanicResult"];
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "me-listSessions": {
         parameters: {
             query?: {
@@ -7273,6 +7485,66 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-revokeOtherSessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedOthers"];
+                };
+            };
+            /** @description Invalid input data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authorization not provided */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient access */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

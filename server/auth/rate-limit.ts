@@ -1,15 +1,28 @@
-// Fixed-window counters in PostgreSQL, so every server process shares them. One atomic
-// upsert per check. Keys hold a hash of the address or account, never the value itself.
+// Rate-limit counters in PostgreSQL, so every server process shares them. One atomic upsert per
+// check. Keys hold an HMAC (RATE_LIMIT_KEY_SECRET) of the address or account, never the value
+// itself, and an unsalted hash of a known email cannot be recomputed from a database dump.
+//
+// Two kinds of counter:
+// - fixed window: `limit` hits per window, then 429 until the window ends (per address, and per
+//   account *and* address, so an attacker elsewhere cannot lock the owner out);
+// - backoff (rule.backoffMaxSeconds set): the per-account ceiling across every address. Past
+//   `limit` hits in the window it never locks: it lets one hit through, then refuses for 1 s, then
+//   2 s, 4 s… (capped at backoffMaxSeconds) after each further hit it lets through.
 import { sql } from 'drizzle-orm';
-import { createHash } from 'node:crypto';
-import type { Database } from '../../db/client.js';
+import { createHmac, randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Database, DbOrTx } from '../../db/client.js';
+import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 
 export interface RateLimitRule {
-  /** e.g. 'login:ip' */
+  /** e.g. 'login:ip', 'login:account-ip' */
   scope: string;
   limit: number;
   windowSeconds: number;
+  /** Makes this a backoff counter (never a hard lock past the limit); the longest wait. */
+  backoffMaxSeconds?: number;
 }
 
 export interface RateLimitResult {
@@ -18,46 +31,145 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
-export function rateLimitKey(scope: string, value: string): string {
-  return `${scope}:${createHash('sha256').update(value).digest('hex').slice(0, 40)}`;
+type Deps = { database: Database; config: Pick<Config, 'RATE_LIMIT_KEY_SECRET' | 'DATA_DIR'> };
+
+const secrets = new WeakMap<object, Buffer>();
+
+/** Name of the generated secret in DATA_DIR when RATE_LIMIT_KEY_SECRET is unset (not in production). */
+export const GENERATED_SECRET_FILE = 'rate-limit-key';
+
+/**
+ * RATE_LIMIT_KEY_SECRET, or (development and tests, where config.ts lets it be unset) a secret
+ * generated once into DATA_DIR, so restarts and every process sharing DATA_DIR agree.
+ */
+export function rateLimitSecret(config: Deps['config']): Buffer {
+  const known = secrets.get(config);
+  if (known) return known;
+  let secret: Buffer;
+  if (config.RATE_LIMIT_KEY_SECRET) secret = Buffer.from(config.RATE_LIMIT_KEY_SECRET, 'utf8');
+  else {
+    const file = path.resolve(config.DATA_DIR, GENERATED_SECRET_FILE);
+    secret = readOrCreateSecretFile(file);
+  }
+  secrets.set(config, secret);
+  return secret;
+}
+
+function readOrCreateSecretFile(file: string): Buffer {
+  try {
+    return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  } catch {
+    mkdirSync(path.dirname(file), { recursive: true });
+    // Written aside then hard-linked into place: two processes starting together agree on one.
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(temporary, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+    try {
+      linkSync(temporary, file);
+    } catch {
+      // Another process won the race; use its secret.
+    } finally {
+      unlinkSync(temporary);
+    }
+    return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  }
+}
+
+function keyPart(secret: Buffer, value: string): string {
+  return createHmac('sha256', secret).update(value).digest('hex').slice(0, 40);
+}
+
+/** `<scope>:<hmac(part 1)>[:<hmac(part 2)>…]`. The first part is the subject (an account or an address). */
+export function rateLimitKey(secret: Buffer, scope: string, parts: readonly string[]): string {
+  return [scope, ...parts.map((p) => keyPart(secret, p))].join(':');
 }
 
 export async function hitRateLimit(
-  database: Database,
+  deps: Deps,
   rule: RateLimitRule,
-  value: string,
+  parts: readonly string[],
   now: Date,
+  executor?: DbOrTx,
 ): Promise<RateLimitResult> {
-  const key = rateLimitKey(rule.scope, value);
+  const key = rateLimitKey(rateLimitSecret(deps.config), rule.scope, parts);
   const windowEnd = new Date(now.getTime() + rule.windowSeconds * 1000);
-  const [row] = await database.rows<{ count: number; expires_at: string | Date }>(sql`
+  const at = now.toISOString();
+  // "expired": the stored window is over, so this hit starts a new one.
+  const expired = sql`rate_limits.expires_at <= excluded.window_start`;
+  const blocked = sql`(rate_limits.blocked_until is not null and rate_limits.blocked_until > excluded.window_start)`;
+  const backoff = rule.backoffMaxSeconds;
+  const statement =
+    backoff === undefined
+      ? sql`
     insert into rate_limits (key, window_start, expires_at, count)
-    values (${key}, ${now.toISOString()}, ${windowEnd.toISOString()}, 1)
+    values (${key}, ${at}, ${windowEnd.toISOString()}, 1)
     on conflict (key) do update set
-      count = case when rate_limits.expires_at <= excluded.window_start then 1 else rate_limits.count + 1 end,
-      window_start = case when rate_limits.expires_at <= excluded.window_start then excluded.window_start else rate_limits.window_start end,
-      expires_at = case when rate_limits.expires_at <= excluded.window_start then excluded.expires_at else rate_limits.expires_at end
-    returning count, expires_at`);
+      count = case when ${expired} then 1 else rate_limits.count + 1 end,
+      window_start = case when ${expired} then excluded.window_start else rate_limits.window_start end,
+      expires_at = case when ${expired} then excluded.expires_at else rate_limits.expires_at end
+    returning count, expires_at, blocked_until, refused`
+      : sql`
+    insert into rate_limits (key, window_start, expires_at, count, blocked_until, refused)
+    values (${key}, ${at}, ${windowEnd.toISOString()}, 1, null, false)
+    on conflict (key) do update set
+      count = case when ${expired} then 1 when ${blocked} then rate_limits.count else rate_limits.count + 1 end,
+      window_start = case when ${expired} then excluded.window_start else rate_limits.window_start end,
+      expires_at = case when ${expired} then excluded.expires_at else rate_limits.expires_at end,
+      refused = case when ${expired} then false else ${blocked} end,
+      blocked_until = case
+        when ${expired} then null
+        when ${blocked} then rate_limits.blocked_until
+        when rate_limits.count + 1 > ${rule.limit}::int then excluded.window_start
+          + least(${backoff}::int, power(2, least(rate_limits.count - ${rule.limit}::int, 30))::int) * interval '1 second'
+        else null end
+    returning count, expires_at, blocked_until, refused`;
+  const [row] = await deps.database.rows<{
+    count: number;
+    expires_at: string | Date;
+    blocked_until: string | Date | null;
+    refused: boolean;
+  }>(statement, executor);
   const count = Number(row!.count);
-  const expiresAt = new Date(row!.expires_at);
-  return {
-    allowed: count <= rule.limit,
-    count,
-    retryAfterSeconds: Math.max(1, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000)),
-  };
+  const secondsUntil = (when: string | Date) =>
+    Math.max(1, Math.ceil((new Date(when).getTime() - now.getTime()) / 1000));
+  if (backoff !== undefined) {
+    return {
+      allowed: !row!.refused,
+      count,
+      retryAfterSeconds: row!.blocked_until ? secondsUntil(row!.blocked_until) : 0,
+    };
+  }
+  return { allowed: count <= rule.limit, count, retryAfterSeconds: secondsUntil(row!.expires_at) };
+}
+
+export function rateLimitedError(retryAfterSeconds: number): AppError {
+  return new AppError('rate_limited', `Too many attempts; try again in ${retryAfterSeconds} seconds.`, {
+    'Retry-After': String(retryAfterSeconds),
+  });
 }
 
 /** Counts one hit and throws 429 rate_limited with Retry-After once the limit is passed. */
 export async function enforceRateLimit(
-  database: Database,
+  deps: Deps,
   rule: RateLimitRule,
-  value: string,
+  parts: readonly string[],
   now: Date,
 ): Promise<void> {
-  const result = await hitRateLimit(database, rule, value, now);
-  if (!result.allowed) {
-    throw new AppError('rate_limited', `Too many attempts; try again in ${result.retryAfterSeconds} seconds.`, {
-      'Retry-After': String(result.retryAfterSeconds),
-    });
+  const result = await hitRateLimit(deps, rule, parts, now);
+  if (!result.allowed) throw rateLimitedError(result.retryAfterSeconds);
+}
+
+/**
+ * Deletes every counter whose subject is one of `subjects` (an account's email, its id), with or
+ * without an address part: called when the account is deleted, so nothing keyed by it outlives it.
+ */
+export async function deleteRateLimitsOf(deps: Deps, executor: DbOrTx, subjects: readonly string[]): Promise<void> {
+  const secret = rateLimitSecret(deps.config);
+  for (const subject of subjects) {
+    const part = keyPart(secret, subject);
+    // Subjects sit right after the scope, which may itself contain ':'; match the part as a segment.
+    await deps.database.rows(
+      sql`delete from rate_limits where key like ${`%:${part}`} or key like ${`%:${part}:%`}`,
+      executor,
+    );
   }
 }

@@ -43,8 +43,14 @@ export interface RequestFacts {
   remoteAddress: string | undefined;
 }
 
+/**
+ * `Bearer <token>`, exactly once. Duplicate headers arrive joined with ", " (fetch, and our Node
+ * header reader), which never matches: a request with two Authorization headers is refused (401)
+ * rather than authenticated by whichever one a proxy or parser happens to keep.
+ */
 export function parseAuthorization(header: string | null): { token: string | null; malformed: boolean } {
   if (header === null) return { token: null, malformed: false };
+  if (header.includes(',')) return { token: null, malformed: true };
   const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
   return match ? { token: match[1]!, malformed: false } : { token: null, malformed: true };
 }

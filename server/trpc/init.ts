@@ -15,7 +15,23 @@ export type RouteMeta = OpenApiMeta<{
   successStatus?: 201 | 202;
   /** Mounted with its real validation but answering 501 until its milestone (server/domains/unbuilt/). */
   unbuilt?: true;
+  /**
+   * Per-member write limit (server/trpc/procedures.ts): calls per member and scope per window
+   * (RATE_LIMIT_WRITES_PER_MEMBER / _WINDOW_SECONDS); past it, 429 `rate_limited` with Retry-After.
+   */
+  writeLimit?: WriteLimitScope;
 }>;
+
+/** Scopes of the per-member write limits; routes sharing a scope share a counter. */
+export type WriteLimitScope =
+  | 'places.create'
+  | 'events.create'
+  | 'events.rsvp'
+  | 'posts.create'
+  | 'comments.create'
+  | 'invites.create'
+  | 'reports.create'
+  | 'messages.create';
 
 export interface ErrorShapeData {
   code: ErrorCode;

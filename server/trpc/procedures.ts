@@ -2,7 +2,8 @@
 // matching TRPCError once, so both /api and /trpc answer with the same status and code.
 import { TRPCError, getTRPCErrorFromUnknown } from '@trpc/server';
 import { AppError } from '../errors.js';
-import { baseProcedure } from './init.js';
+import { enforceRateLimit } from '../auth/rate-limit.js';
+import { baseProcedure, type WriteLimitScope } from './init.js';
 import { toTrpcError } from './errors.js';
 import type { Context } from './context.js';
 
@@ -81,7 +82,7 @@ function bearerCheck(ctx: Context): ReturnType<Check> {
 
 async function refuseInvalidBearer(ctx: Context): Promise<void> {
   if (ctx.malformedAuthorization)
-    throw new AppError('unauthorized', 'The Authorization header must be "Bearer <token>".');
+    throw new AppError('unauthorized', 'Send one Authorization header, of the form "Bearer <token>".');
   if (!(await ctx.authenticate()))
     throw new AppError('unauthorized', 'The session token is invalid, expired or revoked.');
 }
@@ -119,12 +120,32 @@ function guardedResolver(resolver: Resolver, check: Check): Resolver {
   return (opts) => underGuard(opts.ctx, check, () => resolver(opts));
 }
 
-/** Any valid session. Narrows ctx with the user and session. */
-export const memberProcedure = guarded(bearerCheck).use(async ({ ctx, next }) => {
+/**
+ * Any valid session. Narrows ctx with the user and session. A route whose meta names a
+ * `writeLimit` counts the call against the member's limit for that scope first: after the
+ * session check, before the input is validated (an invalid or not-yet-built create counts too,
+ * so a script cannot probe or flood a route for free).
+ */
+export const memberProcedure = guarded(bearerCheck).use(async ({ ctx, next, meta }) => {
   const auth = await ctx.authenticate();
   if (!auth) throw new AppError('unauthorized');
+  if (meta?.writeLimit) await enforceWriteLimit(ctx, auth.user.id, meta.writeLimit);
   return next({ ctx: { user: auth.user, session: auth.session } });
 });
+
+/** Generous for a person (30 creates of one kind in 10 minutes by default), tight for a script. */
+function enforceWriteLimit(ctx: Context, userId: string, scope: WriteLimitScope): Promise<void> {
+  return enforceRateLimit(
+    ctx,
+    {
+      scope: `write:${scope}`,
+      limit: ctx.config.RATE_LIMIT_WRITES_PER_MEMBER,
+      windowSeconds: ctx.config.RATE_LIMIT_WRITES_WINDOW_SECONDS,
+    },
+    [userId],
+    ctx.clock.now(),
+  );
+}
 
 /** role = admin, as read from the database on this very request (with the session lookup). */
 export const adminProcedure = memberProcedure.use(async ({ ctx, next }) => {

@@ -1,9 +1,12 @@
 // The private iCalendar feed: created, rotated and revoked by its owner, addressed by its own
 // secret (never the session token), listing only the events the owner RSVP'd to.
 import { sql } from 'drizzle-orm';
+import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { createEvent, groveWithOrganizer } from './helpers.js';
+import { renderCalendar } from '../../server/domains/events/calendar.js';
+import type { EventOutput } from '../../server/domains/events/schemas.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -105,5 +108,94 @@ describe('account deletion', () => {
     const still = await t.request('GET', `/api/events/${event.slug}`);
     expect(still.status).toBe(200);
     expect(still.body.rsvpCounts.going).toBe(0);
+  });
+});
+
+// ---- hostile text: the feed is written by ical-generator and read back by ical.js ----------
+
+/** Text that would break a hand-written feed: bare CR, injected components, separators, folding. */
+const hostile = [
+  'bare\rcarriage return',
+  'line\nfeed',
+  'crlf\r\npair',
+  'x\r\nBEGIN:VEVENT\r\nUID:evil@attacker\r\nSUMMARY:injected\r\nEND:VEVENT',
+  'y\rEND:VEVENT\rBEGIN:VEVENT\rSUMMARY:bare-cr injection\rEND:VEVENT',
+  'z\nEND:VCALENDAR\nBEGIN:VCALENDAR',
+  'commas, and; semicolons;; ,,',
+  'back\\slash \\n is not a newline \\; \\,',
+  `long ${'ü🌱'.repeat(120)} end`,
+  'combining e\u0301 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 and \u2028 separators \u2029',
+  'quote " colon: tab\tend',
+  ':starts with a colon',
+  'DESCRIPTION;X-EVIL=1:param injection',
+];
+
+/** iCalendar text has one line break, \n: CR and CRLF come back as LF; everything else exactly. */
+const asParsed = (text: string) => text.replace(/\r\n|\r/g, '\n');
+
+function parseFeed(text: string) {
+  const calendar = new ICAL.Component(ICAL.parse(text));
+  return calendar.getAllSubcomponents('vevent').map((v) => ({
+    uid: String(v.getFirstPropertyValue('uid')),
+    summary: String(v.getFirstPropertyValue('summary')),
+    description: String(v.getFirstPropertyValue('description')),
+    location: String(v.getFirstPropertyValue('location')),
+  }));
+}
+
+describe('hostile text in the feed', () => {
+  it('renderCalendar: one VEVENT per event, text round-trips exactly, lines folded to 75 octets', () => {
+    const items = hostile.map(
+      (text, i) =>
+        ({
+          _id: `0190d3b2-6f1e-7c3a-8b2d-${String(i).padStart(12, '0')}`,
+          slug: `event-${i}`,
+          title: text,
+          description: `${text}\n${text}`,
+          meetingPoint: { text },
+          venueName: null,
+          address: null,
+          area: 'Testville',
+          startsAt: '2026-12-05T14:00:00.000Z',
+          endsAt: '2026-12-05T16:00:00.000Z',
+          status: 'scheduled',
+          myRsvp: 'going',
+        }) as unknown as EventOutput,
+    );
+    const text = renderCalendar(t.deps, items);
+    expect(text.split('\r\n').every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
+    // No bare CR or LF anywhere but as the CRLF line ending.
+    expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    const parsed = parseFeed(text);
+    expect(parsed).toHaveLength(hostile.length);
+    parsed.forEach((event, i) => {
+      expect(event.uid).toBe(`${items[i]!._id}@${new URL(t.config.PUBLIC_URL).host}`);
+      expect(event.summary).toBe(asParsed(hostile[i]!));
+      expect(event.description).toBe(asParsed(`${hostile[i]}\n${hostile[i]}`));
+      expect(event.location).toBe(asParsed(`${hostile[i]}, Testville`));
+    });
+    expect(parsed.some((e) => e.uid.startsWith('evil') || e.summary === 'injected')).toBe(false);
+  });
+
+  it("through the API: an organizer cannot inject entries into an attendee's feed (security)", async () => {
+    const { grove, organizer } = await groveWithOrganizer(t);
+    const member = await createMember(t);
+    const injected = hostile[3]!;
+    const bareCr = hostile[4]!;
+    const event = await createEvent(
+      t,
+      organizer,
+      { groveId: grove._id },
+      { title: `Vigil ${bareCr}`, description: injected, meetingPoint: { text: injected } },
+    );
+    await t.request('POST', `/api/events/${event._id}/rsvp`, { token: member.token, body: { status: 'going' } });
+    const created = await t.request('POST', '/api/me/calendar-token', { token: member.token });
+    const feed = await t.request('GET', pathOf(created.body.url));
+    expect(feed.status).toBe(200);
+    const parsed = parseFeed(feed.text);
+    expect(parsed).toHaveLength(1);
+    expect(parsed[0]!.summary).toBe(asParsed(`Vigil ${bareCr}`));
+    expect(parsed[0]!.description).toBe(asParsed(injected));
+    expect(parsed[0]!.location.startsWith(asParsed(injected))).toBe(true);
   });
 });

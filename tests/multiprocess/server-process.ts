@@ -44,6 +44,8 @@ export async function startServer(
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // Per-member write limits are tested in tests/auth/write-limits.test.ts; load tests write more.
+      RATE_LIMIT_WRITES_PER_MEMBER: '100000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -89,7 +89,14 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const { database: acquired, release } = await acquireTestDatabase();
   const database = overrides.wrapDatabase ? overrides.wrapDatabase(acquired) : acquired;
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Per-member write limits are tested with their own numbers (tests/auth/write-limits.test.ts);
+    // other tests create freely.
+    RATE_LIMIT_WRITES_PER_MEMBER: '100000',
+    ...env,
+  });
   const clock = new ManualClock(new Date());
   const mailer = new CapturingMailer();
   const log = overrides.log ?? createLogger(config.LOG_LEVEL);

@@ -35,7 +35,7 @@ export const authRouter = router({
         protect: false,
         summary: 'Sign in with email and password',
         description:
-          'A wrong password and an unknown email give the same 401 `invalid_credentials`. Rate limited per client address and per email.',
+          'A wrong password and an unknown email give the same 401 `invalid_credentials`. Rate limited (429 `rate_limited` with Retry-After) per client address, per email and client address, and by a higher per-email ceiling across addresses that backs off (doubling Retry-After) instead of locking.',
       },
     })
     .input(schemas.loginInput)
@@ -53,7 +53,7 @@ export const authRouter = router({
         protect: false,
         summary: 'Email a single-use sign-in link',
         description:
-          'Always 202 `{ accepted: true }`, whether or not an account exists. The link carries a token valid once, for 15 minutes. Over the per-address or per-email rate limit the answer is the same 202 and no mail is sent.',
+          'Always 202 `{ accepted: true }`, whether or not an account exists. The link carries a token valid once, for 15 minutes. Over the per-address, per-email-and-address or per-email ceiling rate limit the answer is the same 202 and no mail is sent.',
       },
     })
     .input(schemas.magicLinkInput)

@@ -1,6 +1,6 @@
 // Inputs and outputs of the sign-in routes, and the account shape they return.
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/passwords.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from '../../auth/passwords.js';
 import { userRoles } from '../../../db/schema/accounts.js';
 
 export const HANDLE_PATTERN = /^[A-Za-z0-9_]{3,30}$/;
@@ -30,7 +30,10 @@ export const passwordInput = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `Must be at least ${PASSWORD_MIN_LENGTH} characters.`)
   .max(PASSWORD_MAX_LENGTH, `Must be at most ${PASSWORD_MAX_LENGTH} characters.`)
-  .meta({ description: `${PASSWORD_MIN_LENGTH}–${PASSWORD_MAX_LENGTH} characters; any characters, never truncated.` });
+  .refine((p) => passwordProblem(p) === null, { error: (issue) => passwordProblem(String(issue.input)) ?? 'Refused.' })
+  .meta({
+    description: `${PASSWORD_MIN_LENGTH}–${PASSWORD_MAX_LENGTH} characters; any characters, never truncated; compared in Unicode NFKC form. Common and breached passwords, one repeated character, and the account's own email or handle are refused.`,
+  });
 export const handleInput = z.string().regex(HANDLE_PATTERN, 'Must be 3–30 letters, digits or underscores.').meta({
   description: '3–30 letters, digits or underscores; stored in lower case; unique ignoring case.',
   example: 'sam_sprouts',

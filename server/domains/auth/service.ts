@@ -1,7 +1,7 @@
 // Registration, password login, magic links and logout.
 import { eq, lt, or } from 'drizzle-orm';
 import { magicLinkTokens, users, type User } from '../../../db/schema/index.js';
-import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { checkPassword, hashPassword, passwordProblem } from '../../auth/passwords.js';
 import { enforceRateLimit, hitRateLimit } from '../../auth/rate-limit.js';
 import { createSession, invalidateSession } from '../../auth/sessions.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
@@ -45,28 +45,29 @@ export async function register(ctx: Context, input: { email: string; password: s
   const now = ctx.clock.now();
   const { config } = ctx;
   await enforceRateLimit(
-    ctx.database,
+    ctx,
     {
       scope: 'register:ip',
       limit: config.RATE_LIMIT_REGISTER_PER_IP,
       windowSeconds: config.RATE_LIMIT_REGISTER_WINDOW_SECONDS,
     },
-    ctx.clientIp,
+    [ctx.clientIp],
     now,
   );
   const email = normaliseEmail(input.email);
   const handle = input.handle.toLowerCase();
   await enforceRateLimit(
-    ctx.database,
+    ctx,
     {
       scope: 'register:account',
       limit: config.RATE_LIMIT_REGISTER_PER_ACCOUNT,
       windowSeconds: config.RATE_LIMIT_REGISTER_WINDOW_SECONDS,
     },
-    email,
+    [email],
     now,
   );
   assertHandleAllowed(handle);
+  assertPasswordAllowed(input.password, { email, handle });
   const passwordHash = await hashPassword(input.password);
   try {
     const [user] = await ctx.db.insert(users).values({ email, handle, passwordHash, createdAt: now }).returning();
@@ -83,55 +84,101 @@ export async function register(ctx: Context, input: { email: string; password: s
   }
 }
 
-export async function login(ctx: Context, input: { email: string; password: string }) {
-  const now = ctx.clock.now();
+/** A new password equal to the account's email or handle (the blocklist is in the input schema). */
+export function assertPasswordAllowed(
+  password: string,
+  identity: { email: string; handle: string },
+  field: 'password' | 'newPassword' = 'password',
+): void {
+  const problem = passwordProblem(password, identity);
+  if (problem) throw new AppError('validation_failed', `${field}: ${problem}`);
+}
+
+/**
+ * The password-guessing limits, shared by login and every other check of a password (PATCH
+ * /api/me, panic). Every attempt counts, right or wrong:
+ * - per client address (RATE_LIMIT_LOGIN_PER_IP per window), as before;
+ * - per account *and* address (RATE_LIMIT_LOGIN_PER_ACCOUNT per window): the tight one, so an
+ *   attacker hammering an account from one address is stopped without touching the owner,
+ *   who signs in from another address;
+ * - per account from every address (RATE_LIMIT_LOGIN_ACCOUNT_CEILING per ceiling window): much
+ *   higher, against an attacker with many addresses, and never a lock: past it attempts are let
+ *   through one at a time with a doubling wait (Retry-After), capped at
+ *   RATE_LIMIT_ACCOUNT_BACKOFF_MAX_SECONDS.
+ */
+export async function enforcePasswordGuessLimits(ctx: Context, email: string, now: Date): Promise<void> {
   const { config } = ctx;
-  const email = normaliseEmail(input.email);
   const window = config.RATE_LIMIT_LOGIN_WINDOW_SECONDS;
   await enforceRateLimit(
-    ctx.database,
+    ctx,
     { scope: 'login:ip', limit: config.RATE_LIMIT_LOGIN_PER_IP, windowSeconds: window },
-    ctx.clientIp,
+    [ctx.clientIp],
     now,
   );
   await enforceRateLimit(
-    ctx.database,
-    { scope: 'login:account', limit: config.RATE_LIMIT_LOGIN_PER_ACCOUNT, windowSeconds: window },
-    email,
+    ctx,
+    { scope: 'login:account-ip', limit: config.RATE_LIMIT_LOGIN_PER_ACCOUNT, windowSeconds: window },
+    [email, ctx.clientIp],
     now,
   );
+  await enforceRateLimit(
+    ctx,
+    {
+      scope: 'login:account',
+      limit: config.RATE_LIMIT_LOGIN_ACCOUNT_CEILING,
+      windowSeconds: config.RATE_LIMIT_ACCOUNT_CEILING_WINDOW_SECONDS,
+      backoffMaxSeconds: config.RATE_LIMIT_ACCOUNT_BACKOFF_MAX_SECONDS,
+    },
+    [email],
+    now,
+  );
+}
+
+export async function login(ctx: Context, input: { email: string; password: string }) {
+  const now = ctx.clock.now();
+  const email = normaliseEmail(input.email);
+  await enforcePasswordGuessLimits(ctx, email, now);
   const [user] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
-  // verifyPassword does the same argon2 work when there is no user, so timing says nothing.
-  const valid = await verifyPassword(user?.passwordHash, input.password);
-  if (!user || !valid) throw new AppError('invalid_credentials');
+  // checkPassword does the same argon2 work when there is no user, so timing says nothing.
+  const result = await checkPassword(user?.passwordHash, input.password);
+  if (!user || !result) throw new AppError('invalid_credentials');
+  // A hash made before passwords were NFKC-normalised: replace it now that we know the password.
+  if (result === 'valid-legacy')
+    await ctx.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(input.password) })
+      .where(eq(users.id, user.id));
   return grantSession(ctx, user);
 }
 
 /**
  * Always answers 202, as the spec says. The lookup and the mail happen after the answer, so
  * neither the body nor the timing tells whether the address has an account. Over a rate limit
- * (per address or per email) the answer is the same 202 and simply no mail goes out: that stops
- * mail bombing without giving an attacker a signal.
+ * the answer is the same 202 and simply no mail goes out: that stops mail bombing without giving
+ * an attacker a signal. The limits mirror login's: per address; per email *and* address (so an
+ * attacker elsewhere cannot use up the owner's mails); per email from every address, a higher
+ * ceiling with backoff.
  */
 export async function requestMagicLink(ctx: Context, input: { email: string }): Promise<{ accepted: true }> {
   const now = ctx.clock.now();
   const { config } = ctx;
   const email = normaliseEmail(input.email);
   const perIp = await hitRateLimit(
-    ctx.database,
+    ctx,
     {
       scope: 'magic:ip',
       limit: config.RATE_LIMIT_MAGIC_LINK_PER_IP,
       windowSeconds: config.RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS,
     },
-    ctx.clientIp,
+    [ctx.clientIp],
     now,
   );
   if (!perIp.allowed) {
     ctx.log.info('magic link not sent: address over its rate limit');
     return { accepted: true };
   }
-  const work = sendMagicLink(ctx, email, now).catch((error: unknown) =>
+  const clientIp = ctx.clientIp;
+  const work = sendMagicLink(ctx, email, clientIp, now).catch((error: unknown) =>
     ctx.log.error({ err: error }, 'magic link could not be sent'),
   );
   pendingMagicLinks.add(work);
@@ -142,17 +189,29 @@ export async function requestMagicLink(ctx: Context, input: { email: string }): 
 /** Background sends still running; tests and shutdown wait for them. */
 export const pendingMagicLinks = new Set<Promise<unknown>>();
 
-async function sendMagicLink(ctx: Context, email: string, now: Date): Promise<void> {
+async function sendMagicLink(ctx: Context, email: string, clientIp: string, now: Date): Promise<void> {
   const { config } = ctx;
-  // Per-account limit: silently send nothing more, so the answer stays the same.
-  const perAccount = await hitRateLimit(
-    ctx.database,
+  // Per-account limits: silently send nothing more, so the answer stays the same.
+  const perAccountAndAddress = await hitRateLimit(
+    ctx,
     {
-      scope: 'magic:account',
+      scope: 'magic:account-ip',
       limit: config.RATE_LIMIT_MAGIC_LINK_PER_ACCOUNT,
       windowSeconds: config.RATE_LIMIT_MAGIC_LINK_WINDOW_SECONDS,
     },
-    email,
+    [email, clientIp],
+    now,
+  );
+  if (!perAccountAndAddress.allowed) return;
+  const perAccount = await hitRateLimit(
+    ctx,
+    {
+      scope: 'magic:account',
+      limit: config.RATE_LIMIT_MAGIC_LINK_ACCOUNT_CEILING,
+      windowSeconds: config.RATE_LIMIT_ACCOUNT_CEILING_WINDOW_SECONDS,
+      backoffMaxSeconds: config.RATE_LIMIT_ACCOUNT_BACKOFF_MAX_SECONDS,
+    },
+    [email],
     now,
   );
   if (!perAccount.allowed) return;

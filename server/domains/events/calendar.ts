@@ -1,8 +1,11 @@
 // Private iCalendar feed of the events a member RSVP'd to. It is addressed by its own secret
 // token (never the session token), so calendar apps can subscribe without signing in; only the
-// SHA-256 of the token is stored. Creating a token again rotates it (the old URL stops working);
-// deleting revokes it.
+// SHA-256 of the token is stored. The link lives CALENDAR_FEED_TTL_DAYS from its creation;
+// creating it again rotates the secret and renews that time; deleting revokes it, and so do a
+// password or email change, "sign out everywhere else" and panic (server/domains/me/service.ts).
+// The feed is written by ical-generator (escaping, folding), never by string concatenation.
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { calendarFeeds, eventRsvps, events, users } from '../../../db/schema/index.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import type { Context } from '../../trpc/context.js';
@@ -13,6 +16,13 @@ import type { EventOutput } from './schemas.js';
 
 /** The most events one feed lists (latest starts first is not needed by calendar apps). */
 const FEED_LIMIT = 500;
+
+const DAY_MS = 86_400_000;
+
+/** When a link created at `createdAt` stops working. */
+export function calendarFeedExpiry(ctx: Pick<Context, 'config'>, createdAt: Date): Date {
+  return new Date(createdAt.getTime() + ctx.config.CALENDAR_FEED_TTL_DAYS * DAY_MS);
+}
 
 export function feedUrl(ctx: Context, token: string): string {
   return `${ctx.config.PUBLIC_URL.replace(/\/$/, '')}/api/calendar/${token}.ics`;
@@ -25,7 +35,11 @@ export async function createCalendarToken(ctx: MemberContext) {
     .insert(calendarFeeds)
     .values({ userId: ctx.user.id, tokenHash: hashSecretToken(token), createdAt: now })
     .onConflictDoUpdate({ target: calendarFeeds.userId, set: { tokenHash: hashSecretToken(token), createdAt: now } });
-  return { url: feedUrl(ctx, token), createdAt: now.toISOString() };
+  return {
+    url: feedUrl(ctx, token),
+    createdAt: now.toISOString(),
+    expiresAt: calendarFeedExpiry(ctx, now).toISOString(),
+  };
 }
 
 export async function revokeCalendarToken(ctx: MemberContext): Promise<{ ok: true }> {
@@ -37,12 +51,12 @@ export async function revokeCalendarToken(ctx: MemberContext): Promise<{ ok: tru
 export async function calendarFeed(ctx: Context, token: string): Promise<string | null> {
   if (!looksLikeSecretToken(token)) return null;
   const [owner] = await ctx.db
-    .select({ id: users.id, role: users.role })
+    .select({ id: users.id, role: users.role, createdAt: calendarFeeds.createdAt })
     .from(calendarFeeds)
     .innerJoin(users, eq(users.id, calendarFeeds.userId))
     .where(eq(calendarFeeds.tokenHash, hashSecretToken(token)))
     .limit(1);
-  if (!owner) return null;
+  if (!owner || calendarFeedExpiry(ctx, owner.createdAt) <= ctx.clock.now()) return null;
   const viewer: Viewer = { id: owner.id, isSiteAdmin: owner.role === 'admin' };
   const rsvpd = ctx.db.select({ id: eventRsvps.eventId }).from(eventRsvps).where(eq(eventRsvps.userId, owner.id));
   const rows = (await selectEvents(ctx.db, viewer)
@@ -55,63 +69,37 @@ export async function calendarFeed(ctx: Context, token: string): Promise<string 
   );
 }
 
-// ---- RFC 5545 -------------------------------------------------------------------------------
+// ---- RFC 5545 (ical-generator escapes text, including bare CR, and folds long lines) ---------
 
-function escapeText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
-}
-
-/** Lines longer than 75 octets are folded: CRLF + one space. */
-function fold(line: string): string {
-  const bytes = Buffer.from(line, 'utf8');
-  if (bytes.length <= 75) return line;
-  const parts: string[] = [];
-  let current = '';
-  for (const char of line) {
-    if (Buffer.byteLength(current + char, 'utf8') > (parts.length ? 74 : 75)) {
-      parts.push(current);
-      current = '';
-    }
-    current += char;
-  }
-  parts.push(current);
-  return parts.join('\r\n ');
-}
-
-function icsDate(iso: string): string {
-  return iso.replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-}
-
-function renderCalendar(ctx: Context, items: EventOutput[]): string {
-  const stamp = icsDate(ctx.clock.now().toISOString());
+export function renderCalendar(ctx: Pick<Context, 'config' | 'clock'>, items: EventOutput[]): string {
   const base = ctx.config.PUBLIC_URL.replace(/\/$/, '');
   const host = new URL(base).host;
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Community Activism Service//Events//EN',
-    'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
-    'X-WR-CALNAME:My events',
-  ];
+  const stamp = ctx.clock.now();
+  const calendar = ical({
+    prodId: { company: 'Community Activism Service', product: 'Events', language: 'EN' },
+    method: ICalCalendarMethod.PUBLISH,
+    name: 'My events',
+  });
   for (const e of items) {
     const where = [e.meetingPoint?.text, e.venueName, e.address, e.area]
       .filter((x): x is string => Boolean(x))
       .join(', ');
-    lines.push(
-      'BEGIN:VEVENT',
-      `UID:${e._id}@${host}`,
-      `DTSTAMP:${stamp}`,
-      `DTSTART:${icsDate(e.startsAt)}`,
-      `DTEND:${icsDate(e.endsAt)}`,
-      `SUMMARY:${escapeText(e.title)}`,
-      `STATUS:${e.status === 'cancelled' ? 'CANCELLED' : e.myRsvp === 'going' ? 'CONFIRMED' : 'TENTATIVE'}`,
-      `LOCATION:${escapeText(where)}`,
-      `DESCRIPTION:${escapeText(e.description)}`,
-      `URL:${base}/api/events/${e.slug}`,
-      'END:VEVENT',
-    );
+    calendar.createEvent({
+      id: `${e._id}@${host}`,
+      stamp,
+      start: new Date(e.startsAt),
+      end: new Date(e.endsAt),
+      summary: e.title,
+      description: e.description,
+      location: where || null,
+      url: `${base}/api/events/${e.slug}`,
+      status:
+        e.status === 'cancelled'
+          ? ICalEventStatus.CANCELLED
+          : e.myRsvp === 'going'
+            ? ICalEventStatus.CONFIRMED
+            : ICalEventStatus.TENTATIVE,
+    });
   }
-  lines.push('END:VCALENDAR');
-  return `${lines.map(fold).join('\r\n')}\r\n`;
+  return calendar.toString();
 }

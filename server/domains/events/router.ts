@@ -48,6 +48,7 @@ export const eventsRouter = router({
   create: memberProcedure
     .meta({
       auth: 'organizer',
+      writeLimit: 'events.create',
       successStatus: 201,
       openapi: {
         method: 'POST',
@@ -81,6 +82,7 @@ export const eventsRouter = router({
   rsvp: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'events.rsvp',
       openapi: {
         method: 'POST',
         path: '/api/events/{id}/rsvp',
@@ -97,6 +99,7 @@ export const eventsRouter = router({
   removeRsvp: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'events.rsvp',
       openapi: {
         method: 'DELETE',
         path: '/api/events/{id}/rsvp',

@@ -185,6 +185,9 @@ export const calendarTokenOutput = z
         "Private iCalendar feed of the events the caller RSVP'd to. Anyone with this URL can read it; rotate or revoke it here.",
     }),
     createdAt: z.string(),
+    expiresAt: z.string().meta({
+      description: 'The link stops working then (CALENDAR_FEED_TTL_DAYS after creation); create it again to renew.',
+    }),
   })
   .strict()
   .meta({ id: 'CalendarFeed' });

@@ -23,7 +23,7 @@ export const meRouter = router({
         tags,
         summary: 'Change handle, email or password',
         description:
-          'Changing email or password needs `currentPassword` (400 `validation_failed` when missing, 403 `forbidden` when wrong). A new password revokes every other session. `role` and unknown fields are rejected with 400.',
+          'Changing email or password needs `currentPassword` (400 `validation_failed` when missing, 403 `forbidden` when wrong); the check is rate-limited like login (429 `rate_limited` with Retry-After). A new password or email revokes every other session, the calendar feed link and unused sign-in links. Common passwords and the email or handle are refused (400). `role` and unknown fields are rejected with 400.',
       },
     })
     .input(schemas.updateAccountInput)
@@ -69,4 +69,52 @@ export const meRouter = router({
     .input(schemas.sessionIdInput)
     .output(okOutput)
     .mutation(({ ctx, input }) => service.revokeSession(ctx, input)),
+
+  revokeOtherSessions: memberProcedure
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'POST',
+        path: '/api/me/sessions/revoke-others',
+        tags,
+        summary: 'Sign out everywhere else',
+        description:
+          'Revokes every session but the calling one, the calendar feed link and unused sign-in links. Effective on the very next request.',
+      },
+    })
+    .input(emptyInput)
+    .output(schemas.revokeOthersOutput)
+    .mutation(({ ctx }) => service.revokeOtherSessions(ctx)),
+
+  listCredentials: memberProcedure
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'GET',
+        path: '/api/me/credentials',
+        tags,
+        summary: 'Everything that can act for the account',
+        description:
+          'The number of live sessions (listed at GET /api/me/sessions) and the calendar feed link with its expiry, or null.',
+      },
+    })
+    .input(emptyInput)
+    .output(schemas.credentialsOutput)
+    .query(({ ctx }) => service.listCredentials(ctx)),
+
+  panic: memberProcedure
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'POST',
+        path: '/api/me/panic',
+        tags,
+        summary: 'Revoke every credential at once (stolen phone)',
+        description:
+          'Revokes every session (the calling one too), the calendar feed link and unused sign-in links. With `deleteAccount: true` also hard-deletes the account; that needs `currentPassword` when the account has one (400 when missing, 403 when wrong, rate-limited like login: 429 `rate_limited`).',
+      },
+    })
+    .input(schemas.panicInput)
+    .output(schemas.panicOutput)
+    .mutation(({ ctx, input }) => service.panic(ctx, input)),
 });

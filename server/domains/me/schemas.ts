@@ -30,3 +30,36 @@ export const sessionOutput = z
 export const listSessionsInput = z.object(pageQueryFields());
 export const sessionListOutput = listEnvelope(sessionOutput);
 export const sessionIdInput = z.object({ id: z.uuid() });
+
+export const revokeOthersOutput = z
+  .object({ ok: z.literal(true), revokedSessions: z.number().int() })
+  .strict()
+  .meta({ id: 'RevokedOthers' });
+
+export const panicInput = z
+  .object({
+    deleteAccount: z.boolean().optional().meta({ description: 'Also hard-delete the account.' }),
+    currentPassword: z
+      .string()
+      .max(256)
+      .optional()
+      .meta({ description: 'Required with `deleteAccount: true` when the account has a password.' }),
+  })
+  .strict();
+
+export const panicOutput = z
+  .object({ ok: z.literal(true), revokedSessions: z.number().int(), accountDeleted: z.boolean() })
+  .strict()
+  .meta({ id: 'PanicResult' });
+
+export const credentialsOutput = z
+  .object({
+    sessions: z.number().int().meta({ description: 'Live sessions; listed one by one at GET /api/me/sessions.' }),
+    calendarFeed: z
+      .object({ createdAt: z.string(), expiresAt: z.string() })
+      .strict()
+      .nullable()
+      .meta({ description: 'The private calendar feed link, when one is live (its URL is shown only when created).' }),
+  })
+  .strict()
+  .meta({ id: 'Credentials' });

@@ -1,11 +1,22 @@
-// Reading, changing and hard-deleting the caller's account; listing and revoking sessions.
-import { and, asc, eq, gt, ne } from 'drizzle-orm';
-import { magicLinkTokens, sessions, users, type Session, type User } from '../../../db/schema/index.js';
-import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+// Reading, changing and hard-deleting the caller's account; listing and revoking sessions and
+// every other credential (the calendar feed link), and the panic action.
+import { and, asc, count, eq, gt, ne } from 'drizzle-orm';
+import { calendarFeeds, magicLinkTokens, sessions, users, type Session, type User } from '../../../db/schema/index.js';
+import { checkPassword, hashPassword } from '../../auth/passwords.js';
+import { deleteRateLimitsOf } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
-import { assertHandleAllowed, normaliseEmail, toAccount, uniqueViolationField } from '../auth/service.js';
+import type { Tx } from '../../../db/client.js';
+import {
+  assertHandleAllowed,
+  assertPasswordAllowed,
+  enforcePasswordGuessLimits,
+  normaliseEmail,
+  toAccount,
+  uniqueViolationField,
+} from '../auth/service.js';
+import { calendarFeedExpiry } from '../events/calendar.js';
 import { deleteAccountData } from './account-deletion.js';
 
 type MemberContext = Context & { user: User; session: Session };
@@ -24,26 +35,25 @@ export async function updateAccount(
   if (sensitive) {
     if (input.currentPassword === undefined)
       throw new AppError('validation_failed', 'currentPassword: Required to change email or password.');
-    // 403, not 401: a 401 means "your session is dead" and makes the web app sign the member out.
-    if (!(await verifyPassword(ctx.user.passwordHash, input.currentPassword)))
-      throw new AppError('forbidden', 'The current password is incorrect.');
+    await assertCurrentPassword(ctx, input.currentPassword);
   }
+  const handle = input.handle === undefined ? ctx.user.handle : input.handle.toLowerCase();
   if (input.handle !== undefined) {
-    const handle = input.handle.toLowerCase();
     if (handle !== ctx.user.handle) assertHandleAllowed(handle);
     changes.handle = handle;
   }
+  if (input.newPassword !== undefined)
+    assertPasswordAllowed(input.newPassword, { email: email ?? ctx.user.email, handle }, 'newPassword');
   if (email !== undefined) changes.email = email;
   if (input.newPassword !== undefined) changes.passwordHash = await hashPassword(input.newPassword);
+  const emailChanged = changes.email !== undefined && changes.email !== ctx.user.email;
   try {
     const updated = await ctx.db.transaction(async (tx) => {
       const [row] = await tx.update(users).set(changes).where(eq(users.id, ctx.user.id)).returning();
-      // A new password signs out every other device: whoever knew the old one is out.
-      if (input.newPassword !== undefined)
-        await tx.delete(sessions).where(and(eq(sessions.userId, ctx.user.id), ne(sessions.id, ctx.session.id)));
-      // Links already mailed to the old address must not sign anyone in any more.
-      if (changes.email !== undefined && changes.email !== ctx.user.email)
-        await tx.delete(magicLinkTokens).where(eq(magicLinkTokens.userId, ctx.user.id));
+      // A new password or email signs out every other device and kills the calendar feed link:
+      // whoever held the old credentials (or the phone) is out.
+      if (input.newPassword !== undefined || emailChanged)
+        await revokeOtherCredentials(tx, ctx.user.id, ctx.session.id);
       return row!;
     });
     return toAccount(updated);
@@ -58,10 +68,94 @@ export async function updateAccount(
   }
 }
 
-export async function deleteAccount(ctx: MemberContext): Promise<{ ok: true }> {
-  await ctx.db.transaction((tx) => deleteAccountData(tx, ctx.user.id));
+/**
+ * The current-password check of PATCH /api/me and panic: rate-limited exactly like login (shared
+ * counters: per address, per account and address, per-account ceiling), every attempt counted.
+ * Wrong answers are 403, not 401: a 401 means "your session is dead" and makes the web app sign
+ * the member out.
+ */
+async function assertCurrentPassword(ctx: MemberContext, currentPassword: string): Promise<void> {
+  await enforcePasswordGuessLimits(ctx, ctx.user.email, ctx.clock.now());
+  const result = await checkPassword(ctx.user.passwordHash, currentPassword);
+  if (!result) throw new AppError('forbidden', 'The current password is incorrect.');
+}
+
+/** Every session but `keepSessionId`, the calendar feed link and unused magic links. */
+async function revokeOtherCredentials(tx: Tx, userId: string, keepSessionId: string | null): Promise<number> {
+  const revoked = await tx
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined))
+    .returning({ id: sessions.id });
+  await tx.delete(calendarFeeds).where(eq(calendarFeeds.userId, userId));
+  await tx.delete(magicLinkTokens).where(eq(magicLinkTokens.userId, userId));
+  return revoked.length;
+}
+
+async function deleteAccountWithCounters(ctx: MemberContext): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    // Rate-limit counters keyed by this account go with it (not only after their window).
+    await deleteRateLimitsOf(ctx, tx, [ctx.user.email, ctx.user.id]);
+    await deleteAccountData(tx, ctx.user.id);
+  });
   ctx.log.info({ userId: ctx.user.id }, 'account hard-deleted');
+}
+
+export async function deleteAccount(ctx: MemberContext): Promise<{ ok: true }> {
+  await deleteAccountWithCounters(ctx);
   return { ok: true };
+}
+
+/** "Sign out everywhere else": every other session, the calendar feed link, unused magic links. */
+export async function revokeOtherSessions(ctx: MemberContext): Promise<{ ok: true; revokedSessions: number }> {
+  const revokedSessions = await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, ctx.session.id));
+  return { ok: true, revokedSessions };
+}
+
+/**
+ * For a member whose phone was taken: every session (this one too), the calendar feed link and
+ * unused magic links, in one call; with `deleteAccount`, the account as well. Revoking needs no
+ * password (a thief using it only signs themselves out, and the owner signs in again); deleting
+ * needs `currentPassword` when the account has one, checked and rate-limited like login.
+ */
+export async function panic(
+  ctx: MemberContext,
+  input: { deleteAccount?: boolean; currentPassword?: string },
+): Promise<{ ok: true; revokedSessions: number; accountDeleted: boolean }> {
+  if (input.deleteAccount) {
+    if (ctx.user.passwordHash) {
+      if (input.currentPassword === undefined)
+        throw new AppError('validation_failed', 'currentPassword: Required to delete the account.');
+      await assertCurrentPassword(ctx, input.currentPassword);
+    }
+    const [live] = await ctx.db.select({ n: count() }).from(sessions).where(eq(sessions.userId, ctx.user.id));
+    await deleteAccountWithCounters(ctx);
+    return { ok: true, revokedSessions: Number(live?.n ?? 0), accountDeleted: true };
+  }
+  const revokedSessions = await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, null));
+  ctx.log.info({ userId: ctx.user.id }, 'panic: every credential revoked');
+  return { ok: true, revokedSessions, accountDeleted: false };
+}
+
+/** What can currently act for the account: live sessions (listed at /api/me/sessions) and the feed link. */
+export async function listCredentials(ctx: MemberContext) {
+  const now = ctx.clock.now();
+  const [live] = await ctx.db
+    .select({ n: count() })
+    .from(sessions)
+    .where(and(eq(sessions.userId, ctx.user.id), gt(sessions.expiresAt, now)));
+  const [feed] = await ctx.db
+    .select({ createdAt: calendarFeeds.createdAt })
+    .from(calendarFeeds)
+    .where(eq(calendarFeeds.userId, ctx.user.id))
+    .limit(1);
+  const expiresAt = feed ? calendarFeedExpiry(ctx, feed.createdAt) : null;
+  return {
+    sessions: Number(live?.n ?? 0),
+    calendarFeed:
+      feed && expiresAt && expiresAt > now
+        ? { createdAt: feed.createdAt.toISOString(), expiresAt: expiresAt.toISOString() }
+        : null,
+  };
 }
 
 export async function listSessions(ctx: MemberContext, input: { cursor?: string; limit: number }) {

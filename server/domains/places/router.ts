@@ -45,6 +45,7 @@ export const placesRouter = router({
   create: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'places.create',
       successStatus: 201,
       openapi: {
         method: 'POST',

@@ -61,6 +61,7 @@ export const messagingProcedures = {
   createConversation: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'messages.create',
       unbuilt,
       successStatus: 201,
       openapi: {
@@ -93,6 +94,7 @@ export const messagingProcedures = {
   sendMessage: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'messages.create',
       unbuilt,
       successStatus: 201,
       openapi: { method: 'POST', path: '/api/conversations/{id}/messages', tags, summary: 'Send a message' },

@@ -41,6 +41,7 @@ export const socialProcedures = {
   createInvite: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'invites.create',
       unbuilt,
       successStatus: 201,
       openapi: { method: 'POST', path: '/api/friends/invites', tags: friends, summary: 'Issue a friend invite code' },
@@ -95,6 +96,7 @@ export const socialProcedures = {
   createPost: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'posts.create',
       unbuilt,
       successStatus: 201,
       openapi: { method: 'POST', path: '/api/posts', tags: posts, summary: 'Write a post' },
@@ -172,6 +174,7 @@ export const socialProcedures = {
   createComment: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'comments.create',
       unbuilt,
       successStatus: 201,
       openapi: { method: 'POST', path: '/api/posts/{id}/comments', tags: posts, summary: 'Comment on a post' },
@@ -219,6 +222,7 @@ export const socialProcedures = {
   createReport: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'reports.create',
       unbuilt,
       successStatus: 201,
       openapi: {
