@@ -667,14 +667,18 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/events/{id}": {
+    "/api/events/{event}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One event
+         * @description An event the caller may not see answers 404, like a missing one. The exact meeting point is withheld (`meetingPointHidden`) from callers who have not RSVP'd when the organizers asked so.
+         */
+        get: operations["events-get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -726,26 +730,6 @@ export interface paths {
          * @description Idempotent.
          */
         delete: operations["events-removeRsvp"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/events/{slug}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One event
-         * @description An event the caller may not see answers 404, like a missing one. The exact meeting point is withheld (`meetingPointHidden`) from callers who have not RSVP'd when the organizers asked so.
-         */
-        get: operations["events-get"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1618,6 +1602,20 @@ export interface components {
             members: components["schemas"]["MemberRef"][];
             title: string | null;
         };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "validation_failed",
+         *         "message": "email: Must be a valid email address.",
+         *         "details": [
+         *           {
+         *             "path": "email",
+         *             "message": "Must be a valid email address."
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
         ErrorEnvelope: {
             error: {
                 /**
@@ -1625,6 +1623,11 @@ export interface components {
                  * @enum {string}
                  */
                 code: "validation_failed" | "invalid_cursor" | "unauthorized" | "invalid_credentials" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "unavailable";
+                /** @description On `validation_failed` only: every failing field (up to 50). `path` is dotted (`location.lat`); an empty path means the request as a whole. */
+                details?: {
+                    message: string;
+                    path: string;
+                }[];
                 /** @description Human-readable explanation; may change. */
                 message: string;
             };
@@ -1960,6 +1963,7 @@ export interface components {
         /** @description Where to watch it, on an external platform. */
         WatchLink: {
             platform: string;
+            /** Format: uri */
             url: string;
         };
     };
@@ -1998,7 +2002,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2007,7 +2011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2016,25 +2020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2043,9 +2029,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2063,6 +2060,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "outreach",
+                 *       "occurredOn": "2026-11-14",
+                 *       "hours": 2.5,
+                 *       "note": "Leafleting at the market."
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -2097,7 +2102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionEntry"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2106,7 +2111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2115,8 +2120,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2124,7 +2129,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2133,9 +2147,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2167,7 +2192,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2176,7 +2201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2185,16 +2210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2203,7 +2219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2212,9 +2228,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2246,7 +2273,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2255,7 +2282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2264,25 +2291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2291,9 +2300,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2311,6 +2331,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "North Bristol",
+                 *       "description": "Outreach and potlucks in north Bristol.",
+                 *       "region": {
+                 *         "name": "Bristol",
+                 *         "bbox": [
+                 *           -2.7,
+                 *           51.4,
+                 *           -2.5,
+                 *           51.55
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @default  */
                     description?: string;
@@ -2346,7 +2381,7 @@ export interface operations {
                     "application/json": components["schemas"]["Grove"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2355,7 +2390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2364,7 +2399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2373,9 +2408,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2395,6 +2468,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Outreach, potlucks and vigils."
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     name?: string;
@@ -2426,7 +2504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Grove"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2435,7 +2513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2444,7 +2522,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2453,7 +2531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2462,9 +2540,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2484,6 +2600,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "handle": "sam_sprouts"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Handle of the member to appoint. */
                     handle: string;
@@ -2503,7 +2624,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2512,7 +2633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2521,7 +2642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2530,9 +2651,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2565,7 +2724,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2574,7 +2733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2583,7 +2742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2592,7 +2751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2601,9 +2760,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2618,7 +2788,7 @@ export interface operations {
                 category?: string;
                 cursor?: string;
                 limit?: number;
-                published?: string;
+                published?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -2638,7 +2808,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2647,7 +2817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2656,7 +2826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2665,16 +2835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2683,9 +2844,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2703,6 +2875,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Hosting your first potluck",
+                 *       "category": "community",
+                 *       "summary": "Plan, invite, cook.",
+                 *       "body": "# Hosting your first potluck\n\nStart small.",
+                 *       "published": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Markdown. */
                     body: string;
@@ -2728,7 +2909,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminGuide"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2737,7 +2918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2746,7 +2927,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2755,7 +2936,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2764,9 +2963,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2795,7 +3005,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminGuide"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2804,7 +3014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2813,7 +3023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2822,7 +3032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2831,7 +3041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2840,9 +3050,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2874,7 +3095,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2883,7 +3104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2892,7 +3113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2901,7 +3122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2910,7 +3131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2919,9 +3140,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2941,6 +3173,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "published": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description Markdown. */
                     body?: string;
@@ -2964,7 +3201,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminGuide"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2973,7 +3210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2982,7 +3219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2991,7 +3228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3000,7 +3237,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3009,9 +3264,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3026,7 +3292,7 @@ export interface operations {
                 cursor?: string;
                 kind?: "documentary" | "film" | "series" | "talk" | "short";
                 limit?: number;
-                published?: string;
+                published?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -3046,7 +3312,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3055,7 +3321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3064,7 +3330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3073,16 +3339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3091,9 +3348,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3111,6 +3379,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "documentary",
+                 *       "title": "Dominion",
+                 *       "year": 2018,
+                 *       "synopsis": "Australian animal agriculture, filmed with hidden cameras.",
+                 *       "tags": [
+                 *         "ethics"
+                 *       ],
+                 *       "posterUrl": "https://images.example.org/dominion.jpg",
+                 *       "watchLinks": [
+                 *         {
+                 *           "platform": "YouTube",
+                 *           "url": "https://www.youtube.com/watch?v=LQRAfJyEsko"
+                 *         }
+                 *       ],
+                 *       "featured": true,
+                 *       "published": true
+                 *     }
+                 */
                 "application/json": {
                     /** @default false */
                     featured?: boolean;
@@ -3143,7 +3431,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminMediaItem"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3152,7 +3440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3161,7 +3449,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3170,7 +3458,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3179,9 +3485,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3210,7 +3527,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminMediaItem"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3219,7 +3536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3228,7 +3545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3237,7 +3554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3246,7 +3563,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3255,9 +3572,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3289,7 +3617,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3298,7 +3626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3307,7 +3635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3316,7 +3644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3325,7 +3653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3334,9 +3662,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3356,6 +3695,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "featured": false
+                 *     }
+                 */
                 "application/json": {
                     featured?: boolean;
                     /** @enum {string} */
@@ -3383,7 +3727,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminMediaItem"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3392,7 +3736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3401,7 +3745,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3410,7 +3754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3419,7 +3763,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3428,9 +3790,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3448,6 +3821,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Animal Save Bristol",
+                 *       "description": "Vigils and outreach.",
+                 *       "website": "https://example.org/bristol"
+                 *     }
+                 */
                 "application/json": {
                     /** @default  */
                     description?: string;
@@ -3471,7 +3851,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3480,7 +3860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3489,7 +3869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3498,9 +3878,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3520,6 +3938,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "website": null
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     name?: string;
@@ -3539,7 +3962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3548,7 +3971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3557,7 +3980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3566,7 +3989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3575,9 +3998,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3597,6 +4058,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "handle": "sam_sprouts"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Handle of the member to appoint. */
                     handle: string;
@@ -3616,7 +4082,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3625,7 +4091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3634,7 +4100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3643,9 +4109,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3678,7 +4182,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3687,7 +4191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3696,7 +4200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3705,7 +4209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3714,9 +4218,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3745,7 +4260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Place"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3754,7 +4269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3763,7 +4278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3772,7 +4287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3781,9 +4296,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3812,7 +4365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Place"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3821,7 +4374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3830,7 +4383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3839,7 +4392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3848,9 +4401,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3883,7 +4474,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3892,7 +4483,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3901,7 +4492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3910,8 +4501,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3919,9 +4510,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
                 headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3957,7 +4550,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3966,7 +4559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3975,7 +4568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3984,16 +4577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4002,9 +4586,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4024,6 +4619,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "resolved",
+                 *       "resolutionNote": "Spam removed.",
+                 *       "removeContent": true
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description With `resolved`: delete the reported content.
@@ -4046,7 +4648,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminReport"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4055,7 +4657,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4064,7 +4666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4073,7 +4675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4082,7 +4684,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4091,9 +4711,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4111,6 +4742,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "identityToken": "eyJraWQiOiJXNldjT0tCIiwiYWxnIjoiUlMyNTYifQ.eyJzdWIiOiIwMDEifQ.c2ln",
+                 *       "nonce": "n-0S6_WzA2Mj",
+                 *       "handle": "sam_sprouts"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Required when this creates the account.
@@ -4134,7 +4772,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionGrant"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4143,7 +4781,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4152,9 +4808,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4172,6 +4839,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "idToken": "eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiIxMDkifQ.c2ln",
+                 *       "handle": "sam_sprouts"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Required when this creates the account.
@@ -4193,7 +4866,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionGrant"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4202,7 +4875,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4211,9 +4902,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4231,6 +4933,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "sam@example.org",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     password: string;
@@ -4247,7 +4955,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionGrant"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4256,9 +4964,58 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `invalid_credentials`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4276,6 +5033,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -4292,7 +5050,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4301,7 +5059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4310,8 +5068,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4319,9 +5077,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4339,6 +5117,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "sam@example.org"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: email
@@ -4361,7 +5144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4370,9 +5153,38 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4390,6 +5202,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "mk3q7x2v5n4p6r8t2w4y6z3b5d7f9h2j4l6n8p3r5t7v9x2z4b6d8f"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -4405,7 +5222,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionGrant"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4414,9 +5231,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `invalid_credentials`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4434,6 +5289,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "sam@example.org",
+                 *       "password": "correct horse battery",
+                 *       "handle": "sam_sprouts"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: email
@@ -4460,7 +5322,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionGrant"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4469,9 +5331,58 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4509,6 +5420,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Temporarily unavailable: `unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "companion-chat": {
@@ -4520,6 +5440,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "message": "What can I cook for a potluck of twenty?"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -4540,7 +5465,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanionReply"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4549,7 +5474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4558,8 +5483,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4567,7 +5492,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4576,9 +5510,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4592,7 +5537,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                pinned?: string;
+                pinned?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -4612,7 +5557,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4621,7 +5566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4630,25 +5575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4657,9 +5584,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4691,7 +5629,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4700,7 +5638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4709,16 +5647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4727,7 +5656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4736,9 +5665,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4758,6 +5698,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "pinned": true
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description false unpins.
@@ -4777,7 +5722,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanionConversation"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4786,7 +5731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4795,8 +5740,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4804,7 +5749,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4813,9 +5776,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4848,7 +5822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4857,7 +5831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4866,25 +5840,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4893,9 +5849,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4913,6 +5880,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "memberIds": [
+                 *         "01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6"
+                 *       ],
+                 *       "title": "Saturday outreach"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The other members (friends of the caller); the caller is added. */
                     memberIds: string[];
@@ -4930,7 +5905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Conversation"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4939,7 +5914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4948,8 +5923,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4957,7 +5932,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4966,9 +5950,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5003,7 +5998,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5012,7 +6007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5021,16 +6016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5039,7 +6025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5048,9 +6034,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5070,6 +6067,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "See you at the fountain at 2."
+                 *     }
+                 */
                 "application/json": {
                     body: string;
                 };
@@ -5085,7 +6087,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5094,7 +6096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5103,8 +6105,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5112,7 +6114,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5121,9 +6141,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5162,7 +6193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5171,8 +6202,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5180,9 +6211,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5200,6 +6242,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "groveId": "01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6",
+                 *       "title": "Saturday street outreach",
+                 *       "type": "outreach",
+                 *       "startsAt": "2026-12-05T14:00:00Z",
+                 *       "endsAt": "2026-12-05T17:00:00Z",
+                 *       "area": "Bristol",
+                 *       "meetingPoint": {
+                 *         "text": "By the fountain, north side",
+                 *         "location": {
+                 *           "lng": -2.5973,
+                 *           "lat": 51.4545
+                 *         }
+                 *       },
+                 *       "meetingPointVisibility": "rsvp",
+                 *       "description": "Bring warm clothes; leaflets provided.",
+                 *       "visibility": "public"
+                 *     }
+                 */
                 "application/json": {
                     address?: string | null;
                     /**
@@ -5263,7 +6325,7 @@ export interface operations {
                      * @enum {string}
                      */
                     visibility?: "public" | "grove" | "friends";
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -5276,7 +6338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5285,7 +6347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5294,7 +6356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5303,9 +6365,126 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's slug (PATCH on this path takes its `_id`). */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5319,12 +6498,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The event's `_id` (GET on this path takes its slug). */
+                event: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "startsAt": "2026-12-05T15:00:00Z",
+                 *       "endsAt": "2026-12-05T18:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     address?: string | null;
                     /**
@@ -5388,7 +6574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5397,7 +6583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5406,7 +6592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5415,7 +6601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5424,9 +6610,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5461,7 +6685,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5470,7 +6694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5479,7 +6703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5488,7 +6712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5497,9 +6721,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5519,6 +6754,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "going"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     status: "going" | "interested";
@@ -5535,7 +6775,7 @@ export interface operations {
                     "application/json": components["schemas"]["RsvpState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5544,7 +6784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5553,8 +6793,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5562,9 +6802,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5593,7 +6871,7 @@ export interface operations {
                     "application/json": components["schemas"]["RsvpState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5602,7 +6880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5611,16 +6889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5629,7 +6898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5638,49 +6907,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-        };
-    };
-    "events-get": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful response */
-            200: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Event"];
-                };
-            };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5714,7 +6945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5723,7 +6954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5732,25 +6963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5759,9 +6972,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5794,7 +7018,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5803,7 +7027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5812,25 +7036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5839,9 +7045,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5873,7 +7090,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5882,7 +7099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5891,16 +7108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5909,7 +7117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5918,9 +7126,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5938,6 +7157,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expiresInDays": 7
+                 *     }
+                 */
                 "application/json": {
                     /** @description Lifetime of the code, 1–30 days; default 7. */
                     expiresInDays?: number;
@@ -5954,7 +7178,7 @@ export interface operations {
                     "application/json": components["schemas"]["FriendInvite"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5963,7 +7187,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5972,8 +7196,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5981,7 +7205,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5990,9 +7223,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6021,7 +7265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Friend"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6030,7 +7274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6039,8 +7283,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6048,7 +7292,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6057,9 +7319,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6092,7 +7365,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6101,7 +7374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6110,25 +7383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6137,9 +7392,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6173,7 +7439,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6182,8 +7448,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6191,9 +7457,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6222,7 +7499,7 @@ export interface operations {
                     "application/json": components["schemas"]["Grove"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6231,7 +7508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6240,8 +7517,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6249,9 +7526,38 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6283,7 +7589,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6292,7 +7598,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6301,16 +7607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6319,9 +7616,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6350,7 +7658,7 @@ export interface operations {
                     "application/json": components["schemas"]["Grove"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6359,7 +7667,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6368,9 +7685,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6404,7 +7732,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6413,8 +7741,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6422,7 +7750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6431,9 +7759,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6462,7 +7801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Guide"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6471,7 +7810,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6480,7 +7828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6489,9 +7837,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6526,7 +7885,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6535,7 +7894,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6544,7 +7912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6553,9 +7921,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6582,16 +7961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6600,27 +7970,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6650,16 +8013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6668,27 +8022,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6706,6 +8053,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "sam.new@example.org",
+                 *       "currentPassword": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Required when changing email or password. */
                     currentPassword?: string;
@@ -6721,7 +8074,7 @@ export interface operations {
                     handle?: string;
                     /** @description 8–256 characters; any characters, never truncated. */
                     newPassword?: string;
-                };
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -6734,7 +8087,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6743,7 +8096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6752,7 +8105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6761,8 +8114,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6770,9 +8123,38 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6790,6 +8172,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "optIn": true
+                 *     }
+                 */
                 "application/json": {
                     optIn: boolean;
                 };
@@ -6805,7 +8192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionAggregateOptIn"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6814,7 +8201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6823,8 +8210,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6832,8 +8219,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6841,7 +8228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6850,9 +8237,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6870,6 +8268,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6883,7 +8282,7 @@ export interface operations {
                     "application/json": components["schemas"]["CalendarFeed"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6892,7 +8291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6901,8 +8300,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6910,9 +8309,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6942,16 +8361,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6960,27 +8370,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7007,16 +8410,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationPreferences"];
                 };
             };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7025,25 +8419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7052,9 +8428,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7072,6 +8459,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "push": true,
+                 *       "emailDigest": false
+                 *     }
+                 */
                 "application/json": {
                     emailDigest?: boolean;
                     eventReminders?: boolean;
@@ -7094,7 +8487,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationPreferences"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7103,7 +8496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7112,8 +8505,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7121,8 +8514,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7130,7 +8523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7139,9 +8532,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7174,7 +8578,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7183,7 +8587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7192,27 +8596,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7244,7 +8641,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7253,7 +8650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7262,16 +8659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7280,9 +8668,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7295,7 +8694,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                featured?: string;
+                featured?: "true" | "false";
                 kind?: "documentary" | "film" | "series" | "talk" | "short";
                 limit?: number;
                 tag?: "ethics" | "health" | "environment" | "activism" | "cooking";
@@ -7318,7 +8717,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7327,8 +8726,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7336,7 +8735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7345,9 +8744,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7376,7 +8786,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7385,7 +8795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7394,8 +8804,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7403,7 +8813,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7412,9 +8840,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7443,7 +8882,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7452,7 +8891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7461,16 +8900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7479,7 +8909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7488,9 +8918,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7519,7 +8960,7 @@ export interface operations {
                     "application/json": components["schemas"]["MediaItem"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7528,7 +8969,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7537,7 +8987,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7546,9 +8996,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7582,7 +9043,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7591,8 +9052,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7600,9 +9061,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7631,7 +9103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7640,7 +9112,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7649,9 +9130,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7684,7 +9176,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7693,7 +9185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7702,25 +9194,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7729,9 +9203,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7749,6 +9234,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Berlin brunch",
+                 *       "description": "Weekend favourites.",
+                 *       "isPublic": false,
+                 *       "placeIds": [
+                 *         "01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     /**
@@ -7772,7 +9267,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlaceList"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7781,7 +9276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7790,8 +9285,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7799,7 +9294,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7808,9 +9312,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7842,7 +9357,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7851,7 +9366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7860,16 +9375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7878,7 +9384,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7887,9 +9393,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7909,6 +9426,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Berlin brunch spots"
+                 *     }
+                 */
                 "application/json": {
                     description?: string | null;
                     isPublic?: boolean;
@@ -7928,7 +9450,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlaceList"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7937,7 +9459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7946,16 +9468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7964,7 +9477,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7973,9 +9504,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8012,7 +9554,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8021,8 +9563,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8030,9 +9572,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8050,6 +9603,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Green Leaf Café",
+                 *       "type": "cafe",
+                 *       "veganLevel": "full",
+                 *       "address": "Oranienstraße 12, 10999 Berlin",
+                 *       "hours": "Mon–Fri 9–17",
+                 *       "website": "https://example.org/green-leaf",
+                 *       "tags": [
+                 *         "brunch",
+                 *         "cake"
+                 *       ],
+                 *       "photos": [
+                 *         "https://images.example.org/green-leaf.jpg"
+                 *       ],
+                 *       "location": {
+                 *         "lng": 13.4181,
+                 *         "lat": 52.5008
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     address: string;
                     /** @description Optional free text, e.g. "Mon–Fri 9–17"; null or absent for none. */
@@ -8067,7 +9641,10 @@ export interface operations {
                     type: "sanctuary" | "restaurant" | "cafe" | "grocery" | "shop" | "organization" | "venue";
                     /** @enum {string} */
                     veganLevel: "full" | "options";
-                    /** @description Absolute http(s) URL. */
+                    /**
+                     * Format: uri
+                     * @description Absolute http(s) URL.
+                     */
                     website: string;
                 };
             };
@@ -8082,7 +9659,7 @@ export interface operations {
                     "application/json": components["schemas"]["Place"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8091,7 +9668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8100,8 +9677,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8109,9 +9686,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8146,7 +9743,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8155,7 +9752,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8164,7 +9770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8173,9 +9779,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8195,6 +9812,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rating": 5,
+                 *       "text": "Great brunch, friendly staff.",
+                 *       "monthVisited": "2026-10",
+                 *       "showHandle": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description YYYY-MM, not in the future. */
                     monthVisited?: string;
@@ -8218,7 +9843,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlaceReview"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8227,7 +9852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8236,8 +9861,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8245,7 +9870,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8254,9 +9897,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8285,7 +9939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Place"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8294,7 +9948,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8303,9 +9966,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8323,6 +9997,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Great turnout at the vigil today!",
+                 *       "visibility": "grove",
+                 *       "groveId": "01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6",
+                 *       "imageKeys": []
+                 *     }
+                 */
                 "application/json": {
                     body: string;
                     /**
@@ -8350,7 +10032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8359,7 +10041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8368,8 +10050,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8377,7 +10059,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8386,9 +10077,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8417,7 +10119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8426,7 +10128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8435,16 +10137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8453,7 +10146,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8462,9 +10155,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8496,7 +10200,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8505,7 +10209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8514,16 +10218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8532,7 +10227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8541,9 +10236,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8578,7 +10284,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8587,7 +10293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8596,16 +10302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8614,7 +10311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8623,9 +10320,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8645,6 +10353,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Thanks for organising!"
+                 *     }
+                 */
                 "application/json": {
                     body: string;
                 };
@@ -8660,7 +10373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8669,7 +10382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8678,8 +10391,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8687,7 +10400,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8696,9 +10427,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8718,6 +10460,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "heart"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     kind: "heart" | "support" | "celebrate" | "sad";
@@ -8734,7 +10481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReactionState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8743,7 +10490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8752,8 +10499,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8761,7 +10508,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8770,9 +10535,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8801,7 +10577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReactionState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8810,7 +10586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8819,16 +10595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8837,7 +10604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8846,9 +10613,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8877,7 +10655,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8886,7 +10664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8895,8 +10673,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8904,7 +10682,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8913,9 +10709,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8944,7 +10751,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8953,7 +10760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8962,16 +10769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8980,7 +10778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8989,9 +10787,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9009,6 +10818,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "fcm:dGhpcyBpcyBhIGRldmljZSB0b2tlbg",
+                 *       "platform": "android"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     platform: "ios" | "android" | "web";
@@ -9027,7 +10842,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushToken"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9036,7 +10851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9045,8 +10860,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9054,7 +10869,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9063,9 +10887,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9097,7 +10932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9106,7 +10941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9115,25 +10950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9142,9 +10959,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9162,6 +10990,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "targetType": "post",
+                 *       "targetId": "01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6",
+                 *       "reason": "spam",
+                 *       "details": "Advertising in every grove."
+                 *     }
+                 */
                 "application/json": {
                     details?: string;
                     /** @enum {string} */
@@ -9183,7 +11019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Report"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9192,7 +11028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9201,8 +11037,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9210,7 +11046,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9219,9 +11064,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9248,8 +11104,8 @@ export interface operations {
                     "application/json": components["schemas"]["Stats"];
                 };
             };
-            /** @description Invalid input data */
-            400: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9257,18 +11113,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9286,6 +11144,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "contentType": "image/jpeg",
+                 *       "purpose": "post",
+                 *       "contentLength": 482113
+                 *     }
+                 */
                 "application/json": {
                     /** @description Size in bytes, at most 10485760; the signature binds it. */
                     contentLength: number;
@@ -9309,7 +11174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImagePresign"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9318,7 +11183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9327,8 +11192,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9336,7 +11201,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9345,9 +11219,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9365,6 +11250,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Sanctuary day highlights",
+                 *       "contentLength": 73400320
+                 *     }
+                 */
                 "application/json": {
                     /** @description Size in bytes when known up front. */
                     contentLength?: number;
@@ -9382,7 +11273,7 @@ export interface operations {
                     "application/json": components["schemas"]["VideoUpload"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9391,7 +11282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9400,8 +11291,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9409,7 +11300,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9418,9 +11318,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -17,6 +17,7 @@ export const meRouter = router({
   update: memberProcedure
     .meta({
       auth: 'member',
+      errors: ['forbidden', 'conflict'],
       openapi: {
         method: 'PATCH',
         path: '/api/me',

@@ -77,6 +77,7 @@ export const placesRouter = router({
   approve: adminProcedure
     .meta({
       auth: 'admin',
+      errors: ['conflict'],
       openapi: {
         method: 'PUT',
         path: '/api/admin/places/{id}/approve',
@@ -93,6 +94,7 @@ export const placesRouter = router({
   reject: adminProcedure
     .meta({
       auth: 'admin',
+      errors: ['conflict'],
       openapi: {
         method: 'PUT',
         path: '/api/admin/places/{id}/reject',

@@ -15,14 +15,26 @@ export const appleSignInInput = z
     nonce: z.string().min(1).max(256).meta({ description: 'The raw nonce whose SHA-256 was sent to Apple.' }),
     handle: handleInput.optional().meta({ description: 'Required when this creates the account.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        identityToken: 'eyJraWQiOiJXNldjT0tCIiwiYWxnIjoiUlMyNTYifQ.eyJzdWIiOiIwMDEifQ.c2ln',
+        nonce: 'n-0S6_WzA2Mj',
+        handle: 'sam_sprouts',
+      },
+    ],
+  });
 
 export const googleSignInInput = z
   .object({
     idToken: z.string().min(1).max(8192).meta({ description: 'The Google ID token (JWT).' }),
     handle: handleInput.optional().meta({ description: 'Required when this creates the account.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [{ idToken: 'eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiIxMDkifQ.c2ln', handle: 'sam_sprouts' }],
+  });
 
 export const socialSignInProcedures = {
   apple: signInProcedure
