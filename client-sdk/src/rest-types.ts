@@ -4781,6 +4781,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `invalid_credentials`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
             413: {
                 headers: {
@@ -4868,6 +4877,15 @@ export interface operations {
             };
             /** @description The input is not valid: `validation_failed`. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `invalid_credentials`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

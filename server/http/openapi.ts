@@ -199,6 +199,8 @@ export function buildOpenApiDocument(
   // admin routes require one, sign-in routes ignore it (their own `security`).
   doc.security = [{}, { bearer: [] }];
 
+  // A route built on signInProcedure starts with its guard: that is how a sign-in route is known
+  // (no meta to forget; a new sign-in route is documented right by being one).
   const signInMiddleware = signInProcedure._def.middlewares[0];
   const facts = new Map<string, RouteFacts>();
   for (const procedure of Object.values(router._def.procedures) as never[]) {

@@ -41,6 +41,7 @@ export const socialSignInProcedures = {
     .meta({
       auth: 'public',
       unbuilt,
+      errors: ['invalid_credentials'],
       openapi: { method: 'POST', path: '/api/auth/apple', tags, protect: false, summary: 'Sign in with Apple' },
     })
     .input(appleSignInInput)
@@ -51,6 +52,7 @@ export const socialSignInProcedures = {
     .meta({
       auth: 'public',
       unbuilt,
+      errors: ['invalid_credentials'],
       openapi: { method: 'POST', path: '/api/auth/google', tags, protect: false, summary: 'Sign in with Google' },
     })
     .input(googleSignInInput)
