@@ -118,6 +118,13 @@ describe('the served OpenAPI document', () => {
     expect(doc.security).toEqual([{}, { bearer: [] }]);
   });
 
+  it('declares the optional details of validation_failed in the ErrorEnvelope', () => {
+    const envelope = (doc as unknown as { components: { schemas: Record<string, any> } }).components.schemas
+      .ErrorEnvelope;
+    expect(envelope.properties.error.required).toEqual(['code', 'message']);
+    expect(envelope.properties.error.properties.details.items.required).toEqual(['path', 'message']);
+  });
+
   it('has one path per template: GET and PATCH /api/events/{event}', () => {
     const shapes = Object.keys(doc.paths).map((p) => p.replace(/\{[^}]+\}/g, '{}'));
     expect(shapes.length).toBe(new Set(shapes).size);
