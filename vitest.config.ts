@@ -8,7 +8,9 @@ const realDatabase = Boolean(process.env.TEST_DATABASE_URL ?? process.env.DATABA
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts', 'client-sdk/**/*.test.ts'],
-    globalSetup: ['tests/setup/global-setup.ts'],
+    // The first records every /api answer and fails the run if the OpenAPI document does not declare
+    // it; listed first so that its check runs last (teardowns run in reverse), after the database is dropped.
+    globalSetup: ['tests/contract/observed-answers.setup.ts', 'tests/setup/global-setup.ts'],
     testTimeout: 30_000,
     // PGlite's first start plus migrations can take minutes on a loaded 2-core machine.
     hookTimeout: 300_000,

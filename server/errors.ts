@@ -49,12 +49,22 @@ export class AppError extends Error {
   }
 }
 
-export interface ErrorBody {
-  error: { code: string; message: string };
+/** One failing input field of a `validation_failed` answer: where (`email`, `location.lat`; `` for the whole body) and why. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
 }
 
-export function errorBody(code: ErrorCode, message: string = defaultMessages[code]): ErrorBody {
-  return { error: { code, message } };
+export interface ErrorBody {
+  error: { code: string; message: string; details?: ErrorDetail[] };
+}
+
+export function errorBody(
+  code: ErrorCode,
+  message: string = defaultMessages[code],
+  details?: ErrorDetail[],
+): ErrorBody {
+  return { error: details ? { code, message, details } : { code, message } };
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -667,14 +667,18 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/events/{id}": {
+    "/api/events/{event}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One event
+         * @description An event the caller may not see answers 404, like a missing one. The exact meeting point is withheld (`meetingPointHidden`) from callers who have not RSVP'd when the organizers asked so.
+         */
+        get: operations["events-get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -726,26 +730,6 @@ export interface paths {
          * @description Idempotent.
          */
         delete: operations["events-removeRsvp"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/events/{slug}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One event
-         * @description An event the caller may not see answers 404, like a missing one. The exact meeting point is withheld (`meetingPointHidden`) from callers who have not RSVP'd when the organizers asked so.
-         */
-        get: operations["events-get"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1689,6 +1673,20 @@ export interface components {
             /** @description Live sessions; listed one by one at GET /api/me/sessions. */
             sessions: number;
         };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "validation_failed",
+         *         "message": "email: Must be a valid email address.",
+         *         "details": [
+         *           {
+         *             "path": "email",
+         *             "message": "Must be a valid email address."
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
         ErrorEnvelope: {
             error: {
                 /**
@@ -1696,6 +1694,11 @@ export interface components {
                  * @enum {string}
                  */
                 code: "validation_failed" | "invalid_cursor" | "unauthorized" | "invalid_credentials" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "unavailable";
+                /** @description On `validation_failed` only: every failing field (up to 50). `path` is dotted (`location.lat`); an empty path means the request as a whole. */
+                details?: {
+                    message: string;
+                    path: string;
+                }[];
                 /** @description Human-readable explanation; may change. */
                 message: string;
             };
@@ -2042,6 +2045,7 @@ export interface components {
         /** @description Where to watch it, on an external platform. */
         WatchLink: {
             platform: string;
+            /** Format: uri */
             url: string;
         };
     };
@@ -2080,7 +2084,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2089,7 +2093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2098,25 +2102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2125,9 +2111,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2145,6 +2142,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "outreach",
+                 *       "occurredOn": "2026-11-14",
+                 *       "hours": 2.5,
+                 *       "note": "Leafleting at the market."
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -2179,7 +2184,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionEntry"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2188,7 +2193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2197,8 +2202,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2206,7 +2211,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2215,9 +2229,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2249,7 +2274,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2258,7 +2283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2267,16 +2292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2285,7 +2301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2294,9 +2310,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2328,7 +2355,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2337,7 +2364,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2346,25 +2373,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2373,9 +2382,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2393,6 +2413,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "North Bristol",
+                 *       "description": "Outreach and potlucks in north Bristol.",
+                 *       "region": {
+                 *         "name": "Bristol",
+                 *         "bbox": [
+                 *           -2.7,
+                 *           51.4,
+                 *           -2.5,
+                 *           51.55
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @default  */
                     description?: string;
@@ -2428,7 +2463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Grove"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2437,7 +2472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2446,7 +2481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2455,9 +2490,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2477,6 +2550,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Outreach, potlucks and vigils."
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     name?: string;
@@ -2508,7 +2586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Grove"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2517,7 +2595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2526,7 +2604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2535,7 +2613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2544,9 +2622,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2566,6 +2682,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "handle": "sam_sprouts"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Handle of the member to appoint. */
                     handle: string;
@@ -2585,7 +2706,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2594,7 +2715,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2603,7 +2724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2612,9 +2733,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2647,7 +2806,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2656,7 +2815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2665,7 +2824,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2674,7 +2833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2683,9 +2842,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2700,7 +2870,7 @@ export interface operations {
                 category?: string;
                 cursor?: string;
                 limit?: number;
-                published?: string;
+                published?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -2720,7 +2890,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2729,7 +2899,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2738,7 +2908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2747,16 +2917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2765,9 +2926,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2785,6 +2957,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Hosting your first potluck",
+                 *       "category": "community",
+                 *       "summary": "Plan, invite, cook.",
+                 *       "body": "# Hosting your first potluck\n\nStart small.",
+                 *       "published": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Markdown. */
                     body: string;
@@ -2810,7 +2991,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminGuide"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2819,7 +3000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2828,7 +3009,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2837,7 +3018,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2846,9 +3045,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2877,7 +3087,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminGuide"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2886,7 +3096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2895,7 +3105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2904,7 +3114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2913,7 +3123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2922,9 +3132,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2956,7 +3177,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2965,7 +3186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2974,7 +3195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2983,7 +3204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2992,7 +3213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3001,9 +3222,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3023,6 +3255,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "published": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description Markdown. */
                     body?: string;
@@ -3046,7 +3283,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminGuide"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3055,7 +3292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3064,7 +3301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3073,7 +3310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3082,7 +3319,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3091,9 +3346,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,7 +3374,7 @@ export interface operations {
                 cursor?: string;
                 kind?: "documentary" | "film" | "series" | "talk" | "short";
                 limit?: number;
-                published?: string;
+                published?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -3128,7 +3394,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3137,7 +3403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3146,7 +3412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3155,16 +3421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3173,9 +3430,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3193,6 +3461,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "documentary",
+                 *       "title": "Dominion",
+                 *       "year": 2018,
+                 *       "synopsis": "Australian animal agriculture, filmed with hidden cameras.",
+                 *       "tags": [
+                 *         "ethics"
+                 *       ],
+                 *       "posterUrl": "https://images.example.org/dominion.jpg",
+                 *       "watchLinks": [
+                 *         {
+                 *           "platform": "YouTube",
+                 *           "url": "https://www.youtube.com/watch?v=LQRAfJyEsko"
+                 *         }
+                 *       ],
+                 *       "featured": true,
+                 *       "published": true
+                 *     }
+                 */
                 "application/json": {
                     /** @default false */
                     featured?: boolean;
@@ -3225,7 +3513,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminMediaItem"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3234,7 +3522,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3243,7 +3531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3252,7 +3540,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3261,9 +3567,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3292,7 +3609,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminMediaItem"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3301,7 +3618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3310,7 +3627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3319,7 +3636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3328,7 +3645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3337,9 +3654,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3371,7 +3699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3380,7 +3708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3389,7 +3717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3398,7 +3726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3407,7 +3735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3416,9 +3744,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3438,6 +3777,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "featured": false
+                 *     }
+                 */
                 "application/json": {
                     featured?: boolean;
                     /** @enum {string} */
@@ -3465,7 +3809,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminMediaItem"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3474,7 +3818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3483,7 +3827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3492,7 +3836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3501,7 +3845,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3510,9 +3872,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3530,6 +3903,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Animal Save Bristol",
+                 *       "description": "Vigils and outreach.",
+                 *       "website": "https://example.org/bristol"
+                 *     }
+                 */
                 "application/json": {
                     /** @default  */
                     description?: string;
@@ -3553,7 +3933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3562,7 +3942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3571,7 +3951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3580,9 +3960,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3602,6 +4020,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "website": null
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     name?: string;
@@ -3621,7 +4044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3630,7 +4053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3639,7 +4062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3648,7 +4071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3657,9 +4080,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3679,6 +4140,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "handle": "sam_sprouts"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Handle of the member to appoint. */
                     handle: string;
@@ -3698,7 +4164,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3707,7 +4173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3716,7 +4182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3725,9 +4191,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3760,7 +4264,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3769,7 +4273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3778,7 +4282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3787,7 +4291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3796,9 +4300,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3827,7 +4342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Place"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3836,7 +4351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3845,7 +4360,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3854,7 +4369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3863,9 +4378,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3894,7 +4447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Place"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3903,7 +4456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3912,7 +4465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3921,7 +4474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3930,9 +4483,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3965,7 +4556,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3974,7 +4565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3983,7 +4574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3992,8 +4583,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4001,9 +4592,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
                 headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4039,7 +4632,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4048,7 +4641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4057,7 +4650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4066,16 +4659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4084,9 +4668,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4106,6 +4701,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "resolved",
+                 *       "resolutionNote": "Spam removed.",
+                 *       "removeContent": true
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description With `resolved`: delete the reported content.
@@ -4128,7 +4730,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminReport"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4137,7 +4739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4146,7 +4748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4155,7 +4757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4164,7 +4766,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4173,9 +4793,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4193,6 +4824,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "identityToken": "eyJraWQiOiJXNldjT0tCIiwiYWxnIjoiUlMyNTYifQ.eyJzdWIiOiIwMDEifQ.c2ln",
+                 *       "nonce": "n-0S6_WzA2Mj",
+                 *       "handle": "sam_sprouts"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Required when this creates the account.
@@ -4216,7 +4854,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionGrant"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4225,7 +4863,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `invalid_credentials`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4234,9 +4899,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4254,6 +4930,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "idToken": "eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiIxMDkifQ.c2ln",
+                 *       "handle": "sam_sprouts"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Required when this creates the account.
@@ -4275,7 +4957,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionGrant"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4284,7 +4966,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `invalid_credentials`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4293,9 +5002,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4313,6 +5033,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "sam@example.org",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     password: string;
@@ -4329,7 +5055,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionGrant"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4338,9 +5064,58 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `invalid_credentials`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4358,6 +5133,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -4374,7 +5150,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4383,7 +5159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4392,8 +5168,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4401,9 +5177,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4421,6 +5217,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "sam@example.org"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: email
@@ -4443,7 +5244,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4452,9 +5253,38 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4472,6 +5302,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "mk3q7x2v5n4p6r8t2w4y6z3b5d7f9h2j4l6n8p3r5t7v9x2z4b6d8f"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -4487,7 +5322,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionGrant"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4496,9 +5331,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `invalid_credentials`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4516,6 +5389,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "sam@example.org",
+                 *       "password": "correct horse battery",
+                 *       "handle": "sam_sprouts"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: email
@@ -4542,7 +5422,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionGrant"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4551,9 +5431,58 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4591,6 +5520,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Temporarily unavailable: `unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "companion-chat": {
@@ -4602,6 +5540,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "message": "What can I cook for a potluck of twenty?"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -4622,7 +5565,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanionReply"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4631,7 +5574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4640,8 +5583,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4649,7 +5592,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4658,9 +5610,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4674,7 +5637,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                pinned?: string;
+                pinned?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -4694,7 +5657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4703,7 +5666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4712,25 +5675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4739,9 +5684,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4773,7 +5729,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4782,7 +5738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4791,16 +5747,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4809,7 +5756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4818,9 +5765,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4840,6 +5798,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "pinned": true
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description false unpins.
@@ -4859,7 +5822,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanionConversation"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4868,7 +5831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4877,8 +5840,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4886,7 +5849,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4895,9 +5876,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4930,7 +5922,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4939,7 +5931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4948,25 +5940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4975,9 +5949,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4995,6 +5980,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "memberIds": [
+                 *         "01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6"
+                 *       ],
+                 *       "title": "Saturday outreach"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The other members (friends of the caller); the caller is added. */
                     memberIds: string[];
@@ -5012,7 +6005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Conversation"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5021,7 +6014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5030,8 +6023,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5039,7 +6032,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5048,9 +6061,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5085,7 +6109,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5094,7 +6118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5103,16 +6127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5121,7 +6136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5130,9 +6145,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5152,6 +6178,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "See you at the fountain at 2."
+                 *     }
+                 */
                 "application/json": {
                     body: string;
                 };
@@ -5167,7 +6198,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5176,7 +6207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5185,8 +6216,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5194,7 +6225,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5203,9 +6263,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5244,7 +6315,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5253,8 +6324,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5262,9 +6333,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5282,6 +6364,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "groveId": "01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6",
+                 *       "title": "Saturday street outreach",
+                 *       "type": "outreach",
+                 *       "startsAt": "2026-12-05T14:00:00Z",
+                 *       "endsAt": "2026-12-05T17:00:00Z",
+                 *       "area": "Bristol",
+                 *       "meetingPoint": {
+                 *         "text": "By the fountain, north side",
+                 *         "location": {
+                 *           "lng": -2.5973,
+                 *           "lat": 51.4545
+                 *         }
+                 *       },
+                 *       "meetingPointVisibility": "rsvp",
+                 *       "description": "Bring warm clothes; leaflets provided.",
+                 *       "visibility": "public"
+                 *     }
+                 */
                 "application/json": {
                     address?: string | null;
                     /**
@@ -5345,7 +6447,7 @@ export interface operations {
                      * @enum {string}
                      */
                     visibility?: "public" | "grove" | "friends";
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -5358,7 +6460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5367,7 +6469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5376,7 +6478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5385,9 +6487,137 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's slug (PATCH on this path takes its `_id`). */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5401,12 +6631,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The event's `_id` (GET on this path takes its slug). */
+                event: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "startsAt": "2026-12-05T15:00:00Z",
+                 *       "endsAt": "2026-12-05T18:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     address?: string | null;
                     /**
@@ -5470,7 +6707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5479,7 +6716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5488,7 +6725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5497,7 +6734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5506,9 +6743,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5543,7 +6818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5552,7 +6827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5561,7 +6836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5570,7 +6845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5579,9 +6854,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5601,6 +6887,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "going"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     status: "going" | "interested";
@@ -5617,7 +6908,7 @@ export interface operations {
                     "application/json": components["schemas"]["RsvpState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5626,7 +6917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5635,8 +6926,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5644,9 +6935,58 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5675,7 +7015,7 @@ export interface operations {
                     "application/json": components["schemas"]["RsvpState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5684,7 +7024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5693,16 +7033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5711,7 +7042,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5720,49 +7062,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-        };
-    };
-    "events-get": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful response */
-            200: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Event"];
-                };
-            };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5796,7 +7100,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5805,7 +7109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5814,25 +7118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5841,9 +7127,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5876,7 +7173,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5885,7 +7182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5894,25 +7191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5921,9 +7200,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5955,7 +7245,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5964,7 +7254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5973,16 +7263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5991,7 +7272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6000,9 +7281,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6020,6 +7312,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expiresInDays": 7
+                 *     }
+                 */
                 "application/json": {
                     /** @description Lifetime of the code, 1–30 days; default 7. */
                     expiresInDays?: number;
@@ -6036,7 +7333,7 @@ export interface operations {
                     "application/json": components["schemas"]["FriendInvite"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6045,7 +7342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6054,8 +7351,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6063,7 +7360,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6072,9 +7389,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6103,7 +7431,7 @@ export interface operations {
                     "application/json": components["schemas"]["Friend"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6112,7 +7440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6121,8 +7449,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6130,7 +7458,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6139,9 +7485,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6174,7 +7531,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6183,7 +7540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6192,25 +7549,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6219,9 +7558,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6255,7 +7605,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6264,8 +7614,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6273,9 +7623,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6304,7 +7665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Grove"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6313,7 +7674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6322,8 +7683,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6331,9 +7692,38 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6365,7 +7755,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6374,7 +7764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6383,16 +7773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6401,9 +7782,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6432,7 +7824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Grove"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6441,7 +7833,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6450,9 +7851,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6486,7 +7898,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6495,8 +7907,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6504,7 +7916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6513,9 +7925,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6544,7 +7967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Guide"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6553,7 +7976,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6562,7 +7994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6571,9 +8003,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6608,7 +8051,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6617,7 +8060,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6626,7 +8078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6635,9 +8087,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6664,16 +8127,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6682,27 +8136,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6732,16 +8179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6750,27 +8188,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6788,6 +8219,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "sam.new@example.org",
+                 *       "currentPassword": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Required when changing email or password. */
                     currentPassword?: string;
@@ -6803,7 +8240,7 @@ export interface operations {
                     handle?: string;
                     /** @description 8–256 characters; any characters, never truncated; compared in Unicode NFKC form. Common and breached passwords, one repeated character, and the account's own email or handle are refused. */
                     newPassword?: string;
-                };
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -6816,7 +8253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6825,7 +8262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6834,7 +8271,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6843,8 +8280,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6852,9 +8289,49 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6872,6 +8349,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "optIn": true
+                 *     }
+                 */
                 "application/json": {
                     optIn: boolean;
                 };
@@ -6887,7 +8369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionAggregateOptIn"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6896,7 +8378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6905,8 +8387,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6914,8 +8396,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6923,7 +8405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6932,9 +8414,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6952,6 +8445,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6965,7 +8459,7 @@ export interface operations {
                     "application/json": components["schemas"]["CalendarFeed"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6974,7 +8468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6983,8 +8477,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6992,9 +8486,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7024,16 +8538,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7042,27 +8547,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7089,16 +8587,7 @@ export interface operations {
                     "application/json": components["schemas"]["Credentials"];
                 };
             };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7107,27 +8596,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7154,16 +8636,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationPreferences"];
                 };
             };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7172,25 +8645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7199,9 +8654,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7219,6 +8685,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "push": true,
+                 *       "emailDigest": false
+                 *     }
+                 */
                 "application/json": {
                     emailDigest?: boolean;
                     eventReminders?: boolean;
@@ -7241,7 +8713,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationPreferences"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7250,7 +8722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7259,8 +8731,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7268,8 +8740,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7277,7 +8749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7286,9 +8758,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7324,7 +8807,7 @@ export interface operations {
                     "application/json": components["schemas"]["PanicResult"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7333,7 +8816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7342,7 +8825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not allowed: `forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7351,9 +8834,49 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7386,7 +8909,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7395,7 +8918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7404,27 +8927,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7456,7 +8972,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7465,7 +8981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7474,16 +8990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7492,9 +8999,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7512,6 +9030,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7525,7 +9044,7 @@ export interface operations {
                     "application/json": components["schemas"]["RevokedOthers"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7534,7 +9053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7543,8 +9062,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7552,9 +9071,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7567,7 +9106,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                featured?: string;
+                featured?: "true" | "false";
                 kind?: "documentary" | "film" | "series" | "talk" | "short";
                 limit?: number;
                 tag?: "ethics" | "health" | "environment" | "activism" | "cooking";
@@ -7590,7 +9129,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7599,8 +9138,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7608,7 +9147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7617,9 +9156,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7648,7 +9198,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7657,7 +9207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7666,8 +9216,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7675,7 +9225,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7684,9 +9252,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7715,7 +9294,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7724,7 +9303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7733,16 +9312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7751,7 +9321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7760,9 +9330,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7791,7 +9372,7 @@ export interface operations {
                     "application/json": components["schemas"]["MediaItem"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7800,7 +9381,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7809,7 +9399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7818,9 +9408,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7854,7 +9455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7863,8 +9464,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7872,9 +9473,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7903,7 +9515,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7912,7 +9524,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7921,9 +9542,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7956,7 +9588,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7965,7 +9597,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7974,25 +9606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8001,9 +9615,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8021,6 +9646,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Berlin brunch",
+                 *       "description": "Weekend favourites.",
+                 *       "isPublic": false,
+                 *       "placeIds": [
+                 *         "01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     /**
@@ -8044,7 +9679,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlaceList"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8053,7 +9688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8062,8 +9697,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8071,7 +9706,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8080,9 +9724,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8114,7 +9769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8123,7 +9778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8132,16 +9787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8150,7 +9796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8159,9 +9805,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8181,6 +9838,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Berlin brunch spots"
+                 *     }
+                 */
                 "application/json": {
                     description?: string | null;
                     isPublic?: boolean;
@@ -8200,7 +9862,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlaceList"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8209,7 +9871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8218,16 +9880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8236,7 +9889,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8245,9 +9916,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8284,7 +9966,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8293,8 +9975,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8302,9 +9984,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8322,6 +10015,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Green Leaf Café",
+                 *       "type": "cafe",
+                 *       "veganLevel": "full",
+                 *       "address": "Oranienstraße 12, 10999 Berlin",
+                 *       "hours": "Mon–Fri 9–17",
+                 *       "website": "https://example.org/green-leaf",
+                 *       "tags": [
+                 *         "brunch",
+                 *         "cake"
+                 *       ],
+                 *       "photos": [
+                 *         "https://images.example.org/green-leaf.jpg"
+                 *       ],
+                 *       "location": {
+                 *         "lng": 13.4181,
+                 *         "lat": 52.5008
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     address: string;
                     /** @description Optional free text, e.g. "Mon–Fri 9–17"; null or absent for none. */
@@ -8339,7 +10053,10 @@ export interface operations {
                     type: "sanctuary" | "restaurant" | "cafe" | "grocery" | "shop" | "organization" | "venue";
                     /** @enum {string} */
                     veganLevel: "full" | "options";
-                    /** @description Absolute http(s) URL. */
+                    /**
+                     * Format: uri
+                     * @description Absolute http(s) URL.
+                     */
                     website: string;
                 };
             };
@@ -8354,7 +10071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Place"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8363,7 +10080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8372,8 +10089,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8381,9 +10098,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8418,7 +10166,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8427,7 +10175,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8436,7 +10193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8445,9 +10202,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8467,6 +10235,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rating": 5,
+                 *       "text": "Great brunch, friendly staff.",
+                 *       "monthVisited": "2026-10",
+                 *       "showHandle": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description YYYY-MM, not in the future. */
                     monthVisited?: string;
@@ -8490,7 +10266,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlaceReview"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8499,7 +10275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8508,8 +10284,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8517,7 +10293,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8526,9 +10320,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8557,7 +10362,7 @@ export interface operations {
                     "application/json": components["schemas"]["Place"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8566,7 +10371,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8575,9 +10389,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8595,6 +10420,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Great turnout at the vigil today!",
+                 *       "visibility": "grove",
+                 *       "groveId": "01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6",
+                 *       "imageKeys": []
+                 *     }
+                 */
                 "application/json": {
                     body: string;
                     /**
@@ -8622,7 +10455,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8631,7 +10464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8640,8 +10473,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8649,7 +10482,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8658,9 +10511,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8689,7 +10553,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8698,7 +10562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8707,16 +10571,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8725,7 +10580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8734,9 +10589,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8768,7 +10634,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8777,7 +10643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8786,16 +10652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8804,7 +10661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8813,9 +10670,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8850,7 +10718,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8859,7 +10727,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8868,16 +10736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8886,7 +10745,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8895,9 +10754,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8917,6 +10787,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Thanks for organising!"
+                 *     }
+                 */
                 "application/json": {
                     body: string;
                 };
@@ -8932,7 +10807,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8941,7 +10816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8950,8 +10825,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8959,7 +10834,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8968,9 +10872,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8990,6 +10905,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "heart"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     kind: "heart" | "support" | "celebrate" | "sad";
@@ -9006,7 +10926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReactionState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9015,7 +10935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9024,8 +10944,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9033,7 +10953,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9042,9 +10980,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9073,7 +11022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReactionState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9082,7 +11031,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9091,16 +11040,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9109,7 +11049,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9118,9 +11058,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9149,7 +11100,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9158,7 +11109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9167,8 +11118,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9176,7 +11127,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9185,9 +11154,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9216,7 +11196,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedState"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9225,7 +11205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9234,16 +11214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
+            /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9252,7 +11223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9261,9 +11232,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9281,6 +11263,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "fcm:dGhpcyBpcyBhIGRldmljZSB0b2tlbg",
+                 *       "platform": "android"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     platform: "ios" | "android" | "web";
@@ -9299,7 +11287,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushToken"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9308,7 +11296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9317,8 +11305,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9326,7 +11314,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9335,9 +11332,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9369,7 +11377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9378,7 +11386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9387,25 +11395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9414,9 +11404,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9434,6 +11435,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "targetType": "post",
+                 *       "targetId": "01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6",
+                 *       "reason": "spam",
+                 *       "details": "Advertising in every grove."
+                 *     }
+                 */
                 "application/json": {
                     details?: string;
                     /** @enum {string} */
@@ -9455,7 +11464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Report"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9464,7 +11473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9473,8 +11482,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9482,7 +11491,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9491,9 +11520,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9520,8 +11560,8 @@ export interface operations {
                     "application/json": components["schemas"]["Stats"];
                 };
             };
-            /** @description Invalid input data */
-            400: {
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9529,18 +11569,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Internal server error */
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9558,6 +11600,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "contentType": "image/jpeg",
+                 *       "purpose": "post",
+                 *       "contentLength": 482113
+                 *     }
+                 */
                 "application/json": {
                     /** @description Size in bytes, at most 10485760; the signature binds it. */
                     contentLength: number;
@@ -9581,7 +11630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImagePresign"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9590,7 +11639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9599,8 +11648,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9608,7 +11657,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9617,9 +11675,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9637,6 +11706,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Sanctuary day highlights",
+                 *       "contentLength": 73400320
+                 *     }
+                 */
                 "application/json": {
                     /** @description Size in bytes when known up front. */
                     contentLength?: number;
@@ -9654,7 +11729,7 @@ export interface operations {
                     "application/json": components["schemas"]["VideoUpload"];
                 };
             };
-            /** @description Invalid input data */
+            /** @description The input is not valid: `validation_failed`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9663,7 +11738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9672,8 +11747,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9681,7 +11756,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal server error */
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9690,9 +11774,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (`not_implemented`), after auth and validation pass. */
+            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
             501: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

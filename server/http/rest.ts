@@ -18,10 +18,10 @@ import {
 import { TRPCError, getTRPCErrorFromUnknown, type AnyProcedure } from '@trpc/server';
 import { getErrorShape } from '@trpc/server/unstable-core-do-not-import';
 import { ZodArray } from 'zod/v4';
-import { AppError, errorBody, type ErrorBody } from '../errors.js';
+import { AppError, errorBody, type ErrorBody, type ErrorDetail } from '../errors.js';
 import type { Context } from '../trpc/context.js';
 import { pinBodyCoercion } from './coercion.js';
-import { describeError } from '../trpc/errors.js';
+import { describeError, detailsFromMessage } from '../trpc/errors.js';
 import type { RouteMeta } from '../trpc/init.js';
 
 interface RouteEntry {
@@ -103,8 +103,17 @@ function jsonResponse(status: number, body: unknown, headers: Record<string, str
   });
 }
 
+/** The envelope of an AppError; validation_failed carries `details` (server/trpc/errors.ts). */
+function appErrorBody(error: AppError): ErrorBody {
+  return errorBody(
+    error.code,
+    error.message,
+    error.code === 'validation_failed' ? detailsFromMessage(error.message) : undefined,
+  );
+}
+
 export function errorResponse(error: AppError): Response {
-  return jsonResponse(error.status, errorBody(error.code, error.message), error.headers);
+  return jsonResponse(error.status, appErrorBody(error), error.headers);
 }
 
 /**
@@ -208,12 +217,13 @@ export function createRestHandler(
       path: route?.procedurePath,
       input,
       ctx,
-    }) as { data?: { code?: string; message?: string } };
+    }) as { data?: { code?: string; message?: string; details?: ErrorDetail[] } };
     // trpc-to-openapi overwrites the shape's message for input errors; ours is kept in data.
     const envelope: ErrorBody = {
       error: {
         code: shape.data?.code ?? 'internal_error',
         message: shape.data?.message ?? 'Something went wrong on our side.',
+        ...(shape.data?.details ? { details: shape.data.details } : {}),
       },
     };
     return jsonResponse(
@@ -246,7 +256,7 @@ export function createRestHandler(
     }
     // Every answer from here carries responseHeaders(ctx): the app middleware leaves /api alone.
     const refuse = (error: AppError) =>
-      jsonResponse(error.status, errorBody(error.code, error.message), { ...responseHeaders(ctx), ...error.headers });
+      jsonResponse(error.status, appErrorBody(error), { ...responseHeaders(ctx), ...error.headers });
     if (!anyMatch) return refuse(new AppError('not_found', `No route ${request.method} ${url.pathname}.`));
     if (!route) {
       const allowed = [...allow!].join(', ');

@@ -3,7 +3,14 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
-import { AppError, errorStatus, hasDatabaseCode, isDatabaseUnavailable, type ErrorCode } from '../errors.js';
+import {
+  AppError,
+  errorStatus,
+  hasDatabaseCode,
+  isDatabaseUnavailable,
+  type ErrorCode,
+  type ErrorDetail,
+} from '../errors.js';
 
 export interface DescribedError {
   code: ErrorCode;
@@ -12,6 +19,8 @@ export interface DescribedError {
   headers: Record<string, string>;
   /** True for errors we did not expect: they are logged with their cause. */
   unexpected: boolean;
+  /** On validation_failed: every failing field, machine-readable (the message names them for people). */
+  details?: ErrorDetail[];
 }
 
 const trpcCodeForStatus: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -75,6 +84,26 @@ export function toTrpcError(error: TRPCError): TRPCError {
   return error;
 }
 
+/** At most this many entries in `details` (a body can fail in thousands of places). */
+const MAX_DETAILS = 50;
+
+/** One entry per issue: the dotted path of the field ('' for the body itself) and why. */
+export function zodErrorDetails(error: ZodError): ErrorDetail[] {
+  return error.issues.slice(0, MAX_DETAILS).map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+}
+
+/**
+ * Details of a validation_failed that a service or the adapter raised by hand. Their messages
+ * follow describeZodError's "field: why; field: why" convention, so the fields are read back
+ * from it; a message without a field is about the whole request (path '').
+ */
+export function detailsFromMessage(message: string): ErrorDetail[] {
+  return message.split('; ').map((part) => {
+    const match = /^([A-Za-z0-9_.]+): (.+)$/s.exec(part);
+    return match ? { path: match[1]!, message: match[2]! } : { path: '', message: part };
+  });
+}
+
 /** "handle: Too small…; email: Invalid email address" — names every failing field. */
 export function describeZodError(error: ZodError): string {
   const parts = error.issues.slice(0, 10).map((issue) => {
@@ -94,6 +123,7 @@ export function describeError(error: TRPCError): DescribedError {
       status: cause.status,
       headers: cause.headers,
       unexpected: cause.status >= 500 && cause.code !== 'unavailable' && cause.code !== 'not_implemented',
+      ...(cause.code === 'validation_failed' ? { details: detailsFromMessage(cause.message) } : {}),
     };
   }
   if (cause instanceof ZodError || (cause as { name?: string } | undefined)?.name === 'ZodError') {
@@ -104,6 +134,7 @@ export function describeError(error: TRPCError): DescribedError {
         status: 400,
         headers: {},
         unexpected: false,
+        details: zodErrorDetails(cause as ZodError),
       };
     }
     // A ZodError that is not BAD_REQUEST is an output schema rejecting our own data: a bug.
@@ -126,8 +157,11 @@ export function describeError(error: TRPCError): DescribedError {
   }
   const code = appCodeForTrpcCode[error.code];
   if (code) {
-    const message = code === 'validation_failed' ? 'The request is not valid.' : error.message;
-    return { code, message, status: errorStatus[code], headers: {}, unexpected: false };
+    if (code === 'validation_failed') {
+      const message = 'The request is not valid.';
+      return { code, message, status: 400, headers: {}, unexpected: false, details: [{ path: '', message }] };
+    }
+    return { code, message: error.message, status: errorStatus[code], headers: {}, unexpected: false };
   }
   // Anything else is a bug: generic message out, details to the log only.
   return {

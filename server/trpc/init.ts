@@ -2,7 +2,7 @@
 // and success status, so the document, the adapter and the tests all read them from here.
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import type { ErrorCode } from '../errors.js';
+import type { ErrorCode, ErrorDetail } from '../errors.js';
 import type { Context } from './context.js';
 import { describeError } from './errors.js';
 
@@ -20,6 +20,14 @@ export type RouteMeta = OpenApiMeta<{
    * (RATE_LIMIT_WRITES_PER_MEMBER / _WINDOW_SECONDS); past it, 429 `rate_limited` with Retry-After.
    */
   writeLimit?: WriteLimitScope;
+  /**
+   * Error codes this route answers beyond the ones every route of its kind answers (see
+   * server/http/openapi.ts, `declaredErrorCodes`): e.g. `conflict`, `not_found` on a route
+   * without a path parameter, `forbidden` on a member route, `rate_limited`,
+   * `invalid_credentials`. The OpenAPI document declares exactly these plus the derived ones,
+   * and tests/contract/ fails when a test observes a status that is not declared.
+   */
+  errors?: ErrorCode[];
 }>;
 
 /** Scopes of the per-member write limits; routes sharing a scope share a counter. */
@@ -38,6 +46,8 @@ export interface ErrorShapeData {
   httpStatus: number;
   message: string;
   path?: string;
+  /** validation_failed only: every failing field (as in the REST envelope). */
+  details?: ErrorDetail[];
 }
 
 const t = initTRPC
@@ -52,6 +62,7 @@ const t = initTRPC
         httpStatus: described.status,
         message: described.message,
         path,
+        ...(described.details ? { details: described.details } : {}),
       };
       return { message: described.message, code: shape.code, data };
     },

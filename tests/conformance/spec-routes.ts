@@ -208,9 +208,9 @@ export const specRoutes: SpecRoute[] = [
 
   // ---- Events, groves, organizations: 501 in the spec, built by their milestone (issue 4) ----
   { table: EVENTS, method: 'GET', path: '/api/events', auth: 'public', status: 'impl' },
-  { table: EVENTS, method: 'GET', path: '/api/events/{slug}', auth: 'public', status: 'impl' },
+  { table: EVENTS, method: 'GET', path: '/api/events/{event}', auth: 'public', status: 'impl' },
   { table: EVENTS, method: 'POST', path: '/api/events', auth: 'organizer', status: 'impl' },
-  { table: EVENTS, method: 'PATCH', path: '/api/events/{id}', auth: 'organizer', status: 'impl' },
+  { table: EVENTS, method: 'PATCH', path: '/api/events/{event}', auth: 'organizer', status: 'impl' },
   { table: EVENTS, method: 'POST', path: '/api/events/{id}/rsvp', auth: 'member', status: 'impl' },
   { table: EVENTS, method: 'DELETE', path: '/api/events/{id}/rsvp', auth: 'member', status: 'impl' },
   { table: EVENTS, method: 'GET', path: '/api/events/{id}/attendees', auth: 'organizer', status: 'impl' },

@@ -201,7 +201,7 @@ describe('PATCH /api/events/{id} and cancelling', () => {
     await (await import('./helpers.js')).appointOrganizer(t, admin, grove._id, other);
     const changed = await t
       .trpc(other.token)
-      .events.update.mutate({ id: event._id, description: 'New text', venueName: null });
+      .events.update.mutate({ event: event._id, description: 'New text', venueName: null });
     expect(changed).toMatchObject({ description: 'New text', venueName: null });
   });
 
@@ -422,7 +422,7 @@ describe('meeting point', () => {
       expect(list.text).not.toContain(secret);
     }
     await t.request('POST', `/api/events/${event._id}/rsvp`, { token: member.token, body: { status: 'interested' } });
-    const revealed = await t.trpc(member.token).events.get.query({ slug: event.slug });
+    const revealed = await t.trpc(member.token).events.get.query({ event: event.slug });
     expect(revealed.meetingPoint?.text).toBe(secret);
     expect(revealed.meetingPointHidden).toBe(false);
     await t.request('DELETE', `/api/events/${event._id}/rsvp`, { token: member.token });

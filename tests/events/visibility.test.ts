@@ -88,7 +88,7 @@ describe.each(Object.keys(expected))('%s', (who) => {
       expect({ key, status: res.status }).toEqual({ key, status: expected[who]!.includes(key) ? 200 : 404 });
       if (res.status === 404) {
         expect(res.body.error.code).toBe('not_found');
-        await expect(t.trpc(callers[who]?.token).events.get.query({ slug: slugs[key] })).rejects.toMatchObject({
+        await expect(t.trpc(callers[who]?.token).events.get.query({ event: slugs[key] })).rejects.toMatchObject({
           data: { httpStatus: 404 },
         });
       }

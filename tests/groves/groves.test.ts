@@ -231,9 +231,9 @@ describe('OpenAPI document', () => {
     >;
     const expected: [string, string, string][] = [
       ['get', '/api/events', 'public'],
-      ['get', '/api/events/{slug}', 'public'],
+      ['get', '/api/events/{event}', 'public'],
       ['post', '/api/events', 'organizer'],
-      ['patch', '/api/events/{id}', 'organizer'],
+      ['patch', '/api/events/{event}', 'organizer'],
       ['post', '/api/events/{id}/rsvp', 'member'],
       ['delete', '/api/events/{id}/rsvp', 'member'],
       ['get', '/api/events/{id}/attendees', 'organizer'],

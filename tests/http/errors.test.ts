@@ -19,7 +19,9 @@ afterAll(() => t.close());
 function expectEnvelope(res: ApiResponse, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
+  // validation_failed also names every failing field in `details` (tests/contract/validation-details.test.ts).
+  const details = code === 'validation_failed' ? { details: expect.any(Array) } : {};
+  expect(res.body).toEqual({ error: { code, message: expect.any(String), ...details } });
   expect(res.body.error.message.length).toBeGreaterThan(0);
   expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
 }

@@ -205,7 +205,7 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   // Events, groves, organizations
   'GET /api/events': pub,
   // A grove-only event: only members of the hosting grove may know it exists.
-  'GET /api/events/{slug}': {
+  'GET /api/events/{event}': {
     auth: 'public',
     setup: async (ctx) => {
       const event = await ctx.create('POST /api/events', ctx.callers.organizer, {
@@ -216,7 +216,7 @@ export const authorizationMatrix: Record<string, RouteRule> = {
           ...eventTimes(),
         },
       });
-      return { params: { slug: event.slug } };
+      return { params: { event: event.slug } };
     },
     // Site admins see every event (the events service's choice; the spec is silent on admins).
     expect: { anonymous: 'hidden', member: 'hidden', otherMember: 'hidden', admin: 'ok' },
@@ -227,10 +227,13 @@ export const authorizationMatrix: Record<string, RouteRule> = {
     expect: { admin: 'ok' },
     setup: async (ctx) => ({ body: { title: fresh('Event '), groveId: ctx.callers.hosting.groveId, ...eventTimes() } }),
   },
-  'PATCH /api/events/{id}': {
+  'PATCH /api/events/{event}': {
     auth: 'organizer',
     expect: { admin: 'ok' },
-    setup: async (ctx) => ({ ...(await eventById(ctx)), body: { title: fresh('Renamed ') } }),
+    setup: async (ctx) => ({
+      params: { event: (await eventOfOrganizer(ctx))._id },
+      body: { title: fresh('Renamed ') },
+    }),
   },
   'POST /api/events/{id}/rsvp': { auth: 'member', setup: eventById },
   'DELETE /api/events/{id}/rsvp': { auth: 'member', setup: eventById },

@@ -104,6 +104,14 @@ function sampleNumber(schema: JsonSchema, integer: boolean): number {
 }
 
 /**
+ * A union's members. Next to `properties`, `oneOf`/`anyOf` are cross-field rules of the object
+ * (`oneOf: [{ required: ['groveId'] }, …]`), not alternatives; the sample has every property.
+ */
+function alternativesOf(schema: JsonSchema): JsonSchema[] | undefined {
+  return schema.properties ? undefined : (schema.anyOf ?? schema.oneOf);
+}
+
+/**
  * A deterministic value that the schema accepts: the schema's own example or default first,
  * then the first enum member, then a value built from type and constraints.
  * Optional object properties are left out (`withOptional` puts them in).
@@ -120,7 +128,7 @@ export function sampleFor(
   if (schema.const !== undefined) return schema.const;
   if (schema.enum?.length) return schema.enum.find((v) => v !== null) ?? schema.enum[0];
   if (schema.default !== undefined) return schema.default;
-  const alternatives = schema.anyOf ?? schema.oneOf;
+  const alternatives = alternativesOf(schema);
   if (alternatives?.length) {
     const chosen = alternatives.find((a) => resolveSchema(doc, a).type !== 'null') ?? alternatives[0];
     return sampleFor(doc, chosen, { ...options, depth: depth + 1 });
@@ -286,7 +294,7 @@ export function validArbitrary(doc: OpenApiLike, raw: JsonSchema | undefined, de
   if (depth > 4) return fallback;
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum?.length) return fc.constantFrom(...schema.enum);
-  const alternatives = schema.anyOf ?? schema.oneOf;
+  const alternatives = alternativesOf(schema);
   if (alternatives?.length) return fc.oneof(...alternatives.map((a) => validArbitrary(doc, a, depth + 1)));
   switch (typeOf(schema)) {
     case 'string': {

@@ -13,6 +13,7 @@ import type { AppDeps } from '../../server/trpc/context.js';
 import type { AppRouter } from '../../server/trpc/router.js';
 import { pendingMagicLinks } from '../../server/domains/auth/service.js';
 import { acquireTestDatabase } from './database.js';
+import { recordAnswers } from '../contract/observed-answers.js';
 
 export class CapturingMailer implements Mailer {
   readonly kind = 'capture';
@@ -109,6 +110,7 @@ export async function createTestApp(
     cache: new TtlCache(clock),
   };
   const { app, openApiDocument } = createApp(deps);
+  recordAnswers(app); // tests/contract/: every /api answer must be declared by the document
 
   const serverEnv = (ip: string): ServerEnv => ({ incoming: { socket: { remoteAddress: ip } } });
 

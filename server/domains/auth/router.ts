@@ -10,6 +10,7 @@ export const authRouter = router({
   register: signInProcedure
     .meta({
       auth: 'public',
+      errors: ['conflict', 'rate_limited'],
       successStatus: 201,
       openapi: {
         method: 'POST',
@@ -28,6 +29,7 @@ export const authRouter = router({
   login: signInProcedure
     .meta({
       auth: 'public',
+      errors: ['invalid_credentials', 'rate_limited'],
       openapi: {
         method: 'POST',
         path: '/api/auth/login',
@@ -63,6 +65,7 @@ export const authRouter = router({
   verifyMagicLink: signInProcedure
     .meta({
       auth: 'public',
+      errors: ['invalid_credentials'],
       openapi: {
         method: 'POST',
         path: '/api/auth/magic-link/verify',

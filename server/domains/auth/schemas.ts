@@ -22,8 +22,16 @@ export const RESERVED_HANDLES = new Set([
   'undefined',
 ]);
 
+/**
+ * Zod's default email check, except that a domain label may not start or end with a hyphen
+ * (`a@b-.org` passes zod but not JSON Schema's `format: email`, RFC 1123): what we accept is
+ * always a valid `format: email`, so the document and the server agree.
+ */
+export const EMAIL_PATTERN =
+  /^(?!\.)(?!.*\.\.)[A-Za-z0-9_'+\-.]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
 export const emailInput = z
-  .email({ message: 'Must be a valid email address.' })
+  .email({ pattern: EMAIL_PATTERN, message: 'Must be a valid email address.' })
   .max(254)
   .meta({ example: 'sam@example.org' });
 export const passwordInput = z
@@ -58,12 +66,19 @@ export const sessionGrantOutput = z
   })
   .meta({ id: 'SessionGrant' });
 
-export const registerInput = z.object({ email: emailInput, password: passwordInput, handle: handleInput });
-export const loginInput = z.object({ email: z.string().max(254), password: z.string().max(PASSWORD_MAX_LENGTH) });
-export const magicLinkInput = z.object({ email: emailInput });
-export const magicLinkVerifyInput = z.object({ token: z.string().min(1).max(128) });
+export const registerInput = z
+  .object({ email: emailInput, password: passwordInput, handle: handleInput })
+  .meta({ examples: [{ email: 'sam@example.org', password: 'correct horse battery', handle: 'sam_sprouts' }] });
+export const loginInput = z.object({ email: z.string().max(254), password: z.string().max(PASSWORD_MAX_LENGTH) }).meta({
+  description: 'Any email string is accepted here: an unknown or malformed one gets the same 401 as a wrong password.',
+  examples: [{ email: 'sam@example.org', password: 'correct horse battery' }],
+});
+export const magicLinkInput = z.object({ email: emailInput }).meta({ examples: [{ email: 'sam@example.org' }] });
+export const magicLinkVerifyInput = z
+  .object({ token: z.string().min(1).max(128) })
+  .meta({ examples: [{ token: 'mk3q7x2v5n4p6r8t2w4y6z3b5d7f9h2j4l6n8p3r5t7v9x2z4b6d8f' }] });
 export const acceptedOutput = z.object({ accepted: z.literal(true) });
 export const okOutput = z.object({ ok: z.literal(true) });
-export const emptyInput = z.object({});
+export const emptyInput = z.object({}).meta({ examples: [{}] });
 
 export type AccountOutput = z.infer<typeof accountOutput>;

@@ -30,6 +30,7 @@ export function documentCalendarFeed(doc: OpenAPIObject) {
       summary: 'Private iCalendar feed (text/calendar)',
       description:
         "The events the feed's owner RSVP'd to (and may still see), cancelled ones marked CANCELLED. The token comes from POST /api/me/calendar-token; it is a secret of its own, not the session token, and no Authorization header is needed. 404 once rotated or revoked.",
+      security: [],
       parameters: [
         { name: 'token', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z2-7]{52}$' } },
       ],
@@ -37,6 +38,10 @@ export function documentCalendarFeed(doc: OpenAPIObject) {
         '200': { description: 'iCalendar (RFC 5545).', content: { 'text/calendar': { schema: { type: 'string' } } } },
         '404': {
           description: 'Unknown, rotated or revoked token.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+        },
+        '503': {
+          description: 'Temporarily unavailable: `unavailable`.',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
         },
       },

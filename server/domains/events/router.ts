@@ -33,7 +33,7 @@ export const eventsRouter = router({
       auth: 'public',
       openapi: {
         method: 'GET',
-        path: '/api/events/{slug}',
+        path: '/api/events/{event}',
         tags,
         protect: false,
         summary: 'One event',
@@ -43,12 +43,13 @@ export const eventsRouter = router({
     })
     .input(schemas.eventSlugInput)
     .output(schemas.eventOutput)
-    .query(({ ctx, input }) => service.getEvent(ctx, input)),
+    .query(({ ctx, input }) => service.getEvent(ctx, { slug: input.event })),
 
   create: memberProcedure
     .meta({
       auth: 'organizer',
       writeLimit: 'events.create',
+      errors: ['forbidden', 'not_found', 'conflict'],
       successStatus: 201,
       openapi: {
         method: 'POST',
@@ -66,9 +67,10 @@ export const eventsRouter = router({
   update: memberProcedure
     .meta({
       auth: 'organizer',
+      errors: ['forbidden', 'conflict'],
       openapi: {
         method: 'PATCH',
-        path: '/api/events/{id}',
+        path: '/api/events/{event}',
         tags,
         summary: 'Change or cancel an event',
         description:
@@ -77,12 +79,13 @@ export const eventsRouter = router({
     })
     .input(schemas.updateEventInput)
     .output(schemas.eventOutput)
-    .mutation(({ ctx, input }) => service.updateEvent(ctx, input)),
+    .mutation(({ ctx, input: { event, ...fields } }) => service.updateEvent(ctx, { ...fields, id: event })),
 
   rsvp: memberProcedure
     .meta({
       auth: 'member',
       writeLimit: 'events.rsvp',
+      errors: ['conflict'],
       openapi: {
         method: 'POST',
         path: '/api/events/{id}/rsvp',
@@ -115,6 +118,7 @@ export const eventsRouter = router({
   attendees: memberProcedure
     .meta({
       auth: 'organizer',
+      errors: ['forbidden'],
       openapi: {
         method: 'GET',
         path: '/api/events/{id}/attendees',

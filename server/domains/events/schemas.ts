@@ -83,11 +83,30 @@ export const createEventInput = z
   .refine((v) => v.visibility !== 'grove' || v.groveId !== undefined, {
     message: '`grove` visibility needs a grove host.',
     path: ['visibility'],
+  })
+  .meta({
+    description:
+      'Exactly one of `groveId` and `organizationId` (the host); `endsAt` after `startsAt`; `visibility: grove` only with `groveId`.',
+    oneOf: [{ required: ['groveId'] }, { required: ['organizationId'] }],
+    examples: [
+      {
+        groveId: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6',
+        title: 'Saturday street outreach',
+        type: 'outreach',
+        startsAt: '2026-12-05T14:00:00Z',
+        endsAt: '2026-12-05T17:00:00Z',
+        area: 'Bristol',
+        meetingPoint: { text: 'By the fountain, north side', location: { lng: -2.5973, lat: 51.4545 } },
+        meetingPointVisibility: 'rsvp',
+        description: 'Bring warm clothes; leaflets provided.',
+        visibility: 'public',
+      },
+    ],
   });
 
 export const updateEventInput = z
   .object({
-    id: z.uuid(),
+    event: z.uuid().meta({ description: "The event's `_id` (GET on this path takes its slug)." }),
     title: eventFields.title.optional(),
     type: eventFields.type.optional(),
     startsAt: eventFields.startsAt.optional(),
@@ -106,7 +125,18 @@ export const updateEventInput = z
         "Send `cancelled` to cancel. Cancelling is final: a cancelled event stays readable but cannot be changed or RSVP'd to.",
     }),
   })
-  .strict();
+  .strict()
+  .meta({
+    description:
+      'Only the fields to change; `endsAt` must stay after `startsAt`, `visibility: grove` needs a grove host.',
+    examples: [
+      {
+        event: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6',
+        startsAt: '2026-12-05T15:00:00Z',
+        endsAt: '2026-12-05T18:00:00Z',
+      },
+    ],
+  });
 
 export const rsvpCounts = z.object({ going: z.number().int(), interested: z.number().int() }).strict();
 
@@ -162,10 +192,17 @@ export const listEventsInput = () =>
     ...pageQueryFields(),
   });
 export const eventListOutput = listEnvelope(eventOutput);
-export const eventSlugInput = z.object({ slug: z.string().min(1).max(120) });
+// GET /api/events/{event} and PATCH /api/events/{event} are one path to OpenAPI, so they
+// share the parameter name: GET takes the event's slug there, PATCH its `_id`.
+export const eventSlugInput = z.object({
+  event: z.string().min(1).max(120).meta({ description: "The event's slug (PATCH on this path takes its `_id`)." }),
+});
 export const eventIdInput = z.object({ id: z.uuid() });
 
-export const rsvpInput = z.object({ id: z.uuid(), status: z.enum(rsvpStatuses) }).strict();
+export const rsvpInput = z
+  .object({ id: z.uuid(), status: z.enum(rsvpStatuses) })
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', status: 'going' }] });
 export const rsvpStateOutput = z
   .object({ eventId: z.string(), myRsvp: z.enum(rsvpStatuses).nullable(), rsvpCounts })
   .strict()
@@ -194,4 +231,5 @@ export const calendarTokenOutput = z
 
 export type EventOutput = z.infer<typeof eventOutput>;
 export type CreateEventInput = z.infer<typeof createEventInput>;
-export type UpdateEventInput = z.infer<typeof updateEventInput>;
+/** What the service takes: the path's `event` as `id`. */
+export type UpdateEventInput = Omit<z.infer<typeof updateEventInput>, 'event'> & { id: string };

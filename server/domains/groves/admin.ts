@@ -15,6 +15,7 @@ export const adminSetupRouter = router({
   createGrove: adminProcedure
     .meta({
       auth: 'admin',
+      errors: ['conflict'],
       successStatus: 201,
       openapi: {
         method: 'POST',
@@ -31,6 +32,7 @@ export const adminSetupRouter = router({
   updateGrove: adminProcedure
     .meta({
       auth: 'admin',
+      errors: ['conflict'],
       openapi: { method: 'PATCH', path: '/api/admin/groves/{id}', tags, summary: 'Change a grove' },
     })
     .input(schemas.updateGroveInput)
@@ -70,6 +72,7 @@ export const adminSetupRouter = router({
   createOrganization: adminProcedure
     .meta({
       auth: 'admin',
+      errors: ['conflict'],
       successStatus: 201,
       openapi: {
         method: 'POST',
@@ -86,6 +89,7 @@ export const adminSetupRouter = router({
   updateOrganization: adminProcedure
     .meta({
       auth: 'admin',
+      errors: ['conflict'],
       openapi: { method: 'PATCH', path: '/api/admin/organizations/{id}', tags, summary: 'Change an organization' },
     })
     .input(orgSchemas.updateOrganizationInput)

@@ -78,7 +78,16 @@ export const createGroveInput = z
     description: z.string().max(5000).default(''),
     region: regionInput,
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        name: 'North Bristol',
+        description: 'Outreach and potlucks in north Bristol.',
+        region: { name: 'Bristol', bbox: [-2.7, 51.4, -2.5, 51.55] },
+      },
+    ],
+  });
 
 export const updateGroveInput = z
   .object({
@@ -88,11 +97,13 @@ export const updateGroveInput = z
     description: z.string().max(5000).optional(),
     region: regionInput.optional(),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', description: 'Outreach, potlucks and vigils.' }] });
 
 export const appointInput = z
   .object({ id: z.uuid(), handle: z.string().min(1).max(30).meta({ description: 'Handle of the member to appoint.' }) })
-  .strict();
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', handle: 'sam_sprouts' }] });
 /** DELETE (query) inputs get a fresh schema per route: trpc-to-openapi coerces them in place. */
 export const removeAppointmentInput = () => z.object({ id: z.uuid(), handle: z.string().min(1).max(30) });
 export const leaveGroveInput = () => z.object({ id: z.uuid() });

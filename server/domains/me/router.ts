@@ -17,6 +17,7 @@ export const meRouter = router({
   update: memberProcedure
     .meta({
       auth: 'member',
+      errors: ['forbidden', 'conflict', 'rate_limited'],
       openapi: {
         method: 'PATCH',
         path: '/api/me',
@@ -105,6 +106,7 @@ export const meRouter = router({
   panic: memberProcedure
     .meta({
       auth: 'member',
+      errors: ['forbidden', 'rate_limited'],
       openapi: {
         method: 'POST',
         path: '/api/me/panic',

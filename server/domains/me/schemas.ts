@@ -13,6 +13,11 @@ export const updateAccountInput = z
   .strict()
   .refine((v) => v.handle !== undefined || v.email !== undefined || v.newPassword !== undefined, {
     message: 'Send at least one of handle, email, newPassword.',
+  })
+  .meta({
+    description: 'At least one of `handle`, `email`, `newPassword`; `currentPassword` with `email` or `newPassword`.',
+    anyOf: [{ required: ['handle'] }, { required: ['email'] }, { required: ['newPassword'] }],
+    examples: [{ email: 'sam.new@example.org', currentPassword: 'correct horse battery' }],
   });
 
 export const sessionOutput = z

@@ -24,7 +24,10 @@ export const listOrganizationsInput = () =>
 export const organizationListOutput = listEnvelope(organizationOutput);
 export const organizationSlugInput = z.object({ slug: z.string().min(1).max(80) });
 
-const websiteInput = z.url({ protocol: /^https?$/ }).max(500);
+const websiteInput = z
+  .url({ protocol: /^https?$/ })
+  .max(500)
+  .meta({ description: 'Absolute http(s) URL.' });
 
 export const createOrganizationInput = z
   .object({
@@ -33,7 +36,12 @@ export const createOrganizationInput = z
     description: z.string().max(5000).default(''),
     website: websiteInput.nullable().optional(),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      { name: 'Animal Save Bristol', description: 'Vigils and outreach.', website: 'https://example.org/bristol' },
+    ],
+  });
 
 export const updateOrganizationInput = z
   .object({
@@ -43,6 +51,7 @@ export const updateOrganizationInput = z
     description: z.string().max(5000).optional(),
     website: websiteInput.nullable().optional(),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', website: null }] });
 
 export type OrganizationOutput = z.infer<typeof organizationOutput>;

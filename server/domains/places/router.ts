@@ -78,6 +78,7 @@ export const placesRouter = router({
   approve: adminProcedure
     .meta({
       auth: 'admin',
+      errors: ['conflict'],
       openapi: {
         method: 'PUT',
         path: '/api/admin/places/{id}/approve',
@@ -94,6 +95,7 @@ export const placesRouter = router({
   reject: adminProcedure
     .meta({
       auth: 'admin',
+      errors: ['conflict'],
       openapi: {
         method: 'PUT',
         path: '/api/admin/places/{id}/reject',

@@ -35,7 +35,8 @@ const httpUrl = (what: string, protocols: RegExp) =>
     .string()
     .trim()
     .max(PLACE_LIMITS.url)
-    .pipe(z.url({ protocol: protocols, hostname: z.regexes.domain, message: `Must be an absolute ${what} URL.` }));
+    .pipe(z.url({ protocol: protocols, hostname: z.regexes.domain, message: `Must be an absolute ${what} URL.` }))
+    .meta({ format: 'uri' });
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
@@ -65,7 +66,22 @@ export const createPlaceInput = z
       .meta({ description: `Up to ${PLACE_LIMITS.photos} absolute https image URLs.` }),
     location: locationSchema,
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        name: 'Green Leaf Café',
+        type: 'cafe',
+        veganLevel: 'full',
+        address: 'Oranienstraße 12, 10999 Berlin',
+        hours: 'Mon–Fri 9–17',
+        website: 'https://example.org/green-leaf',
+        tags: ['brunch', 'cake'],
+        photos: ['https://images.example.org/green-leaf.jpg'],
+        location: { lng: 13.4181, lat: 52.5008 },
+      },
+    ],
+  });
 
 export type CreatePlaceInput = z.infer<typeof createPlaceInput>;
 
@@ -100,10 +116,15 @@ export interface BoundingBox {
 }
 
 /** "west,south,east,north": four finite numbers; west > east crosses the antimeridian. */
+const BBOX_NUMBER = String.raw`\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*`;
+/** The shape of a bbox (the ranges are checked after parsing); also the documented pattern. */
+export const BBOX_PATTERN = new RegExp(`^${[BBOX_NUMBER, BBOX_NUMBER, BBOX_NUMBER, BBOX_NUMBER].join(',')}$`);
+
 function bboxSchema() {
   return z
     .string()
     .max(200)
+    .regex(BBOX_PATTERN, 'Must be four comma-separated numbers: west,south,east,north.')
     .transform((value, ctx): BoundingBox => {
       const parts = value.split(',').map((part) => part.trim());
       const numbers = parts.map((part) => (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(part) ? Number(part) : NaN));

@@ -33,7 +33,12 @@ export const updateNotificationPreferencesInput = z
   .object(preferenceFields(jsonBoolean))
   .partial()
   .strict()
-  .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one preference.' });
+  .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one preference.' })
+  .meta({
+    description: 'Any subset of the preferences, at least one.',
+    minProperties: 1,
+    examples: [{ push: true, emailDigest: false }],
+  });
 
 export const registerPushTokenInput = z
   .object({
@@ -44,14 +49,18 @@ export const registerPushTokenInput = z
       .meta({ description: 'APNs/FCM device token or Web Push subscription endpoint.' }),
     platform: z.enum(pushPlatforms),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ token: 'fcm:dGhpcyBpcyBhIGRldmljZSB0b2tlbg', platform: 'android' }] });
 export const pushTokenOutput = z
   .object({ _id: z.string(), platform: z.enum(pushPlatforms), createdAt: z.string() })
   .meta({ id: 'PushToken' });
 // DELETE bodies are ignored by the REST layer, so the token travels in the query string.
 export const deletePushTokenInput = () => z.object({ token: z.string().min(1).max(4096) });
 
-export const aggregateOptInInput = z.object({ optIn: jsonBoolean() }).strict();
+export const aggregateOptInInput = z
+  .object({ optIn: jsonBoolean() })
+  .strict()
+  .meta({ examples: [{ optIn: true }] });
 export const aggregateOptInOutput = z.object({ optIn: z.boolean() }).meta({ id: 'ActionAggregateOptIn' });
 
 export const accountExtrasProcedures = {

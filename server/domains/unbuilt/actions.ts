@@ -55,6 +55,11 @@ export const createActionInput = z
       ctx.addIssue({ code: 'custom', path: ['placeId'], message: 'Only for volunteer_shift.' });
     if (v.eventId !== undefined && v.kind !== 'event_attended')
       ctx.addIssue({ code: 'custom', path: ['eventId'], message: 'Only for event_attended.' });
+  })
+  .meta({
+    description:
+      '`hours` is required for `outreach` and `volunteer_shift`; `placeId` only with `volunteer_shift`; `eventId` only with `event_attended`.',
+    examples: [{ kind: 'outreach', occurredOn: '2026-11-14', hours: 2.5, note: 'Leafleting at the market.' }],
   });
 
 export const exportActionsInput = () => z.object({ from: isoDate().optional(), to: isoDate().optional() });

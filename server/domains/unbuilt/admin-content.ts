@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { adminProcedure, notImplemented } from '../../trpc/procedures.js';
-import { jsonBoolean, jsonNumber, memberRef, okOutput, slugParam, uuidParam } from './common.js';
+import { jsonBoolean, jsonNumber, memberRef, okOutput, queryBoolean, slugParam, uuidParam } from './common.js';
 import { GUIDE_LIMITS, guideCategory, guideOutput } from './guides.js';
 import { MEDIA_LIMITS, httpsUrl, mediaItemOutput, mediaKinds, mediaTags, watchLinkSchema } from './media.js';
 import { reportOutput, reportReasons, reportStatuses, reportTargetTypes } from './social.schemas.js';
@@ -43,13 +43,33 @@ export const createMediaInput = z
     featured: mediaFields.featured.default(false),
     published: mediaFields.published.default(false),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        kind: 'documentary',
+        title: 'Dominion',
+        year: 2018,
+        synopsis: 'Australian animal agriculture, filmed with hidden cameras.',
+        tags: ['ethics'],
+        posterUrl: 'https://images.example.org/dominion.jpg',
+        watchLinks: [{ platform: 'YouTube', url: 'https://www.youtube.com/watch?v=LQRAfJyEsko' }],
+        featured: true,
+        published: true,
+      },
+    ],
+  });
 export const updateMediaInput = z
   .object({ id: uuidParam(), ...z.object(mediaFields).partial().shape })
   .strict()
-  .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' });
+  .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' })
+  .meta({
+    description: 'Only the fields to change, at least one.',
+    minProperties: 1,
+    examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', featured: false }],
+  });
 export const adminListMediaInput = () =>
-  z.object({ kind: z.enum(mediaKinds).optional(), published: z.stringbool().optional(), ...pageQueryFields() });
+  z.object({ kind: z.enum(mediaKinds).optional(), published: queryBoolean().optional(), ...pageQueryFields() });
 
 // ---- guides ----
 
@@ -71,13 +91,29 @@ export const createGuideInput = z
     coverImageUrl: guideFields.coverImageUrl.optional(),
     published: guideFields.published.default(false),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        title: 'Hosting your first potluck',
+        category: 'community',
+        summary: 'Plan, invite, cook.',
+        body: '# Hosting your first potluck\n\nStart small.',
+        published: false,
+      },
+    ],
+  });
 export const updateGuideInput = z
   .object({ id: uuidParam(), ...z.object(guideFields).partial().shape })
   .strict()
-  .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' });
+  .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' })
+  .meta({
+    description: 'Only the fields to change, at least one.',
+    minProperties: 1,
+    examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', published: true }],
+  });
 export const adminListGuidesInput = () =>
-  z.object({ category: guideCategory().optional(), published: z.stringbool().optional(), ...pageQueryFields() });
+  z.object({ category: guideCategory().optional(), published: queryBoolean().optional(), ...pageQueryFields() });
 
 // ---- reports ----
 
@@ -102,7 +138,17 @@ export const resolveReportInput = z
     resolutionNote: z.string().trim().max(1000).optional(),
     removeContent: jsonBoolean().default(false).meta({ description: 'With `resolved`: delete the reported content.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6',
+        status: 'resolved',
+        resolutionNote: 'Spam removed.',
+        removeContent: true,
+      },
+    ],
+  });
 
 const byId = z.object({ id: uuidParam() });
 

@@ -34,4 +34,10 @@ export const memberRef = z.object({ _id: z.string(), handle: z.string() }).meta(
 export const jsonNumber = (schema: z.ZodNumber = z.number()) => schema.pipe(z.number());
 export const jsonBoolean = () => z.boolean().pipe(z.boolean());
 
+/**
+ * A yes/no query field: exactly `true` or `false` (documented as that enum), parsed to a
+ * boolean. (z.stringbool also takes yes/on/1…, which a JSON Schema cannot say simply.)
+ */
+export const queryBoolean = () => z.enum(['true', 'false']).transform((value) => value === 'true');
+
 export const savedOutput = z.object({ saved: z.boolean() }).meta({ id: 'SavedState' });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { memberProcedure, notImplemented } from '../../trpc/procedures.js';
-import { jsonBoolean, okOutput, uuidParam } from './common.js';
+import { jsonBoolean, okOutput, queryBoolean, uuidParam } from './common.js';
 
 const unbuilt = true as const;
 const tags = ['companion'];
@@ -16,7 +16,8 @@ export const chatInput = z
       .meta({ description: 'Continue this conversation; a new one is started when absent.' }),
     message: z.string().trim().min(1).max(COMPANION_LIMITS.message),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ message: 'What can I cook for a potluck of twenty?' }] });
 
 /** The finished reply; the streamed route sends it as SSE `delta` events and then this as `done`. */
 export const chatReplyOutput = z
@@ -34,10 +35,11 @@ export const companionConversationOutput = z
   .meta({ id: 'CompanionConversation' });
 
 export const listCompanionConversationsInput = () =>
-  z.object({ pinned: z.stringbool().optional(), ...pageQueryFields() });
+  z.object({ pinned: queryBoolean().optional(), ...pageQueryFields() });
 export const pinInput = z
   .object({ id: uuidParam(), pinned: jsonBoolean().default(true).meta({ description: 'false unpins.' }) })
-  .strict();
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', pinned: true }] });
 export const companionConversationIdInput = z.object({ id: uuidParam() });
 
 export const companionProcedures = {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { memberProcedure, notImplemented, publicProcedure } from '../../trpc/procedures.js';
-import { savedOutput, slugParam, uuidParam } from './common.js';
+import { queryBoolean, savedOutput, slugParam, uuidParam } from './common.js';
 
 const unbuilt = true as const;
 const tags = ['media'];
@@ -18,7 +18,8 @@ export const httpsUrl = () =>
     .string()
     .trim()
     .max(MEDIA_LIMITS.url)
-    .pipe(z.url({ protocol: /^https$/, hostname: z.regexes.domain, message: 'Must be an absolute https URL.' }));
+    .pipe(z.url({ protocol: /^https$/, hostname: z.regexes.domain, message: 'Must be an absolute https URL.' }))
+    .meta({ format: 'uri' });
 
 export const watchLinkSchema = z
   .object({ platform: z.string().trim().min(1).max(MEDIA_LIMITS.platform), url: httpsUrl() })
@@ -45,7 +46,7 @@ export const listMediaInput = () =>
   z.object({
     kind: z.enum(mediaKinds).optional(),
     tag: z.enum(mediaTags).optional(),
-    featured: z.stringbool().optional().meta({ description: 'Only featured (true) or non-featured (false) items.' }),
+    featured: queryBoolean().optional().meta({ description: 'Only featured (true) or non-featured (false) items.' }),
     ...pageQueryFields(),
   });
 export const mediaSlugInput = () => z.object({ slug: slugParam() });

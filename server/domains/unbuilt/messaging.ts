@@ -41,11 +41,13 @@ export const createConversationInput = z
       .meta({ description: 'The other members (friends of the caller); the caller is added.' }),
     title: z.string().trim().min(1).max(MESSAGING_LIMITS.title).optional(),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ memberIds: ['01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6'], title: 'Saturday outreach' }] });
 export const listMessagesInput = () => z.object({ id: uuidParam(), ...pageQueryFields() });
 export const sendMessageInput = z
   .object({ id: uuidParam(), body: z.string().trim().min(1).max(MESSAGING_LIMITS.body) })
-  .strict();
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', body: 'See you at the fountain at 2.' }] });
 
 export const messagingProcedures = {
   listConversations: memberProcedure

@@ -40,7 +40,18 @@ export const createReviewInput = z
       .default(false)
       .meta({ description: "Show the author's handle with the review. Off by default." }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6',
+        rating: 5,
+        text: 'Great brunch, friendly staff.',
+        monthVisited: '2026-10',
+        showHandle: false,
+      },
+    ],
+  });
 
 export const placeListOutput = z
   .object({
@@ -63,7 +74,17 @@ export const createPlaceListInput = z
     isPublic: jsonBoolean().default(false).meta({ description: 'Private by default.' }),
     placeIds: placeIds().default([]),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        name: 'Berlin brunch',
+        description: 'Weekend favourites.',
+        isPublic: false,
+        placeIds: ['01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6'],
+      },
+    ],
+  });
 export const updatePlaceListInput = z
   .object({
     id: uuidParam(),
@@ -73,7 +94,12 @@ export const updatePlaceListInput = z
     placeIds: placeIds().optional().meta({ description: 'Replaces the whole list of places.' }),
   })
   .strict()
-  .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' });
+  .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' })
+  .meta({
+    description: 'Only the fields to change, at least one.',
+    minProperties: 1,
+    examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', name: 'Berlin brunch spots' }],
+  });
 export const placeListIdInput = z.object({ id: uuidParam() });
 
 export const placeExtrasProcedures = {

@@ -15,20 +15,33 @@ export const appleSignInInput = z
     nonce: z.string().min(1).max(256).meta({ description: 'The raw nonce whose SHA-256 was sent to Apple.' }),
     handle: handleInput.optional().meta({ description: 'Required when this creates the account.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        identityToken: 'eyJraWQiOiJXNldjT0tCIiwiYWxnIjoiUlMyNTYifQ.eyJzdWIiOiIwMDEifQ.c2ln',
+        nonce: 'n-0S6_WzA2Mj',
+        handle: 'sam_sprouts',
+      },
+    ],
+  });
 
 export const googleSignInInput = z
   .object({
     idToken: z.string().min(1).max(8192).meta({ description: 'The Google ID token (JWT).' }),
     handle: handleInput.optional().meta({ description: 'Required when this creates the account.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [{ idToken: 'eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiIxMDkifQ.c2ln', handle: 'sam_sprouts' }],
+  });
 
 export const socialSignInProcedures = {
   apple: signInProcedure
     .meta({
       auth: 'public',
       unbuilt,
+      errors: ['invalid_credentials'],
       openapi: { method: 'POST', path: '/api/auth/apple', tags, protect: false, summary: 'Sign in with Apple' },
     })
     .input(appleSignInInput)
@@ -39,6 +52,7 @@ export const socialSignInProcedures = {
     .meta({
       auth: 'public',
       unbuilt,
+      errors: ['invalid_credentials'],
       openapi: { method: 'POST', path: '/api/auth/google', tags, protect: false, summary: 'Sign in with Google' },
     })
     .input(googleSignInInput)

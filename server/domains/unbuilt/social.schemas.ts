@@ -41,7 +41,8 @@ export const createInviteInput = z
       .optional()
       .meta({ description: 'Lifetime of the code, 1–30 days; default 7.' }),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ expiresInDays: 7 }] });
 export const acceptInviteInput = z.object({ code: inviteCodeParam() });
 export const friendUserIdInput = z.object({ userId: uuidParam() });
 
@@ -101,10 +102,24 @@ export const createPostInput = z
   .refine((v) => (v.visibility === 'grove') === (v.groveId !== undefined), {
     message: 'groveId is required for grove visibility and only allowed with it.',
     path: ['groveId'],
+  })
+  .meta({
+    description: '`groveId` is required with `visibility: grove` and allowed only with it.',
+    examples: [
+      {
+        body: 'Great turnout at the vigil today!',
+        visibility: 'grove',
+        groveId: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6',
+        imageKeys: [],
+      },
+    ],
   });
 
 export const postIdInput = z.object({ id: uuidParam() });
-export const reactInput = z.object({ id: uuidParam(), kind: z.enum(reactionKinds) }).strict();
+export const reactInput = z
+  .object({ id: uuidParam(), kind: z.enum(reactionKinds) })
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', kind: 'heart' }] });
 export const reactionStateOutput = z
   .object({ reactions: reactionCounts, myReaction: z.enum(reactionKinds).nullable() })
   .meta({ id: 'ReactionState' });
@@ -116,7 +131,8 @@ export const commentListOutput = listEnvelope(commentOutput);
 export const listCommentsInput = () => z.object({ id: uuidParam(), ...pageQueryFields() });
 export const createCommentInput = z
   .object({ id: uuidParam(), body: z.string().trim().min(1).max(POST_LIMITS.comment) })
-  .strict();
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', body: 'Thanks for organising!' }] });
 
 export const handlePostsInput = () => z.object({ handle: handleParam(), ...pageQueryFields() });
 
@@ -129,7 +145,17 @@ export const createReportInput = z
     reason: z.enum(reportReasons),
     details: z.string().trim().max(POST_LIMITS.reportDetails).optional(),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        targetType: 'post',
+        targetId: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6',
+        reason: 'spam',
+        details: 'Advertising in every grove.',
+      },
+    ],
+  });
 
 /** The reporter's own receipt; the reporter's identity is shown only to admins. */
 export const reportOutput = z

@@ -32,7 +32,8 @@ export const presignImageInput = z
       description: `Size in bytes, at most ${UPLOAD_LIMITS.imageBytes}; the signature binds it.`,
     }),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ contentType: 'image/jpeg', purpose: 'post', contentLength: 482113 }] });
 
 export const presignImageOutput = z
   .object({
@@ -51,7 +52,8 @@ export const createVideoInput = z
       .optional()
       .meta({ description: 'Size in bytes when known up front.' }),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ title: 'Sanctuary day highlights', contentLength: 73400320 }] });
 
 export const createVideoOutput = z
   .object({
