@@ -8789,6 +8789,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description Required with `deleteAccount: true` when the account has a password. */
                     currentPassword?: string;

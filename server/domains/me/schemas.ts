@@ -50,7 +50,8 @@ export const panicInput = z
       .optional()
       .meta({ description: 'Required with `deleteAccount: true` when the account has a password.' }),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{}, { deleteAccount: true, currentPassword: 'correct horse battery' }] });
 
 export const panicOutput = z
   .object({ ok: z.literal(true), revokedSessions: z.number().int(), accountDeleted: z.boolean() })
