@@ -4,6 +4,7 @@
 import { generateOpenApiDocument, type OpenAPIObject, type OpenApiRouter } from 'trpc-to-openapi';
 import { errorStatus } from '../errors.js';
 import type { RouteMeta } from '../trpc/init.js';
+import { honoursIdempotencyKey, idempotencyKeyParameter } from '../lib/idempotency.js';
 
 const errorEnvelopeSchema = {
   type: 'object',
@@ -77,6 +78,8 @@ export function buildOpenApiDocument(
           description: 'Not implemented yet (`not_implemented`), after auth and validation pass.',
         };
       }
+      if (meta.auth && meta.auth !== 'public' && honoursIdempotencyKey(meta))
+        ((operation as { parameters?: unknown[] }).parameters ??= []).push(idempotencyKeyParameter);
       if (meta.successStatus && operation.responses['200']) {
         operation.responses[String(meta.successStatus)] = operation.responses['200'];
         delete operation.responses['200'];

@@ -1,7 +1,9 @@
 // Procedures by auth level. Services throw AppError; the base middleware turns it into the
 // matching TRPCError once, so both /api and /trpc answer with the same status and code.
 import { TRPCError, getTRPCErrorFromUnknown } from '@trpc/server';
+import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import { AppError } from '../errors.js';
+import { honoursIdempotencyKey, runIdempotent, validIdempotencyKey } from '../lib/idempotency.js';
 import { baseProcedure } from './init.js';
 import { toTrpcError } from './errors.js';
 import type { Context } from './context.js';
@@ -49,10 +51,19 @@ async function underGuard<T>(ctx: Context, check: Check | undefined, work: () =>
     return work();
   };
   try {
+    // While the database is known to be down, answer at once rather than wait out the deadline.
+    if (ctx.database.health.isDown()) throw databaseDown(ctx);
     return await withDeadline(ctx.config.REQUEST_TIMEOUT_MS, run());
   } catch (error) {
+    ctx.database.health.notice(error);
     throw toTrpcError(getTRPCErrorFromUnknown(error));
   }
+}
+
+function databaseDown(ctx: Context): AppError {
+  return new AppError('unavailable', 'The database is unreachable; try again shortly.', {
+    'Retry-After': String(ctx.database.health.retryAfterSeconds()),
+  });
 }
 
 /** The guard as one middleware level (each tRPC level costs a few µs of object copies per call). */
@@ -61,6 +72,7 @@ function guarded(check?: Check) {
     const result = await underGuard(ctx, check, () => next());
     // tRPC hands a failure further down the chain back as a result, not as a throw.
     if (!result.ok) {
+      ctx.database.health.notice(result.error);
       const mapped = toTrpcError(result.error);
       if (mapped !== result.error) throw mapped;
     }
@@ -120,10 +132,22 @@ function guardedResolver(resolver: Resolver, check: Check): Resolver {
 }
 
 /** Any valid session. Narrows ctx with the user and session. */
-export const memberProcedure = guarded(bearerCheck).use(async ({ ctx, next }) => {
+export const memberProcedure = guarded(bearerCheck).use(async ({ ctx, meta, path, getRawInput, next }) => {
   const auth = await ctx.authenticate();
   if (!auth) throw new AppError('unauthorized');
-  return next({ ctx: { user: auth.user, session: auth.session } });
+  const member = { user: auth.user, session: auth.session };
+  // Creates honour Idempotency-Key (server/lib/idempotency.ts): key and write commit together.
+  const key = honoursIdempotencyKey(meta) ? validIdempotencyKey(ctx.idempotencyKey) : null;
+  if (key === null) return next({ ctx: member });
+  return runIdempotent(ctx, {
+    userId: auth.user.id,
+    key,
+    procedurePath: path,
+    rawInput: await getRawInput(),
+    status: meta?.successStatus ?? 200,
+    run: (scope) => next({ ctx: { ...member, ...scope } }),
+    replay: (data) => ({ marker: middlewareMarker, ok: true as const, data, ctx }) as never,
+  });
 });
 
 /** role = admin, as read from the database on this very request (with the session lookup). */
