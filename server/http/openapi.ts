@@ -78,8 +78,10 @@ export function buildOpenApiDocument(
           description: 'Not implemented yet (`not_implemented`), after auth and validation pass.',
         };
       }
-      if (meta.auth && meta.auth !== 'public' && honoursIdempotencyKey(meta))
-        ((operation as { parameters?: unknown[] }).parameters ??= []).push(idempotencyKeyParameter);
+      if (meta.auth && meta.auth !== 'public' && honoursIdempotencyKey(meta)) {
+        const withParameters = operation as { parameters?: unknown[] };
+        withParameters.parameters = [...(withParameters.parameters ?? []), idempotencyKeyParameter];
+      }
       if (meta.successStatus && operation.responses['200']) {
         operation.responses[String(meta.successStatus)] = operation.responses['200'];
         delete operation.responses['200'];

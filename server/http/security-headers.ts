@@ -2,7 +2,7 @@
 // the OpenAPI JSON), and CORS for the API. The JSON API answers already carry nosniff and
 // no-store (server/http/rest.ts); the docs get those plus a Content-Security-Policy that
 // forbids framing, remote resources and plugins, and no Referer leaves the page.
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { Env, Hono, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 
 /**
@@ -64,7 +64,10 @@ function corsFor(allowedOrigins: readonly string[]): MiddlewareHandler {
  * Mounts both on the app; call before the routes so the middleware wraps them. With no
  * configured origin the API gets no middleware at all (and so keeps its fast path).
  */
-export function mountBrowserPolicies(app: Hono<any>, config: { CORS_ALLOWED_ORIGINS: readonly string[] }): void {
+export function mountBrowserPolicies<E extends Env>(
+  app: Hono<E>,
+  config: { CORS_ALLOWED_ORIGINS: readonly string[] },
+): void {
   for (const path of ['/api/docs', '/api/docs/*', '/api/openapi.json']) app.use(path, securityHeaders);
   if (config.CORS_ALLOWED_ORIGINS.length === 0) return;
   const policy = corsFor(config.CORS_ALLOWED_ORIGINS);
