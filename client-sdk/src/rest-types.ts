@@ -2057,7 +2057,10 @@ export interface operations {
     "actions-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2305,7 +2308,10 @@ export interface operations {
     "adminSetup-createGrove": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2697,7 +2703,10 @@ export interface operations {
     "adminContent-createGuide": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3105,7 +3114,10 @@ export interface operations {
     "adminContent-createMedia": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3442,7 +3454,10 @@ export interface operations {
     "adminSetup-createOrganization": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4907,7 +4922,10 @@ export interface operations {
     "messaging-createConversation": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5062,7 +5080,10 @@ export interface operations {
     "messaging-sendMessage": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5194,7 +5215,10 @@ export interface operations {
     "events-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5932,7 +5956,10 @@ export interface operations {
     "social-createInvite": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7743,7 +7770,10 @@ export interface operations {
     "placeExtras-createList": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8044,7 +8074,10 @@ export interface operations {
     "places-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8187,7 +8220,10 @@ export interface operations {
     "placeExtras-createReview": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -8317,7 +8353,10 @@ export interface operations {
     "social-createPost": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8637,7 +8676,10 @@ export interface operations {
     "social-createComment": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9003,7 +9045,10 @@ export interface operations {
     "accountExtras-registerPushToken": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9156,7 +9201,10 @@ export interface operations {
     "social-createReport": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9359,7 +9407,10 @@ export interface operations {
     "uploads-createVideo": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
