@@ -38,22 +38,23 @@ export interface HealthOptions {
   maxDelayMs?: number;
   /** A probe slower than this counts as failed. */
   probeTimeoutMs?: number;
-  /** Called when the state changes (for the log). */
-  onChange?: (up: boolean, error?: unknown) => void;
 }
+
+export type HealthListener = (up: boolean, error?: unknown) => void;
 
 export class DatabaseHealth {
   private down = false;
   private probing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private listener: HealthListener = () => {};
   private readonly minDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly probeTimeoutMs: number;
 
   constructor(
     private readonly ping: (timeoutMs: number) => Promise<void>,
-    private readonly options: HealthOptions = {},
+    options: HealthOptions = {},
   ) {
     this.minDelayMs = options.minDelayMs ?? 250;
     this.maxDelayMs = options.maxDelayMs ?? 2000;
@@ -70,6 +71,11 @@ export class DatabaseHealth {
     return Math.max(1, Math.ceil(this.maxDelayMs / 1000));
   }
 
+  /** Told when the state changes (the app logs it). */
+  setListener(listener: HealthListener): void {
+    this.listener = listener;
+  }
+
   /** Looks at a failure seen by a request: a connection failure starts a probe (single flight). */
   notice(error: unknown): void {
     if (this.stopped || this.down || this.probing || !isConnectionFailure(error)) return;
@@ -82,7 +88,7 @@ export class DatabaseHealth {
   markDown(error: unknown): void {
     if (this.stopped || this.down) return;
     this.down = true;
-    this.options.onChange?.(false, error);
+    this.listener(false, error);
     this.schedule(this.minDelayMs);
   }
 
@@ -108,7 +114,7 @@ export class DatabaseHealth {
       try {
         await this.ping(this.probeTimeoutMs);
         this.down = false;
-        this.options.onChange?.(true);
+        this.listener(true);
       } catch {
         this.schedule(Math.min(delayMs * 2, this.maxDelayMs));
       }
