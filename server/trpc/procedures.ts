@@ -12,7 +12,8 @@ import type { Context } from './context.js';
  * Every call has a deadline (REQUEST_TIMEOUT_MS). The database client queues queries while it
  * reconnects, so without one a request could hang for as long as an outage lasts; past the
  * deadline the caller gets 503 `unavailable` and may retry. (A write still queued then may
- * complete later: like any timeout, its outcome is unknown to the caller.)
+ * complete later: like any timeout, its outcome is unknown to the caller, who retries a create
+ * safely with the same Idempotency-Key.)
  */
 function withDeadline<T>(ms: number, work: Promise<T>): Promise<T> {
   // One promise and one timer per call (this runs on every request; Promise.race cost two more).
