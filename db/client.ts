@@ -7,6 +7,7 @@ import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.js';
+import { AlwaysUpHealth, DatabaseHealth } from './health.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A Drizzle transaction handle; services accept either. */
@@ -20,6 +21,8 @@ export interface Database {
   rows<T = Record<string, unknown>>(query: SQL, executor?: DbOrTx): Promise<T[]>;
   /** Resolves when the database answers `select 1` within the timeout; rejects otherwise. */
   ping(timeoutMs: number): Promise<void>;
+  /** Known reachability: requests answer 503 at once while it is down (db/health.ts). */
+  health: DatabaseHealth;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -68,13 +71,16 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     connection: { statement_timeout: options.statementTimeoutMs ?? 5000, application_name: 'community-activism' },
   });
   const db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  const ping = async (timeoutMs: number) => {
+    await withTimeout(client`select 1`.execute(), timeoutMs, 'database ping');
+  };
+  const health = new DatabaseHealth(ping);
   return {
     db,
     kind: 'postgres',
     rows: async (query, executor = db) => rowsOf(await executor.execute(query)),
-    ping: async (timeoutMs) => {
-      await withTimeout(client`select 1`.execute(), timeoutMs, 'database ping');
-    },
+    ping,
+    health,
     migrate: async () => {
       const { migrate } = await import('drizzle-orm/postgres-js/migrator');
       // A dedicated single connection holds the advisory lock for the whole run.
@@ -91,7 +97,10 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
         await lockClient.end({ timeout: 5 });
       }
     },
-    close: () => client.end({ timeout: 5 }),
+    close: () => {
+      health.stop();
+      return client.end({ timeout: 5 });
+    },
   };
 }
 
@@ -115,6 +124,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     ping: async (timeoutMs) => {
       await withTimeout(client.query('select 1'), timeoutMs, 'database ping');
     },
+    health: new AlwaysUpHealth(),
     migrate: async () => {
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(drizzle({ client, casing: 'snake_case' }), { migrationsFolder });

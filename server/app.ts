@@ -12,6 +12,7 @@ import { appRouter } from './trpc/router.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { renderDocsPage } from './http/docs-page.js';
 import { createRestHandler, errorResponse } from './http/rest.js';
+import { mountBrowserPolicies } from './http/security-headers.js';
 import { documentCalendarFeed, mountCalendarFeed } from './domains/events/calendar-route.js';
 import packageJson from '../package.json' with { type: 'json' };
 
@@ -113,11 +114,18 @@ export function createApp(deps: AppDeps) {
     }
   });
 
+  mountBrowserPolicies(app, deps.config);
+  deps.database.health.setListener((up, err) =>
+    up ? deps.log.info('database reachable again') : deps.log.warn({ err }, 'database unreachable: failing fast'),
+  );
+
   app.get('/healthz', async (c) => {
     try {
+      if (deps.database.health.isDown()) throw new Error('database marked down; probing in the background');
       await deps.database.ping(HEALTH_TIMEOUT_MS);
       return c.json({ ok: true });
     } catch (error) {
+      deps.database.health.markDown(error);
       deps.log.warn({ err: error }, 'health check: database unreachable');
       return c.json(errorBody('unavailable', 'The database is unreachable.'), 503);
     }

@@ -34,6 +34,26 @@ const configSchema = z.object({
 
   /** Trust the left-most X-Forwarded-For address. Only behind a proxy that overwrites it. */
   TRUST_PROXY: bool.default(false),
+  /**
+   * Browser origins allowed to call /api and /trpc cross-origin (comma-separated, exact, e.g.
+   * `https://app.example.org`). Empty: no CORS headers at all, so browsers refuse cross-origin reads.
+   */
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().refine((origin) => URL.canParse(origin) && new URL(origin).origin === origin, {
+          message: 'each origin must be scheme://host[:port], with no path or trailing slash',
+        }),
+      ),
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_BODY_BYTES: positiveInt.default(1_048_576),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),

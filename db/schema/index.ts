@@ -6,3 +6,4 @@ export * from './groves.js';
 export * from './organizations.js';
 export * from './friendships.js';
 export * from './events.js';
+export * from './idempotency.js';

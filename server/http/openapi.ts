@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { type ErrorCode, errorStatus } from '../errors.js';
 import type { RouteMeta } from '../trpc/init.js';
 import { signInProcedure } from '../trpc/procedures.js';
+import { honoursIdempotencyKey, idempotencyKeyParameter } from '../lib/idempotency.js';
 
 const envelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' } as const;
 
@@ -106,6 +107,10 @@ function inputKeys(input: z.ZodType | undefined): string[] {
   return input instanceof z.ZodObject ? Object.keys(input.shape) : [];
 }
 
+/** Member and admin creates honour `Idempotency-Key` (server/lib/idempotency.ts). */
+const takesIdempotencyKey = (meta: RouteMeta) =>
+  meta.auth !== undefined && meta.auth !== 'public' && honoursIdempotencyKey(meta);
+
 /** Every error code the operation can answer (see the header of this file). */
 export function declaredErrorCodes(method: string, path: string, route: RouteFacts): Set<ErrorCode> {
   const codes = new Set<ErrorCode>(route.meta.errors ?? []);
@@ -116,6 +121,8 @@ export function declaredErrorCodes(method: string, path: string, route: RouteFac
   if (route.meta.auth === 'admin') codes.add('forbidden');
   // Per-member write limits (server/trpc/procedures.ts) answer 429 past their window.
   if (route.meta.writeLimit) codes.add('rate_limited');
+  // The same Idempotency-Key with another body answers 409 (server/lib/idempotency.ts).
+  if (takesIdempotencyKey(route.meta)) codes.add('conflict');
   if (path.includes('{')) codes.add('not_found');
   if (readsBody(method)) {
     codes.add('payload_too_large');
@@ -233,6 +240,10 @@ export function buildOpenApiDocument(
       const media = operation.requestBody?.content?.['application/json'];
       const pathKeys = inputKeys(route.input).filter((key) => meta.openapi?.path.includes(`{${key}}`));
       if (media) completeRequestBody(media, route.input, pathKeys);
+      if (takesIdempotencyKey(meta)) {
+        const withParameters = operation as { parameters?: unknown[] };
+        withParameters.parameters = [...(withParameters.parameters ?? []), idempotencyKeyParameter];
+      }
     }
   }
   return doc;

@@ -1,6 +1,7 @@
 // Deletes rows whose lifetime is over: expired sessions, magic-link tokens and rate-limit windows.
 import { lt } from 'drizzle-orm';
-import { magicLinkTokens, rateLimits, sessions } from '../../db/schema/index.js';
+import { idempotencyKeys, magicLinkTokens, rateLimits, sessions } from '../../db/schema/index.js';
+import { IDEMPOTENCY_KEY_TTL_MS } from '../lib/idempotency.js';
 import type { Job } from './runner.js';
 import { rsvpSweep } from './rsvp-sweep.js';
 
@@ -22,3 +23,19 @@ export const expiredCredentialsSweep: Job = {
 /** Every periodic job the server runs. Milestones add theirs here (e.g. the RSVP sweep). */
 export const allJobs: Job[] = [expiredCredentialsSweep];
 allJobs.push(rsvpSweep);
+
+/** Idempotency keys are kept 24 hours (server/lib/idempotency.ts). */
+export const expiredIdempotencyKeysSweep: Job = {
+  name: 'sweep-expired-idempotency-keys',
+  lockId: 7_310_105,
+  intervalMs: 60 * 60_000,
+  async run(tx, now) {
+    const cutoff = new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS);
+    const k = await tx
+      .delete(idempotencyKeys)
+      .where(lt(idempotencyKeys.createdAt, cutoff))
+      .returning({ key: idempotencyKeys.key });
+    return { idempotencyKeys: k.length };
+  },
+};
+allJobs.push(expiredIdempotencyKeysSweep);

@@ -28,6 +28,8 @@ export interface Context extends AppDeps {
   bearerToken: string | null;
   /** True when an Authorization header was sent but is not `Bearer <token>`. */
   malformedAuthorization: boolean;
+  /** The Idempotency-Key header as sent (validated by the routes that honour it), or null. */
+  idempotencyKey: string | null;
   /** Resolves the session once per request (memoised); null when no valid token was sent. */
   authenticate(): Promise<AuthenticatedSession | null>;
 }
@@ -79,6 +81,7 @@ export function createRequestContext(deps: AppDeps, facts: RequestFacts): Contex
     clientIp: clientAddress(deps, facts.headers, facts.remoteAddress),
     bearerToken: token,
     malformedAuthorization: malformed,
+    idempotencyKey: facts.headers.get('idempotency-key'),
     authenticate() {
       if (!token) return Promise.resolve(null);
       authenticated ??= validateSessionToken(deps.database.db, token, deps.clock.now());

@@ -13,6 +13,11 @@ export type RouteMeta = OpenApiMeta<{
   auth?: AuthLevel;
   /** Status of a successful answer when it is not 200. */
   successStatus?: 201 | 202;
+  /**
+   * Honours the Idempotency-Key header (server/lib/idempotency.ts). Default: POSTs answering
+   * 201 on member routes; false opts a create out (e.g. one whose answer is a secret).
+   */
+  idempotent?: boolean;
   /** Mounted with its real validation but answering 501 until its milestone (server/domains/unbuilt/). */
   unbuilt?: true;
   /**

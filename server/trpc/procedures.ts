@@ -1,8 +1,10 @@
 // Procedures by auth level. Services throw AppError; the base middleware turns it into the
 // matching TRPCError once, so both /api and /trpc answer with the same status and code.
 import { TRPCError, getTRPCErrorFromUnknown } from '@trpc/server';
+import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import { AppError } from '../errors.js';
 import { enforceRateLimit } from '../auth/rate-limit.js';
+import { honoursIdempotencyKey, runIdempotent, validIdempotencyKey } from '../lib/idempotency.js';
 import { baseProcedure, type WriteLimitScope } from './init.js';
 import { toTrpcError } from './errors.js';
 import type { Context } from './context.js';
@@ -11,7 +13,8 @@ import type { Context } from './context.js';
  * Every call has a deadline (REQUEST_TIMEOUT_MS). The database client queues queries while it
  * reconnects, so without one a request could hang for as long as an outage lasts; past the
  * deadline the caller gets 503 `unavailable` and may retry. (A write still queued then may
- * complete later: like any timeout, its outcome is unknown to the caller.)
+ * complete later: like any timeout, its outcome is unknown to the caller, who retries a create
+ * safely with the same Idempotency-Key.)
  */
 function withDeadline<T>(ms: number, work: Promise<T>): Promise<T> {
   // One promise and one timer per call (this runs on every request; Promise.race cost two more).
@@ -50,10 +53,20 @@ async function underGuard<T>(ctx: Context, check: Check | undefined, work: () =>
     return work();
   };
   try {
+    // While the database is known to be down, answer at once rather than wait out the deadline.
+    // (`?.`: hand-made contexts in unit tests carry no database.)
+    if (ctx.database?.health.isDown()) throw databaseDown(ctx);
     return await withDeadline(ctx.config.REQUEST_TIMEOUT_MS, run());
   } catch (error) {
+    ctx.database?.health.notice(error);
     throw toTrpcError(getTRPCErrorFromUnknown(error));
   }
+}
+
+function databaseDown(ctx: Context): AppError {
+  return new AppError('unavailable', 'The database is unreachable; try again shortly.', {
+    'Retry-After': String(ctx.database.health.retryAfterSeconds()),
+  });
 }
 
 /** The guard as one middleware level (each tRPC level costs a few µs of object copies per call). */
@@ -62,6 +75,7 @@ function guarded(check?: Check) {
     const result = await underGuard(ctx, check, () => next());
     // tRPC hands a failure further down the chain back as a result, not as a throw.
     if (!result.ok) {
+      ctx.database?.health.notice(result.error);
       const mapped = toTrpcError(result.error);
       if (mapped !== result.error) throw mapped;
     }
@@ -124,13 +138,25 @@ function guardedResolver(resolver: Resolver, check: Check): Resolver {
  * Any valid session. Narrows ctx with the user and session. A route whose meta names a
  * `writeLimit` counts the call against the member's limit for that scope first: after the
  * session check, before the input is validated (an invalid or not-yet-built create counts too,
- * so a script cannot probe or flood a route for free).
+ * so a script cannot probe or flood a route for free). Creates then honour Idempotency-Key
+ * (server/lib/idempotency.ts): key and write commit together.
  */
-export const memberProcedure = guarded(bearerCheck).use(async ({ ctx, next, meta }) => {
+export const memberProcedure = guarded(bearerCheck).use(async ({ ctx, meta, path, getRawInput, next }) => {
   const auth = await ctx.authenticate();
   if (!auth) throw new AppError('unauthorized');
   if (meta?.writeLimit) await enforceWriteLimit(ctx, auth.user.id, meta.writeLimit);
-  return next({ ctx: { user: auth.user, session: auth.session } });
+  const member = { user: auth.user, session: auth.session };
+  const key = honoursIdempotencyKey(meta) ? validIdempotencyKey(ctx.idempotencyKey) : null;
+  if (key === null) return next({ ctx: member });
+  return runIdempotent(ctx, {
+    userId: auth.user.id,
+    key,
+    procedurePath: path,
+    rawInput: await getRawInput(),
+    status: meta?.successStatus ?? 200,
+    run: (scope) => next({ ctx: { ...member, ...scope } }),
+    replay: (data) => ({ marker: middlewareMarker, ok: true as const, data, ctx }) as never,
+  });
 });
 
 /** Generous for a person (30 creates of one kind in 10 minutes by default), tight for a script. */

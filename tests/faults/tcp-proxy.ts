@@ -1,10 +1,11 @@
 // A TCP proxy between the app and PostgreSQL that can fail on command: `refuse` closes the
 // port and resets every connection (a server that went away), `blackhole` accepts and never
-// answers (a network that drops packets), `up` forwards again. It lets the fault tests break
+// answers (a network that drops packets), `stall` keeps every connection but forwards nothing
+// until `up` (a partition that heals: what was sent meanwhile arrives late), `up` forwards again. It lets the fault tests break
 // the database for one app without touching the server other test files are using.
 import net from 'node:net';
 
-export type ProxyMode = 'up' | 'refuse' | 'blackhole';
+export type ProxyMode = 'up' | 'refuse' | 'blackhole' | 'stall';
 
 export interface TcpProxy {
   port: number;
@@ -17,6 +18,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const sockets = new Set<net.Socket>();
   let server: net.Server | null = null;
   let port = 0;
+  /** Live client/upstream pairs: `stall` unpipes them, `up` pipes them again. */
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  const connectPair = (client: net.Socket, upstream: net.Socket) => {
+    client.pipe(upstream);
+    upstream.pipe(client);
+  };
 
   const handle = (client: net.Socket) => {
     sockets.add(client);
@@ -30,8 +37,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       client.destroy();
     });
     upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    client.pipe(upstream).pipe(client);
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    pairs.add(pair);
+    client.on('close', () => {
+      upstream.destroy();
+      pairs.delete(pair);
+    });
+    if (mode !== 'stall') connectPair(client, upstream);
   };
 
   const listen = () =>
@@ -52,6 +64,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const dropAll = () => {
     for (const s of sockets) s.destroy();
     sockets.clear();
+    pairs.clear();
   };
 
   await listen();
@@ -61,6 +74,22 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     async set(next) {
       if (next === mode) return;
+      // A stall and its end keep every connection: bytes wait in the sockets' buffers.
+      if (next === 'stall' && mode === 'up') {
+        for (const [client, upstream] of pairs) {
+          client.unpipe(upstream);
+          upstream.unpipe(client);
+          client.pause();
+          upstream.pause();
+        }
+        mode = next;
+        return;
+      }
+      if (next === 'up' && mode === 'stall') {
+        mode = next;
+        for (const [client, upstream] of pairs) connectPair(client, upstream);
+        return;
+      }
       dropAll();
       if (next === 'refuse') await stopListening();
       if (next !== 'refuse' && !server) await listen();

@@ -136,6 +136,8 @@ export const eventsRouter = router({
     .meta({
       auth: 'member',
       successStatus: 201,
+      // A rotation, not a create (no duplicates possible); storing its answer would store the secret.
+      idempotent: false,
       openapi: {
         method: 'POST',
         path: '/api/me/calendar-token',
