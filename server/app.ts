@@ -115,9 +115,6 @@ export function createApp(deps: AppDeps) {
   });
 
   mountBrowserPolicies(app, deps.config);
-  deps.database.health.setListener((up, err) =>
-    up ? deps.log.info('database reachable again') : deps.log.warn({ err }, 'database unreachable: failing fast'),
-  );
 
   app.get('/healthz', async (c) => {
     try {

@@ -31,6 +31,11 @@ export async function createDeps(
     'database opened; applying migrations',
   );
   await database.migrate();
+  // Building the app must not touch the database (the SDK document is generated without one),
+  // so the health state's log lines are wired here, once per process.
+  database.health.setListener((up, err) =>
+    up ? log.info('database reachable again') : log.warn({ err }, 'database unreachable: failing fast'),
+  );
   const mailer = overrides.mailer ?? (await createMailer(config, log));
   return { database, config, clock, log, mailer, cache: new TtlCache(clock) };
 }
