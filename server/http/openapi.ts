@@ -4,6 +4,7 @@
 import { generateOpenApiDocument, type OpenAPIObject, type OpenApiRouter } from 'trpc-to-openapi';
 import { errorStatus } from '../errors.js';
 import type { RouteMeta } from '../trpc/init.js';
+import { listProcedures } from './trpc-internals.js';
 
 const errorEnvelopeSchema = {
   type: 'object',
@@ -59,8 +60,7 @@ export function buildOpenApiDocument(
   doc.components.schemas = { ...schemas, ErrorEnvelope: errorEnvelopeSchema as never };
 
   const metaByOperation = new Map<string, RouteMeta>();
-  for (const procedure of Object.values(router._def.procedures) as { _def: { meta?: RouteMeta } }[]) {
-    const meta = procedure._def.meta;
+  for (const { meta } of listProcedures(router)) {
     if (meta?.openapi) metaByOperation.set(`${meta.openapi.method} ${meta.openapi.path}`, meta);
   }
 

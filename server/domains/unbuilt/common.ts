@@ -27,11 +27,10 @@ export const isoDate = () => z.iso.date({ message: 'Must be a date YYYY-MM-DD.' 
 export const memberRef = z.object({ _id: z.string(), handle: z.string() }).meta({ id: 'MemberRef' });
 
 /**
- * trpc-to-openapi coerces every plain z.number() and z.boolean() of an input in place, JSON
- * bodies included ("5" → 5, "no" → true), for REST and tRPC alike. Body fields use these: a
- * pipe is left alone, so a wrong type stays a 400.
+ * Body numbers and booleans. Nothing coerces JSON bodies any more (server/http/coercion.ts), so
+ * these are the plain schemas; kept so the unbuilt files need no edit. New code: z.number(), z.boolean().
  */
-export const jsonNumber = (schema: z.ZodNumber = z.number()) => schema.pipe(z.number());
-export const jsonBoolean = () => z.boolean().pipe(z.boolean());
+export const jsonNumber = (schema: z.ZodNumber = z.number()) => schema;
+export const jsonBoolean = () => z.boolean();
 
 export const savedOutput = z.object({ saved: z.boolean() }).meta({ id: 'SavedState' });
