@@ -3,9 +3,9 @@
 // level, and every mounted-but-unbuilt route answers 501 only after auth and validation pass,
 // through REST and through the typed tRPC client.
 import { TRPCClientError } from '@trpc/client';
-import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRestRoutes } from '../../server/http/rest.js';
+import { compilePath, listProcedures, normalizePath } from '../../server/http/trpc-internals.js';
 import type { RouteMeta } from '../../server/trpc/init.js';
 import { appRouter } from '../../server/trpc/router.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
@@ -134,7 +134,7 @@ describe('every spec route is in the OpenAPI document', () => {
       const first = routes.find((r) => r.method === row.method && r.pattern.test(concrete));
       if (
         !first ||
-        !getPathRegExp(normalizePath(row.path)).test(concrete) ||
+        !compilePath(row.path).pattern.test(concrete) ||
         procedureMeta(first.procedurePath).openapi!.path !== row.path
       )
         wrong.push(`${routeKey(row)} is answered by ${first?.procedurePath}`);
@@ -185,19 +185,16 @@ describe('unbuilt routes over REST', () => {
 
 // ---- tRPC ----
 
-type ProcedureDef = { _def: { type: 'query' | 'mutation' | 'subscription'; meta?: RouteMeta } };
-const procedures = appRouter._def.procedures as unknown as Record<string, ProcedureDef>;
+const procedures = listProcedures(appRouter);
 
 function procedureMeta(path: string): RouteMeta {
-  return procedures[path]!._def.meta!;
+  return procedures.find((p) => p.path === path)!.meta!;
 }
 
 function procedureFor(route: SpecRoute): { path: string; type: 'query' | 'mutation' } {
-  const entry = Object.entries(procedures).find(
-    ([, p]) => p._def.meta?.openapi?.method === route.method && p._def.meta.openapi.path === route.path,
-  );
+  const entry = procedures.find((p) => p.meta?.openapi?.method === route.method && p.meta.openapi.path === route.path);
   if (!entry) throw new Error(`no procedure for ${routeKey(route)}`);
-  return { path: entry[0], type: entry[1]._def.type === 'query' ? 'query' : 'mutation' };
+  return { path: entry.path, type: entry.type === 'query' ? 'query' : 'mutation' };
 }
 
 /** Calls a procedure by its dotted path on the typed client (the path comes from data). */
