@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/passwords.js';
 import { userRoles } from '../../../db/schema/accounts.js';
-
-export const HANDLE_PATTERN = /^[A-Za-z0-9_]{3,30}$/;
+import { HANDLE_PATTERN } from '../../shared/schemas.js';
 
 /** Handles that would read as official or collide with paths. */
 export const RESERVED_HANDLES = new Set([
@@ -60,7 +59,5 @@ export const loginInput = z.object({ email: z.string().max(254), password: z.str
 export const magicLinkInput = z.object({ email: emailInput });
 export const magicLinkVerifyInput = z.object({ token: z.string().min(1).max(128) });
 export const acceptedOutput = z.object({ accepted: z.literal(true) });
-export const okOutput = z.object({ ok: z.literal(true) });
-export const emptyInput = z.object({});
 
 export type AccountOutput = z.infer<typeof accountOutput>;

@@ -6,7 +6,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { calendarFeeds, eventRsvps, events, users } from '../../../db/schema/index.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import type { Context } from '../../trpc/context.js';
-import type { MemberContext } from '../groves/common.js';
+import type { MemberContext } from '../../shared/context.js';
 import { selectEvents, toEvent, type EventRow } from './view.js';
 import { visibleTo, type Viewer } from './visibility.js';
 import type { EventOutput } from './schemas.js';

@@ -3,10 +3,11 @@
 import { and, asc, eq, gt, gte, lte, or, sql } from 'drizzle-orm';
 import { events, groves, organizations } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
-import { AppError } from '../../errors.js';
+import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
-import { freeSlug, isUniqueViolation, slugify, type MemberContext } from '../groves/common.js';
+import type { MemberContext } from '../../shared/context.js';
+import { freeSlug, slugify } from '../../shared/slug.js';
 import { isGroveOrganizer } from '../groves/service.js';
 import { isOrganizationAdmin } from '../organizations/service.js';
 import type { CreateEventInput, UpdateEventInput } from './schemas.js';

@@ -2,10 +2,11 @@
 import { and, asc, eq, gt, ilike, or, sql } from 'drizzle-orm';
 import { groveMembers, groves, users, type Grove, type GroveRole } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
-import { AppError } from '../../errors.js';
+import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
-import { freeSlug, isUniqueViolation, slugify, type MemberContext } from './common.js';
+import type { MemberContext } from '../../shared/context.js';
+import { freeSlug, slugify } from '../../shared/slug.js';
 import type { GroveOutput } from './schemas.js';
 
 const memberCount = sql<number>`(select count(*)::int from grove_members gm where gm.grove_id = ${groves.id})`;

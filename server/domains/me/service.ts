@@ -1,14 +1,12 @@
 // Reading, changing and hard-deleting the caller's account; listing and revoking sessions.
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
-import { magicLinkTokens, sessions, users, type Session, type User } from '../../../db/schema/index.js';
+import { magicLinkTokens, sessions, users } from '../../../db/schema/index.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { Context } from '../../trpc/context.js';
+import type { MemberContext } from '../../shared/context.js';
 import { assertHandleAllowed, normaliseEmail, toAccount, uniqueViolationField } from '../auth/service.js';
 import { deleteAccountData } from './account-deletion.js';
-
-type MemberContext = Context & { user: User; session: Session };
 
 export function getAccount(ctx: MemberContext) {
   return toAccount(ctx.user);

@@ -3,10 +3,10 @@
 import { and, asc, eq, gt, ilike } from 'drizzle-orm';
 import { organizationAdmins, organizations, type Organization } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
-import { AppError } from '../../errors.js';
+import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
-import { freeSlug, isUniqueViolation, slugify } from '../groves/common.js';
+import { freeSlug, slugify } from '../../shared/slug.js';
 import { userIdByHandle } from '../groves/service.js';
 import type { OrganizationOutput } from './schemas.js';
 

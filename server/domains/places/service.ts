@@ -2,15 +2,14 @@
 // is read only to decide visibility; toPlace() never copies it into a response.
 import { and, asc, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.js';
-import { places, placeTypes, type PlaceType, type Session, type User } from '../../../db/schema/index.js';
+import { places, placeTypes, type PlaceType } from '../../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
+import type { MemberContext } from '../../shared/context.js';
 import type { Context } from '../../trpc/context.js';
 import { listApprovedPlaces, placeColumns, type PlaceRow } from './list-query.js';
 import type { CreatePlaceInput, ListPlacesInput, PlaceOutput } from './schemas.js';
 import { slugCandidates, slugify } from './slug.js';
-
-type MemberContext = Context & { user: User; session: Session };
 
 export function toPlace(row: PlaceRow): PlaceOutput {
   return {

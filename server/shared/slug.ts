@@ -1,13 +1,8 @@
-// Helpers shared by groves, organizations and events: slugs and unique-violation detection.
+// Slugs shared by groves, organizations and events.
 import { randomBytes } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../../../db/client.js';
-import type { User, Session } from '../../../db/schema/index.js';
-import type { Context } from '../../trpc/context.js';
-import { hasDatabaseCode, isUniqueViolation } from '../../errors.js';
-
-export type MemberContext = Context & { user: User; session: Session };
+import type { DbOrTx } from '../../db/client.js';
 
 export function slugify(text: string): string {
   const slug = text
@@ -29,11 +24,4 @@ export async function freeSlug(db: DbOrTx, table: PgTable, column: AnyPgColumn, 
     (await db.select({ slug: column }).from(table).where(inArray(column, candidates))).map((r) => r.slug as string),
   );
   return candidates.find((c) => !taken.has(c)) ?? `${base}-${randomBytes(6).toString('hex')}`;
-}
-
-export { isUniqueViolation };
-
-/** Foreign-key violation (e.g. a referenced row vanished meanwhile). */
-export function isForeignKeyViolation(error: unknown): boolean {
-  return hasDatabaseCode(error, (code) => code === '23503');
 }
