@@ -2,7 +2,7 @@
 // base64url of the last id's 16 bytes: opaque to clients, and anything else is invalid_cursor.
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../../db/ids.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
