@@ -142,10 +142,10 @@ export interface paths {
             cookie?: never;
         };
         /** All guides, published or not */
-        get: operations["adminContent-listGuides"];
+        get: operations["guides-adminList"];
         put?: never;
         /** Create a guide */
-        post: operations["adminContent-createGuide"];
+        post: operations["guides-adminCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -160,15 +160,15 @@ export interface paths {
             cookie?: never;
         };
         /** One guide */
-        get: operations["adminContent-getGuide"];
+        get: operations["guides-adminGet"];
         put?: never;
         post?: never;
         /** Delete a guide */
-        delete: operations["adminContent-deleteGuide"];
+        delete: operations["guides-adminDelete"];
         options?: never;
         head?: never;
         /** Change a guide */
-        patch: operations["adminContent-updateGuide"];
+        patch: operations["guides-adminUpdate"];
         trace?: never;
     };
     "/api/admin/media": {
@@ -179,10 +179,10 @@ export interface paths {
             cookie?: never;
         };
         /** All media items, published or not */
-        get: operations["adminContent-listMedia"];
+        get: operations["media-adminList"];
         put?: never;
         /** Create a media item */
-        post: operations["adminContent-createMedia"];
+        post: operations["media-adminCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -197,15 +197,15 @@ export interface paths {
             cookie?: never;
         };
         /** One media item */
-        get: operations["adminContent-getMedia"];
+        get: operations["media-adminGet"];
         put?: never;
         post?: never;
         /** Delete a media item (and every watchlist entry of it) */
-        delete: operations["adminContent-deleteMedia"];
+        delete: operations["media-adminDelete"];
         options?: never;
         head?: never;
         /** Change a media item (feature, publish, edit) */
-        patch: operations["adminContent-updateMedia"];
+        patch: operations["media-adminUpdate"];
         trace?: never;
     };
     "/api/admin/organizations": {
@@ -353,7 +353,7 @@ export interface paths {
             cookie?: never;
         };
         /** Reports, newest id last */
-        get: operations["adminContent-listReports"];
+        get: operations["reports-adminList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -374,7 +374,7 @@ export interface paths {
          * Resolve or dismiss a report
          * @description Only from `open`; anything else answers 409.
          */
-        put: operations["adminContent-resolveReport"];
+        put: operations["reports-resolve"];
         post?: never;
         delete?: never;
         options?: never;
@@ -392,7 +392,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in with Apple */
-        post: operations["socialSignIn-apple"];
+        post: operations["auth-apple"];
         delete?: never;
         options?: never;
         head?: never;
@@ -409,7 +409,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in with Google */
-        post: operations["socialSignIn-google"];
+        post: operations["auth-google"];
         delete?: never;
         options?: never;
         head?: never;
@@ -597,7 +597,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pin (or unpin) a companion conversation */
-        post: operations["companion-pin"];
+        post: operations["companion-pinConversation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -612,13 +612,13 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's conversations */
-        get: operations["messaging-listConversations"];
+        get: operations["conversations-list"];
         put?: never;
         /**
          * Start a conversation
          * @description A one-to-one conversation that already exists is returned instead of a new one.
          */
-        post: operations["messaging-createConversation"];
+        post: operations["conversations-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -633,10 +633,10 @@ export interface paths {
             cookie?: never;
         };
         /** Messages of a conversation the caller is in */
-        get: operations["messaging-listMessages"];
+        get: operations["conversations-listMessages"];
         put?: never;
         /** Send a message */
-        post: operations["messaging-sendMessage"];
+        post: operations["conversations-sendMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -762,7 +762,7 @@ export interface paths {
          * Posts in a scope
          * @description Scope `friends` (default), `public`, or `grove:<uuid>` for a grove the caller belongs to.
          */
-        get: operations["social-feed"];
+        get: operations["feed-list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -779,7 +779,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's friends */
-        get: operations["social-listFriends"];
+        get: operations["friends-list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -799,7 +799,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** End a friendship */
-        delete: operations["social-removeFriend"];
+        delete: operations["friends-remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -815,7 +815,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Issue a friend invite code */
-        post: operations["social-createInvite"];
+        post: operations["friends-createInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -835,7 +835,7 @@ export interface paths {
          * Accept an invite: the two members become friends
          * @description Codes are 12 base32 characters, case-insensitive, single use. Unknown, used or expired codes answer 404; the issuer's own code 409.
          */
-        post: operations["social-acceptInvite"];
+        post: operations["friends-acceptInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -853,7 +853,7 @@ export interface paths {
          * The caller's open invites
          * @description Friendships are made through invite codes only, so the open requests are the caller's issued invites that are neither used nor expired.
          */
-        get: operations["social-listFriendRequests"];
+        get: operations["friends-listRequests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -984,7 +984,7 @@ export interface paths {
             cookie?: never;
         };
         /** A member's public posts */
-        get: operations["social-handlePosts"];
+        get: operations["handles-listPosts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1030,7 +1030,7 @@ export interface paths {
          * Opt in or out of contributing action totals to aggregates
          * @description Off by default. Only totals are contributed, never entries.
          */
-        put: operations["accountExtras-setActionAggregateOptIn"];
+        put: operations["me-setActionAggregateOptIn"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1070,12 +1070,12 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's notification preferences */
-        get: operations["accountExtras-getNotificationPreferences"];
+        get: operations["me-getNotificationPreferences"];
         /**
          * Change notification preferences
          * @description Send any subset of the fields; the others keep their values. Answers the whole set.
          */
-        put: operations["accountExtras-updateNotificationPreferences"];
+        put: operations["me-updateNotificationPreferences"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1220,10 +1220,10 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's place lists */
-        get: operations["placeExtras-listLists"];
+        get: operations["placeLists-list"];
         put?: never;
         /** Create a place list (private by default) */
-        post: operations["placeExtras-createList"];
+        post: operations["placeLists-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1241,11 +1241,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a place list */
-        delete: operations["placeExtras-deleteList"];
+        delete: operations["placeLists-delete"];
         options?: never;
         head?: never;
         /** Change a place list */
-        patch: operations["placeExtras-updateList"];
+        patch: operations["placeLists-update"];
         trace?: never;
     };
     "/api/places": {
@@ -1280,13 +1280,13 @@ export interface paths {
             cookie?: never;
         };
         /** Reviews of an approved place */
-        get: operations["placeExtras-listReviews"];
+        get: operations["places-listReviews"];
         put?: never;
         /**
          * Review a place
          * @description One review per member and place; a second answers 409.
          */
-        post: operations["placeExtras-createReview"];
+        post: operations["places-createReview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1323,7 +1323,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Write a post */
-        post: operations["social-createPost"];
+        post: operations["posts-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1341,11 +1341,11 @@ export interface paths {
          * One post
          * @description A post the caller may not see answers 404, like one that does not exist.
          */
-        get: operations["social-getPost"];
+        get: operations["posts-get"];
         put?: never;
         post?: never;
         /** Delete one of the caller's posts */
-        delete: operations["social-deletePost"];
+        delete: operations["posts-delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1359,10 +1359,10 @@ export interface paths {
             cookie?: never;
         };
         /** Comments on a post */
-        get: operations["social-listComments"];
+        get: operations["posts-listComments"];
         put?: never;
         /** Comment on a post */
-        post: operations["social-createComment"];
+        post: operations["posts-createComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1379,9 +1379,9 @@ export interface paths {
         get?: never;
         put?: never;
         /** Set the caller's reaction (one per post; replaces) */
-        post: operations["social-react"];
+        post: operations["posts-react"];
         /** Remove the caller's reaction */
-        delete: operations["social-unreact"];
+        delete: operations["posts-unreact"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1397,9 +1397,9 @@ export interface paths {
         get?: never;
         put?: never;
         /** Save a post (private) */
-        post: operations["social-savePost"];
+        post: operations["posts-save"];
         /** Unsave a post */
-        delete: operations["social-unsavePost"];
+        delete: operations["posts-unsave"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1418,12 +1418,12 @@ export interface paths {
          * Register a device for push
          * @description Idempotent per token: registering it again moves it to the caller.
          */
-        post: operations["accountExtras-registerPushToken"];
+        post: operations["pushTokens-register"];
         /**
          * Unregister a device
          * @description The token is a query parameter because DELETE bodies are not read.
          */
-        delete: operations["accountExtras-deletePushToken"];
+        delete: operations["pushTokens-delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1439,7 +1439,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Report content or a member to the admins */
-        post: operations["social-createReport"];
+        post: operations["reports-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2612,7 +2612,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-listGuides": {
+    "guides-adminList": {
         parameters: {
             query?: {
                 category?: string;
@@ -2694,7 +2694,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-createGuide": {
+    "guides-adminCreate": {
         parameters: {
             query?: never;
             header?: never;
@@ -2775,7 +2775,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-getGuide": {
+    "guides-adminGet": {
         parameters: {
             query?: never;
             header?: never;
@@ -2851,7 +2851,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-deleteGuide": {
+    "guides-adminDelete": {
         parameters: {
             query?: never;
             header?: never;
@@ -2930,7 +2930,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-updateGuide": {
+    "guides-adminUpdate": {
         parameters: {
             query?: never;
             header?: never;
@@ -3020,7 +3020,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-listMedia": {
+    "media-adminList": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -3102,7 +3102,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-createMedia": {
+    "media-adminCreate": {
         parameters: {
             query?: never;
             header?: never;
@@ -3190,7 +3190,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-getMedia": {
+    "media-adminGet": {
         parameters: {
             query?: never;
             header?: never;
@@ -3266,7 +3266,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-deleteMedia": {
+    "media-adminDelete": {
         parameters: {
             query?: never;
             header?: never;
@@ -3345,7 +3345,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-updateMedia": {
+    "media-adminUpdate": {
         parameters: {
             query?: never;
             header?: never;
@@ -3930,7 +3930,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-listReports": {
+    "reports-adminList": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -4013,7 +4013,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-resolveReport": {
+    "reports-resolve": {
         parameters: {
             query?: never;
             header?: never;
@@ -4102,7 +4102,7 @@ export interface operations {
             };
         };
     };
-    "socialSignIn-apple": {
+    "auth-apple": {
         parameters: {
             query?: never;
             header?: never;
@@ -4163,7 +4163,7 @@ export interface operations {
             };
         };
     };
-    "socialSignIn-google": {
+    "auth-google": {
         parameters: {
             query?: never;
             header?: never;
@@ -4747,7 +4747,7 @@ export interface operations {
             };
         };
     };
-    "companion-pin": {
+    "companion-pinConversation": {
         parameters: {
             query?: never;
             header?: never;
@@ -4824,7 +4824,7 @@ export interface operations {
             };
         };
     };
-    "messaging-listConversations": {
+    "conversations-list": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -4904,7 +4904,7 @@ export interface operations {
             };
         };
     };
-    "messaging-createConversation": {
+    "conversations-create": {
         parameters: {
             query?: never;
             header?: never;
@@ -4977,7 +4977,7 @@ export interface operations {
             };
         };
     };
-    "messaging-listMessages": {
+    "conversations-listMessages": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -5059,7 +5059,7 @@ export interface operations {
             };
         };
     };
-    "messaging-sendMessage": {
+    "conversations-sendMessage": {
         parameters: {
             query?: never;
             header?: never;
@@ -5689,7 +5689,7 @@ export interface operations {
             };
         };
     };
-    "social-feed": {
+    "feed-list": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -5770,7 +5770,7 @@ export interface operations {
             };
         };
     };
-    "social-listFriends": {
+    "friends-list": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -5850,7 +5850,7 @@ export interface operations {
             };
         };
     };
-    "social-removeFriend": {
+    "friends-remove": {
         parameters: {
             query?: never;
             header?: never;
@@ -5929,7 +5929,7 @@ export interface operations {
             };
         };
     };
-    "social-createInvite": {
+    "friends-createInvite": {
         parameters: {
             query?: never;
             header?: never;
@@ -6001,7 +6001,7 @@ export interface operations {
             };
         };
     };
-    "social-acceptInvite": {
+    "friends-acceptInvite": {
         parameters: {
             query?: never;
             header?: never;
@@ -6068,7 +6068,7 @@ export interface operations {
             };
         };
     };
-    "social-listFriendRequests": {
+    "friends-listRequests": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -6500,7 +6500,7 @@ export interface operations {
             };
         };
     };
-    "social-handlePosts": {
+    "handles-listPosts": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -6781,7 +6781,7 @@ export interface operations {
             };
         };
     };
-    "accountExtras-setActionAggregateOptIn": {
+    "me-setActionAggregateOptIn": {
         parameters: {
             query?: never;
             header?: never;
@@ -6989,7 +6989,7 @@ export interface operations {
             };
         };
     };
-    "accountExtras-getNotificationPreferences": {
+    "me-getNotificationPreferences": {
         parameters: {
             query?: never;
             header?: never;
@@ -7063,7 +7063,7 @@ export interface operations {
             };
         };
     };
-    "accountExtras-updateNotificationPreferences": {
+    "me-updateNotificationPreferences": {
         parameters: {
             query?: never;
             header?: never;
@@ -7660,7 +7660,7 @@ export interface operations {
             };
         };
     };
-    "placeExtras-listLists": {
+    "placeLists-list": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -7740,7 +7740,7 @@ export interface operations {
             };
         };
     };
-    "placeExtras-createList": {
+    "placeLists-create": {
         parameters: {
             query?: never;
             header?: never;
@@ -7819,7 +7819,7 @@ export interface operations {
             };
         };
     };
-    "placeExtras-deleteList": {
+    "placeLists-delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -7898,7 +7898,7 @@ export interface operations {
             };
         };
     };
-    "placeExtras-updateList": {
+    "placeLists-update": {
         parameters: {
             query?: never;
             header?: never;
@@ -8120,7 +8120,7 @@ export interface operations {
             };
         };
     };
-    "placeExtras-listReviews": {
+    "places-listReviews": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -8184,7 +8184,7 @@ export interface operations {
             };
         };
     };
-    "placeExtras-createReview": {
+    "places-createReview": {
         parameters: {
             query?: never;
             header?: never;
@@ -8314,7 +8314,7 @@ export interface operations {
             };
         };
     };
-    "social-createPost": {
+    "posts-create": {
         parameters: {
             query?: never;
             header?: never;
@@ -8397,7 +8397,7 @@ export interface operations {
             };
         };
     };
-    "social-getPost": {
+    "posts-get": {
         parameters: {
             query?: never;
             header?: never;
@@ -8473,7 +8473,7 @@ export interface operations {
             };
         };
     };
-    "social-deletePost": {
+    "posts-delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -8552,7 +8552,7 @@ export interface operations {
             };
         };
     };
-    "social-listComments": {
+    "posts-listComments": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -8634,7 +8634,7 @@ export interface operations {
             };
         };
     };
-    "social-createComment": {
+    "posts-createComment": {
         parameters: {
             query?: never;
             header?: never;
@@ -8707,7 +8707,7 @@ export interface operations {
             };
         };
     };
-    "social-react": {
+    "posts-react": {
         parameters: {
             query?: never;
             header?: never;
@@ -8781,7 +8781,7 @@ export interface operations {
             };
         };
     };
-    "social-unreact": {
+    "posts-unreact": {
         parameters: {
             query?: never;
             header?: never;
@@ -8857,7 +8857,7 @@ export interface operations {
             };
         };
     };
-    "social-savePost": {
+    "posts-save": {
         parameters: {
             query?: never;
             header?: never;
@@ -8924,7 +8924,7 @@ export interface operations {
             };
         };
     };
-    "social-unsavePost": {
+    "posts-unsave": {
         parameters: {
             query?: never;
             header?: never;
@@ -9000,7 +9000,7 @@ export interface operations {
             };
         };
     };
-    "accountExtras-registerPushToken": {
+    "pushTokens-register": {
         parameters: {
             query?: never;
             header?: never;
@@ -9074,7 +9074,7 @@ export interface operations {
             };
         };
     };
-    "accountExtras-deletePushToken": {
+    "pushTokens-delete": {
         parameters: {
             query: {
                 token: string;
@@ -9153,7 +9153,7 @@ export interface operations {
             };
         };
     };
-    "social-createReport": {
+    "reports-create": {
         parameters: {
             query?: never;
             header?: never;

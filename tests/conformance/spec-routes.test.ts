@@ -243,26 +243,26 @@ describe('unbuilt routes through the typed tRPC client', () => {
     const m = t.trpc(member.token);
     const a = t.trpc(admin.token);
     const calls: (() => Promise<unknown>)[] = [
-      () => t.trpc().socialSignIn.google.mutate({ idToken: 'jwt' }),
-      () => m.accountExtras.setActionAggregateOptIn.mutate({ optIn: false }),
-      () => m.accountExtras.registerPushToken.mutate({ token: 'apns-token', platform: 'ios' }),
-      () => t.trpc().placeExtras.listReviews.query({ id, limit: 5 }),
-      () => m.placeExtras.createList.mutate({ name: 'Weekend' }),
-      () => m.social.createPost.mutate({ body: 'Hello grove', visibility: 'public' }),
-      () => m.social.feed.query({ scope: 'public' }),
-      () => m.social.createReport.mutate({ targetType: 'comment', targetId: id, reason: 'spam' }),
+      () => t.trpc().auth.google.mutate({ idToken: 'jwt' }),
+      () => m.me.setActionAggregateOptIn.mutate({ optIn: false }),
+      () => m.pushTokens.register.mutate({ token: 'apns-token', platform: 'ios' }),
+      () => t.trpc().places.listReviews.query({ id, limit: 5 }),
+      () => m.placeLists.create.mutate({ name: 'Weekend' }),
+      () => m.posts.create.mutate({ body: 'Hello grove', visibility: 'public' }),
+      () => m.feed.list.query({ scope: 'public' }),
+      () => m.reports.create.mutate({ targetType: 'comment', targetId: id, reason: 'spam' }),
       () => m.uploads.presignImage.mutate({ contentType: 'image/jpeg', purpose: 'avatar', contentLength: 1024 }),
       () => m.uploads.createVideo.mutate({ title: 'Street outreach' }),
-      () => m.messaging.sendMessage.mutate({ id, body: 'hi' }),
+      () => m.conversations.sendMessage.mutate({ id, body: 'hi' }),
       () => t.trpc().media.list.query({ kind: 'film' }),
       () => m.media.save.mutate({ id }),
       () => t.trpc().guides.get.query({ slug: 'leafleting-101' }),
       () => m.actions.create.mutate({ kind: 'outreach', hours: 2, occurredOn: '2026-02-01' }),
       () => m.actions.export.query({}),
       () => m.companion.chat.mutate({ message: 'Hello' }),
-      () => m.companion.pin.mutate({ id, pinned: false }),
-      () => a.adminContent.createGuide.mutate({ title: 'Guide', category: 'outreach', body: 'Text' }),
-      () => a.adminContent.resolveReport.mutate({ id, status: 'dismissed' }),
+      () => m.companion.pinConversation.mutate({ id, pinned: false }),
+      () => a.guides.adminCreate.mutate({ title: 'Guide', category: 'outreach', body: 'Text' }),
+      () => a.reports.resolve.mutate({ id, status: 'dismissed' }),
     ];
     for (const call of calls) expect(await trpcErrorCode(call())).toBe('not_implemented');
   });
