@@ -6,7 +6,7 @@ import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
 import type { MemberContext } from '../../shared/context.js';
-import { freeSlug, slugify } from '../../shared/slug.js';
+import { insertWithSlug } from '../../shared/slug.js';
 import type { GroveOutput } from './schemas.js';
 
 const memberCount = sql<number>`(select count(*)::int from grove_members gm where gm.grove_id = ${groves.id})`;
@@ -131,9 +131,8 @@ export async function createGrove(
   ctx: Context,
   input: { slug?: string; name: string; description: string; region: RegionInput },
 ) {
-  const slug = input.slug ?? (await freeSlug(ctx.db, groves, groves.slug, slugify(input.name)));
-  try {
-    const [row] = await ctx.db
+  const row = await insertWithSlug({ clientSlug: input.slug, text: input.name, hideable: false }, async (slug) => {
+    const [inserted] = await ctx.db
       .insert(groves)
       .values({
         slug,
@@ -143,11 +142,9 @@ export async function createGrove(
         createdAt: ctx.clock.now(),
       })
       .returning({ id: groves.id });
-    return groveBy(ctx, eq(groves.id, row!.id));
-  } catch (error) {
-    if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
-    throw error;
-  }
+    return inserted!;
+  });
+  return groveBy(ctx, eq(groves.id, row.id));
 }
 
 export async function updateGrove(
