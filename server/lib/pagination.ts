@@ -21,10 +21,7 @@ export function decodeCursor(cursor: string): string {
   return id;
 }
 
-/**
- * Query fields every list takes. Returns a fresh object each call: trpc-to-openapi coerces
- * query schemas in place, so list inputs must not share schema instances.
- */
+/** Query fields every list takes (`limit` reads its query string through z.coerce: server/shared/query.ts). */
 export function pageQueryFields() {
   return {
     cursor: z.string().max(64).optional().meta({ description: "Opaque cursor from the previous page's `nextCursor`." }),
