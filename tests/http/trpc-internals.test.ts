@@ -5,7 +5,7 @@
 // (getErrorShape's arguments, router._def.procedures/_config, the procedure call signature,
 // getPathRegExp's regex, unwrapZodType, the zod kind checks), then update PINNED_VERSIONS and
 // the exact versions in package.json together.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -111,6 +111,23 @@ describe('trpc internals contract', () => {
     expect(stringFieldKind(queryNumber().int().min(1).default(20)), upgradeHint).toBe('coerced');
     expect(stringFieldKind(z.number().optional()), upgradeHint).toBe('uncoerced');
     expect(stringFieldKind(z.boolean())).toBe('uncoerced');
+  });
+
+  it('is the only server module that touches the internals', () => {
+    const serverDir = new URL('../../server/', import.meta.url);
+    const files = readdirSync(serverDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const offenders = files.filter((file) => {
+      if (file === 'http/trpc-internals.ts') return false;
+      const text = readFileSync(new URL(file, serverDir), 'utf8');
+      // Types and the document generator are trpc-to-openapi's public API; everything else goes through the module.
+      const runtimeImport = /import \{([^}]*)\} from 'trpc-to-openapi'/.exec(text)?.[1] ?? '';
+      const nonPublic = runtimeImport
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name && !name.startsWith('type ') && name !== 'generateOpenApiDocument');
+      return text.includes('unstable-core-do-not-import') || /\._def\b/.test(text) || nonPublic.length > 0;
+    });
+    expect(offenders, 'route these through server/http/trpc-internals.ts').toEqual([]);
   });
 
   it('leaves schemas untouched: listing routes sets no coerce flag', () => {
