@@ -1,6 +1,7 @@
 // Opens the database: PostgreSQL through postgres.js when a URL is given, otherwise embedded
 // PGlite with PostGIS in a data directory. Both expose the same Drizzle API and run the same
 // migrations; the few driver differences are smoothed over here and nowhere else.
+import { ADVISORY_LOCKS } from './advisory-locks.js';
 import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -58,7 +59,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 /** One lock id for "migrations are running", so N processes starting together migrate once. */
-const MIGRATION_LOCK_ID = 7_310_001;
+const MIGRATION_LOCK_ID = ADVISORY_LOCKS.migrations;
 
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
   const { default: postgres } = await import('postgres');

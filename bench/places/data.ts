@@ -5,7 +5,7 @@
 // cities, a long tail of small towns); 90% of places lie within a few km of a city centre
 // (radius grows with city size, heavy-tailed distance), 10% are spread uniformly over the land.
 import { placeTypes, type PlaceType } from '../../db/schema/places.js';
-import { slugify } from '../../server/domains/places/slug.js';
+import { slugify } from '../../server/shared/slug.js';
 import type { PlaceRow as ListRow } from '../../server/domains/places/list-query.js';
 
 /** mulberry32: small, fast, good enough for test data. */

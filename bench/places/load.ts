@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
 import { openDatabase } from '../../db/client.js';
-import { newId } from '../../server/lib/ids.js';
+import { newId } from '../../db/ids.js';
 import { makeCities, placeGenerator, type PlaceRow } from './data.js';
 
 export const SIZES = { '10k': 10_000, '1m': 1_000_000 } as const;

@@ -142,10 +142,10 @@ export interface paths {
             cookie?: never;
         };
         /** All guides, published or not */
-        get: operations["adminContent-listGuides"];
+        get: operations["guides-adminList"];
         put?: never;
         /** Create a guide */
-        post: operations["adminContent-createGuide"];
+        post: operations["guides-adminCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -160,15 +160,15 @@ export interface paths {
             cookie?: never;
         };
         /** One guide */
-        get: operations["adminContent-getGuide"];
+        get: operations["guides-adminGet"];
         put?: never;
         post?: never;
         /** Delete a guide */
-        delete: operations["adminContent-deleteGuide"];
+        delete: operations["guides-adminDelete"];
         options?: never;
         head?: never;
         /** Change a guide */
-        patch: operations["adminContent-updateGuide"];
+        patch: operations["guides-adminUpdate"];
         trace?: never;
     };
     "/api/admin/media": {
@@ -179,10 +179,10 @@ export interface paths {
             cookie?: never;
         };
         /** All media items, published or not */
-        get: operations["adminContent-listMedia"];
+        get: operations["media-adminList"];
         put?: never;
         /** Create a media item */
-        post: operations["adminContent-createMedia"];
+        post: operations["media-adminCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -197,15 +197,15 @@ export interface paths {
             cookie?: never;
         };
         /** One media item */
-        get: operations["adminContent-getMedia"];
+        get: operations["media-adminGet"];
         put?: never;
         post?: never;
         /** Delete a media item (and every watchlist entry of it) */
-        delete: operations["adminContent-deleteMedia"];
+        delete: operations["media-adminDelete"];
         options?: never;
         head?: never;
         /** Change a media item (feature, publish, edit) */
-        patch: operations["adminContent-updateMedia"];
+        patch: operations["media-adminUpdate"];
         trace?: never;
     };
     "/api/admin/organizations": {
@@ -353,7 +353,7 @@ export interface paths {
             cookie?: never;
         };
         /** Reports, newest id last */
-        get: operations["adminContent-listReports"];
+        get: operations["reports-adminList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -374,7 +374,7 @@ export interface paths {
          * Resolve or dismiss a report
          * @description Only from `open`; anything else answers 409.
          */
-        put: operations["adminContent-resolveReport"];
+        put: operations["reports-resolve"];
         post?: never;
         delete?: never;
         options?: never;
@@ -392,7 +392,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in with Apple */
-        post: operations["socialSignIn-apple"];
+        post: operations["auth-apple"];
         delete?: never;
         options?: never;
         head?: never;
@@ -409,7 +409,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in with Google */
-        post: operations["socialSignIn-google"];
+        post: operations["auth-google"];
         delete?: never;
         options?: never;
         head?: never;
@@ -597,7 +597,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pin (or unpin) a companion conversation */
-        post: operations["companion-pin"];
+        post: operations["companion-pinConversation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -612,13 +612,13 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's conversations */
-        get: operations["messaging-listConversations"];
+        get: operations["conversations-list"];
         put?: never;
         /**
          * Start a conversation
          * @description A one-to-one conversation that already exists is returned instead of a new one.
          */
-        post: operations["messaging-createConversation"];
+        post: operations["conversations-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -633,10 +633,10 @@ export interface paths {
             cookie?: never;
         };
         /** Messages of a conversation the caller is in */
-        get: operations["messaging-listMessages"];
+        get: operations["conversations-listMessages"];
         put?: never;
         /** Send a message */
-        post: operations["messaging-sendMessage"];
+        post: operations["conversations-sendMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -746,7 +746,7 @@ export interface paths {
          * Posts in a scope
          * @description Scope `friends` (default), `public`, or `grove:<uuid>` for a grove the caller belongs to.
          */
-        get: operations["social-feed"];
+        get: operations["feed-list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -763,7 +763,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's friends */
-        get: operations["social-listFriends"];
+        get: operations["friends-list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -783,7 +783,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** End a friendship */
-        delete: operations["social-removeFriend"];
+        delete: operations["friends-remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -799,7 +799,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Issue a friend invite code */
-        post: operations["social-createInvite"];
+        post: operations["friends-createInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -819,7 +819,7 @@ export interface paths {
          * Accept an invite: the two members become friends
          * @description Codes are 12 base32 characters, case-insensitive, single use. Unknown, used or expired codes answer 404; the issuer's own code 409.
          */
-        post: operations["social-acceptInvite"];
+        post: operations["friends-acceptInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -837,7 +837,7 @@ export interface paths {
          * The caller's open invites
          * @description Friendships are made through invite codes only, so the open requests are the caller's issued invites that are neither used nor expired.
          */
-        get: operations["social-listFriendRequests"];
+        get: operations["friends-listRequests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -968,7 +968,7 @@ export interface paths {
             cookie?: never;
         };
         /** A member's public posts */
-        get: operations["social-handlePosts"];
+        get: operations["handles-listPosts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1014,7 +1014,7 @@ export interface paths {
          * Opt in or out of contributing action totals to aggregates
          * @description Off by default. Only totals are contributed, never entries.
          */
-        put: operations["accountExtras-setActionAggregateOptIn"];
+        put: operations["me-setActionAggregateOptIn"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1074,12 +1074,12 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's notification preferences */
-        get: operations["accountExtras-getNotificationPreferences"];
+        get: operations["me-getNotificationPreferences"];
         /**
          * Change notification preferences
          * @description Send any subset of the fields; the others keep their values. Answers the whole set.
          */
-        put: operations["accountExtras-updateNotificationPreferences"];
+        put: operations["me-updateNotificationPreferences"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1264,10 +1264,10 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's place lists */
-        get: operations["placeExtras-listLists"];
+        get: operations["placeLists-list"];
         put?: never;
         /** Create a place list (private by default) */
-        post: operations["placeExtras-createList"];
+        post: operations["placeLists-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1285,11 +1285,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a place list */
-        delete: operations["placeExtras-deleteList"];
+        delete: operations["placeLists-delete"];
         options?: never;
         head?: never;
         /** Change a place list */
-        patch: operations["placeExtras-updateList"];
+        patch: operations["placeLists-update"];
         trace?: never;
     };
     "/api/places": {
@@ -1324,13 +1324,13 @@ export interface paths {
             cookie?: never;
         };
         /** Reviews of an approved place */
-        get: operations["placeExtras-listReviews"];
+        get: operations["places-listReviews"];
         put?: never;
         /**
          * Review a place
          * @description One review per member and place; a second answers 409.
          */
-        post: operations["placeExtras-createReview"];
+        post: operations["places-createReview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1367,7 +1367,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Write a post */
-        post: operations["social-createPost"];
+        post: operations["posts-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1385,11 +1385,11 @@ export interface paths {
          * One post
          * @description A post the caller may not see answers 404, like one that does not exist.
          */
-        get: operations["social-getPost"];
+        get: operations["posts-get"];
         put?: never;
         post?: never;
         /** Delete one of the caller's posts */
-        delete: operations["social-deletePost"];
+        delete: operations["posts-delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1403,10 +1403,10 @@ export interface paths {
             cookie?: never;
         };
         /** Comments on a post */
-        get: operations["social-listComments"];
+        get: operations["posts-listComments"];
         put?: never;
         /** Comment on a post */
-        post: operations["social-createComment"];
+        post: operations["posts-createComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1423,9 +1423,9 @@ export interface paths {
         get?: never;
         put?: never;
         /** Set the caller's reaction (one per post; replaces) */
-        post: operations["social-react"];
+        post: operations["posts-react"];
         /** Remove the caller's reaction */
-        delete: operations["social-unreact"];
+        delete: operations["posts-unreact"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1441,9 +1441,9 @@ export interface paths {
         get?: never;
         put?: never;
         /** Save a post (private) */
-        post: operations["social-savePost"];
+        post: operations["posts-save"];
         /** Unsave a post */
-        delete: operations["social-unsavePost"];
+        delete: operations["posts-unsave"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1462,12 +1462,12 @@ export interface paths {
          * Register a device for push
          * @description Idempotent per token: registering it again moves it to the caller.
          */
-        post: operations["accountExtras-registerPushToken"];
+        post: operations["pushTokens-register"];
         /**
          * Unregister a device
          * @description The token is a query parameter because DELETE bodies are not read.
          */
-        delete: operations["accountExtras-deletePushToken"];
+        delete: operations["pushTokens-delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1483,7 +1483,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Report content or a member to the admins */
-        post: operations["social-createReport"];
+        post: operations["reports-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2879,7 +2879,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-listGuides": {
+    "guides-adminList": {
         parameters: {
             query?: {
                 category?: string;
@@ -2963,7 +2963,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-createGuide": {
+    "guides-adminCreate": {
         parameters: {
             query?: never;
             header?: {
@@ -3094,7 +3094,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-getGuide": {
+    "guides-adminGet": {
         parameters: {
             query?: never;
             header?: never;
@@ -3181,7 +3181,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-deleteGuide": {
+    "guides-adminDelete": {
         parameters: {
             query?: never;
             header?: never;
@@ -3271,7 +3271,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-updateGuide": {
+    "guides-adminUpdate": {
         parameters: {
             query?: never;
             header?: never;
@@ -3395,7 +3395,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-listMedia": {
+    "media-adminList": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -3479,7 +3479,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-createMedia": {
+    "media-adminCreate": {
         parameters: {
             query?: never;
             header?: {
@@ -3628,7 +3628,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-getMedia": {
+    "media-adminGet": {
         parameters: {
             query?: never;
             header?: never;
@@ -3715,7 +3715,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-deleteMedia": {
+    "media-adminDelete": {
         parameters: {
             query?: never;
             header?: never;
@@ -3805,7 +3805,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-updateMedia": {
+    "media-adminUpdate": {
         parameters: {
             query?: never;
             header?: never;
@@ -4647,7 +4647,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-listReports": {
+    "reports-adminList": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -4732,7 +4732,7 @@ export interface operations {
             };
         };
     };
-    "adminContent-resolveReport": {
+    "reports-resolve": {
         parameters: {
             query?: never;
             header?: never;
@@ -4857,7 +4857,7 @@ export interface operations {
             };
         };
     };
-    "socialSignIn-apple": {
+    "auth-apple": {
         parameters: {
             query?: never;
             header?: never;
@@ -4963,7 +4963,7 @@ export interface operations {
             };
         };
     };
-    "socialSignIn-google": {
+    "auth-google": {
         parameters: {
             query?: never;
             header?: never;
@@ -5829,7 +5829,7 @@ export interface operations {
             };
         };
     };
-    "companion-pin": {
+    "companion-pinConversation": {
         parameters: {
             query?: never;
             header?: never;
@@ -5940,7 +5940,7 @@ export interface operations {
             };
         };
     };
-    "messaging-listConversations": {
+    "conversations-list": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -6013,7 +6013,7 @@ export interface operations {
             };
         };
     };
-    "messaging-createConversation": {
+    "conversations-create": {
         parameters: {
             query?: never;
             header?: {
@@ -6137,7 +6137,7 @@ export interface operations {
             };
         };
     };
-    "messaging-listMessages": {
+    "conversations-listMessages": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -6221,7 +6221,7 @@ export interface operations {
             };
         };
     };
-    "messaging-sendMessage": {
+    "conversations-sendMessage": {
         parameters: {
             query?: never;
             header?: {
@@ -7144,7 +7144,7 @@ export interface operations {
             };
         };
     };
-    "social-feed": {
+    "feed-list": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -7218,7 +7218,7 @@ export interface operations {
             };
         };
     };
-    "social-listFriends": {
+    "friends-list": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -7291,7 +7291,7 @@ export interface operations {
             };
         };
     };
-    "social-removeFriend": {
+    "friends-remove": {
         parameters: {
             query?: never;
             header?: never;
@@ -7372,7 +7372,7 @@ export interface operations {
             };
         };
     };
-    "social-createInvite": {
+    "friends-createInvite": {
         parameters: {
             query?: never;
             header?: {
@@ -7492,7 +7492,7 @@ export interface operations {
             };
         };
     };
-    "social-acceptInvite": {
+    "friends-acceptInvite": {
         parameters: {
             query?: never;
             header?: never;
@@ -7588,7 +7588,7 @@ export interface operations {
             };
         };
     };
-    "social-listFriendRequests": {
+    "friends-listRequests": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -8106,7 +8106,7 @@ export interface operations {
             };
         };
     };
-    "social-handlePosts": {
+    "handles-listPosts": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -8421,7 +8421,7 @@ export interface operations {
             };
         };
     };
-    "accountExtras-setActionAggregateOptIn": {
+    "me-setActionAggregateOptIn": {
         parameters: {
             query?: never;
             header?: never;
@@ -8699,7 +8699,7 @@ export interface operations {
             };
         };
     };
-    "accountExtras-getNotificationPreferences": {
+    "me-getNotificationPreferences": {
         parameters: {
             query?: never;
             header?: never;
@@ -8757,7 +8757,7 @@ export interface operations {
             };
         };
     };
-    "accountExtras-updateNotificationPreferences": {
+    "me-updateNotificationPreferences": {
         parameters: {
             query?: never;
             header?: never;
@@ -9646,7 +9646,7 @@ export interface operations {
             };
         };
     };
-    "placeExtras-listLists": {
+    "placeLists-list": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -9719,7 +9719,7 @@ export interface operations {
             };
         };
     };
-    "placeExtras-createList": {
+    "placeLists-create": {
         parameters: {
             query?: never;
             header?: {
@@ -9840,7 +9840,7 @@ export interface operations {
             };
         };
     };
-    "placeExtras-deleteList": {
+    "placeLists-delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -9921,7 +9921,7 @@ export interface operations {
             };
         };
     };
-    "placeExtras-updateList": {
+    "placeLists-update": {
         parameters: {
             query?: never;
             header?: never;
@@ -10246,7 +10246,7 @@ export interface operations {
             };
         };
     };
-    "placeExtras-listReviews": {
+    "places-listReviews": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -10330,7 +10330,7 @@ export interface operations {
             };
         };
     };
-    "placeExtras-createReview": {
+    "places-createReview": {
         parameters: {
             query?: never;
             header?: {
@@ -10529,7 +10529,7 @@ export interface operations {
             };
         };
     };
-    "social-createPost": {
+    "posts-create": {
         parameters: {
             query?: never;
             header?: {
@@ -10663,7 +10663,7 @@ export interface operations {
             };
         };
     };
-    "social-getPost": {
+    "posts-get": {
         parameters: {
             query?: never;
             header?: never;
@@ -10741,7 +10741,7 @@ export interface operations {
             };
         };
     };
-    "social-deletePost": {
+    "posts-delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -10822,7 +10822,7 @@ export interface operations {
             };
         };
     };
-    "social-listComments": {
+    "posts-listComments": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -10906,7 +10906,7 @@ export interface operations {
             };
         };
     };
-    "social-createComment": {
+    "posts-createComment": {
         parameters: {
             query?: never;
             header?: {
@@ -11036,7 +11036,7 @@ export interface operations {
             };
         };
     };
-    "social-react": {
+    "posts-react": {
         parameters: {
             query?: never;
             header?: never;
@@ -11144,7 +11144,7 @@ export interface operations {
             };
         };
     };
-    "social-unreact": {
+    "posts-unreact": {
         parameters: {
             query?: never;
             header?: never;
@@ -11222,7 +11222,7 @@ export interface operations {
             };
         };
     };
-    "social-savePost": {
+    "posts-save": {
         parameters: {
             query?: never;
             header?: never;
@@ -11318,7 +11318,7 @@ export interface operations {
             };
         };
     };
-    "social-unsavePost": {
+    "posts-unsave": {
         parameters: {
             query?: never;
             header?: never;
@@ -11396,7 +11396,7 @@ export interface operations {
             };
         };
     };
-    "accountExtras-registerPushToken": {
+    "pushTokens-register": {
         parameters: {
             query?: never;
             header?: {
@@ -11508,7 +11508,7 @@ export interface operations {
             };
         };
     };
-    "accountExtras-deletePushToken": {
+    "pushTokens-delete": {
         parameters: {
             query: {
                 token: string;
@@ -11580,7 +11580,7 @@ export interface operations {
             };
         };
     };
-    "social-createReport": {
+    "reports-create": {
         parameters: {
             query?: never;
             header?: {

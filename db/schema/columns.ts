@@ -1,6 +1,7 @@
 // Column helpers shared by every domain's tables.
 import { customType, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { newId } from '../../server/lib/ids.js';
+import { WGS84_SRID } from '../constants.js';
+import { newId } from '../ids.js';
 
 /** Primary key: UUIDv7 made by the app, so ids sort by creation time and cursors order by them. */
 export const idColumn = () => uuid('id').primaryKey().$defaultFn(newId);
@@ -12,8 +13,8 @@ export const createdAt = () => timestamp({ withTimezone: true, mode: 'date' }).n
  * column type is spelled out; values travel as [longitude, latitude] through EWKT.
  */
 export const geoPoint = customType<{ data: [number, number]; driverData: string }>({
-  dataType: () => 'geometry(Point,4326)',
-  toDriver: ([lng, lat]) => `SRID=4326;POINT(${lng} ${lat})`,
+  dataType: () => `geometry(Point,${WGS84_SRID})`,
+  toDriver: ([lng, lat]) => `SRID=${WGS84_SRID};POINT(${lng} ${lat})`,
 });
 
 /** Binary column (SHA-256 digests). */

@@ -11,17 +11,13 @@
 // `invalid_credentials`, 403 on a member route, 404 without a path parameter) is listed in
 // its meta, `errors: [...]`, next to its definition. tests/contract/ fails when the suite
 // sees an answer that the document does not declare.
-import {
-  getInputOutputParsers,
-  generateOpenApiDocument,
-  type OpenAPIObject,
-  type OpenApiRouter,
-} from 'trpc-to-openapi';
+import { generateOpenApiDocument, type OpenAPIObject, type OpenApiRouter } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { type ErrorCode, errorStatus } from '../errors.js';
 import type { RouteMeta } from '../trpc/init.js';
 import { signInProcedure } from '../trpc/procedures.js';
 import { honoursIdempotencyKey, idempotencyKeyParameter } from '../lib/idempotency.js';
+import { firstMiddlewareOf, listProcedures } from './trpc-internals.js';
 
 const envelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' } as const;
 
@@ -210,15 +206,15 @@ export function buildOpenApiDocument(
 
   // A route built on signInProcedure starts with its guard: that is how a sign-in route is known
   // (no meta to forget; a new sign-in route is documented right by being one).
-  const signInMiddleware = signInProcedure._def.middlewares[0];
+  const signInMiddleware = firstMiddlewareOf(signInProcedure);
   const facts = new Map<string, RouteFacts>();
-  for (const procedure of Object.values(router._def.procedures) as never[]) {
-    const def = (procedure as { _def: { meta?: RouteMeta; middlewares: unknown[] } })._def;
-    if (!def.meta?.openapi) continue;
-    facts.set(`${def.meta.openapi.method.toLowerCase()} ${def.meta.openapi.path}`, {
-      meta: def.meta,
-      input: getInputOutputParsers(procedure).inputParser as z.ZodType | undefined,
-      signIn: def.middlewares[0] === signInMiddleware,
+  for (const procedure of listProcedures(router)) {
+    const { meta } = procedure;
+    if (!meta?.openapi) continue;
+    facts.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, {
+      meta,
+      input: procedure.inputParser as z.ZodType | undefined,
+      signIn: procedure.firstMiddleware === signInMiddleware,
     });
   }
 

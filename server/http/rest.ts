@@ -1,28 +1,25 @@
 // The /api REST surface: every procedure with meta.openapi, mapped to its path the way
 // trpc-to-openapi maps it (its utilities build the route table once at startup), and called
 // directly; a small adapter normalises the request (body, content type, method) and rewrites
-// every error into the spec's envelope `{ error: { code, message } }`.
-import {
-  coerceSchema,
-  forEachOpenApiProcedure,
-  getInputOutputParsers,
-  getPathRegExp,
-  instanceofZodTypeLikeVoid,
-  instanceofZodTypeObject,
-  instanceofZodTypeOptional,
-  normalizePath,
-  unwrapZodType,
-  zodSupportsCoerce,
-  type OpenApiRouter,
-} from 'trpc-to-openapi';
-import { TRPCError, getTRPCErrorFromUnknown, type AnyProcedure } from '@trpc/server';
-import { getErrorShape } from '@trpc/server/unstable-core-do-not-import';
-import { ZodArray } from 'zod/v4';
-import { AppError, errorBody, type ErrorBody, type ErrorDetail } from '../errors.js';
+// every error into the spec's envelope `{ error: { code, message } }`. Everything it needs from
+// tRPC's and trpc-to-openapi's internals goes through ./trpc-internals.ts.
+import { TRPCError } from '@trpc/server';
+import { AppError, errorBody, type ErrorBody } from '../errors.js';
 import type { Context } from '../trpc/context.js';
-import { pinBodyCoercion } from './coercion.js';
+import { assertDeclaredCoercion } from './coercion.js';
 import { describeError, detailsFromMessage } from '../trpc/errors.js';
-import type { RouteMeta } from '../trpc/init.js';
+import {
+  callProcedure,
+  compilePath,
+  errorShaper,
+  getTRPCErrorFromUnknown,
+  isArrayField,
+  listRestProcedures,
+  normalizePath,
+  objectShape,
+  type OpenApiRouter,
+  type RestProcedure,
+} from './trpc-internals.js';
 
 interface RouteEntry {
   method: string;
@@ -118,56 +115,33 @@ export function errorResponse(error: AppError): Response {
 
 /**
  * One route as the dispatcher needs it, built once: trpc-to-openapi's own pieces (path regex,
- * input parser, coercion) so the mapping is the same as its handler's, without redoing the
- * lookups, schema merges and caller proxies of createOpenApiNodeHttpHandler on every request.
+ * input parser) so the mapping is the same as its handler's, without redoing the lookups,
+ * schema merges and caller proxies of createOpenApiNodeHttpHandler on every request.
  */
-interface Route extends RouteEntry {
+interface Route extends RouteEntry, RestProcedure {
   /** The normalised OpenAPI path, e.g. /api/places/{id}. */
   template: string;
-  procedure: AnyProcedure;
-  type: AnyProcedure['_def']['type'];
-  /** Input parser unwrapped as trpc-to-openapi does; null for a void-like input (no input at all). */
-  inputSchema: unknown;
   /** Query keys whose schema is an array: a single value is wrapped, as trpc-to-openapi does. */
   arrayKeys: string[];
-  /** coerceSchema() has run (it is idempotent: it only sets flags, which stay set). */
-  coerced: boolean;
 }
 
 function buildRoutes(router: OpenApiRouter): Route[] {
-  const routes: Route[] = [];
-  forEachOpenApiProcedure(router._def.procedures, ({ path, procedure, meta }) => {
-    const m = meta as RouteMeta & { openapi: NonNullable<RouteMeta['openapi']> };
-    const proc = procedure as unknown as AnyProcedure;
-    const inputSchema = unwrapZodType(getInputOutputParsers(proc as never).inputParser as never, true) as {
-      shape?: Record<string, unknown>;
-    };
-    const arrayKeys: string[] = [];
-    if (instanceofZodTypeObject(inputSchema as never)) {
-      for (const [key, shape] of Object.entries(inputSchema.shape ?? {})) {
-        if (
-          shape instanceof ZodArray ||
-          (instanceofZodTypeOptional(shape as never) &&
-            (shape as { unwrap: () => unknown }).unwrap() instanceof ZodArray)
-        )
-          arrayKeys.push(key);
-      }
-    }
-    const template = normalizePath(m.openapi.path);
-    routes.push({
-      method: m.openapi.method,
+  return listRestProcedures(router).map((procedure) => {
+    const { template, pattern } = compilePath(procedure.meta.openapi.path);
+    const pathParameters = [...template.matchAll(/\{(.+?)\}/g)].map(([, key]) => key!);
+    // Nothing is coerced at request time: a non-string field fed by the URL must say how it reads one.
+    assertDeclaredCoercion(procedure, pathParameters);
+    const shape = objectShape(procedure.inputSchema) ?? {};
+    return {
+      ...procedure,
+      method: procedure.meta.openapi.method,
       template,
-      pattern: getPathRegExp(template),
-      procedurePath: path,
-      successStatus: m.successStatus ?? 200,
-      procedure: proc,
-      type: proc._def.type,
-      inputSchema: instanceofZodTypeLikeVoid(inputSchema as never) ? null : inputSchema,
-      arrayKeys,
-      coerced: false,
-    });
+      pattern,
+      procedurePath: procedure.path,
+      successStatus: procedure.meta.successStatus ?? 200,
+      arrayKeys: Object.keys(shape).filter((key) => isArrayField(shape[key])),
+    };
   });
-  return routes;
 }
 
 /** "/api/places/{id}" → "/API/PLACES": the first two segments, or null when either has a parameter. */
@@ -200,24 +174,16 @@ export function createRestHandler(
   router: OpenApiRouter,
   options: { maxBodyBytes: number; onUnexpected: (ctx: Context | undefined, error: TRPCError) => void },
 ): RestHandler {
-  pinBodyCoercion(router);
   const routes = buildRoutes(router);
   const candidatesFor = routeIndex(routes);
-  const errorConfig = router._def._config;
+  const errorShape = errorShaper(router);
 
   /** What trpc-to-openapi's handler did with a thrown error: log it if unexpected, answer the envelope. */
   const fail = (cause: unknown, route: Route | undefined, input: unknown, ctx: Context | undefined): Response => {
     const error = getTRPCErrorFromUnknown(cause);
     const described = describeError(error);
     if (described.unexpected) options.onUnexpected(ctx, error);
-    const shape = getErrorShape({
-      config: errorConfig,
-      error,
-      type: route?.type ?? 'unknown',
-      path: route?.procedurePath,
-      input,
-      ctx,
-    }) as { data?: { code?: string; message?: string; details?: ErrorDetail[] } };
+    const shape = errorShape(error, { type: route?.type ?? 'unknown', path: route?.procedurePath, input, ctx });
     // trpc-to-openapi overwrites the shape's message for input errors; ours is kept in data.
     const envelope: ErrorBody = {
       error: {
@@ -239,7 +205,7 @@ export function createRestHandler(
     // HEAD is GET without a body.
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     let route: Route | undefined;
-    let pathInput: Record<string, string> = {};
+    let rawPathInput: Record<string, string> = {};
     let anyMatch = false;
     let allow: Set<string> | undefined;
     for (const r of candidatesFor(path)) {
@@ -248,7 +214,7 @@ export function createRestHandler(
       anyMatch = true;
       if (r.method === method) {
         route = r;
-        pathInput = match.groups ?? {};
+        rawPathInput = match.groups ?? {};
         break;
       }
       allow ??= new Set();
@@ -276,29 +242,22 @@ export function createRestHandler(
       throw error;
     }
 
+    // Templates match the raw path (an encoded "/" stays inside its segment); each parameter is
+    // then percent-decoded once, before validation. A malformed escape is the parameter's 400.
+    const pathInput = decodePathParameters(rawPathInput);
+    if (pathInput instanceof AppError) return refuse(pathInput);
+
     let input: Record<string, unknown> | undefined;
     try {
       if (route.type === 'subscription') throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found' });
-      if (route.inputSchema !== null) input = { ...(useBody ? (body as object) : queryInput(url)), ...pathInput };
-      if (zodSupportsCoerce && input && instanceofZodTypeObject(route.inputSchema as never)) {
+      if (route.inputSchema !== null) {
+        input = { ...(useBody ? (body as object) : queryInput(url)), ...pathInput };
         if (!useBody) {
           for (const key of route.arrayKeys)
             if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
         }
-        if (!route.coerced) {
-          coerceSchema(route.inputSchema as never);
-          route.coerced = true;
-        }
       }
-      // What router.createCaller(ctx)[path](input) does, without building the caller's proxy.
-      const data: unknown = await route.procedure({
-        path: route.procedurePath,
-        getRawInput: async () => input,
-        ctx,
-        type: route.type,
-        signal: undefined,
-        batchIndex: 0,
-      });
+      const data = await callProcedure(route, ctx, input);
       if (request.method === 'HEAD')
         return new Response(null, { status: route.successStatus, headers: responseHeaders(ctx) });
       return new Response(JSON.stringify(data) ?? 'null', {
@@ -312,6 +271,23 @@ export function createRestHandler(
         : response;
     }
   };
+}
+
+/** Each path parameter percent-decoded once; a malformed escape (e.g. `%E0%A4%A`) is a validation error. */
+function decodePathParameters(raw: Record<string, string>): Record<string, string> | AppError {
+  const decoded: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!value.includes('%')) {
+      decoded[key] = value;
+      continue;
+    }
+    try {
+      decoded[key] = decodeURIComponent(value);
+    } catch {
+      return new AppError('validation_failed', `${key}: not a valid percent-encoded path segment.`);
+    }
+  }
+  return decoded;
 }
 
 /** The query as trpc-to-openapi reads it: first value of a key alone, repeated keys as an array. */

@@ -1,6 +1,7 @@
 // Deletes RSVP rows 30 days after their event ended (spec: "RSVP rows are deleted 30 days after
 // the event"). Runs periodically under the job runner's advisory lock: one runner at a time.
 import { sql } from 'drizzle-orm';
+import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import type { Job } from './runner.js';
 
 export const RSVP_RETENTION_DAYS = 30;
@@ -8,7 +9,7 @@ const DAY_MS = 86_400_000;
 
 export const rsvpSweep: Job = {
   name: 'sweep-old-rsvps',
-  lockId: 7_310_104,
+  lockId: ADVISORY_LOCKS.oldRsvpsSweep,
   intervalMs: 60 * 60_000,
   async run(tx, now) {
     const cutoff = new Date(now.getTime() - RSVP_RETENTION_DAYS * DAY_MS);

@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 
 export interface Job {
   name: string;
-  /** Stable number for pg_try_advisory_xact_lock. */
+  /** Its id in db/advisory-locks.ts, for pg_try_advisory_xact_lock. */
   lockId: number;
   intervalMs: number;
   /** Runs inside a transaction that holds the lock; returns a summary for the log. */

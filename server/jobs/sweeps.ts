@@ -1,13 +1,14 @@
 // Deletes rows whose lifetime is over: expired sessions, magic-link tokens and rate-limit windows.
 import { lt } from 'drizzle-orm';
 import { idempotencyKeys, magicLinkTokens, rateLimits, sessions } from '../../db/schema/index.js';
+import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../lib/idempotency.js';
 import type { Job } from './runner.js';
 import { rsvpSweep } from './rsvp-sweep.js';
 
 export const expiredCredentialsSweep: Job = {
   name: 'sweep-expired-credentials',
-  lockId: 7_310_101,
+  lockId: ADVISORY_LOCKS.expiredCredentialsSweep,
   intervalMs: 10 * 60_000,
   async run(tx, now) {
     const s = await tx.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.id });

@@ -2,7 +2,7 @@
 // base64url of the last id's 16 bytes: opaque to clients, and anything else is invalid_cursor.
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../../db/ids.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -21,10 +21,7 @@ export function decodeCursor(cursor: string): string {
   return id;
 }
 
-/**
- * Query fields every list takes. Returns a fresh object each call: trpc-to-openapi coerces
- * query schemas in place, so list inputs must not share schema instances.
- */
+/** Query fields every list takes (`limit` reads its query string through z.coerce: server/shared/query.ts). */
 export function pageQueryFields() {
   return {
     cursor: z.string().max(64).optional().meta({ description: "Opaque cursor from the previous page's `nextCursor`." }),

@@ -77,3 +77,4 @@ export const router = t.router;
 export const middleware = t.middleware;
 export const baseProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
+export const mergeRouters = t.mergeRouters;

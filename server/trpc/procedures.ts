@@ -1,8 +1,8 @@
 // Procedures by auth level. Services throw AppError; the base middleware turns it into the
 // matching TRPCError once, so both /api and /trpc answer with the same status and code.
 import { TRPCError, getTRPCErrorFromUnknown } from '@trpc/server';
-import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import { AppError } from '../errors.js';
+import { middlewareSuccess } from '../http/trpc-internals.js';
 import { enforceRateLimit } from '../auth/rate-limit.js';
 import { honoursIdempotencyKey, runIdempotent, validIdempotencyKey } from '../lib/idempotency.js';
 import { baseProcedure, type WriteLimitScope } from './init.js';
@@ -155,7 +155,7 @@ export const memberProcedure = guarded(bearerCheck).use(async ({ ctx, meta, path
     rawInput: await getRawInput(),
     status: meta?.successStatus ?? 200,
     run: (scope) => next({ ctx: { ...member, ...scope } }),
-    replay: (data) => ({ marker: middlewareMarker, ok: true as const, data, ctx }) as never,
+    replay: (data) => middlewareSuccess<never>(data, ctx),
   });
 });
 

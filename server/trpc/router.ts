@@ -1,5 +1,18 @@
 // The whole API: one namespace per domain. The REST paths, the OpenAPI document and the
 // typed client all derive from this router.
+//
+// Naming rule for tRPC paths (`<namespace>.<procedure>`), fixed when a route is first mounted,
+// built or not, so building it never changes its path:
+//   - namespace: the REST path's first segment after /api, camelCased (/api/place-lists →
+//     placeLists, /api/push-tokens → pushTokens); for /api/admin/<resource> routes, the
+//     resource's own namespace (/api/admin/media → media, /api/admin/places → places);
+//   - procedure: the verb — list, get, create, update, delete — or the action (join, approve,
+//     resolve, react), with a sub-resource when the namespace has several (listReviews,
+//     createComment); admin-only variants of a public verb take an `admin` prefix (media.list
+//     vs media.adminList, places.adminListPending).
+// Built before the rule and kept for existing clients: grove and organization administration
+// (/api/admin/groves, /api/admin/organizations) lives under `adminSetup`, and the calendar feed
+// token (/api/me/calendar-token) under `events`. tests/http/trpc-paths.test.ts checks the rule.
 import { authRouter } from '../domains/auth/router.js';
 import { meRouter } from '../domains/me/router.js';
 import { statsRouter } from '../domains/stats/router.js';
@@ -8,18 +21,18 @@ import { grovesRouter } from '../domains/groves/router.js';
 import { adminSetupRouter } from '../domains/groves/admin.js';
 import { organizationsRouter } from '../domains/organizations/router.js';
 import { placesRouter } from '../domains/places/router.js';
-import { unbuiltNamespaces } from '../domains/unbuilt/index.js';
-import { router } from './init.js';
+import { unbuiltInBuiltNamespaces as unbuilt, unbuiltNamespaces } from '../domains/unbuilt/index.js';
+import { mergeRouters, router } from './init.js';
 
 export const appRouter = router({
-  auth: authRouter,
-  me: meRouter,
+  auth: mergeRouters(authRouter, router(unbuilt.auth)),
+  me: mergeRouters(meRouter, router(unbuilt.me)),
   stats: statsRouter,
   events: eventsRouter,
   groves: grovesRouter,
   organizations: organizationsRouter,
   adminSetup: adminSetupRouter,
-  places: placesRouter,
+  places: mergeRouters(placesRouter, router(unbuilt.places)),
   ...unbuiltNamespaces,
 });
 

@@ -77,12 +77,12 @@ describe('per-member write limits', () => {
       'events.create': 'events.create',
       'events.rsvp': 'events.rsvp',
       'events.removeRsvp': 'events.rsvp',
-      'social.createInvite': 'invites.create',
-      'social.createPost': 'posts.create',
-      'social.createComment': 'comments.create',
-      'social.createReport': 'reports.create',
-      'messaging.createConversation': 'messages.create',
-      'messaging.sendMessage': 'messages.create',
+      'friends.createInvite': 'invites.create',
+      'posts.create': 'posts.create',
+      'posts.createComment': 'comments.create',
+      'reports.create': 'reports.create',
+      'conversations.create': 'messages.create',
+      'conversations.sendMessage': 'messages.create',
     });
   });
 });

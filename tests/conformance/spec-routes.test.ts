@@ -3,9 +3,9 @@
 // level, and every mounted-but-unbuilt route answers 501 only after auth and validation pass,
 // through REST and through the typed tRPC client.
 import { TRPCClientError } from '@trpc/client';
-import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRestRoutes } from '../../server/http/rest.js';
+import { compilePath, listProcedures, normalizePath } from '../../server/http/trpc-internals.js';
 import type { RouteMeta } from '../../server/trpc/init.js';
 import { appRouter } from '../../server/trpc/router.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
@@ -134,7 +134,7 @@ describe('every spec route is in the OpenAPI document', () => {
       const first = routes.find((r) => r.method === row.method && r.pattern.test(concrete));
       if (
         !first ||
-        !getPathRegExp(normalizePath(row.path)).test(concrete) ||
+        !compilePath(row.path).pattern.test(concrete) ||
         procedureMeta(first.procedurePath).openapi!.path !== row.path
       )
         wrong.push(`${routeKey(row)} is answered by ${first?.procedurePath}`);
@@ -185,19 +185,16 @@ describe('unbuilt routes over REST', () => {
 
 // ---- tRPC ----
 
-type ProcedureDef = { _def: { type: 'query' | 'mutation' | 'subscription'; meta?: RouteMeta } };
-const procedures = appRouter._def.procedures as unknown as Record<string, ProcedureDef>;
+const procedures = listProcedures(appRouter);
 
 function procedureMeta(path: string): RouteMeta {
-  return procedures[path]!._def.meta!;
+  return procedures.find((p) => p.path === path)!.meta!;
 }
 
 function procedureFor(route: SpecRoute): { path: string; type: 'query' | 'mutation' } {
-  const entry = Object.entries(procedures).find(
-    ([, p]) => p._def.meta?.openapi?.method === route.method && p._def.meta.openapi.path === route.path,
-  );
+  const entry = procedures.find((p) => p.meta?.openapi?.method === route.method && p.meta.openapi.path === route.path);
   if (!entry) throw new Error(`no procedure for ${routeKey(route)}`);
-  return { path: entry[0], type: entry[1]._def.type === 'query' ? 'query' : 'mutation' };
+  return { path: entry.path, type: entry.type === 'query' ? 'query' : 'mutation' };
 }
 
 /** Calls a procedure by its dotted path on the typed client (the path comes from data). */
@@ -246,26 +243,26 @@ describe('unbuilt routes through the typed tRPC client', () => {
     const m = t.trpc(member.token);
     const a = t.trpc(admin.token);
     const calls: (() => Promise<unknown>)[] = [
-      () => t.trpc().socialSignIn.google.mutate({ idToken: 'jwt' }),
-      () => m.accountExtras.setActionAggregateOptIn.mutate({ optIn: false }),
-      () => m.accountExtras.registerPushToken.mutate({ token: 'apns-token', platform: 'ios' }),
-      () => t.trpc().placeExtras.listReviews.query({ id, limit: 5 }),
-      () => m.placeExtras.createList.mutate({ name: 'Weekend' }),
-      () => m.social.createPost.mutate({ body: 'Hello grove', visibility: 'public' }),
-      () => m.social.feed.query({ scope: 'public' }),
-      () => m.social.createReport.mutate({ targetType: 'comment', targetId: id, reason: 'spam' }),
+      () => t.trpc().auth.google.mutate({ idToken: 'jwt' }),
+      () => m.me.setActionAggregateOptIn.mutate({ optIn: false }),
+      () => m.pushTokens.register.mutate({ token: 'apns-token', platform: 'ios' }),
+      () => t.trpc().places.listReviews.query({ id, limit: 5 }),
+      () => m.placeLists.create.mutate({ name: 'Weekend' }),
+      () => m.posts.create.mutate({ body: 'Hello grove', visibility: 'public' }),
+      () => m.feed.list.query({ scope: 'public' }),
+      () => m.reports.create.mutate({ targetType: 'comment', targetId: id, reason: 'spam' }),
       () => m.uploads.presignImage.mutate({ contentType: 'image/jpeg', purpose: 'avatar', contentLength: 1024 }),
       () => m.uploads.createVideo.mutate({ title: 'Street outreach' }),
-      () => m.messaging.sendMessage.mutate({ id, body: 'hi' }),
+      () => m.conversations.sendMessage.mutate({ id, body: 'hi' }),
       () => t.trpc().media.list.query({ kind: 'film' }),
       () => m.media.save.mutate({ id }),
       () => t.trpc().guides.get.query({ slug: 'leafleting-101' }),
       () => m.actions.create.mutate({ kind: 'outreach', hours: 2, occurredOn: '2026-02-01' }),
       () => m.actions.export.query({}),
       () => m.companion.chat.mutate({ message: 'Hello' }),
-      () => m.companion.pin.mutate({ id, pinned: false }),
-      () => a.adminContent.createGuide.mutate({ title: 'Guide', category: 'outreach', body: 'Text' }),
-      () => a.adminContent.resolveReport.mutate({ id, status: 'dismissed' }),
+      () => m.companion.pinConversation.mutate({ id, pinned: false }),
+      () => a.guides.adminCreate.mutate({ title: 'Guide', category: 'outreach', body: 'Text' }),
+      () => a.reports.resolve.mutate({ id, status: 'dismissed' }),
     ];
     for (const call of calls) expect(await trpcErrorCode(call())).toBe('not_implemented');
   });

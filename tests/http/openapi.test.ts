@@ -1,6 +1,6 @@
 // The OpenAPI document at /api/openapi.json and the offline reference at /api/docs.
-import { forEachOpenApiProcedure } from 'trpc-to-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listRestProcedures } from '../../server/http/trpc-internals.js';
 import type { RouteMeta } from '../../server/trpc/init.js';
 import { appRouter } from '../../server/trpc/router.js';
 import { createTestApp, type TestApp } from '../setup/harness.js';
@@ -13,10 +13,8 @@ afterAll(() => t.close());
 
 function registeredRoutes() {
   const routes: { method: string; path: string; meta: RouteMeta }[] = [];
-  forEachOpenApiProcedure(appRouter._def.procedures, ({ meta }) => {
-    const m = meta as RouteMeta & { openapi: NonNullable<RouteMeta['openapi']> };
-    routes.push({ method: m.openapi.method.toLowerCase(), path: m.openapi.path, meta: m });
-  });
+  for (const { meta } of listRestProcedures(appRouter))
+    routes.push({ method: meta.openapi.method.toLowerCase(), path: meta.openapi.path, meta });
   return routes;
 }
 

@@ -1,6 +1,6 @@
 // Admin moderation: the pending queue and the pending → approved | rejected transitions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../server/lib/ids.js';
+import { newId } from '../../db/ids.js';
 import { STATS_TTL_MS } from '../../server/domains/stats/service.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 import { randomSpot, submitPlace } from './helpers.js';

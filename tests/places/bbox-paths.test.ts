@@ -16,7 +16,7 @@ import {
   type PlaceListFilters,
 } from '../../server/domains/places/list-query.js';
 import type { BoundingBox } from '../../server/domains/places/schemas.js';
-import { newId } from '../../server/lib/ids.js';
+import { newId } from '../../db/ids.js';
 import { createTestApp, unique, type TestApp } from '../setup/harness.js';
 
 let t: TestApp;

@@ -2,7 +2,7 @@
 // search and cursor paging. Each test works inside its own random spot (see helpers.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../server/lib/pagination.js';
-import { newId } from '../../server/lib/ids.js';
+import { newId } from '../../db/ids.js';
 import { createMember, createTestApp, unique, type TestApp, type TestMember } from '../setup/harness.js';
 import { approvedPlace, listAll, randomSpot, submitPlace } from './helpers.js';
 

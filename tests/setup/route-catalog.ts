@@ -1,6 +1,7 @@
 // Every REST route, read at test time from the generated OpenAPI document (x-auth, x-unbuilt,
 // parameters, body schema) and cross-checked against the tRPC router, so the security,
 // fuzzing and canary suites cover a route the moment it is mounted.
+import { listProcedures as listRouterProcedures } from '../../server/http/trpc-internals.js';
 import { appRouter } from '../../server/trpc/router.js';
 import type { AuthLevel, RouteMeta } from '../../server/trpc/init.js';
 
@@ -133,11 +134,7 @@ export interface ProcedureInfo {
 
 /** Every procedure of the tRPC router (including those without a REST path). */
 export function listProcedures(): ProcedureInfo[] {
-  const procedures = appRouter._def.procedures as unknown as Record<
-    string,
-    { _def: { type: ProcedureInfo['type']; meta?: RouteMeta } }
-  >;
-  return Object.entries(procedures).map(([path, p]) => ({ path, type: p._def.type, meta: p._def.meta }));
+  return listRouterProcedures(appRouter).map(({ path, type, meta }) => ({ path, type, meta }));
 }
 
 /** Fills `{param}` segments, percent-encoding each value. */

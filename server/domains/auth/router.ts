@@ -1,6 +1,7 @@
 // Sign-in routes: wiring only.
 import { router } from '../../trpc/init.js';
 import { memberProcedure, signInProcedure } from '../../trpc/procedures.js';
+import { emptyInput, okOutput } from '../../shared/schemas.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
 
@@ -84,7 +85,7 @@ export const authRouter = router({
       auth: 'member',
       openapi: { method: 'POST', path: '/api/auth/logout', tags, summary: 'Delete the calling session' },
     })
-    .input(schemas.emptyInput)
-    .output(schemas.okOutput)
+    .input(emptyInput)
+    .output(okOutput)
     .mutation(({ ctx }) => service.logout(ctx)),
 });

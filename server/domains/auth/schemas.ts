@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from '../../auth/passwords.js';
 import { userRoles } from '../../../db/schema/accounts.js';
-
-export const HANDLE_PATTERN = /^[A-Za-z0-9_]{3,30}$/;
+import { HANDLE_PATTERN } from '../../shared/schemas.js';
 
 /** Handles that would read as official or collide with paths. */
 export const RESERVED_HANDLES = new Set([
@@ -78,7 +77,5 @@ export const magicLinkVerifyInput = z
   .object({ token: z.string().min(1).max(128) })
   .meta({ examples: [{ token: 'mk3q7x2v5n4p6r8t2w4y6z3b5d7f9h2j4l6n8p3r5t7v9x2z4b6d8f' }] });
 export const acceptedOutput = z.object({ accepted: z.literal(true) });
-export const okOutput = z.object({ ok: z.literal(true) });
-export const emptyInput = z.object({}).meta({ examples: [{}] });
 
 export type AccountOutput = z.infer<typeof accountOutput>;

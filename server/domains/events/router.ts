@@ -2,7 +2,7 @@
 // calendar.ts). `organizer` routes are member-level here; the service checks the host.
 import { router } from '../../trpc/init.js';
 import { memberProcedure, publicProcedure } from '../../trpc/procedures.js';
-import { emptyInput, okOutput } from '../auth/schemas.js';
+import { emptyInput, okOutput } from '../../shared/schemas.js';
 import * as calendar from './calendar.js';
 import * as rsvp from './rsvp.js';
 import * as schemas from './schemas.js';

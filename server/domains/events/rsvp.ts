@@ -4,7 +4,7 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { eventRsvps, events, users } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../groves/common.js';
+import type { MemberContext } from '../../shared/context.js';
 import { visibleEvent } from './service.js';
 import { viewerOf } from './visibility.js';
 

@@ -6,7 +6,8 @@ import type { DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
-import { freeSlug, isUniqueViolation, slugify, type MemberContext } from '../groves/common.js';
+import type { MemberContext } from '../../shared/context.js';
+import { insertWithSlug } from '../../shared/slug.js';
 import { isGroveOrganizer } from '../groves/service.js';
 import { isOrganizationAdmin } from '../organizations/service.js';
 import type { CreateEventInput, UpdateEventInput } from './schemas.js';
@@ -103,10 +104,10 @@ function meetingPointColumns(point: CreateEventInput['meetingPoint']) {
 export async function createEvent(ctx: MemberContext, input: CreateEventInput) {
   await assertMayHost(ctx, input);
   await assertApprovedPlace(ctx, input.placeId);
-  const slug = input.slug ?? (await freeSlug(ctx.db, events, events.slug, slugify(input.title)));
   const now = ctx.clock.now();
-  try {
-    const [row] = await ctx.db
+  // Events can be non-public: a generated slug always carries a random suffix (server/shared/slug.ts).
+  const row = await insertWithSlug({ clientSlug: input.slug, text: input.title, hideable: true }, async (slug) => {
+    const [inserted] = await ctx.db
       .insert(events)
       .values({
         slug,
@@ -130,12 +131,10 @@ export async function createEvent(ctx: MemberContext, input: CreateEventInput) {
         updatedAt: now,
       })
       .returning({ id: events.id });
-    const viewer = await viewerOf(ctx);
-    return toEvent((await selectOneEvent(ctx.db, viewer, eq(events.id, row!.id)))!, viewer);
-  } catch (error) {
-    if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
-    throw error;
-  }
+    return inserted!;
+  });
+  const viewer = await viewerOf(ctx);
+  return toEvent((await selectOneEvent(ctx.db, viewer, eq(events.id, row.id)))!, viewer);
 }
 
 /**

@@ -3,7 +3,7 @@
 // through the API alone. Appointments answer `{ ok }` only: no route lists organizers or admins.
 import { router } from '../../trpc/init.js';
 import { adminProcedure } from '../../trpc/procedures.js';
-import { okOutput } from '../auth/schemas.js';
+import { okOutput } from '../../shared/schemas.js';
 import * as orgSchemas from '../organizations/schemas.js';
 import * as orgService from '../organizations/service.js';
 import * as schemas from './schemas.js';

@@ -1,7 +1,7 @@
 // Groves: wiring only (logic in service.ts).
 import { router } from '../../trpc/init.js';
 import { memberProcedure, publicProcedure } from '../../trpc/procedures.js';
-import { okOutput } from '../auth/schemas.js';
+import { okOutput } from '../../shared/schemas.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
 

@@ -2,10 +2,11 @@
 import { and, asc, eq, gt, ilike, or, sql } from 'drizzle-orm';
 import { groveMembers, groves, users, type Grove, type GroveRole } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
-import { AppError } from '../../errors.js';
+import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
-import { freeSlug, isUniqueViolation, slugify, type MemberContext } from './common.js';
+import type { MemberContext } from '../../shared/context.js';
+import { insertWithSlug } from '../../shared/slug.js';
 import type { GroveOutput } from './schemas.js';
 
 const memberCount = sql<number>`(select count(*)::int from grove_members gm where gm.grove_id = ${groves.id})`;
@@ -130,9 +131,8 @@ export async function createGrove(
   ctx: Context,
   input: { slug?: string; name: string; description: string; region: RegionInput },
 ) {
-  const slug = input.slug ?? (await freeSlug(ctx.db, groves, groves.slug, slugify(input.name)));
-  try {
-    const [row] = await ctx.db
+  const row = await insertWithSlug({ clientSlug: input.slug, text: input.name, hideable: false }, async (slug) => {
+    const [inserted] = await ctx.db
       .insert(groves)
       .values({
         slug,
@@ -142,11 +142,9 @@ export async function createGrove(
         createdAt: ctx.clock.now(),
       })
       .returning({ id: groves.id });
-    return groveBy(ctx, eq(groves.id, row!.id));
-  } catch (error) {
-    if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
-    throw error;
-  }
+    return inserted!;
+  });
+  return groveBy(ctx, eq(groves.id, row.id));
 }
 
 export async function updateGrove(

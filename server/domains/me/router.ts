@@ -1,7 +1,8 @@
 // The caller's account and sessions: wiring only.
 import { router } from '../../trpc/init.js';
 import { memberProcedure } from '../../trpc/procedures.js';
-import { accountOutput, emptyInput, okOutput } from '../auth/schemas.js';
+import { emptyInput, okOutput } from '../../shared/schemas.js';
+import { accountOutput } from '../auth/schemas.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
 

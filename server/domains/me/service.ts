@@ -1,12 +1,12 @@
 // Reading, changing and hard-deleting the caller's account; listing and revoking sessions and
 // every other credential (the calendar feed link), and the panic action.
 import { and, asc, count, eq, gt, ne } from 'drizzle-orm';
-import { calendarFeeds, magicLinkTokens, sessions, users, type Session, type User } from '../../../db/schema/index.js';
+import { calendarFeeds, magicLinkTokens, sessions, users } from '../../../db/schema/index.js';
 import { checkPassword, hashPassword } from '../../auth/passwords.js';
 import { deleteRateLimitsOf } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { Context } from '../../trpc/context.js';
+import type { MemberContext } from '../../shared/context.js';
 import type { Tx } from '../../../db/client.js';
 import {
   assertHandleAllowed,
@@ -18,8 +18,6 @@ import {
 } from '../auth/service.js';
 import { calendarFeedExpiry } from '../events/calendar.js';
 import { deleteAccountData } from './account-deletion.js';
-
-type MemberContext = Context & { user: User; session: Session };
 
 export function getAccount(ctx: MemberContext) {
   return toAccount(ctx.user);

@@ -3,10 +3,10 @@
 import { and, asc, eq, gt, ilike } from 'drizzle-orm';
 import { organizationAdmins, organizations, type Organization } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
-import { AppError } from '../../errors.js';
+import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
-import { freeSlug, isUniqueViolation, slugify } from '../groves/common.js';
+import { insertWithSlug } from '../../shared/slug.js';
 import { userIdByHandle } from '../groves/service.js';
 import type { OrganizationOutput } from './schemas.js';
 
@@ -61,8 +61,7 @@ export async function createOrganization(
   ctx: Context,
   input: { slug?: string; name: string; description: string; website?: string | null },
 ) {
-  const slug = input.slug ?? (await freeSlug(ctx.db, organizations, organizations.slug, slugify(input.name)));
-  try {
+  return insertWithSlug({ clientSlug: input.slug, text: input.name, hideable: false }, async (slug) => {
     const [row] = await ctx.db
       .insert(organizations)
       .values({
@@ -74,10 +73,7 @@ export async function createOrganization(
       })
       .returning();
     return toOrganization(row!);
-  } catch (error) {
-    if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
-    throw error;
-  }
+  });
 }
 
 export async function updateOrganization(

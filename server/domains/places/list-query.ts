@@ -12,6 +12,7 @@
 import { and, asc, fillPlaceholders, gt, sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
 import type { PgPreparedQuery } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../../db/client.js';
+import { PLACES_GRID, WGS84_SRID } from '../../../db/constants.js';
 import { places, type PlaceStatus, type PlaceType, type VeganLevel } from '../../../db/schema/places.js';
 import type { BoundingBox, PlaceOutput } from './schemas.js';
 
@@ -78,7 +79,7 @@ export function bboxCondition(box: BoundingBox): SQL {
 
 function envelopeCondition(box: BoxValues, crossesAntimeridian: boolean): SQL {
   const envelope = (west: BoxValue, east: BoxValue) =>
-    sql`${places.location} && ST_MakeEnvelope(${west}::float8, ${box.south}::float8, ${east}::float8, ${box.north}::float8, 4326)`;
+    sql`${places.location} && ST_MakeEnvelope(${west}::float8, ${box.south}::float8, ${east}::float8, ${box.north}::float8, ${sql.raw(String(WGS84_SRID))})`;
   if (!crossesAntimeridian) return envelope(box.west, box.east);
   return sql`(${envelope(box.west, 180)} OR ${envelope(-180, box.east)})`;
 }
@@ -282,7 +283,7 @@ export function statementSql(db: DbOrTx, statement: PlaceListStatement): Query {
 // Instead, the page's ids come from index-only scans that stop early, in one of two shapes:
 
 /** Grid of places_cell(location, 0.25) (see the bbox migration). */
-export const CELL_DEGREES = 0.25;
+export const CELL_DEGREES = PLACES_GRID.cellDegrees;
 /** A box covering more cells than this is a large box. A 0.2° city box covers at most 4. */
 export const MAX_CELLS = 16;
 /**
@@ -314,7 +315,8 @@ export function coveredCells(box: BoundingBox): number[] | null {
   const columns = new Set<number>();
   for (const [first, last] of columnRanges) for (let column = first; column <= last; column++) columns.add(column);
   const cells: number[] = [];
-  for (let row = firstRow; row <= lastRow; row++) for (const column of columns) cells.push(row * 4000 + column);
+  for (let row = firstRow; row <= lastRow; row++)
+    for (const column of columns) cells.push(row * PLACES_GRID.rowStride + column);
   return cells;
 }
 

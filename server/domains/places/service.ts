@@ -1,16 +1,15 @@
 // Places: public reads (approved only), member submissions, admin moderation. The submitter id
 // is read only to decide visibility; toPlace() never copies it into a response.
-import { and, asc, count, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.js';
-import { places, placeTypes, type PlaceType, type Session, type User } from '../../../db/schema/index.js';
-import { AppError, isUniqueViolation } from '../../errors.js';
+import { places, placeTypes, type PlaceType } from '../../../db/schema/index.js';
+import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
+import type { MemberContext } from '../../shared/context.js';
+import { insertWithSlug } from '../../shared/slug.js';
 import type { Context } from '../../trpc/context.js';
 import { listApprovedPlaces, placeColumns, type PlaceRow } from './list-query.js';
 import type { CreatePlaceInput, ListPlacesInput, PlaceOutput } from './schemas.js';
-import { slugCandidates, slugify } from './slug.js';
-
-type MemberContext = Context & { user: User; session: Session };
 
 export function toPlace(row: PlaceRow): PlaceOutput {
   return {
@@ -80,49 +79,31 @@ export async function getPlace(ctx: Context, input: { slug: string }) {
   return toPlace(row);
 }
 
-function isSlugTaken(error: unknown): boolean {
-  return isUniqueViolation(error, 'slug');
-}
-
-async function freeSlug(db: DbOrTx, base: string): Promise<string> {
-  const candidates = slugCandidates(base);
-  const taken = new Set(
-    (await db.select({ slug: places.slug }).from(places).where(inArray(places.slug, candidates))).map((r) => r.slug),
-  );
-  return candidates.find((slug) => !taken.has(slug)) ?? slugCandidates(base, true)[0]!;
-}
-
 export async function createPlace(ctx: MemberContext, input: CreatePlaceInput) {
-  const base = slugify(input.name);
-  // Two submissions with the same name can race for a slug: the unique index decides, we retry.
-  for (let attempt = 0; ; attempt++) {
-    const slug = attempt < 3 ? await freeSlug(ctx.db, base) : slugCandidates(base, true)[0]!;
-    try {
-      const [created] = await ctx.db
-        .insert(places)
-        .values({
-          slug,
-          name: input.name,
-          type: input.type,
-          veganLevel: input.veganLevel,
-          address: input.address,
-          hours: input.hours ?? null,
-          website: input.website,
-          tags: input.tags,
-          photos: input.photos,
-          location: [input.location.lng, input.location.lat],
-          status: 'pending',
-          submitterId: ctx.user.id,
-          createdAt: ctx.clock.now(),
-        })
-        .returning({ id: places.id });
-      const [row] = await ctx.db.select(placeColumns).from(places).where(eq(places.id, created!.id));
-      return toPlace(row!);
-    } catch (error) {
-      if (attempt < 4 && isSlugTaken(error)) continue;
-      throw error;
-    }
-  }
+  // A new place is pending (hidden): its slug always carries a random suffix (server/shared/slug.ts).
+  const created = await insertWithSlug({ text: input.name, hideable: true, fallback: 'place' }, async (slug) => {
+    const [row] = await ctx.db
+      .insert(places)
+      .values({
+        slug,
+        name: input.name,
+        type: input.type,
+        veganLevel: input.veganLevel,
+        address: input.address,
+        hours: input.hours ?? null,
+        website: input.website,
+        tags: input.tags,
+        photos: input.photos,
+        location: [input.location.lng, input.location.lat],
+        status: 'pending',
+        submitterId: ctx.user.id,
+        createdAt: ctx.clock.now(),
+      })
+      .returning({ id: places.id });
+    return row!;
+  });
+  const [row] = await ctx.db.select(placeColumns).from(places).where(eq(places.id, created.id));
+  return toPlace(row!);
 }
 
 export async function listPendingPlaces(ctx: Context, input: { cursor?: string; limit: number }) {

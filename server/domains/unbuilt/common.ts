@@ -1,43 +1,28 @@
-// Small schema pieces the unbuilt domains share: path parameters, the public face of a member,
-// and the plain acknowledgements. Kept here (not in a domain) so each milestone can import them
-// without depending on another unbuilt file.
+// The unbuilt files import their shared schema pieces through here (so they need no edit); the
+// pieces themselves live in server/shared/schemas.ts. A route built later imports from there.
 import { z } from 'zod';
-import { HANDLE_PATTERN } from '../auth/schemas.js';
 
-export { okOutput, emptyInput } from '../auth/schemas.js';
-
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-/** Friend invite codes: 12 characters of RFC 4648 base32 (60 random bits), case-insensitive. */
-export const INVITE_CODE_PATTERN = /^[A-Za-z2-7]{12}$/;
-
-export const uuidParam = () => z.uuid({ message: 'Must be a UUID.' });
-export const slugParam = () =>
-  z.string().max(120).regex(SLUG_PATTERN, 'Must be a slug: lower-case letters, digits and single hyphens.');
-export const handleParam = () => z.string().regex(HANDLE_PATTERN, 'Must be 3–30 letters, digits or underscores.');
-export const inviteCodeParam = () => z.string().regex(INVITE_CODE_PATTERN, 'Must be a 12-character invite code.');
-
-/** `{ id }` path input: the same shape for every by-id route. */
-export const idInput = () => z.object({ id: uuidParam() });
-export const slugInput = () => z.object({ slug: slugParam() });
-
-/** Calendar date `YYYY-MM-DD`. */
-export const isoDate = () => z.iso.date({ message: 'Must be a date YYYY-MM-DD.' });
-
-/** How another member appears: id (for follow-up calls) and handle, nothing else. */
-export const memberRef = z.object({ _id: z.string(), handle: z.string() }).meta({ id: 'MemberRef' });
+export {
+  INVITE_CODE_PATTERN,
+  SLUG_PATTERN,
+  emptyInput,
+  handleParam,
+  idInput,
+  inviteCodeParam,
+  isoDate,
+  memberRef,
+  okOutput,
+  savedOutput,
+  slugInput,
+  slugParam,
+  uuidParam,
+} from '../../shared/schemas.js';
 
 /**
- * trpc-to-openapi coerces every plain z.number() and z.boolean() of an input in place, JSON
- * bodies included ("5" → 5, "no" → true), for REST and tRPC alike. Body fields use these: a
- * pipe is left alone, so a wrong type stays a 400.
+ * Body numbers and booleans. Nothing coerces JSON bodies any more (server/http/coercion.ts), so
+ * these are the plain schemas; kept so the unbuilt files need no edit. New code: z.number(), z.boolean().
  */
-export const jsonNumber = (schema: z.ZodNumber = z.number()) => schema.pipe(z.number());
-export const jsonBoolean = () => z.boolean().pipe(z.boolean());
+export const jsonNumber = (schema: z.ZodNumber = z.number()) => schema;
+export const jsonBoolean = () => z.boolean();
 
-/**
- * A yes/no query field: exactly `true` or `false` (documented as that enum), parsed to a
- * boolean. (z.stringbool also takes yes/on/1…, which a JSON Schema cannot say simply.)
- */
-export const queryBoolean = () => z.enum(['true', 'false']).transform((value) => value === 'true');
-
-export const savedOutput = z.object({ saved: z.boolean() }).meta({ id: 'SavedState' });
+export { queryBoolean } from '../../shared/query.js';

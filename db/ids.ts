@@ -1,3 +1,4 @@
+// Ids for every table (db/schema/columns.ts) and the code that makes rows before inserting them.
 // UUIDv7 (RFC 9562): 48-bit millisecond timestamp, then random bits. Ids made later sort later,
 // which is what cursor pagination over `_id` relies on.
 import { randomBytes } from 'node:crypto';

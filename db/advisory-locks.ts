@@ -1,0 +1,13 @@
+// Every PostgreSQL advisory lock id the service takes, in one table so two uses can never share
+// an id by accident (a shared id would make one job silently skip while the other runs). Ids are
+// stable: a process of the previous release may still be running during a rolling deploy.
+export const ADVISORY_LOCKS = {
+  /** Held for the whole migration run, so N processes starting together migrate once (db/client.ts). */
+  migrations: 7_310_001,
+  /** Job: sweep expired sessions, magic-link tokens and rate-limit windows (server/jobs/sweeps.ts). */
+  expiredCredentialsSweep: 7_310_101,
+  /** Job: delete RSVPs 30 days after their event (server/jobs/rsvp-sweep.ts). */
+  oldRsvpsSweep: 7_310_104,
+} as const;
+
+export type AdvisoryLockName = keyof typeof ADVISORY_LOCKS;

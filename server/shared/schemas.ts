@@ -1,0 +1,31 @@
+// Schema pieces several domains share: acknowledgements, path parameters, the public face of a
+// member. Domain schemas import them from here, never from another domain.
+import { z } from 'zod';
+
+export const HANDLE_PATTERN = /^[A-Za-z0-9_]{3,30}$/;
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Friend invite codes: 12 characters of RFC 4648 base32 (60 random bits), case-insensitive. */
+export const INVITE_CODE_PATTERN = /^[A-Za-z2-7]{12}$/;
+
+export const okOutput = z.object({ ok: z.literal(true) });
+export const emptyInput = z.object({}).meta({ examples: [{}] });
+
+export const uuidParam = () => z.uuid({ message: 'Must be a UUID.' });
+export const slugParam = () =>
+  z.string().max(120).regex(SLUG_PATTERN, 'Must be a slug: lower-case letters, digits and single hyphens.');
+export const handleParam = () => z.string().regex(HANDLE_PATTERN, 'Must be 3–30 letters, digits or underscores.');
+export const inviteCodeParam = () => z.string().regex(INVITE_CODE_PATTERN, 'Must be a 12-character invite code.');
+
+/** `{ id }` path input: the same shape for every by-id route. */
+export const idInput = () => z.object({ id: uuidParam() });
+export const slugInput = () => z.object({ slug: slugParam() });
+
+/** Calendar date `YYYY-MM-DD`. */
+export const isoDate = () => z.iso.date({ message: 'Must be a date YYYY-MM-DD.' });
+
+/** How another member appears: id (for follow-up calls) and handle, nothing else. */
+export const memberRef = z.object({ _id: z.string(), handle: z.string() }).meta({ id: 'MemberRef' });
+
+export const savedOutput = z.object({ saved: z.boolean() }).meta({ id: 'SavedState' });
+
+export { listEnvelope, pageQueryFields } from '../lib/pagination.js';
