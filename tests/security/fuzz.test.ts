@@ -14,7 +14,6 @@ import { fuzzRequest, hostileCursors, sampleRequest } from '../setup/arbitraries
 import { resolveSchema } from '../setup/route-catalog.js';
 import { createCallers } from './callers.js';
 import { changedTables, snapshotTables } from './db-snapshot.js';
-import { isolatedDatabase } from './isolated-database.js';
 import { callRoute, errorCodeOf, type Surface } from './surfaces.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
@@ -27,16 +26,12 @@ const doc = buildOpenApiDocument(appRouter, { baseUrl: 'http://localhost', versi
 const routes = listRoutes(doc).filter((r) => !ONLY || r.key.includes(ONLY));
 
 let t: TestApp;
-let dropIsolated: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  const isolated = await isolatedDatabase('fuzz');
-  dropIsolated = isolated?.drop;
-  t = await createTestApp({}, isolated ? { wrapDatabase: () => isolated.database } : {});
+  t = await createTestApp();
 });
 afterAll(async () => {
   if (process.env.FUZZ_STATS) for (const [key, counts] of stats) console.log(`${key}: ${JSON.stringify(counts)}`);
   await t?.close();
-  await dropIsolated?.();
 });
 
 const stackTrace = [/\n\s+at\s/, /\bat \S+ \(\S+:\d+:\d+\)/, /node_modules/, /\.(ts|js|mjs):\d+:\d+/];
