@@ -58,6 +58,8 @@ export const events = pgTable(
     index('events_host_grove_id_idx').on(t.hostGroveId, t.id),
     index('events_host_organization_id_idx').on(t.hostOrganizationId, t.id),
     index('events_creator_id_idx').on(t.creatorId),
+    // Deleting a place (a deleted member's pending submission) sets place_id null here.
+    index('events_place_id_idx').on(t.placeId),
     index('events_ends_at_idx').on(t.endsAt),
     // The `area` filter: lower(area) = lower(input), OR-ed with the hosting grove's region.
     index('events_area_lower_idx').on(sql`lower(${t.area})`),
@@ -82,6 +84,8 @@ export const eventRsvps = pgTable(
   (t) => [
     uniqueIndex('event_rsvps_event_user_key').on(t.eventId, t.userId),
     index('event_rsvps_user_id_idx').on(t.userId),
+    // RSVP counts: `where event_id = ? and status = ?` (view.ts, rsvp.ts) read only this index.
+    index('event_rsvps_event_id_status_idx').on(t.eventId, t.status),
   ],
 );
 

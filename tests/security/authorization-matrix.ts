@@ -8,8 +8,8 @@
 // otherwise the request is generated from the route's schemas.
 import { createSession } from '../../server/auth/sessions.js';
 import type { AuthLevel } from '../../server/trpc/init.js';
-import type { TestApp } from '../setup/harness.js';
-import type { Caller, CallerLevel, CallerSet, OrganizerHook } from './callers.js';
+import type { ApiResponse, TestApp } from '../setup/harness.js';
+import { insertMember, type Caller, type CallerLevel, type CallerSet, type OrganizerHook } from './callers.js';
 
 /**
  * ok           2xx when built, 501 `not_implemented` when unbuilt
@@ -46,6 +46,17 @@ export interface RouteRule {
   setup?: (ctx: SetupContext) => Promise<Partial<RequestParts>>;
   /** The call consumes the caller (logout, delete account): every call gets fresh callers. */
   destructive?: boolean;
+  /**
+   * A capability URL: a secret in the path is the whole credential. For every caller level
+   * (whatever its Authorization header), a `live` secret must pass `check`, and each of the
+   * `dead` ones (rotated, revoked, someone's session token, malformed...) must answer the 404
+   * envelope, the same as a secret that never existed.
+   */
+  capability?: {
+    live: (ctx: SetupContext) => Promise<Partial<RequestParts>>;
+    check: (res: ApiResponse) => string | null;
+    dead: (ctx: SetupContext) => Promise<Record<string, Partial<RequestParts>>>;
+  };
 }
 
 /** The outcome a caller gets when the table says nothing more specific. */
@@ -119,6 +130,22 @@ const eventOfOrganizer = async (ctx: SetupContext) =>
     body: { title: fresh('Event '), groveId: ctx.callers.hosting.groveId, ...eventTimes() },
   });
 const eventById = async (ctx: SetupContext) => ({ params: { id: (await eventOfOrganizer(ctx))._id } });
+
+/** A calendar feed secret of a member of its own (issuing another rotates it, so calls never share one). */
+async function calendarFeedSecret(ctx: SetupContext) {
+  const owner = await insertMember(ctx.t, { prefix: 'feed' });
+  const issue = async () => {
+    const res = await ctx.t.request('POST', '/api/me/calendar-token', { token: owner.token });
+    if (res.status !== 201) throw new Error(`calendar token: ${res.status} ${res.text}`);
+    return /\/api\/calendar\/([a-z2-7]{52})\.ics$/.exec(res.body.url)![1]!;
+  };
+  const revoke = async () => {
+    const res = await ctx.t.request('DELETE', '/api/me/calendar-token', { token: owner.token });
+    if (res.status !== 200) throw new Error(`revoke calendar token: ${res.status} ${res.text}`);
+  };
+  return { owner, issue, revoke };
+}
+const feedToken = (token: string) => ({ params: { token } });
 
 export const authorizationMatrix: Record<string, RouteRule> = {
   // Auth and account
@@ -239,6 +266,40 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'DELETE /api/events/{id}/rsvp': { auth: 'member', setup: eventById },
   'GET /api/events/{id}/attendees': { auth: 'organizer', setup: eventById },
   'POST /api/me/calendar-token': member,
+  // The secret in the path is the credential: the Authorization header is ignored, a dead one
+  // included (revoked, deleted: ok, unlike other public routes).
+  'GET /api/calendar/{token}.ics': {
+    auth: 'public',
+    expect: { revoked: 'ok', deleted: 'ok' },
+    setup: async (ctx) => feedToken(await (await calendarFeedSecret(ctx)).issue()),
+    capability: {
+      live: async (ctx) => feedToken(await (await calendarFeedSecret(ctx)).issue()),
+      check: (res) =>
+        res.status === 200 &&
+        res.headers.get('content-type')?.startsWith('text/calendar') &&
+        res.text.startsWith('BEGIN:VCALENDAR')
+          ? null
+          : 'expected 200 text/calendar',
+      dead: async (ctx) => {
+        const rotated = await calendarFeedSecret(ctx);
+        const before = await rotated.issue();
+        await rotated.issue();
+        const revoked = await calendarFeedSecret(ctx);
+        const gone = await revoked.issue();
+        await revoked.revoke();
+        const live = await (await calendarFeedSecret(ctx)).issue();
+        return {
+          'a rotated secret': feedToken(before),
+          'a revoked secret': feedToken(gone),
+          'a well-formed secret nobody holds': feedToken('a'.repeat(52)),
+          "a member's session token": feedToken(ctx.callers.member.token ?? 'b'.repeat(52)),
+          'a live secret in upper case': feedToken(live.toUpperCase()),
+          'a live secret cut short': feedToken(live.slice(0, 51)),
+          'a malformed secret': feedToken('../me'),
+        };
+      },
+    },
+  },
   'DELETE /api/me/calendar-token': member,
   'GET /api/groves': pub,
   'GET /api/groves/{slug}': {

@@ -1,10 +1,8 @@
 // Authorization matrix: every route of the OpenAPI document × every caller level × both
 // surfaces (REST and tRPC), checked against authorization-matrix.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../server/http/openapi.js';
-import { appRouter } from '../../server/trpc/router.js';
 import { createTestApp, type ApiResponse, type TestApp } from '../setup/harness.js';
-import { listProcedures, listRoutes, type CatalogRoute } from '../setup/route-catalog.js';
+import { listProcedures, listRoutes, servedDocument, type CatalogRoute } from '../setup/route-catalog.js';
 import { sampleRequest } from '../setup/arbitraries.js';
 import {
   authorizationMatrix,
@@ -19,7 +17,7 @@ import { callerLevels, createCallers, type Caller, type CallerLevel, type Caller
 import { callRoute, errorCodeOf, procedureFor, type Surface } from './surfaces.js';
 
 // Read at collection time so each route is its own test; the app builds the same document.
-const doc = buildOpenApiDocument(appRouter, { baseUrl: 'http://localhost', version: 'test' });
+const doc = servedDocument();
 const routes = listRoutes(doc);
 const routeByKey = new Map(routes.map((r) => [r.key, r]));
 
@@ -40,24 +38,25 @@ function merge(base: RequestParts, extra: Partial<RequestParts> | undefined): Re
   return { params: { ...base.params, ...extra.params }, query: { ...base.query, ...extra.query }, body };
 }
 
+function setupContext(set: CallerSet, caller: Caller): SetupContext {
+  return {
+    t,
+    callers: set,
+    caller,
+    async create(routeKey, as, extra) {
+      const target = routeByKey.get(routeKey);
+      if (!target) throw new Error(`setup needs ${routeKey}, which is not mounted`);
+      const res = await callRoute(t, 'rest', target, merge(sampleRequest(doc, target), extra), as.token);
+      if (res.status >= 300)
+        throw new Error(`setup call ${routeKey} answered ${res.status}: ${res.text.slice(0, 300)}`);
+      return res.body;
+    },
+  };
+}
+
 async function buildParts(route: CatalogRoute, rule: RouteRule, set: CallerSet, caller: Caller): Promise<RequestParts> {
   let parts = merge(sampleRequest(doc, route), rule.sample);
-  if (rule.setup) {
-    const ctx: SetupContext = {
-      t,
-      callers: set,
-      caller,
-      async create(routeKey, as, extra) {
-        const target = routeByKey.get(routeKey);
-        if (!target) throw new Error(`setup needs ${routeKey}, which is not mounted`);
-        const res = await callRoute(t, 'rest', target, merge(sampleRequest(doc, target), extra), as.token);
-        if (res.status >= 300)
-          throw new Error(`setup call ${routeKey} answered ${res.status}: ${res.text.slice(0, 300)}`);
-        return res.body;
-      },
-    };
-    parts = merge(parts, await rule.setup(ctx));
-  }
+  if (rule.setup) parts = merge(parts, await rule.setup(setupContext(set, caller)));
   return parts;
 }
 
@@ -116,7 +115,11 @@ describe('authorization table', () => {
       .filter((p) => !p.meta?.auth || !p.meta.openapi)
       .map((p) => `${p.path}: ${!p.meta?.auth ? 'no meta.auth' : 'no meta.openapi'}`);
     expect(problems).toEqual([]);
-    for (const route of routes) expect(procedureFor(route), route.key).toBeDefined();
+    for (const route of routes.filter((r) => r.surfaces.includes('trpc')))
+      expect(procedureFor(route), route.key).toBeDefined();
+    // REST-only routes are raw Hono routes: no procedure may claim their path.
+    for (const route of routes.filter((r) => !r.surfaces.includes('trpc')))
+      expect(procedureFor(route), route.key).toBeUndefined();
   });
 
   it('protect in the document matches the auth level', () => {
@@ -129,11 +132,11 @@ describe('authorization table', () => {
 });
 
 describe.each(routes.map((r) => [r.key, r] as const))('%s', (_key, route) => {
-  it('answers each caller level as the table says, on REST and tRPC', async () => {
+  it('answers each caller level as the table says, on each of its surfaces (REST, tRPC)', async () => {
     const rule = authorizationMatrix[route.key];
     if (!rule) return; // reported by the completeness test above
     const calls = (callerLevels as readonly CallerLevel[]).flatMap((level) =>
-      (['rest', 'trpc'] as const).map((surface) => ({ level, surface })),
+      route.surfaces.map((surface) => ({ level, surface })),
     );
     // Independent calls run together; destructive ones each get a fresh set of callers.
     const results = await Promise.all(
@@ -160,4 +163,27 @@ describe.each(routes.map((r) => [r.key, r] as const))('%s', (_key, route) => {
     const failures = results.filter((r): r is string => r !== null);
     expect(failures).toEqual([]);
   });
+
+  const rule = authorizationMatrix[route.key];
+  if (rule?.capability)
+    it('is a capability URL: a live secret answers whatever the Authorization header; any other answers 404', async () => {
+      const capability = rule.capability!;
+      const failures: string[] = [];
+      for (const level of callerLevels) {
+        const caller = callers[level];
+        const ctx = setupContext(callers, caller);
+        const live = merge(sampleRequest(doc, route), await capability.live(ctx));
+        const res = await callRoute(t, 'rest', route, live, caller.token);
+        const why = capability.check(res);
+        if (why) failures.push(`${level} with a live secret: ${why}; got ${res.status} ${res.text.slice(0, 120)}`);
+        for (const [what, parts] of Object.entries(await capability.dead(ctx))) {
+          const miss = await callRoute(t, 'rest', route, merge(live, parts), caller.token);
+          if (miss.status !== 404 || miss.body?.error?.code !== 'not_found')
+            failures.push(
+              `${level} with ${what}: expected the 404 envelope, got ${miss.status} ${miss.text.slice(0, 120)}`,
+            );
+        }
+      }
+      expect(failures).toEqual([]);
+    });
 });

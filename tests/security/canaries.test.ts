@@ -9,11 +9,9 @@ import { listRoutes, resolveSchema, type CatalogRoute, type JsonSchema } from '.
 import { sampleFor, sampleRequest } from '../setup/arbitraries.js';
 import { listTables } from '../setup/db-scan.js';
 import { createCallers, insertMember, type CallerSet } from './callers.js';
-import { isolatedDatabase } from './isolated-database.js';
 import { callRoute } from './surfaces.js';
 
 let t: TestApp;
-let dropIsolated: (() => Promise<void>) | undefined;
 let routes: CatalogRoute[];
 let callers: CallerSet;
 
@@ -77,9 +75,7 @@ function canaryBody(route: CatalogRoute): Record<string, unknown> {
 }
 
 beforeAll(async () => {
-  const isolated = await isolatedDatabase('canary');
-  dropIsolated = isolated?.drop;
-  t = await createTestApp({}, isolated ? { wrapDatabase: () => isolated.database } : {});
+  t = await createTestApp();
   routes = listRoutes(t.openApiDocument);
   for (const r of routes) routeByKey.set(r.key, r);
   callers = await createCallers(t);
@@ -161,7 +157,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await dropIsolated?.();
 });
 
 /** Every value in a private column anywhere in the database, as it could appear in JSON. */

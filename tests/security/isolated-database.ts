@@ -1,27 +1,22 @@
-// A database of the test file's own, for checks that compare whole tables before and after a
-// call ("a rejected write changes nothing"): with PostgreSQL other files write to the run's
-// database in parallel, so those checks get a fresh, migrated database next to it. With
-// PGlite files run one after another on the shared instance, which is already isolated.
-import postgres from 'postgres';
+// A second database of the test file's own, next to the one the harness opens, for tests that
+// kill its connections or put a proxy in front of it. A clone of the run's migrated template,
+// so it costs a file copy, not a migration. Null on PGlite (one instance, no connections).
 import { openDatabase, type Database } from '../../db/client.js';
-import { testDatabaseUrl } from '../setup/database.js';
+import { adminConnection, cloneTemplate, testDatabaseUrl } from '../setup/database.js';
 
 export async function isolatedDatabase(
   label: string,
 ): Promise<{ database: Database; url: string; drop: () => Promise<void> } | null> {
-  const runUrl = testDatabaseUrl();
-  if (!runUrl) return null;
-  const name = `${new URL(runUrl).pathname.slice(1)}_${label}`.slice(0, 63);
-  const admin = postgres(runUrl, { max: 1, onnotice: () => {} });
+  const fileUrl = testDatabaseUrl();
+  if (!fileUrl) return null;
+  const name = `${new URL(fileUrl).pathname.slice(1)}_${label}`.slice(0, 63);
+  const admin = adminConnection();
   await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(runUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolMax: 5 });
-  await database.migrate();
+  const url = await cloneTemplate(admin, name);
+  const database = await openDatabase({ url, poolMax: 5 });
   return {
     database,
-    url: url.toString(),
+    url,
     drop: async () => {
       await database.close();
       await admin.unsafe(`drop database if exists "${name}" with (force)`);

@@ -39,7 +39,7 @@ export async function callRoute(
     });
   }
   const procedure = procedureFor(route);
-  if (!procedure) throw new Error(`no tRPC procedure for ${route.key}`);
+  if (!procedure || !route.surfaces.includes('trpc')) throw new Error(`no tRPC procedure for ${route.key}`);
   const body = parts.body && typeof parts.body === 'object' && !Array.isArray(parts.body) ? parts.body : {};
   const input = { ...(body as object), ...parts.query, ...parts.params };
   if (procedure.type === 'query') {

@@ -1,31 +1,24 @@
 // Once per test run: make a fresh database on the PostgreSQL server named by TEST_DATABASE_URL
-// (or DATABASE_URL), migrate it, hand its URL to the tests, and drop it afterwards. Without a
+// (or DATABASE_URL) and migrate it: the template every test file's own database is cloned from
+// (database.ts). Afterwards drop it and whatever clones a crashed file left behind. Without a
 // URL, a PostGIS container is started when a Docker engine answers (testcontainers); otherwise
 // the tests use embedded PGlite (see database.ts).
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
 import postgres from 'postgres';
 import { openDatabase } from '../../db/client.js';
+import { dockerAnswers } from './docker.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    testDatabaseUrl: string | null;
+    /** The server's own URL (its maintenance database), for create/drop database; null on PGlite. */
+    testDatabaseServerUrl: string | null;
+    /** Name of the migrated template database on that server. */
+    testTemplateDatabase: string | null;
   }
 }
 
 /** PostGIS image for the container path; TEST_POSTGIS_IMAGE overrides it. */
 const POSTGIS_IMAGE = process.env.TEST_POSTGIS_IMAGE ?? 'postgis/postgis:15-3.4';
-
-async function dockerAnswers(): Promise<boolean> {
-  if (process.env.TESTCONTAINERS === '0') return false;
-  try {
-    await promisify(execFile)('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: 5000 });
-    return true;
-  } catch {
-    return false; // no docker CLI, or only the client with no engine behind it
-  }
-}
 
 /** Starts a throw-away PostGIS server; returns its URL and how to stop it. */
 async function startPostgisContainer(): Promise<{ url: string; stop: () => Promise<unknown> }> {
@@ -43,7 +36,8 @@ export default async function setup(project: TestProject) {
     stopContainer = container.stop;
   }
   if (!serverUrl) {
-    project.provide('testDatabaseUrl', null);
+    project.provide('testDatabaseServerUrl', null);
+    project.provide('testTemplateDatabase', null);
     return;
   }
   const name = `cas_test_${Date.now()}_${process.pid}`;
@@ -53,11 +47,17 @@ export default async function setup(project: TestProject) {
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString() });
   await database.migrate();
+  // Nobody may stay connected to a template while it is cloned.
   await database.close();
-  project.provide('testDatabaseUrl', url.toString());
+  project.provide('testDatabaseServerUrl', serverUrl);
+  project.provide('testTemplateDatabase', name);
 
   return async () => {
-    if (!process.env.KEEP_TEST_DATABASE) await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    if (!process.env.KEEP_TEST_DATABASE) {
+      const left = await admin<{ datname: string }[]>`
+        select datname from pg_database where datname = ${name} or datname like ${`${name}\\_%`}`;
+      for (const { datname } of left) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+    }
     await admin.end();
     await stopContainer?.();
   };

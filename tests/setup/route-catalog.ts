@@ -1,7 +1,9 @@
-// Every REST route, read at test time from the generated OpenAPI document (x-auth, x-unbuilt,
-// parameters, body schema) and cross-checked against the tRPC router, so the security,
-// fuzzing and canary suites cover a route the moment it is mounted.
+// Every REST route, read at test time from the OpenAPI document the server serves (x-auth,
+// x-unbuilt, parameters, body schema) and cross-checked against the tRPC router, so the
+// security, fuzzing and canary suites cover a route the moment it is mounted, raw Hono routes
+// documented by hand (the calendar feed) included.
 import { listProcedures as listRouterProcedures } from '../../server/http/trpc-internals.js';
+import { buildSdkDocument } from '../../client-sdk/scripts/openapi-source.js';
 import { appRouter } from '../../server/trpc/router.js';
 import type { AuthLevel, RouteMeta } from '../../server/trpc/init.js';
 
@@ -54,6 +56,16 @@ export interface CatalogRoute {
   body: JsonSchema | null;
   /** True when the method changes state (used for the "database unchanged" check). */
   write: boolean;
+  /**
+   * Where the route answers: tRPC speaks JSON only, so a route whose success is not JSON (the
+   * .ics feed) is a raw Hono route, REST only; every other route is a procedure on both.
+   */
+  surfaces: ('rest' | 'trpc')[];
+}
+
+/** The document exactly as GET /api/openapi.json serves it (built through createApp, no database). */
+export function servedDocument() {
+  return buildSdkDocument();
 }
 
 /** Any OpenAPI 3 document (the generated one or a parsed JSON copy). */
@@ -90,7 +102,7 @@ export function listRoutes(doc: OpenApiLike): CatalogRoute[] {
         'x-unbuilt'?: boolean;
         parameters?: { in: string; name: string; required?: boolean; schema?: JsonSchema }[];
         requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
-        responses?: Record<string, unknown>;
+        responses?: Record<string, { content?: Record<string, unknown> }>;
       };
       if (!op || typeof op !== 'object' || !op.responses) continue;
       const method = lower.toUpperCase() as CatalogRoute['method'];
@@ -105,6 +117,7 @@ export function listRoutes(doc: OpenApiLike): CatalogRoute[] {
           .map(Number)
           .find((s) => s >= 200 && s < 300) ?? 200;
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      const successTypes = Object.keys(op.responses[String(success)]?.content ?? { 'application/json': {} });
       routes.push({
         key: `${method} ${path}`,
         method,
@@ -120,6 +133,7 @@ export function listRoutes(doc: OpenApiLike): CatalogRoute[] {
             ? null
             : { type: 'object', properties: {} },
         write: method !== 'GET',
+        surfaces: successTypes.includes('application/json') ? ['rest', 'trpc'] : ['rest'],
       });
     }
   }

@@ -1,6 +1,6 @@
 // Events: list and get under the visibility rules, create and change (organizers of the host,
 // or site admins), cancel (PATCH status=cancelled, final).
-import { and, asc, eq, gt, gte, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, lte, ne, or, sql } from 'drizzle-orm';
 import { events, groves, organizations } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
@@ -156,9 +156,15 @@ export async function updateEvent(ctx: MemberContext, input: UpdateEventInput) {
   await assertApprovedPlace(ctx, input.placeId);
 
   const { id, startsAt: _s, endsAt: _e, meetingPoint, ...rest } = input;
-  await ctx.db
+  // The check above read the row without a lock: a cancel may commit between that read and this
+  // write. The condition is re-checked on the newest row version (PostgreSQL re-evaluates an
+  // UPDATE's WHERE after waiting for a concurrent writer), so a cancelled event is never edited
+  // or un-cancelled, whichever PATCH commits first.
+  const changed = await ctx.db
     .update(events)
     .set({ ...rest, startsAt, endsAt, ...meetingPointColumns(meetingPoint), updatedAt: ctx.clock.now() })
-    .where(eq(events.id, id));
+    .where(and(eq(events.id, id), ne(events.status, 'cancelled')))
+    .returning({ id: events.id });
+  if (changed.length === 0) throw new AppError('conflict', 'The event was cancelled; it can no longer be changed.');
   return toEvent((await selectOneEvent(ctx.db, viewer, eq(events.id, id)))!, viewer);
 }

@@ -1,5 +1,6 @@
 // Two real server processes on one PostgreSQL database: sessions, rate limits and background
-// jobs must behave as if there were one. Skipped on PGlite (one process owns the data dir).
+// jobs must behave as if there were one. PostgreSQL only (*.pg.test.ts): an embedded PGlite
+// data directory belongs to one process.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.js';
@@ -10,14 +11,14 @@ import { systemClock } from '../../server/lib/clock.js';
 import { testDatabaseUrl } from '../setup/database.js';
 import { http, startServer, type ServerProcess } from './server-process.js';
 
-const databaseUrl = testDatabaseUrl();
+const databaseUrl = testDatabaseUrl()!;
 const LOGIN_LIMIT = 4;
 
 let seq = 0;
 const fresh = (prefix: string) => `${prefix}${process.pid.toString(36)}${Date.now().toString(36)}${++seq}`;
 const ip = () => `198.51.100.${(process.pid + ++seq) % 250}`;
 
-describe.skipIf(!databaseUrl)('two server processes on one database', () => {
+describe('two server processes on one database', () => {
   let a: ServerProcess;
   let b: ServerProcess;
 
@@ -84,7 +85,7 @@ describe.skipIf(!databaseUrl)('two server processes on one database', () => {
   });
 });
 
-describe.skipIf(!databaseUrl)('background jobs across processes', () => {
+describe('background jobs across processes', () => {
   let one: Database;
   let two: Database;
   beforeAll(async () => {
@@ -121,8 +122,4 @@ describe.skipIf(!databaseUrl)('background jobs across processes', () => {
     // With the lock free again, the next run goes ahead.
     expect(await runners[1]!.runOnce(slowSweep)).not.toBeNull();
   });
-});
-
-describe.skipIf(Boolean(databaseUrl))('several processes (PGlite)', () => {
-  it.skip('needs PostgreSQL: an embedded PGlite data directory belongs to one process (set TEST_DATABASE_URL)', () => {});
 });

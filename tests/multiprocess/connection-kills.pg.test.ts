@@ -1,14 +1,13 @@
 // A real server process whose database connections are killed over and over, including while
 // they connect: it must keep running, answer 503 `unavailable` (never hang, never 500), and
 // serve normally once the killing stops. (postgres.js leaves a failure of its on-connect type
-// query unhandled; server/main.ts must not die of it.)
+// query unhandled; server/main.ts must not die of it.) PostgreSQL only (*.pg.test.ts).
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabaseUrl } from '../setup/database.js';
 import { isolatedDatabase } from '../security/isolated-database.js';
 import { http, startServer, type ServerProcess } from './server-process.js';
 
-describe.skipIf(!testDatabaseUrl())('server process under connection kills (PostgreSQL)', () => {
+describe('server process under connection kills (PostgreSQL)', () => {
   let isolated: NonNullable<Awaited<ReturnType<typeof isolatedDatabase>>>;
   let server: ServerProcess;
   let injector: postgres.Sql;
@@ -70,8 +69,4 @@ describe.skipIf(!testDatabaseUrl())('server process under connection kills (Post
     }
     expect(back).toBe(true);
   });
-});
-
-describe.skipIf(Boolean(testDatabaseUrl()))('server process under connection kills (PGlite)', () => {
-  it.skip('needs PostgreSQL (set TEST_DATABASE_URL)', () => {});
 });

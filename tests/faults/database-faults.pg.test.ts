@@ -1,4 +1,4 @@
-// Database faults, PostgreSQL only: connections killed mid-request (pg_terminate_backend) and
+// Database faults, PostgreSQL only (*.pg.test.ts): connections killed mid-request (pg_terminate_backend) and
 // the database going away and coming back (a TCP proxy that refuses or black-holes). Requests
 // must fail fast with 503 `unavailable`, /healthz must follow the database, the app must serve
 // again without a restart, and no write that answered 2xx may be lost.
@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.js';
 import { HEALTH_TIMEOUT_MS } from '../../server/app.js';
 import { createTestApp, unique, type ApiResponse, type TestApp } from '../setup/harness.js';
-import { testDatabaseUrl } from '../setup/database.js';
 import { insertMember } from '../security/callers.js';
 import { isolatedDatabase } from '../security/isolated-database.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
@@ -62,9 +61,7 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number): Pro
   return false;
 }
 
-const realDatabase = Boolean(testDatabaseUrl());
-
-describe.skipIf(!realDatabase)('database faults (PostgreSQL)', () => {
+describe('database faults (PostgreSQL)', () => {
   let isolated: NonNullable<Awaited<ReturnType<typeof isolatedDatabase>>>;
   let proxy: TcpProxy;
   let appDatabase: Database;
@@ -201,8 +198,4 @@ describe.skipIf(!realDatabase)('database faults (PostgreSQL)', () => {
       expect(await lostWrites([before.body._id, after.body._id])).toEqual([]);
     },
   );
-});
-
-describe.skipIf(realDatabase)('database faults (PGlite)', () => {
-  it.skip('need a PostgreSQL server: embedded PGlite has no connections to kill (set TEST_DATABASE_URL)', () => {});
 });
