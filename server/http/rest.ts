@@ -189,7 +189,12 @@ function routeIndex(routes: Route[]): (path: string) => Route[] {
 
 export function createRestHandler(
   router: OpenApiRouter,
-  options: { maxBodyBytes: number; onUnexpected: (ctx: Context | undefined, error: TRPCError) => void },
+  options: {
+    maxBodyBytes: number;
+    onUnexpected: (ctx: Context | undefined, error: TRPCError) => void;
+    /** Told the matched route's template (e.g. /api/places/{slug}), for the access log. */
+    onRoute?: (ctx: Context, template: string) => void;
+  },
 ): RestHandler {
   pinBodyCoercion(router);
   const routes = buildRoutes(router);
@@ -244,6 +249,7 @@ export function createRestHandler(
       allow ??= new Set();
       allow.add(r.method);
     }
+    if (route) options.onRoute?.(ctx, route.template);
     // Every answer from here carries responseHeaders(ctx): the app middleware leaves /api alone.
     const refuse = (error: AppError) =>
       jsonResponse(error.status, errorBody(error.code, error.message), { ...responseHeaders(ctx), ...error.headers });
