@@ -41,7 +41,7 @@ function routeForLog(c: HonoContext<Env>): string {
   if (known) return known;
   const routePath = c.req.routePath;
   if (routePath === '/trpc/*') return `/trpc/${TRPC_PATH.exec(c.req.path)?.[1] ?? '{unknown}'}`;
-  if (routePath === '*' || routePath === '/api/*') return '(unmatched)';
+  if (routePath === '*' || routePath === '/*' || routePath === '/api/*') return '(unmatched)';
   return routePath;
 }
 

@@ -24,11 +24,11 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const authBadges: Record<string, { name: string; color: string }> = {
-  public: { name: 'public', color: '#2f6f3e' },
-  member: { name: 'member token', color: '#2a5a9a' },
-  admin: { name: 'admin token', color: '#a33' },
-};
+const authColors: Record<string, string> = { public: '#2f6f3e', member: '#2a5a9a', admin: '#a33' };
+const authBadge = (auth: string) => ({
+  name: auth === 'public' ? 'public' : `${auth} token`,
+  color: authColors[auth] ?? '#6b4a9a',
+});
 
 type Operation = {
   summary?: string;
@@ -45,7 +45,7 @@ export function docsDocument(doc: OpenAPIObject): OpenAPIObject {
     for (const operation of Object.values(item as Record<string, Operation>)) {
       if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
       const auth = operation['x-auth'] ?? 'public';
-      const badges = [authBadges[auth] ?? { name: auth, color: '#555' }];
+      const badges = [authBadge(auth)];
       if (operation['x-unbuilt']) {
         badges.push({ name: 'not built yet: 501', color: '#8a5a00' });
         operation.summary = `${operation.summary ?? ''} (not built yet)`.trim();
@@ -54,7 +54,7 @@ export function docsDocument(doc: OpenAPIObject): OpenAPIObject {
       }
       operation['x-badges'] = badges;
       operation.description =
-        `**Auth:** ${auth === 'public' ? 'none needed (a sent token must be valid)' : `\`Authorization: Bearer <token>\` of a ${auth}`}.\n\n${operation.description ?? ''}`.trim();
+        `**Auth:** ${auth === 'public' ? 'none needed (a sent token must be valid)' : `\`Authorization: Bearer <token>\` of ${/^[aeiou]/.test(auth) ? 'an' : 'a'} ${auth}`}.\n\n${operation.description ?? ''}`.trim();
     }
   }
   return copy;
