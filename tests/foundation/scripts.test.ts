@@ -128,7 +128,7 @@ describe('npm run admin:grant', () => {
     )?.role;
     expect(role).toBe('member');
     if (target.env.DATABASE_URL) expect((await adminRoute()).status).toBe(403);
-  }, 240_000);
+  }, 480_000);
 });
 
 describe('npm run seed', () => {
@@ -211,5 +211,5 @@ describe('npm run seed', () => {
     const pending = await t.request('GET', '/api/admin/places/pending', { token: ada.body.token });
     expect(pending.status).toBe(200);
     expect(pending.body.items).toHaveLength(3);
-  }, 300_000);
+  }, 480_000);
 });
