@@ -9,9 +9,8 @@ log=$(mktemp)
 cleanup() { kill "$pid" 2>/dev/null || true; rm -rf "$data_dir"; }
 trap cleanup EXIT
 
-# The command `npm start` runs, without the npm wrapper so SIGTERM reaches the server itself.
-start_cmd=$(node -p "require('./package.json').scripts.start")
-DATA_DIR="$data_dir" PORT="$port" HOST=127.0.0.1 LOG_LEVEL=info $start_cmd >"$log" 2>&1 &
+# Exactly `npm start`: its script execs node, so the SIGTERM below (sent to npm) reaches the server.
+DATA_DIR="$data_dir" PORT="$port" HOST=127.0.0.1 LOG_LEVEL=info npm start >"$log" 2>&1 &
 pid=$!
 base="http://127.0.0.1:$port"
 for _ in $(seq 1 120); do
@@ -34,6 +33,11 @@ check login 200 -X POST -H 'content-type: application/json' -d '{"email":"smoke@
 token=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync("/tmp/smoke-body","utf8")).token)')
 check me 200 -H "authorization: Bearer $token" "$base/api/me"
 check openapi 200 "$base/api/openapi.json"
+check docs 200 "$base/api/docs"
+node_pid=$(ps -o pid= --ppid "$pid" | tr -d ' ')
 kill -TERM "$pid"
-wait "$pid" && echo "ok   graceful shutdown (exit 0)" || { echo "FAIL shutdown exit code $?"; cat "$log"; exit 1; }
+wait "$pid" || true
+for _ in $(seq 1 20); do kill -0 "$node_pid" 2>/dev/null || break; sleep 0.5; done
+if kill -0 "$node_pid" 2>/dev/null; then echo "FAIL server (pid $node_pid) still running after SIGTERM to npm"; cat "$log"; exit 1; fi
+grep -q '"msg":"stopped"' "$log" && echo "ok   graceful shutdown through npm" || { echo "FAIL no clean stop"; cat "$log"; exit 1; }
 echo "1 passed, 0 failed"

@@ -3,7 +3,7 @@
 // migrations; the few driver differences are smoothed over here and nowhere else.
 import { ADVISORY_LOCKS } from './advisory-locks.js';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -36,10 +36,62 @@ export interface OpenOptions {
   poolMax?: number;
   statementTimeoutMs?: number;
   connectTimeoutSeconds?: number;
+  /** Progress lines while PGlite starts (it takes seconds, ~10 s the first time). */
+  onProgress?: (message: string) => void;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options) : openPglite(options.dataDir ?? './.data');
+  return options.url
+    ? openPostgres(options.url, options)
+    : openPglite(options.dataDir ?? './.data', options.onProgress ?? (() => {}));
+}
+
+/** Another live process has the PGlite data directory open (PGlite itself does not notice). */
+export class DataDirInUseError extends Error {
+  override name = 'DataDirInUseError';
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The embedded database in ${dataDir} is in use by process ${pid} (probably the server). ` +
+        'PGlite belongs to one process: stop that process first, or use DATABASE_URL (PostgreSQL). ' +
+        `If no such process is running, delete ${path.join(dataDir, PGLITE_LOCK_FILE)}.`,
+    );
+  }
+}
+
+const PGLITE_LOCK_FILE = 'cas.pid';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Two processes opening one PGlite directory both succeed and then corrupt it, so we keep a pid
+ * file inside it. A file naming a dead process (a crash) or ourselves (pid reuse in a container
+ * restart) is stale and taken over. Returns the release function.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, PGLITE_LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number.parseInt(readFileSync(file, 'utf8'), 10);
+      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder))
+        throw new DataDirInUseError(dataDir, holder);
+      rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${file}.`);
 }
 
 function rowsOf<T>(result: unknown): T[] {
@@ -105,17 +157,30 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   };
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, onProgress: (message: string) => void): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { postgis } = await import('@electric-sql/pglite-postgis');
   const { drizzle } = await import('drizzle-orm/pglite');
   let client: InstanceType<typeof PGlite>;
+  let unlock = () => {};
   if (dataDir === ':memory:') {
     client = await PGlite.create({ extensions: { postgis } });
   } else {
     const absolute = path.resolve(dataDir);
+    const fresh = !existsSync(path.join(absolute, 'PG_VERSION'));
     mkdirSync(absolute, { recursive: true });
-    client = await PGlite.create(absolute, { extensions: { postgis } });
+    unlock = lockDataDir(absolute);
+    onProgress(
+      fresh
+        ? `creating the embedded database in ${dataDir} (first start takes ~10 s)`
+        : `opening the embedded database in ${dataDir} (takes a few seconds)`,
+    );
+    try {
+      client = await PGlite.create(absolute, { extensions: { postgis } });
+    } catch (error) {
+      unlock();
+      throw error;
+    }
   }
   const db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;
   return {
@@ -130,7 +195,13 @@ async function openPglite(dataDir: string): Promise<Database> {
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(drizzle({ client, casing: 'snake_case' }), { migrationsFolder });
     },
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
+    },
   };
 }
 

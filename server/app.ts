@@ -10,7 +10,7 @@ import { createRequestContext, type AppDeps, type Context, type HeaderReader } f
 import { describeError } from './trpc/errors.js';
 import { appRouter } from './trpc/router.js';
 import { buildOpenApiDocument } from './http/openapi.js';
-import { renderDocsPage } from './http/docs-page.js';
+import { createDocs, mountDocs } from './http/docs-page.js';
 import { createRestHandler, errorResponse } from './http/rest.js';
 import { mountBrowserPolicies } from './http/security-headers.js';
 import { documentCalendarFeed, mountCalendarFeed } from './domains/events/calendar-route.js';
@@ -27,7 +27,28 @@ export interface ServerEnv {
   };
 }
 
-type Env = { Bindings: ServerEnv; Variables: { requestId: string; answeredWithHeaders: boolean } };
+type Env = {
+  Bindings: ServerEnv;
+  Variables: { requestId: string; answeredWithHeaders: boolean; route: string };
+};
+
+/** An incoming X-Request-Id we keep (a balancer's or client's id ties their logs to ours). */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** /trpc/<procedure>[,<procedure>…] (batches); only procedure names, never input. */
+const TRPC_PATH = /^\/trpc\/([A-Za-z0-9_.,]{1,200})$/;
+
+/**
+ * What the access log calls the route: the REST template (/api/places/{slug}) or the tRPC
+ * procedure path, never the raw path, whose segments can be secrets (calendar feed tokens).
+ */
+function routeForLog(c: HonoContext<Env>): string {
+  const known = c.get('route');
+  if (known) return known;
+  const routePath = c.req.routePath;
+  if (routePath === '/trpc/*') return `/trpc/${TRPC_PATH.exec(c.req.path)?.[1] ?? '{unknown}'}`;
+  if (routePath === '*' || routePath === '/*' || routePath === '/api/*') return '(unmatched)';
+  return routePath;
+}
 
 /**
  * Request headers as the context reads them: straight from Node's parsed headers when served by
@@ -57,14 +78,19 @@ function joinedRawHeader(rawHeaders: string[], name: string): string {
   return values.join(', ');
 }
 
-export function createApp(deps: AppDeps) {
+/** The process's state the app answers from; main.ts sets `draining` on SIGTERM. */
+export interface AppLifecycle {
+  draining: boolean;
+}
+
+export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: false }) {
   const app = new Hono<Env>();
   const openApiDocument = buildOpenApiDocument(appRouter, {
     baseUrl: deps.config.PUBLIC_URL,
     version: packageJson.version,
   });
   documentCalendarFeed(openApiDocument);
-  const docsPage = renderDocsPage(openApiDocument);
+  const docs = createDocs(openApiDocument);
 
   const logUnexpected = (ctx: Context | undefined, error: TRPCError) => {
     (ctx?.log ?? deps.log).error(
@@ -72,9 +98,11 @@ export function createApp(deps: AppDeps) {
       'unexpected error',
     );
   };
+  const restRoutes = new WeakMap<Context, string>();
   const restHandler = createRestHandler(appRouter, {
     maxBodyBytes: deps.config.MAX_BODY_BYTES,
     onUnexpected: logUnexpected,
+    onRoute: (ctx, template) => restRoutes.set(ctx, template),
   });
 
   const contextFor = (c: HonoContext<Env>): Context =>
@@ -84,9 +112,11 @@ export function createApp(deps: AppDeps) {
       remoteAddress: c.env?.incoming?.socket?.remoteAddress,
     });
 
-  // Request id on every answer, and one log line per request.
+  // Request id on every answer, and one access-log line per request (info): method, route
+  // template, status, duration, request id. Never the raw path, query, headers or body.
   app.use('*', async (c, next) => {
-    const requestId = randomUUID();
+    const incomingId = requestHeaders(c).get('x-request-id');
+    const requestId = incomingId !== null && SANE_REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
     c.set('requestId', requestId);
     const started = performance.now();
     await next();
@@ -100,14 +130,14 @@ export function createApp(deps: AppDeps) {
       c.header('X-Content-Type-Options', 'nosniff');
       if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
     }
-    if (deps.log.isLevelEnabled('debug')) {
-      deps.log.debug(
+    if (deps.log.isLevelEnabled('info')) {
+      deps.log.info(
         {
           requestId,
           method: c.req.method,
-          path: c.req.path,
+          route: routeForLog(c),
           status: c.res.status,
-          ms: Math.round(performance.now() - started),
+          ms: Math.round((performance.now() - started) * 10) / 10,
         },
         'request',
       );
@@ -117,6 +147,8 @@ export function createApp(deps: AppDeps) {
   mountBrowserPolicies(app, deps.config);
 
   app.get('/healthz', async (c) => {
+    // Draining: tell the balancer to stop sending before the listener closes.
+    if (lifecycle.draining) return c.json(errorBody('unavailable', 'The service is shutting down.'), 503);
     try {
       if (deps.database.health.isDown()) throw new Error('database marked down; probing in the background');
       await deps.database.ping(HEALTH_TIMEOUT_MS);
@@ -129,7 +161,7 @@ export function createApp(deps: AppDeps) {
   });
 
   app.get('/api/openapi.json', (c) => c.json(openApiDocument));
-  app.get('/api/docs', (c) => c.html(docsPage));
+  mountDocs(app, docs);
 
   // The REST adapter caps its own bodies; native tRPC gets the same limit and envelope here.
   app.use(
@@ -161,9 +193,13 @@ export function createApp(deps: AppDeps) {
   );
 
   mountCalendarFeed(app, contextFor);
-  app.all('/api/*', (c) => {
+  app.all('/api/*', async (c) => {
     c.set('answeredWithHeaders', true);
-    return restHandler(c.req.raw, contextFor(c));
+    const ctx = contextFor(c);
+    const response = await restHandler(c.req.raw, ctx);
+    const template = restRoutes.get(ctx);
+    if (template) c.set('route', template);
+    return response;
   });
 
   app.notFound((c) => errorResponse(new AppError('not_found', `No route ${c.req.method} ${c.req.path}.`)));

@@ -11,19 +11,24 @@ const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  /** Public address of this API, used in the OpenAPI document's `servers`. */
-  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  /** Public address of this API (OpenAPI `servers`, log lines). Unset: http://localhost:${PORT}. */
+  PUBLIC_URL: z.url().optional(),
   /** Where the magic-link e-mail sends people; the token is appended as `?token=`. */
   MAGIC_LINK_URL: z.url().default('http://localhost:5173/login/magic'),
 
   /** PostgreSQL connection string. Unset: embedded PGlite + PostGIS in DATA_DIR. */
-  DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_URL: z
+    .string()
+    .refine(isPostgresUrl, 'must be a PostgreSQL URL: postgres://user:password@host:5432/database')
+    .optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   DATABASE_POOL_MAX: positiveInt.default(10),
   /** A query running longer than this is cancelled by PostgreSQL and the request answers 503. */
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(5000),
   /** How long a request waits for a pooled connection or a reconnect before answering 503. */
   DATABASE_CONNECT_TIMEOUT_SECONDS: positiveInt.default(5),
+  /** At startup, an unreachable PostgreSQL is retried with backoff for this long before giving up. */
+  DATABASE_STARTUP_TIMEOUT_SECONDS: positiveInt.default(60),
   /** No API call runs longer: past this it answers 503 `unavailable` (e.g. waiting out a database restart). */
   REQUEST_TIMEOUT_MS: positiveInt.default(10_000),
 
@@ -57,6 +62,8 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_BODY_BYTES: positiveInt.default(1_048_576),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  /** After SIGTERM, keep accepting connections this long while /healthz answers 503 (balancer notice). */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
 
   // Per-address limits are generous because many members can share one address (an event's
   // wifi, a campus NAT); brute force is stopped by the per-account limits.
@@ -93,7 +100,19 @@ const configSchema = z.object({
   CALENDAR_FEED_TTL_DAYS: positiveInt.max(3650).default(90),
 });
 
-export type Config = z.infer<typeof configSchema>;
+/** postgres:// or postgresql:// with a host; anything else is a typo we name at startup. */
+function isPostgresUrl(value: string): boolean {
+  if (!/^postgres(ql)?:\/\//i.test(value)) return false;
+  try {
+    return new URL(value).hostname !== '' || new URL(value).searchParams.has('host');
+  } catch {
+    return false;
+  }
+}
+
+export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
+
+const secretVariables = new Set(['DATABASE_URL', 'SMTP_URL']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -119,9 +138,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
-      return `  ${name}: ${issue.message} (got ${JSON.stringify(present[name] ?? null)})`;
+      // URLs that may carry a password are named, never echoed.
+      const shown = secretVariables.has(name) ? 'value not shown' : `got ${JSON.stringify(present[name] ?? null)}`;
+      return `  ${name}: ${issue.message} (${shown})`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  return parsed.data;
+  // Links follow the port the service really listens on unless told otherwise.
+  return { ...parsed.data, PUBLIC_URL: parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}` };
 }

@@ -1,6 +1,7 @@
 // Builds the long-lived dependencies from configuration: database (migrated), mailer, logger.
-import { openDatabase } from '../db/client.js';
+import { openDatabase, type Database } from '../db/client.js';
 import type { Config } from './config.js';
+import { isDatabaseUnavailable } from './errors.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { TtlCache } from './lib/ttl-cache.js';
 import { createLogger, type Logger } from './log.js';
@@ -13,24 +14,94 @@ export async function createMailer(config: Config, log: Logger): Promise<Mailer>
   return createLogMailer(log, { revealContent: config.NODE_ENV !== 'production' });
 }
 
+/** A startup failure with a message meant for the operator (printed without a stack trace). */
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+/** "host:port/database" of a PostgreSQL URL, never its user or password. */
+export function describeDatabaseUrl(url: string): string {
+  const parsed = new URL(url);
+  const host = parsed.hostname || parsed.searchParams.get('host') || 'localhost';
+  return `${host}:${parsed.port || '5432'}${parsed.pathname}`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until PostgreSQL answers, retrying a database that is not reachable yet (a container
+ * still starting, a restart) with exponential backoff: 0.5 s, 1 s, 2 s … up to 10 s between
+ * attempts, for DATABASE_STARTUP_TIMEOUT_SECONDS in all. Anything else (wrong password, missing
+ * database) is not going to fix itself and fails at once.
+ */
+export async function waitForDatabase(database: Database, config: Config, log: Logger): Promise<void> {
+  if (database.kind !== 'postgres' || !config.DATABASE_URL) return;
+  const target = describeDatabaseUrl(config.DATABASE_URL);
+  const deadline = Date.now() + config.DATABASE_STARTUP_TIMEOUT_SECONDS * 1000;
+  for (let attempt = 1, delay = 500; ; attempt++, delay = Math.min(delay * 2, 10_000)) {
+    try {
+      await database.ping(config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000);
+      if (attempt > 1) log.info({ database: target, attempt }, 'database reachable');
+      return;
+    } catch (error) {
+      const reason = (error as { code?: string }).code ?? (error as Error).message;
+      if (!isDatabaseUnavailable(error)) {
+        throw new StartupError(`Cannot use the database at ${target} (DATABASE_URL): ${(error as Error).message}`);
+      }
+      const wait = Math.min(delay, deadline - Date.now());
+      if (wait <= 0) {
+        throw new StartupError(
+          `The database at ${target} (DATABASE_URL) was unreachable for ${config.DATABASE_STARTUP_TIMEOUT_SECONDS} s ` +
+            `(${attempt} attempts, last: ${reason}); giving up. Is PostgreSQL running? ` +
+            'DATABASE_STARTUP_TIMEOUT_SECONDS sets how long to wait.',
+        );
+      }
+      log.warn(
+        { database: target, attempt, reason, retryInMs: wait },
+        `database ${target} unreachable (${reason}); retrying in ${(wait / 1000).toFixed(1)} s`,
+      );
+      await sleep(wait);
+    }
+  }
+}
+
+/**
+ * The database the server uses (DATABASE_URL, or PGlite in DATA_DIR), reachable and migrated.
+ * Shared by the server, `npm run db:migrate`, `npm run admin:grant` and `npm run seed`.
+ */
+export async function openConfiguredDatabase(config: Config, log: Logger, poolMax = config.DATABASE_POOL_MAX) {
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolMax,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
+    onProgress: (message) => log.info({ dataDir: config.DATA_DIR }, message),
+  });
+  try {
+    await waitForDatabase(database, config, log);
+    log.info(
+      {
+        database: database.kind,
+        target: config.DATABASE_URL ? describeDatabaseUrl(config.DATABASE_URL) : config.DATA_DIR,
+      },
+      'database opened; applying migrations',
+    );
+    await database.migrate();
+  } catch (error) {
+    void database.close().catch(() => {});
+    throw error;
+  }
+  return database;
+}
+
 export async function createDeps(
   config: Config,
   overrides: { log?: Logger; clock?: Clock; mailer?: Mailer } = {},
 ): Promise<AppDeps> {
   const log = overrides.log ?? createLogger(config.LOG_LEVEL);
   const clock = overrides.clock ?? systemClock;
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    poolMax: config.DATABASE_POOL_MAX,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
-  });
-  log.info(
-    { database: database.kind, dataDir: database.kind === 'pglite' ? config.DATA_DIR : undefined },
-    'database opened; applying migrations',
-  );
-  await database.migrate();
+  const database = await openConfiguredDatabase(config, log);
   // Building the app must not touch the database (the SDK document is generated without one),
   // so the health state's log lines are wired here, once per process.
   database.health.setListener((up, err) =>

@@ -1,13 +1,40 @@
-// Process entry: config → database → migrations → HTTP → jobs; graceful shutdown on SIGTERM.
+// Process entry: config → port check → database (retried, migrated) → HTTP → jobs; on SIGTERM
+// or SIGINT a graceful drain (see shutdown below).
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
-import { createApp } from './app.js';
+import { createServer } from 'node:net';
+import { DataDirInUseError } from '../db/client.js';
+import { createApp, type AppLifecycle } from './app.js';
 import { isDatabaseUnavailable } from './errors.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { createDeps } from './deps.js';
+import { createDeps, StartupError } from './deps.js';
 import { pendingMagicLinks } from './domains/auth/service.js';
+import { prepareNodeServer } from './http/node-server.js';
 import { createJobRunner } from './jobs/runner.js';
 import { allJobs } from './jobs/sweeps.js';
+import { createLogger } from './log.js';
+
+function portProblem(error: NodeJS.ErrnoException, config: Config): StartupError {
+  if (error.code === 'EADDRINUSE')
+    return new StartupError(
+      `PORT ${config.PORT} on ${config.HOST} is already in use (is another server still running?). Stop it or set PORT to a free port.`,
+    );
+  if (error.code === 'EACCES')
+    return new StartupError(`Not allowed to listen on PORT ${config.PORT}; ports below 1024 need privileges.`);
+  if (error.code === 'EADDRNOTAVAIL') return new StartupError(`HOST ${config.HOST} is not an address of this machine.`);
+  return new StartupError(`Cannot listen on ${config.HOST}:${config.PORT}: ${error.message}`);
+}
+
+/** Fails in milliseconds when the port is taken, before the embedded database's long start. */
+async function checkPortIsFree(config: Config): Promise<void> {
+  if (config.PORT === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) => reject(portProblem(error, config)));
+    probe.listen({ port: config.PORT, host: config.HOST, exclusive: true }, resolve);
+  });
+  await new Promise((resolve) => probe.close(resolve));
+}
 
 async function main() {
   let config: Config;
@@ -20,21 +47,41 @@ async function main() {
     }
     throw error;
   }
-  const deps = await createDeps(config);
-  const { log } = deps;
-  const { app } = createApp(deps);
+  const log = createLogger(config.LOG_LEVEL);
+  await checkPortIsFree(config);
+  const deps = await createDeps(config, { log });
+  const lifecycle: AppLifecycle = { draining: false };
+  const { app } = createApp(deps, lifecycle);
   const jobs = createJobRunner(deps, allJobs);
 
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
-    log.info({ port: info.port, host: config.HOST, docs: `${config.PUBLIC_URL}/api/docs` }, 'listening');
-  }) as Server;
+  const server = await new Promise<Server>((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+      log.info({ port: info.port, host: config.HOST, docs: `${config.PUBLIC_URL}/api/docs` }, 'listening');
+      resolve(started);
+    }) as Server;
+    started.once('error', (error: NodeJS.ErrnoException) => reject(portProblem(error, config)));
+  });
+  const drain = prepareNodeServer(server, lifecycle);
   jobs.start();
 
   let stopping = false;
+  /**
+   * Drain: /healthz answers 503 at once and every response closes its connection; after
+   * SHUTDOWN_DELAY_MS (time for a balancer to notice) the listener closes, idle connections
+   * close, in-flight requests finish (cut after SHUTDOWN_TIMEOUT_MS), then jobs, mail and pool.
+   */
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
     stopping = true;
-    log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    drain.startDraining();
+    log.info(
+      { signal, delayMs: config.SHUTDOWN_DELAY_MS },
+      'shutting down: /healthz answers 503, finishing in-flight requests',
+    );
+    if (config.SHUTDOWN_DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
     const force = setTimeout(() => {
       log.warn('shutdown timeout reached; closing remaining connections');
       server.closeAllConnections();
@@ -64,6 +111,11 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // Problems an operator can fix get one clear line, not a stack trace.
+  if (error instanceof StartupError || error instanceof DataDirInUseError) {
+    process.stderr.write(`fatal: ${error.message}\n`);
+  } else {
+    process.stderr.write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
   process.exit(1);
 });

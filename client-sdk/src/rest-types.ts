@@ -1693,7 +1693,7 @@ export interface components {
                  * @description Stable machine-readable code; see the table in the description of this document.
                  * @enum {string}
                  */
-                code: "validation_failed" | "invalid_cursor" | "unauthorized" | "invalid_credentials" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "unavailable";
+                code: "validation_failed" | "invalid_cursor" | "unauthorized" | "invalid_credentials" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "request_header_fields_too_large" | "internal_error" | "not_implemented" | "unavailable";
                 /** @description On `validation_failed` only: every failing field (up to 50). `path` is dotted (`location.lat`); an empty path means the request as a whole. */
                 details?: {
                     message: string;

@@ -1,98 +1,125 @@
-// A self-contained, human-readable API reference rendered from the OpenAPI document: no
-// scripts, no CDN, so it works offline and behind strict networks.
+// The API reference at /api/docs: Scalar's maintained renderer (the npm package
+// @scalar/api-reference, its standalone browser bundle), served by this process. No CDN, no
+// fonts from elsewhere, so it works offline, and the page's CSP allows only our own origin.
+// It reads a copy of the OpenAPI document with presentation marks added (auth level and
+// "not built yet" as badges); /api/openapi.json itself stays the contract.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Env, Hono } from 'hono';
 import type { OpenAPIObject } from 'trpc-to-openapi';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Only our own origin; inline styles because Scalar's components set style attributes. */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
-function inline(markdown: string): string {
-  return escapeHtml(markdown)
-    .replace(/`([^`]+)`/g, '<code>$1</code>')
-    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-    .replace(/\*([^*]+)\*/g, '<em>$1</em>');
-}
+const authColors: Record<string, string> = { public: '#2f6f3e', member: '#2a5a9a', admin: '#a33' };
+const authBadge = (auth: string) => ({
+  name: auth === 'public' ? 'public' : `${auth} token`,
+  color: authColors[auth] ?? '#6b4a9a',
+});
 
-function markdownBlock(text: string): string {
-  return text
-    .split(/\n\n+/)
-    .map((block) => {
-      const lines = block.split('\n');
-      if (lines.every((l) => l.startsWith('|'))) {
-        const rows = lines
-          .filter((l) => !/^\|[-| ]+\|$/.test(l))
-          .map((l) =>
-            l
-              .slice(1, -1)
-              .split('|')
-              .map((c) => inline(c.trim())),
-          );
-        const [head, ...body] = rows;
-        return `<table><tr>${head!.map((c) => `<th>${c}</th>`).join('')}</tr>${body.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>`;
+type Operation = {
+  summary?: string;
+  description?: string;
+  'x-auth'?: string;
+  'x-unbuilt'?: boolean;
+  'x-badges'?: { name: string; color: string; position?: string }[];
+};
+
+/** The document as the reference shows it: every operation badged with who may call it. */
+export function docsDocument(doc: OpenAPIObject): OpenAPIObject {
+  const copy = structuredClone(doc) as OpenAPIObject;
+  for (const item of Object.values(copy.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, Operation>)) {
+      if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
+      const auth = operation['x-auth'] ?? 'public';
+      const badges = [authBadge(auth)];
+      if (operation['x-unbuilt']) {
+        badges.push({ name: 'not built yet: 501', color: '#8a5a00' });
+        operation.summary = `${operation.summary ?? ''} (not built yet)`.trim();
+        operation.description =
+          `**Not built yet.** Checks the caller and the input, then answers 501 \`not_implemented\`; the shapes below are the ones its milestone will build.\n\n${operation.description ?? ''}`.trim();
       }
-      return `<p>${inline(block)}</p>`;
-    })
-    .join('\n');
-}
-
-function resolve(doc: OpenAPIObject, schema: unknown): unknown {
-  const ref = (schema as { $ref?: string } | undefined)?.$ref;
-  if (!ref) return schema;
-  return doc.components?.schemas?.[ref.split('/').pop()!];
-}
-
-function schemaBlock(doc: OpenAPIObject, schema: unknown): string {
-  return `<pre>${escapeHtml(JSON.stringify(resolve(doc, schema), null, 2))}</pre>`;
-}
-
-export function renderDocsPage(doc: OpenAPIObject): string {
-  type Operation = {
-    summary?: string;
-    description?: string;
-    tags?: string[];
-    'x-auth'?: string;
-    parameters?: { name: string; in: string; required?: boolean; schema?: unknown; description?: string }[];
-    requestBody?: { content?: Record<string, { schema?: unknown }> };
-    responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
-  };
-  const byTag = new Map<string, string[]>();
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
-      const tag = op.tags?.[0] ?? 'other';
-      const params = (op.parameters ?? [])
-        .map(
-          (p) =>
-            `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}</td><td>${p.required ? 'yes' : 'no'}</td><td>${inline(p.description ?? '')} <code>${escapeHtml(JSON.stringify(p.schema ?? {}))}</code></td></tr>`,
-        )
-        .join('');
-      const body = op.requestBody?.content?.['application/json']?.schema;
-      const responses = Object.entries(op.responses ?? {})
-        .map(
-          ([status, r]) =>
-            `<details><summary><strong>${status}</strong> ${inline(r.description ?? '')}</summary>${r.content?.['application/json']?.schema ? schemaBlock(doc, r.content['application/json'].schema) : ''}</details>`,
-        )
-        .join('');
-      const html = `<section class="op" id="${escapeHtml(method + path)}">
-<h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code> <span class="auth">${escapeHtml(op['x-auth'] ?? 'public')}</span></h3>
-<p>${inline(op.summary ?? '')}</p>${op.description ? markdownBlock(op.description) : ''}
-${params ? `<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>${params}</table>` : ''}
-${body ? `<h4>Request body</h4>${schemaBlock(doc, body)}` : ''}
-<h4>Responses</h4>${responses}</section>`;
-      byTag.set(tag, [...(byTag.get(tag) ?? []), html]);
+      operation['x-badges'] = badges;
+      operation.description =
+        `**Auth:** ${auth === 'public' ? 'none needed (a sent token must be valid)' : `\`Authorization: Bearer <token>\` of ${/^[aeiou]/.test(auth) ? 'an' : 'a'} ${auth}`}.\n\n${operation.description ?? ''}`.trim();
     }
   }
-  const nav = [...byTag.keys()].map((t) => `<a href="#tag-${escapeHtml(t)}">${escapeHtml(t)}</a>`).join(' · ');
-  const sections = [...byTag.entries()]
-    .map(([tag, ops]) => `<h2 id="tag-${escapeHtml(tag)}">${escapeHtml(tag)}</h2>${ops.join('\n')}`)
-    .join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(doc.info.title)}</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}code,pre{font:13px ui-monospace,monospace}pre{background:#f4f4f4;padding:.5rem;overflow:auto}
-table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}.op{border-top:1px solid #ddd;padding:.5rem 0}
-.m{display:inline-block;min-width:4.5rem;text-align:center;color:#fff;border-radius:3px;padding:0 .3rem;font-size:13px}.get{background:#2f6f3e}.post{background:#2a5a9a}.put{background:#8a5a00}.patch{background:#6b4a9a}.delete{background:#a33}
-.auth{font-size:12px;border:1px solid #999;border-radius:3px;padding:0 .3rem;color:#555}</style></head><body>
-<h1>${escapeHtml(doc.info.title)} <small>${escapeHtml(doc.info.version)}</small></h1>
-<p>Machine-readable document: <a href="/api/openapi.json"><code>/api/openapi.json</code></a></p>
-${markdownBlock(doc.info.description ?? '')}
-<nav>${nav}</nav>
-${sections}
-</body></html>`;
+  return copy;
+}
+
+function page(title: string): string {
+  // Relative URLs, so the page works under any prefix a proxy adds.
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</title>
+</head>
+<body>
+<div id="api-reference"></div>
+<script src="docs/scalar.js"></script>
+<script src="docs/init.js"></script>
+</body>
+</html>
+`;
+}
+
+/** Scalar's configuration: our document, no external fonts, proxy, AI chat or telemetry. */
+const initScript = `Scalar.createApiReference('#api-reference', ${JSON.stringify({
+  url: 'docs/openapi.json',
+  withDefaultFonts: false,
+  hideClientButton: false,
+  telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
+  defaultOpenAllTags: false,
+  documentDownloadType: 'json',
+})});\n`;
+
+const scalarBundlePath = path.join(
+  path.dirname(fileURLToPath(import.meta.resolve('@scalar/api-reference'))),
+  'browser/standalone.js',
+);
+
+export function createDocs(doc: OpenAPIObject) {
+  return { html: page(doc.info.title), document: JSON.stringify(docsDocument(doc)) };
+}
+
+export function mountDocs<E extends Env>(app: Hono<E>, docs: ReturnType<typeof createDocs>): void {
+  // ~4 MB, read on first use and kept: most processes never serve it.
+  let bundle: Promise<Buffer> | undefined;
+  const pageHeaders = {
+    'Content-Security-Policy': DOCS_CSP,
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+  };
+  app.get('/api/docs', (c) => c.html(docs.html, 200, pageHeaders));
+  app.get('/api/docs/openapi.json', (c) =>
+    c.body(docs.document, 200, { 'Content-Type': 'application/json; charset=utf-8' }),
+  );
+  app.get('/api/docs/init.js', (c) =>
+    c.body(initScript, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }),
+  );
+  app.get('/api/docs/scalar.js', async (c) => {
+    bundle ??= readFile(scalarBundlePath);
+    return c.body(new Uint8Array(await bundle), 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'public, max-age=3600',
+    });
+  });
 }

@@ -172,7 +172,12 @@ function routeIndex(routes: Route[]): (path: string) => Route[] {
 
 export function createRestHandler(
   router: OpenApiRouter,
-  options: { maxBodyBytes: number; onUnexpected: (ctx: Context | undefined, error: TRPCError) => void },
+  options: {
+    maxBodyBytes: number;
+    onUnexpected: (ctx: Context | undefined, error: TRPCError) => void;
+    /** Told the matched route's template (e.g. /api/places/{slug}), for the access log. */
+    onRoute?: (ctx: Context, template: string) => void;
+  },
 ): RestHandler {
   const routes = buildRoutes(router);
   const candidatesFor = routeIndex(routes);
@@ -220,6 +225,7 @@ export function createRestHandler(
       allow ??= new Set();
       allow.add(r.method);
     }
+    if (route) options.onRoute?.(ctx, route.template);
     // Every answer from here carries responseHeaders(ctx): the app middleware leaves /api alone.
     const refuse = (error: AppError) =>
       jsonResponse(error.status, appErrorBody(error), { ...responseHeaders(ctx), ...error.headers });

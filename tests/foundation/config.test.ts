@@ -50,9 +50,26 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['RATE_LIMIT_LOGIN_PER_IP', '-1'],
     ['MAX_BODY_BYTES', '1.5'],
+    ['DATABASE_URL', 'garbage'],
+    ['DATABASE_URL', 'mysql://root@localhost/db'],
+    ['SHUTDOWN_DELAY_MS', '-5'],
   ])('rejects %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('PUBLIC_URL follows PORT unless set', () => {
+    expect(loadConfig({ PORT: '3100' }).PUBLIC_URL).toBe('http://localhost:3100');
+    expect(loadConfig({ PORT: '3100', PUBLIC_URL: 'https://api.example.org' }).PUBLIC_URL).toBe(
+      'https://api.example.org',
+    );
+  });
+
+  it('accepts postgres:// and postgresql:// URLs, and never echoes a DATABASE_URL it rejects', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/x' }).DATABASE_URL).toBe('postgres://u:p@db:5432/x');
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/x' }).DATABASE_URL).toBe('postgresql://db/x');
+    expect(() => loadConfig({ DATABASE_URL: 'postgres//u:hunter2@db/x' })).toThrow(/DATABASE_URL: .*value not shown/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres//u:hunter2@db/x' })).not.toThrow(/hunter2/);
   });
 
   it('names every bad variable at once', () => {

@@ -1,4 +1,5 @@
-// GET /healthz: a real database ping; 503 unavailable when the database cannot be reached.
+// GET /healthz: a real database ping; 503 unavailable when the database cannot be reached or
+// the process is draining.
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.js';
@@ -61,6 +62,18 @@ describe('GET /healthz', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true });
     expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers 503 unavailable while the process drains (SIGTERM), though the database answers', async () => {
+    const lifecycle = { draining: false };
+    const { app } = createApp(t.deps, lifecycle);
+    expect((await app.request('/healthz')).status).toBe(200);
+    lifecycle.draining = true;
+    const res = await app.request('/healthz');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ error: { code: 'unavailable', message: 'The service is shutting down.' } });
+    // Only the health check changes: API calls are still served until the listener closes.
+    expect((await app.request('/api/places?bbox=13.3,52.4,13.5,52.6')).status).toBe(200);
   });
 
   for (const [what, urlOf] of [

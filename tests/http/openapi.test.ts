@@ -1,4 +1,4 @@
-// The OpenAPI document at /api/openapi.json and the offline reference at /api/docs.
+// The OpenAPI document at /api/openapi.json (the reference at /api/docs: tests/http/docs.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRestProcedures } from '../../server/http/trpc-internals.js';
 import type { RouteMeta } from '../../server/trpc/init.js';
@@ -54,19 +54,5 @@ describe('GET /api/openapi.json', () => {
   it('is the document built at boot (same object the app holds)', async () => {
     const res = await t.request('GET', '/api/openapi.json');
     expect(res.body).toEqual(JSON.parse(JSON.stringify(t.openApiDocument)));
-  });
-});
-
-describe('GET /api/docs', () => {
-  it('is HTML listing every path, with no external scripts or styles', async () => {
-    const res = await t.request('GET', '/api/docs');
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    const html = res.text;
-    expect(html).toMatch(/^<!doctype html>/i);
-    for (const { path } of registeredRoutes()) expect(html).toContain(path.replace(/&/g, '&amp;'));
-    expect(html).not.toMatch(/<script[^>]*\bsrc\s*=/i);
-    expect(html).not.toMatch(/<link[^>]*\bhref\s*=\s*["']?(https?:)?\/\//i);
-    expect(html).not.toMatch(/@import|url\(\s*["']?(https?:)?\/\//i);
   });
 });
