@@ -4,25 +4,12 @@
 // It reads a copy of the OpenAPI document with presentation marks added (auth level and
 // "not built yet" as badges); /api/openapi.json itself stays the contract.
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Env, Hono } from 'hono';
 import type { OpenAPIObject } from 'trpc-to-openapi';
-
-/** Only our own origin; inline styles because Scalar's components set style attributes. */
-export const DOCS_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+// The docs' Content-Security-Policy has one definition, next to the other browser policies.
+import { docsContentSecurityPolicy } from './security-headers.js';
 
 const authColors: Record<string, string> = { public: '#2f6f3e', member: '#2a5a9a', admin: '#a33' };
 const authBadge = (auth: string) => ({
@@ -91,10 +78,9 @@ const initScript = `Scalar.createApiReference('#api-reference', ${JSON.stringify
   documentDownloadType: 'json',
 })});\n`;
 
-const scalarBundlePath = path.join(
-  path.dirname(fileURLToPath(import.meta.resolve('@scalar/api-reference'))),
-  'browser/standalone.js',
-);
+/** Scalar's standalone browser bundle inside its npm package, found when first served. */
+const scalarBundlePath = () =>
+  path.join(path.dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser/standalone.js');
 
 export function createDocs(doc: OpenAPIObject) {
   return { html: page(doc.info.title), document: JSON.stringify(docsDocument(doc)) };
@@ -104,7 +90,7 @@ export function mountDocs<E extends Env>(app: Hono<E>, docs: ReturnType<typeof c
   // ~4 MB, read on first use and kept: most processes never serve it.
   let bundle: Promise<Buffer> | undefined;
   const pageHeaders = {
-    'Content-Security-Policy': DOCS_CSP,
+    'Content-Security-Policy': docsContentSecurityPolicy,
     'Referrer-Policy': 'no-referrer',
     'X-Frame-Options': 'DENY',
   };
@@ -116,7 +102,7 @@ export function mountDocs<E extends Env>(app: Hono<E>, docs: ReturnType<typeof c
     c.body(initScript, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }),
   );
   app.get('/api/docs/scalar.js', async (c) => {
-    bundle ??= readFile(scalarBundlePath);
+    bundle ??= readFile(scalarBundlePath());
     return c.body(new Uint8Array(await bundle), 200, {
       'Content-Type': 'text/javascript; charset=utf-8',
       'Cache-Control': 'public, max-age=3600',

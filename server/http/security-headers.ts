@@ -6,16 +6,19 @@ import type { Env, Hono, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 
 /**
- * Scripts, styles, fonts and images from this origin only (inline styles allowed: reference
- * renderers set them); data: images and fonts; fetches to this origin (the OpenAPI document).
+ * Scripts, styles, fonts and images from this origin only (inline styles allowed: Scalar's
+ * components set style attributes); data:/blob: images, data: fonts, blob: workers (Scalar's);
+ * fetches to this origin (the OpenAPI document); no plugins, no framing.
  */
 export const docsContentSecurityPolicy = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
+  "img-src 'self' data: blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
@@ -32,7 +35,11 @@ export const documentSecurityHeaders: Record<string, string> = {
 
 const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();
-  for (const [name, value] of Object.entries(documentSecurityHeaders)) c.header(name, value);
+  for (const [name, value] of Object.entries(documentSecurityHeaders)) {
+    // A route may choose its own caching (the Scalar bundle is cacheable); everything else is fixed.
+    if (name === 'Cache-Control' && c.res.headers.has(name)) continue;
+    c.header(name, value);
+  }
 };
 
 /** Request headers a cross-origin caller may send. */

@@ -7,8 +7,11 @@ interface Response {
 }
 type Paths = Record<string, Record<string, { responses?: Record<string, Response> }>>;
 
-/** Served next to the API but not API operations: the document itself and its HTML page. */
+/** Served next to the API but not API operations: the document itself, its HTML page and the page's assets. */
 const UNDOCUMENTED_PATHS = new Set(['/api/openapi.json', '/api/docs']);
+const isUndocumented = (path: string) => UNDOCUMENTED_PATHS.has(path) || path.startsWith('/api/docs/');
+/** A CORS preflight from an allowed origin (CORS_ALLOWED_ORIGINS): HTTP's, not an operation of the API. */
+const isCorsPreflight = (answer: ObservedAnswer) => answer.method === 'OPTIONS' && answer.status === 204;
 
 interface Template {
   path: string;
@@ -34,7 +37,7 @@ export function undeclaredAnswers(document: { paths?: unknown }, answers: Observ
   for (const answer of answers) {
     const method = (answer.method === 'HEAD' ? 'GET' : answer.method).toLowerCase();
     const where = `${answer.method} ${answer.path} → ${answer.status} ${answer.contentType || '(no body)'}`;
-    if (UNDOCUMENTED_PATHS.has(answer.path)) continue;
+    if (isUndocumented(answer.path) || isCorsPreflight(answer)) continue;
     // The most literal template wins (/api/admin/places/pending before a {param} one).
     const matching = templates
       .filter((t) => t.pattern.test(answer.path))

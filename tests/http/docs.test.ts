@@ -20,7 +20,7 @@ describe('GET /api/docs', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const csp = res.headers.get('content-security-policy') ?? '';
-    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
     expect(csp).not.toMatch(/https?:/);
