@@ -33,7 +33,8 @@ function groveColumns(viewer: string | null) {
       ? sql<GroveRole | null>`(select gm.role from grove_members gm where gm.grove_id = ${groves.id} and gm.user_id = ${viewer})`
       : sql<GroveRole | null>`null::text`,
     myJoinRequestPending: viewer
-      ? sql<boolean>`exists (select 1 from grove_join_requests jr where jr.grove_id = ${groves.id} and jr.user_id = ${viewer})`
+      ? // Spelled out: drizzle renders a lone ${groves.id} as "id", which jr.id would capture here.
+        sql<boolean>`exists (select 1 from grove_join_requests jr where jr.grove_id = groves.id and jr.user_id = ${viewer})`
       : sql<boolean>`false`,
   };
 }
