@@ -4,7 +4,9 @@
 // Setting, changing and withdrawing an RSVP are each ONE conditional statement: the event's
 // state (visible to the caller, not cancelled, not over) is checked inside the INSERT/DELETE
 // itself, so a concurrent cancel can never slip between a read and the write. Only when the
-// statement touched nothing do we read again, to choose the error (404 or 409).
+// statement touched nothing do we read again, to choose the error (404 or 409). The event row is
+// read FOR SHARE: an uncommitted cancel makes the RSVP wait, and PostgreSQL then re-checks the
+// condition on the cancelled row (409) instead of inserting under a stale snapshot.
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { eventRsvps, events, users } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
@@ -58,9 +60,10 @@ export async function setRsvp(ctx: MemberContext, input: { id: string; status: R
            ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
     from events
     where ${events.id} = ${input.id}::uuid and ${acceptsRsvps(viewer, now)}
+    for share of events
     on conflict (event_id, user_id) do update
       set status = excluded.status, updated_at = excluded.updated_at
-      where exists (select 1 from events where ${events.id} = event_rsvps.event_id and ${acceptsRsvps(viewer, now)})
+      where exists (select 1 from events where ${events.id} = event_rsvps.event_id and ${acceptsRsvps(viewer, now)} for share of events)
     returning id`);
   if (written.length === 0) {
     const { event } = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
