@@ -711,6 +711,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events/{id}/reveals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who was shown the exact meeting point (organizers only)
+         * @description Every member (not an organizer of the event) to whom the RSVP-only meeting point was ever served, with the first time, also after they withdrew the RSVP (`rsvp: null`) or left the grove. Kept as long as RSVP rows (deleted 30 days after the event ends) and deleted with the member's account. Organizers of the host only (others who can see the event 403, the rest 404).
+         */
+        get: operations["events-reveals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events/{id}/rsvp": {
         parameters: {
             query?: never;
@@ -730,6 +750,46 @@ export interface paths {
          * @description Idempotent.
          */
         delete: operations["events-removeRsvp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{id}/rsvps/{handle}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Approve an RSVP (organizers)
+         * @description For events with `rsvpApproval`: the member is counted and sees the exact meeting point. Organizers of the host only (like attendees: others who can see the event 403, the rest 404); 404 when that member has no RSVP.
+         */
+        put: operations["events-approveRsvp"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{id}/rsvps/{handle}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Decline (remove) an RSVP (organizers)
+         * @description Deletes the RSVP, pending or approved; the member may RSVP again (and waits for approval again). 404 when that member has no RSVP.
+         */
+        put: operations["events-declineRsvp"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -866,6 +926,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/groves/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change join policy, name or description (organizers)
+         * @description Organizers of the grove only; others get 403.
+         */
+        patch: operations["groves-update"];
+        trace?: never;
+    };
+    "/api/groves/{id}/bans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Banned members (organizers only)
+         * @description Ordered by handle.
+         */
+        get: operations["groves-bans"];
+        put?: never;
+        /**
+         * Ban a member from the grove (organizers)
+         * @description Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403). Idempotent; banning yourself answers 409.
+         */
+        post: operations["groves-ban"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groves/{id}/bans/{handle}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Lift a ban (organizers)
+         * @description Idempotent. The member is not re-added; they may join again under the policy.
+         */
+        delete: operations["groves-unban"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groves/{id}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue an invite code (organizers)
+         * @description The code is shown once (only its hash is stored): 16 base32 characters, case-insensitive, valid `expiresInHours` (default 168, at most 720) for `maxUses` joins (default 1).
+         */
+        post: operations["groves-createInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groves/{id}/invites/{inviteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invite code (organizers)
+         * @description Idempotent.
+         */
+        delete: operations["groves-revokeInvite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/groves/{id}/join": {
         parameters: {
             query?: never;
@@ -876,10 +1040,70 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Join a grove
-         * @description Idempotent; an organizer who joins again stays organizer. Answers the grove.
+         * Join a grove (or ask to)
+         * @description Follows the grove's `joinPolicy`: `open` makes a member at once; `approval` files a join request an organizer accepts or declines (`status: pending`); `invite` needs `code`. A valid invite code makes a member under any policy. 403 for an unknown, used-up or expired code, for `invite` without a code, and for a member the organizers banned. Idempotent; an organizer who joins again stays organizer.
          */
         post: operations["groves-join"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groves/{id}/join-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pending join requests (organizers only)
+         * @description Oldest first.
+         */
+        get: operations["groves-joinRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groves/{id}/join-requests/{handle}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Accept a join request (organizers)
+         * @description The member joins. 404 when that member has no pending request.
+         */
+        put: operations["groves-acceptJoinRequest"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groves/{id}/join-requests/{handle}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Decline a join request (organizers)
+         * @description The request goes; ban the member to stop new requests. 404 when there is none.
+         */
+        put: operations["groves-declineJoinRequest"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -898,9 +1122,49 @@ export interface paths {
         post?: never;
         /**
          * Leave a grove
-         * @description Idempotent. An organizer who leaves stops being an organizer.
+         * @description Idempotent. An organizer who leaves stops being an organizer; a pending join request is withdrawn.
          */
         delete: operations["groves-leave"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groves/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Members of the grove (organizers only)
+         * @description Ordered by handle. Organizers of the grove only; everyone else sees counts (GET /api/groves/{slug}).
+         */
+        get: operations["groves-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groves/{id}/members/{handle}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (organizers)
+         * @description Idempotent. Removing an organizer removes the organizer role too. The member may join again unless banned (POST /api/groves/{id}/bans).
+         */
+        delete: operations["groves-removeMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1625,6 +1889,8 @@ export interface components {
         Attendee: {
             _id: string;
             handle: string;
+            /** @description Waiting for approval (events with `rsvpApproval`). */
+            pending: boolean;
             respondedAt: string;
             /** @enum {string} */
             status: "going" | "interested";
@@ -1734,7 +2000,11 @@ export interface components {
             meetingPointVisibility: "everyone" | "rsvp";
             /** @description The caller's own RSVP, or null. */
             myRsvp: ("going" | "interested") | null;
+            /** @description True while the caller's own RSVP waits for an organizer's approval. */
+            myRsvpPending: boolean;
             placeId: string | null;
+            /** @description True when RSVPs need an organizer's approval before the meeting point is revealed. */
+            rsvpApproval: boolean;
             /** @description Visible to everyone; handles are for organizers only (GET /api/events/{id}/attendees). */
             rsvpCounts: {
                 going: number;
@@ -1769,8 +2039,15 @@ export interface components {
             actionTotal: number | null;
             createdAt: string;
             description: string;
+            /**
+             * @description `open`: joining makes a member at once; `approval`: joining asks the organizers, who accept or decline; `invite`: only with an invite code from an organizer.
+             * @enum {string}
+             */
+            joinPolicy: "open" | "approval" | "invite";
             /** @description Members including organizers. Never a list. */
             memberCount: number;
+            /** @description True while the caller's own join request waits for an organizer. */
+            myJoinRequestPending: boolean;
             /** @description The caller's own membership, or null (always null for anonymous callers). */
             myRole: ("member" | "organizer") | null;
             name: string;
@@ -1785,6 +2062,36 @@ export interface components {
                 name: string;
             };
             slug: string;
+        };
+        GroveBan: {
+            bannedAt: string;
+            handle: string;
+        };
+        GroveInvite: {
+            _id: string;
+            /** @description Shown once: only its hash is stored. */
+            code: string;
+            expiresAt: string;
+            maxUses: number;
+        };
+        GroveJoinRequest: {
+            _id: string;
+            handle: string;
+            requestedAt: string;
+        };
+        GroveJoinResult: {
+            grove: components["schemas"]["Grove"];
+            /**
+             * @description `member`: the caller is a member now; `pending`: an organizer has to accept the request first.
+             * @enum {string}
+             */
+            status: "member" | "pending";
+        };
+        GroveMember: {
+            handle: string;
+            joinedAt: string;
+            /** @enum {string} */
+            role: "member" | "organizer";
         };
         Guide: {
             _id: string;
@@ -1831,6 +2138,13 @@ export interface components {
                 url: string;
             }[];
             year: number | null;
+        };
+        MeetingPointReveal: {
+            _id: string;
+            firstRevealedAt: string;
+            handle: string;
+            /** @description The member's RSVP now; null once withdrawn (the reveal stays logged). */
+            rsvp: ("going" | "interested") | null;
         };
         MemberRef: {
             _id: string;
@@ -1983,6 +2297,8 @@ export interface components {
         RsvpState: {
             eventId: string;
             myRsvp: ("going" | "interested") | null;
+            /** @description True while an organizer has not approved it yet. */
+            myRsvpPending: boolean;
             rsvpCounts: {
                 going: number;
                 interested: number;
@@ -2446,6 +2762,12 @@ export interface operations {
                 "application/json": {
                     /** @default  */
                     description?: string;
+                    /**
+                     * @description Safe by default: `approval` (organizers accept each join).
+                     * @default approval
+                     * @enum {string}
+                     */
+                    joinPolicy?: "open" | "approval" | "invite";
                     name: string;
                     region: {
                         bbox?: [
@@ -2572,6 +2894,8 @@ export interface operations {
                  */
                 "application/json": {
                     description?: string;
+                    /** @enum {string} */
+                    joinPolicy?: "open" | "approval" | "invite";
                     name?: string;
                     region?: {
                         bbox?: [
@@ -6496,6 +6820,11 @@ export interface operations {
                     /** @description An approved place. */
                     placeId?: string | null;
                     /**
+                     * @description With `meetingPointVisibility: rsvp`: RSVPs start pending and see the meeting point only once an organizer approves them (PUT /api/events/{id}/rsvps/{handle}/approve). Pending RSVPs are not in the public counts. Ignored while the meeting point is for everyone.
+                     * @default false
+                     */
+                    rsvpApproval?: boolean;
+                    /**
                      * @description Made from the title when absent.
                      * @example north-bristol
                      */
@@ -6743,6 +7072,8 @@ export interface operations {
                     meetingPointVisibility?: "everyone" | "rsvp";
                     /** @description An approved place. */
                     placeId?: string | null;
+                    /** @description With `meetingPointVisibility: rsvp`: RSVPs start pending and see the meeting point only once an organizer approves them (PUT /api/events/{id}/rsvps/{handle}/approve). Pending RSVPs are not in the public counts. Ignored while the meeting point is for everyone. */
+                    rsvpApproval?: boolean;
                     /**
                      * Format: date-time
                      * @description ISO-8601 date-time with offset.
@@ -6907,6 +7238,81 @@ export interface operations {
             };
             /** @description Not allowed: `forbidden`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-reveals": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["MeetingPointReveal"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7116,6 +7522,188 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-approveRsvp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-declineRsvp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7726,7 +8314,7 @@ export interface operations {
             };
         };
     };
-    "groves-join": {
+    "groves-update": {
         parameters: {
             query?: never;
             header?: never;
@@ -7735,7 +8323,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    /** @enum {string} */
+                    joinPolicy?: "open" | "approval" | "invite";
+                    name?: string;
+                };
+            };
+        };
         responses: {
             /** @description Successful response */
             200: {
@@ -7813,11 +8410,949 @@ export interface operations {
             };
         };
     };
+    "groves-bans": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["GroveBan"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "groves-ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The member's handle. */
+                    handle: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "groves-unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's handle. */
+                handle: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "groves-createInvite": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Lifetime in hours (default 7 days, at most 30 days).
+                     * @default 168
+                     */
+                    expiresInHours?: number;
+                    /**
+                     * @description How many members may join with it.
+                     * @default 1
+                     */
+                    maxUses?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroveInvite"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "groves-revokeInvite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                inviteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "groves-join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description An invite code from an organizer: makes a member at once, whatever the policy.
+                     * @example k3v7q2m4x5a6b7c2
+                     */
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroveJoinResult"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "groves-joinRequests": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["GroveJoinRequest"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "groves-acceptJoinRequest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's handle. */
+                handle: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "groves-declineJoinRequest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's handle. */
+                handle: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "groves-leave": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "groves-members": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["GroveMember"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "groves-removeMember": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's handle. */
+                handle: string;
                 id: string;
             };
             cookie?: never;

@@ -2,7 +2,7 @@
 // 30 days after the event ends (server/jobs/rsvp-sweep.ts); the private calendar feed tokens
 // (hashed) live here too.
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { bytea, createdAt, geoPoint, idColumn } from './columns.js';
 import { groves } from './groves.js';
@@ -44,6 +44,8 @@ export const events = pgTable(
     meetingPointText: text(),
     meetingPointLocation: geoPoint(),
     meetingPointVisibility: text({ enum: meetingPointVisibilities }).notNull().default('everyone'),
+    /** With an RSVP-only meeting point: RSVPs start pending and see the point once an organizer approves. */
+    rsvpApproval: boolean().notNull().default(false),
     placeId: uuid().references(() => places.id, { onDelete: 'set null' }),
     coverImage: text(),
     description: text().notNull().default(''),
@@ -78,6 +80,8 @@ export const eventRsvps = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     status: text({ enum: rsvpStatuses }).notNull(),
+    /** Waiting for an organizer's approval (events with `rsvpApproval`); not counted publicly. */
+    pending: boolean().notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -86,6 +90,29 @@ export const eventRsvps = pgTable(
     index('event_rsvps_user_id_idx').on(t.userId),
     // RSVP counts: `where event_id = ? and status = ?` (view.ts, rsvp.ts) read only this index.
     index('event_rsvps_event_id_status_idx').on(t.eventId, t.status),
+  ],
+);
+
+/**
+ * Reveal log: every member to whom an event's RSVP-only meeting point was served, with the first
+ * time, kept even after they withdraw or leave. Deleted with the RSVP rows (30 days after the
+ * event) and with the member's account.
+ */
+export const eventReveals = pgTable(
+  'event_reveals',
+  {
+    id: idColumn(),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    firstRevealedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('event_reveals_event_user_key').on(t.eventId, t.userId),
+    index('event_reveals_user_id_idx').on(t.userId),
   ],
 );
 

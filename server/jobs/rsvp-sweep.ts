@@ -1,5 +1,6 @@
 // Deletes RSVP rows 30 days after their event ended (spec: "RSVP rows are deleted 30 days after
-// the event"). Runs periodically under the job runner's advisory lock: one runner at a time.
+// the event"), and the event's meeting-point reveal log with them (same cutoff, same run).
+// Runs periodically under the job runner's advisory lock: one runner at a time.
 import { sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import type { Job } from './runner.js';
@@ -17,7 +18,12 @@ export const rsvpSweep: Job = {
       delete from event_rsvps r using events e
       where r.event_id = e.id and e.ends_at < ${cutoff.toISOString()}::timestamptz
       returning r.id`);
-    const count = Array.isArray(deleted) ? deleted.length : ((deleted as { rows?: unknown[] }).rows?.length ?? 0);
-    return { rsvps: count };
+    const reveals = await tx.execute(sql`
+      delete from event_reveals v using events e
+      where v.event_id = e.id and e.ends_at < ${cutoff.toISOString()}::timestamptz
+      returning v.id`);
+    const count = (result: unknown) =>
+      Array.isArray(result) ? result.length : ((result as { rows?: unknown[] }).rows?.length ?? 0);
+    return { rsvps: count(deleted), reveals: count(reveals) };
   },
 };

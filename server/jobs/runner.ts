@@ -14,6 +14,19 @@ export interface Job {
   run(tx: Tx, now: Date): Promise<Record<string, number>>;
 }
 
+/**
+ * When each job first runs after start: a few seconds, with jitter so N processes started
+ * together do not all queue on the same advisory lock. Then every `intervalMs`. A process that is
+ * restarted more often than a job's interval still runs it (retention rules keep holding).
+ */
+export const FIRST_RUN_DELAY_MS = 5_000;
+export const FIRST_RUN_JITTER_MS = 5_000;
+
+export interface JobRunnerOptions {
+  firstRunDelayMs?: number;
+  firstRunJitterMs?: number;
+}
+
 export interface JobRunner {
   /** Runs one job now if no other process holds its lock; null when it was skipped. */
   runOnce(job: Job): Promise<Record<string, number> | null>;
@@ -21,8 +34,15 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
-export function createJobRunner(deps: { database: Database; clock: Clock; log: Logger }, jobs: Job[]): JobRunner {
+export function createJobRunner(
+  deps: { database: Database; clock: Clock; log: Logger },
+  jobs: Job[],
+  options: JobRunnerOptions = {},
+): JobRunner {
+  const firstDelay = options.firstRunDelayMs ?? FIRST_RUN_DELAY_MS;
+  const jitter = options.firstRunJitterMs ?? FIRST_RUN_JITTER_MS;
   const timers: NodeJS.Timeout[] = [];
+  let stopped = false;
   const running = new Set<Promise<unknown>>();
 
   async function runOnce(job: Job) {
@@ -49,13 +69,24 @@ export function createJobRunner(deps: { database: Database; clock: Clock; log: L
             .finally(() => running.delete(run));
           running.add(run);
         };
-        const timer = setInterval(tick, job.intervalMs);
-        timer.unref();
-        timers.push(timer);
+        // First run soon after start, then every interval.
+        const first = setTimeout(
+          () => {
+            if (stopped) return;
+            tick();
+            const timer = setInterval(tick, job.intervalMs);
+            timer.unref();
+            timers.push(timer);
+          },
+          firstDelay + Math.floor(Math.random() * jitter),
+        );
+        first.unref();
+        timers.push(first);
       }
     },
     async stop() {
-      for (const timer of timers) clearInterval(timer);
+      stopped = true;
+      for (const timer of timers) clearTimeout(timer);
       await Promise.allSettled([...running]);
     },
   };

@@ -276,7 +276,12 @@ describe('RSVPs, counts and attendees', () => {
       body: { status: 'going' },
     });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ eventId: event._id, myRsvp: 'going', rsvpCounts: { going: 1, interested: 0 } });
+    expect(first.body).toEqual({
+      eventId: event._id,
+      myRsvp: 'going',
+      myRsvpPending: false,
+      rsvpCounts: { going: 1, interested: 0 },
+    });
     const second = await t.trpc(b.token).events.rsvp.mutate({ id: event._id, status: 'interested' });
     expect(second.rsvpCounts).toEqual({ going: 1, interested: 1 });
     const changed = await t.request('POST', `/api/events/${event._id}/rsvp`, {
@@ -291,7 +296,12 @@ describe('RSVPs, counts and attendees', () => {
     expect(mine.body.myRsvp).toBe('interested');
     const removed = await t.request('DELETE', `/api/events/${event._id}/rsvp`, { token: a.token });
     expect(removed.status).toBe(200);
-    expect(removed.body).toEqual({ eventId: event._id, myRsvp: null, rsvpCounts: { going: 0, interested: 1 } });
+    expect(removed.body).toEqual({
+      eventId: event._id,
+      myRsvp: null,
+      myRsvpPending: false,
+      rsvpCounts: { going: 0, interested: 1 },
+    });
     const again = await t.trpc(a.token).events.removeRsvp.mutate({ id: event._id });
     expect(again.myRsvp).toBeNull();
   });

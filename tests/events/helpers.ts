@@ -7,11 +7,15 @@ export async function createAdmin(t: TestApp): Promise<TestMember> {
   return createMember(t, { admin: true, prefix: 'adm' });
 }
 
+/**
+ * An `open` grove unless overridden: most tests need members who join at once. New groves default
+ * to `approval`; tests/groves covers the policies.
+ */
 export async function createGrove(t: TestApp, admin: TestMember, overrides: Record<string, unknown> = {}) {
   const name = unique('Grove ');
   const res = await t.request('POST', '/api/admin/groves', {
     token: admin.token,
-    body: { name, description: 'A grove', region: { name: unique('Area') }, ...overrides },
+    body: { name, description: 'A grove', region: { name: unique('Area') }, joinPolicy: 'open', ...overrides },
   });
   if (res.status !== 201) throw new Error(`create grove failed: ${res.status} ${res.text}`);
   return res.body as { _id: string; slug: string; name: string; region: { name: string } };

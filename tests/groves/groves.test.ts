@@ -148,7 +148,9 @@ describe('public groves', () => {
       'actionTotal',
       'createdAt',
       'description',
+      'joinPolicy',
       'memberCount',
+      'myJoinRequestPending',
       'myRole',
       'name',
       'organizerCount',
@@ -178,9 +180,9 @@ describe('join and leave', () => {
     const member = await createMember(t);
     const joined = await t.request('POST', `/api/groves/${grove._id}/join`, { token: member.token });
     expect(joined.status).toBe(200);
-    expect(joined.body).toMatchObject({ memberCount: 1, myRole: 'member' });
+    expect(joined.body).toMatchObject({ status: 'member', grove: { memberCount: 1, myRole: 'member' } });
     const again = await t.trpc(member.token).groves.join.mutate({ id: grove._id });
-    expect(again.memberCount).toBe(1);
+    expect(again).toMatchObject({ status: 'member', grove: { memberCount: 1 } });
     const left = await t.request('DELETE', `/api/groves/${grove._id}/leave`, { token: member.token });
     expect(left.body).toEqual({ ok: true });
     expect(await t.trpc(member.token).groves.leave.mutate({ id: grove._id })).toEqual({ ok: true });
@@ -198,7 +200,7 @@ describe('join and leave', () => {
       token: admin.token,
       body: { handle: member.handle },
     });
-    expect((await t.request('POST', `/api/groves/${grove._id}/join`, { token: member.token })).body.myRole).toBe(
+    expect((await t.request('POST', `/api/groves/${grove._id}/join`, { token: member.token })).body.grove.myRole).toBe(
       'organizer',
     );
     await t.request('DELETE', `/api/groves/${grove._id}/leave`, { token: member.token });

@@ -10,6 +10,7 @@ import { createSession } from '../../server/auth/sessions.js';
 import type { AuthLevel } from '../../server/trpc/init.js';
 import type { ApiResponse, TestApp } from '../setup/harness.js';
 import { insertMember, type Caller, type CallerLevel, type CallerSet, type OrganizerHook } from './callers.js';
+import { infiltrationRules } from './infiltration-rules.js';
 
 /**
  * ok           2xx when built, 501 `not_implemented` when unbuilt
@@ -306,7 +307,7 @@ export const authorizationMatrix: Record<string, RouteRule> = {
     auth: 'public',
     setup: async (ctx) => ({ params: { slug: (await newGrove(ctx)).slug } }),
   },
-  'POST /api/groves/{id}/join': { auth: 'member', setup: groveById },
+  // 'POST /api/groves/{id}/join': see infiltration-rules.ts (join policies and invite codes).
   'DELETE /api/groves/{id}/leave': { auth: 'member', setup: groveById },
   'GET /api/organizations': pub,
   'GET /api/organizations/{slug}': {
@@ -420,4 +421,7 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'DELETE /api/admin/guides/{id}': admin,
   'GET /api/admin/reports': admin,
   'PUT /api/admin/reports/{id}': admin,
+
+  // Grove moderation, RSVP approval, reveal log (issue 10)
+  ...infiltrationRules,
 };

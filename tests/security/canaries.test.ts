@@ -116,7 +116,8 @@ beforeAll(async () => {
       { handle: host.handle },
       { id: grove._id },
     );
-    await create('POST /api/groves/{id}/join', submitter.token, {}, { id: grove._id });
+    // No invite code (the sample body carries one): under the default `approval` policy a request.
+    await create('POST /api/groves/{id}/join', submitter.token, { code: undefined }, { id: grove._id });
     const start = Date.now() + 86_400_000;
     const event = await create('POST /api/events', host.token, {
       title: `Canary event ${unique('ev')}`,

@@ -10,6 +10,7 @@ import { calendarFeeds, eventRsvps, events, users } from '../../../db/schema/ind
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import type { Context } from '../../trpc/context.js';
 import type { MemberContext } from '../../shared/context.js';
+import { recordReveals } from './reveals.js';
 import { selectEvents, toEvent, type EventRow } from './view.js';
 import { visibleTo, type Viewer } from './visibility.js';
 import type { EventOutput } from './schemas.js';
@@ -63,10 +64,10 @@ export async function calendarFeed(ctx: Context, token: string): Promise<string 
     .where(and(inArray(events.id, rsvpd), visibleTo(viewer)))
     .orderBy(asc(events.startsAt))
     .limit(FEED_LIMIT)) as EventRow[];
-  return renderCalendar(
-    ctx,
-    rows.map((r) => toEvent(r, viewer)),
-  );
+  const served = rows.map((r) => toEvent(r, viewer));
+  // The feed carries RSVP-only meeting points too: it writes the reveal log like the API does.
+  await recordReveals(ctx.database, owner.id, served, ctx.clock.now());
+  return renderCalendar(ctx, served);
 }
 
 // ---- RFC 5545 (ical-generator escapes text, including bare CR, and folds long lines) ---------

@@ -4,11 +4,23 @@ import { router } from '../../trpc/init.js';
 import { memberProcedure, publicProcedure } from '../../trpc/procedures.js';
 import { emptyInput, okOutput } from '../../shared/schemas.js';
 import * as calendar from './calendar.js';
+import { recordReveals } from './reveals.js';
+import * as reveals from './reveals.js';
 import * as rsvp from './rsvp.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
+import type { EventOutput } from './schemas.js';
+import type { Context } from '../../trpc/context.js';
 
 const tags = ['events'];
+
+/** Every response that can carry an RSVP-only meeting point writes the reveal log first. */
+async function logged<T extends EventOutput | { items: EventOutput[] }>(ctx: Context, result: T): Promise<T> {
+  const viewer = await ctx.authenticate();
+  const served: EventOutput[] = 'items' in result ? result.items : [result as EventOutput];
+  await recordReveals(ctx.database, viewer?.user.id ?? null, served, ctx.clock.now());
+  return result;
+}
 
 export const eventsRouter = router({
   list: publicProcedure
@@ -26,7 +38,7 @@ export const eventsRouter = router({
     })
     .input(schemas.listEventsInput())
     .output(schemas.eventListOutput)
-    .query(({ ctx, input }) => service.listEvents(ctx, input)),
+    .query(async ({ ctx, input }) => logged(ctx, await service.listEvents(ctx, input))),
 
   get: publicProcedure
     .meta({
@@ -43,7 +55,7 @@ export const eventsRouter = router({
     })
     .input(schemas.eventSlugInput)
     .output(schemas.eventOutput)
-    .query(({ ctx, input }) => service.getEvent(ctx, { slug: input.event })),
+    .query(async ({ ctx, input }) => logged(ctx, await service.getEvent(ctx, { slug: input.event }))),
 
   create: memberProcedure
     .meta({
@@ -62,7 +74,7 @@ export const eventsRouter = router({
     })
     .input(schemas.createEventInput)
     .output(schemas.eventOutput)
-    .mutation(({ ctx, input }) => service.createEvent(ctx, input)),
+    .mutation(async ({ ctx, input }) => logged(ctx, await service.createEvent(ctx, input))),
 
   update: memberProcedure
     .meta({
@@ -79,7 +91,9 @@ export const eventsRouter = router({
     })
     .input(schemas.updateEventInput)
     .output(schemas.eventOutput)
-    .mutation(({ ctx, input: { event, ...fields } }) => service.updateEvent(ctx, { ...fields, id: event })),
+    .mutation(async ({ ctx, input: { event, ...fields } }) =>
+      logged(ctx, await service.updateEvent(ctx, { ...fields, id: event })),
+    ),
 
   rsvp: memberProcedure
     .meta({
@@ -131,6 +145,54 @@ export const eventsRouter = router({
     .input(schemas.attendeesInput())
     .output(schemas.attendeeListOutput)
     .query(({ ctx, input }) => rsvp.listAttendees(ctx, input)),
+
+  approveRsvp: memberProcedure
+    .meta({
+      auth: 'organizer',
+      openapi: {
+        method: 'PUT',
+        path: '/api/events/{id}/rsvps/{handle}/approve',
+        tags,
+        summary: 'Approve an RSVP (organizers)',
+        description:
+          'For events with `rsvpApproval`: the member is counted and sees the exact meeting point. Organizers of the host only (like attendees: others who can see the event 403, the rest 404); 404 when that member has no RSVP.',
+      },
+    })
+    .input(schemas.rsvpMemberInput)
+    .output(okOutput)
+    .mutation(({ ctx, input }) => rsvp.approveRsvp(ctx, input)),
+
+  declineRsvp: memberProcedure
+    .meta({
+      auth: 'organizer',
+      openapi: {
+        method: 'PUT',
+        path: '/api/events/{id}/rsvps/{handle}/decline',
+        tags,
+        summary: 'Decline (remove) an RSVP (organizers)',
+        description:
+          'Deletes the RSVP, pending or approved; the member may RSVP again (and waits for approval again). 404 when that member has no RSVP.',
+      },
+    })
+    .input(schemas.rsvpMemberInput)
+    .output(okOutput)
+    .mutation(({ ctx, input }) => rsvp.declineRsvp(ctx, input)),
+
+  reveals: memberProcedure
+    .meta({
+      auth: 'organizer',
+      openapi: {
+        method: 'GET',
+        path: '/api/events/{id}/reveals',
+        tags,
+        summary: 'Who was shown the exact meeting point (organizers only)',
+        description:
+          "Every member (not an organizer of the event) to whom the RSVP-only meeting point was ever served, with the first time, also after they withdrew the RSVP (`rsvp: null`) or left the grove. Kept as long as RSVP rows (deleted 30 days after the event ends) and deleted with the member's account. Organizers of the host only (others who can see the event 403, the rest 404).",
+      },
+    })
+    .input(schemas.revealsInput())
+    .output(schemas.revealListOutput)
+    .query(({ ctx, input }) => reveals.listReveals(ctx, input)),
 
   createCalendarToken: memberProcedure
     .meta({

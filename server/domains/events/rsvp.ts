@@ -1,62 +1,111 @@
 // RSVPs: going | interested, one per member and event; counts for everyone, handles for the
 // event's organizers only (spec privacy rule 4; site admins included in "everyone else").
+//
+// Setting, changing and withdrawing an RSVP are each ONE conditional statement: the event's
+// state (visible to the caller, not cancelled, not over) is checked inside the INSERT/DELETE
+// itself, so a concurrent cancel can never slip between a read and the write. Only when the
+// statement touched nothing do we read again, to choose the error (404 or 409). The event row is
+// read FOR SHARE: an uncommitted cancel makes the RSVP wait, and PostgreSQL then re-checks the
+// condition on the cancelled row (409) instead of inserting under a stale snapshot.
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { eventRsvps, events, users } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { newId } from '../../../db/ids.js';
 import type { MemberContext } from '../../shared/context.js';
+import { userIdByHandle } from '../groves/service.js';
 import { visibleEvent } from './service.js';
-import { viewerOf } from './visibility.js';
+import { organizesHost, viewerOf, visibleTo, type Viewer } from './visibility.js';
 
 type RsvpStatus = 'going' | 'interested';
 
 async function rsvpState(ctx: MemberContext, eventId: string) {
-  const [row] = await ctx.database.rows<{ going: number; interested: number; mine: RsvpStatus | null }>(sql`
-    select count(*) filter (where status = 'going')::int as going,
-           count(*) filter (where status = 'interested')::int as interested,
-           max(case when user_id = ${ctx.user.id} then status end) as mine
+  const [row] = await ctx.database.rows<{
+    going: number;
+    interested: number;
+    mine: RsvpStatus | null;
+    minePending: boolean | null;
+  }>(sql`
+    select count(*) filter (where status = 'going' and not pending)::int as going,
+           count(*) filter (where status = 'interested' and not pending)::int as interested,
+           max(case when user_id = ${ctx.user.id} then status end) as mine,
+           bool_or(pending) filter (where user_id = ${ctx.user.id}) as "minePending"
     from event_rsvps where event_id = ${eventId}`);
   return {
     eventId,
     myRsvp: row?.mine ?? null,
+    myRsvpPending: Boolean(row?.minePending),
     rsvpCounts: { going: Number(row?.going ?? 0), interested: Number(row?.interested ?? 0) },
   };
 }
 
-/** Sets or changes the caller's RSVP. Not on cancelled or already ended events (409). */
+/** The event row (the `events` table, unaliased) accepts RSVPs from this viewer right now. */
+function acceptsRsvps(viewer: Viewer, now: Date) {
+  return sql`${events.status} <> 'cancelled' and ${events.endsAt} > ${now.toISOString()}::timestamptz and ${visibleTo(viewer)}`;
+}
+
+/**
+ * Sets or changes the caller's RSVP in one INSERT … ON CONFLICT DO UPDATE whose SELECT and
+ * WHERE both require the event to be visible, scheduled and not over. A new RSVP to an event
+ * with `rsvpApproval` (and an RSVP-only meeting point) starts pending unless the caller organizes
+ * it; changing going/interested keeps the approval state. 404 / 409 as before.
+ */
 export async function setRsvp(ctx: MemberContext, input: { id: string; status: RsvpStatus }) {
   const viewer = await viewerOf(ctx);
-  const { event } = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
-  if (event.status === 'cancelled') throw new AppError('conflict', 'The event is cancelled.');
   const now = ctx.clock.now();
-  if (event.endsAt <= now) throw new AppError('conflict', 'The event is over.');
-  await ctx.db
-    .insert(eventRsvps)
-    .values({ eventId: input.id, userId: ctx.user.id, status: input.status, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({
-      target: [eventRsvps.eventId, eventRsvps.userId],
-      set: { status: input.status, updatedAt: now },
-    });
+  const written = await ctx.database.rows<{ id: string }>(sql`
+    insert into event_rsvps (id, event_id, user_id, status, pending, created_at, updated_at)
+    select ${newId()}::uuid, ${events.id}, ${ctx.user.id}::uuid, ${input.status},
+           (${events.rsvpApproval} and ${events.meetingPointVisibility} = 'rsvp' and not ${organizesHost(ctx.user.id)}),
+           ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+    from events
+    where ${events.id} = ${input.id}::uuid and ${acceptsRsvps(viewer, now)}
+    for share of events
+    on conflict (event_id, user_id) do update
+      set status = excluded.status, updated_at = excluded.updated_at
+      where exists (select 1 from events where ${events.id} = event_rsvps.event_id and ${acceptsRsvps(viewer, now)} for share of events)
+    returning id`);
+  if (written.length === 0) {
+    const { event } = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
+    if (event.status === 'cancelled') throw new AppError('conflict', 'The event is cancelled.');
+    throw new AppError('conflict', 'The event is over.');
+  }
   return rsvpState(ctx, input.id);
 }
 
-/** Idempotent: removing an RSVP that does not exist is fine. */
+/** Idempotent: removing an RSVP that does not exist is fine. One DELETE conditioned on visibility. */
 export async function removeRsvp(ctx: MemberContext, input: { id: string }) {
   const viewer = await viewerOf(ctx);
-  await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
-  await ctx.db.delete(eventRsvps).where(and(eq(eventRsvps.eventId, input.id), eq(eventRsvps.userId, ctx.user.id)));
+  const deleted = await ctx.database.rows<{ id: string }>(sql`
+    delete from event_rsvps
+    where event_id = ${input.id}::uuid and user_id = ${ctx.user.id}::uuid
+      and exists (select 1 from events where ${events.id} = ${input.id}::uuid and ${visibleTo(viewer)})
+    returning id`);
+  // Nothing deleted: either there was no RSVP (fine) or the event is not visible (404).
+  if (deleted.length === 0) await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
   return rsvpState(ctx, input.id);
+}
+
+/** The event's organizers (not site admins): 403 for others who can see it, 404 for the rest. */
+export async function assertOrganizesEvent(ctx: MemberContext, eventId: string, what: string) {
+  const viewer = await viewerOf(ctx);
+  const row = await visibleEvent(ctx.db, viewer, eq(events.id, eventId));
+  if (!row.organizes) throw new AppError('forbidden', `Only the event's organizers see ${what}.`);
+  return row;
 }
 
 /** Handles for the event's organizers; 403 for others who can see the event, 404 for the rest. */
 export async function listAttendees(ctx: MemberContext, input: { id: string; cursor?: string; limit: number }) {
-  const viewer = await viewerOf(ctx);
-  const row = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
-  if (!row.organizes)
-    throw new AppError('forbidden', "Only the event's organizers see attendee handles; everyone sees the counts.");
+  await assertOrganizesEvent(ctx, input.id, 'attendee handles; everyone sees the counts');
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
-    .select({ id: eventRsvps.id, handle: users.handle, status: eventRsvps.status, respondedAt: eventRsvps.updatedAt })
+    .select({
+      id: eventRsvps.id,
+      handle: users.handle,
+      status: eventRsvps.status,
+      pending: eventRsvps.pending,
+      respondedAt: eventRsvps.updatedAt,
+    })
     .from(eventRsvps)
     .innerJoin(users, eq(users.id, eventRsvps.userId))
     .where(and(eq(eventRsvps.eventId, input.id), after ? gt(eventRsvps.id, after) : undefined))
@@ -68,8 +117,34 @@ export async function listAttendees(ctx: MemberContext, input: { id: string; cur
       _id: r.id,
       handle: r.handle,
       status: r.status,
+      pending: r.pending,
       respondedAt: r.respondedAt.toISOString(),
     })),
     nextCursor: page.nextCursor,
   };
+}
+
+/** Approves a pending RSVP (the member then sees the meeting point). 404 when that member has no RSVP. */
+export async function approveRsvp(ctx: MemberContext, input: { id: string; handle: string }) {
+  await assertOrganizesEvent(ctx, input.id, 'and approve RSVPs');
+  const userId = await userIdByHandle(ctx.db, input.handle);
+  const updated = await ctx.db
+    .update(eventRsvps)
+    .set({ pending: false })
+    .where(and(eq(eventRsvps.eventId, input.id), eq(eventRsvps.userId, userId)))
+    .returning({ id: eventRsvps.id });
+  if (updated.length === 0) throw new AppError('not_found', 'No RSVP from that member.');
+  return { ok: true as const };
+}
+
+/** Declines (removes) a member's RSVP, pending or approved. 404 when that member has no RSVP. */
+export async function declineRsvp(ctx: MemberContext, input: { id: string; handle: string }) {
+  await assertOrganizesEvent(ctx, input.id, 'and decline RSVPs');
+  const userId = await userIdByHandle(ctx.db, input.handle);
+  const deleted = await ctx.db
+    .delete(eventRsvps)
+    .where(and(eq(eventRsvps.eventId, input.id), eq(eventRsvps.userId, userId)))
+    .returning({ id: eventRsvps.id });
+  if (deleted.length === 0) throw new AppError('not_found', 'No RSVP from that member.');
+  return { ok: true as const };
 }

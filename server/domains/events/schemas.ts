@@ -46,6 +46,10 @@ const eventFields = {
   meetingPointVisibility: z
     .enum(meetingPointVisibilities)
     .meta({ description: "`rsvp`: only members who RSVP'd (and the organizers) see the exact meeting point." }),
+  rsvpApproval: z.boolean().meta({
+    description:
+      'With `meetingPointVisibility: rsvp`: RSVPs start pending and see the meeting point only once an organizer approves them (PUT /api/events/{id}/rsvps/{handle}/approve). Pending RSVPs are not in the public counts. Ignored while the meeting point is for everyone.',
+  }),
   placeId: z.uuid().nullable().optional().meta({ description: 'An approved place.' }),
   coverImage: z
     .url({ protocol: /^https?$/ })
@@ -68,6 +72,7 @@ export const createEventInput = z
       .meta({ description: 'Hosting organization (exactly one of groveId, organizationId).' }),
     ...eventFields,
     meetingPointVisibility: eventFields.meetingPointVisibility.default('everyone'),
+    rsvpApproval: eventFields.rsvpApproval.default(false),
     description: eventFields.description.default(''),
     visibility: eventFields.visibility.default('public'),
   })
@@ -79,6 +84,10 @@ export const createEventInput = z
   .refine((v) => Date.parse(v.endsAt) > Date.parse(v.startsAt), {
     message: 'endsAt must be after startsAt.',
     path: ['endsAt'],
+  })
+  .refine((v) => !v.rsvpApproval || v.meetingPointVisibility === 'rsvp', {
+    message: 'RSVP approval needs an RSVP-only meeting point (`meetingPointVisibility: rsvp`).',
+    path: ['rsvpApproval'],
   })
   .refine((v) => v.visibility !== 'grove' || v.groveId !== undefined, {
     message: '`grove` visibility needs a grove host.',
@@ -116,6 +125,7 @@ export const updateEventInput = z
     area: eventFields.area.optional(),
     meetingPoint: eventFields.meetingPoint,
     meetingPointVisibility: eventFields.meetingPointVisibility.optional(),
+    rsvpApproval: eventFields.rsvpApproval.optional(),
     placeId: eventFields.placeId,
     coverImage: eventFields.coverImage,
     description: eventFields.description.optional(),
@@ -172,6 +182,12 @@ export const eventOutput = z
       description: 'Visible to everyone; handles are for organizers only (GET /api/events/{id}/attendees).',
     }),
     myRsvp: z.enum(rsvpStatuses).nullable().meta({ description: "The caller's own RSVP, or null." }),
+    myRsvpPending: z
+      .boolean()
+      .meta({ description: "True while the caller's own RSVP waits for an organizer's approval." }),
+    rsvpApproval: z
+      .boolean()
+      .meta({ description: "True when RSVPs need an organizer's approval before the meeting point is revealed." }),
     canManage: z.boolean().meta({ description: 'True when the caller may edit or cancel the event.' }),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -204,16 +220,44 @@ export const rsvpInput = z
   .strict()
   .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', status: 'going' }] });
 export const rsvpStateOutput = z
-  .object({ eventId: z.string(), myRsvp: z.enum(rsvpStatuses).nullable(), rsvpCounts })
+  .object({
+    eventId: z.string(),
+    myRsvp: z.enum(rsvpStatuses).nullable(),
+    myRsvpPending: z.boolean().meta({ description: 'True while an organizer has not approved it yet.' }),
+    rsvpCounts,
+  })
   .strict()
   .meta({ id: 'RsvpState' });
 
 export const attendeesInput = () => z.object({ id: z.uuid(), ...pageQueryFields() });
 export const attendeeOutput = z
-  .object({ _id: z.string(), handle: z.string(), status: z.enum(rsvpStatuses), respondedAt: z.string() })
+  .object({
+    _id: z.string(),
+    handle: z.string(),
+    status: z.enum(rsvpStatuses),
+    pending: z.boolean().meta({ description: 'Waiting for approval (events with `rsvpApproval`).' }),
+    respondedAt: z.string(),
+  })
   .strict()
   .meta({ id: 'Attendee' });
 export const attendeeListOutput = listEnvelope(attendeeOutput);
+
+export const rsvpMemberInput = z.object({ id: z.uuid(), handle: z.string().min(1).max(30) }).strict();
+
+export const revealsInput = () => z.object({ id: z.uuid(), ...pageQueryFields() });
+export const revealOutput = z
+  .object({
+    _id: z.string(),
+    handle: z.string(),
+    firstRevealedAt: z.string(),
+    rsvp: z
+      .enum(rsvpStatuses)
+      .nullable()
+      .meta({ description: "The member's RSVP now; null once withdrawn (the reveal stays logged)." }),
+  })
+  .strict()
+  .meta({ id: 'MeetingPointReveal' });
+export const revealListOutput = listEnvelope(revealOutput);
 
 export const calendarTokenOutput = z
   .object({

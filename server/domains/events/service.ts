@@ -123,6 +123,7 @@ export async function createEvent(ctx: MemberContext, input: CreateEventInput) {
         area: input.area,
         ...meetingPointColumns(input.meetingPoint),
         meetingPointVisibility: input.meetingPointVisibility,
+        rsvpApproval: input.rsvpApproval,
         placeId: input.placeId ?? null,
         coverImage: input.coverImage ?? null,
         description: input.description,

@@ -17,11 +17,15 @@ export function eventColumns(viewer: Viewer) {
     organizationName: organizations.name,
     meetingLng: sql<number | null>`st_x(${events.meetingPointLocation})`,
     meetingLat: sql<number | null>`st_y(${events.meetingPointLocation})`,
-    going: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going')`,
-    interested: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'interested')`,
+    // Public counts leave out RSVPs still waiting for an organizer's approval.
+    going: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going' and not r.pending)`,
+    interested: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'interested' and not r.pending)`,
     myRsvp: viewer.id
       ? sql<RsvpStatus | null>`(select r.status from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id})`
       : sql<RsvpStatus | null>`null::text`,
+    myRsvpPending: viewer.id
+      ? sql<boolean>`coalesce((select r.pending from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id}), false)`
+      : sql<boolean>`false`,
     organizes: organizesHost(viewer.id),
   };
 }
@@ -37,6 +41,7 @@ export type EventRow = {
   going: number;
   interested: number;
   myRsvp: RsvpStatus | null;
+  myRsvpPending: boolean;
   organizes: boolean;
 };
 
@@ -62,11 +67,20 @@ export function canManage(row: EventRow, viewer: Viewer): boolean {
   return viewer.isSiteAdmin || Boolean(row.organizes);
 }
 
+/**
+ * Who gets the exact meeting point: everyone when it is not RSVP-only; otherwise members with an
+ * RSVP (an approved one when the event approves RSVPs), the event's organizers and site admins.
+ */
+export function meetingPointAllowed(row: EventRow, viewer: Viewer): boolean {
+  if (row.event.meetingPointVisibility === 'everyone' || canManage(row, viewer)) return true;
+  return row.myRsvp !== null && !row.myRsvpPending;
+}
+
 export function toEvent(row: EventRow, viewer: Viewer): EventOutput {
   const e = row.event;
   const manage = canManage(row, viewer);
   const hasPoint = e.meetingPointText !== null;
-  const pointAllowed = e.meetingPointVisibility === 'everyone' || row.myRsvp !== null || manage;
+  const pointAllowed = meetingPointAllowed(row, viewer);
   const host = e.hostGroveId
     ? { kind: 'grove' as const, _id: e.hostGroveId, slug: row.groveSlug!, name: row.groveName! }
     : {
@@ -105,6 +119,8 @@ export function toEvent(row: EventRow, viewer: Viewer): EventOutput {
     description: e.description,
     rsvpCounts: { going: Number(row.going), interested: Number(row.interested) },
     myRsvp: row.myRsvp ?? null,
+    myRsvpPending: row.myRsvp !== null && Boolean(row.myRsvpPending),
+    rsvpApproval: e.rsvpApproval,
     canManage: manage,
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),

@@ -1,7 +1,7 @@
 // Groves: local groups with members and organizers. Public views carry counts, never member lists.
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
-import { groveRoles } from '../../../db/schema/groves.js';
+import { groveJoinPolicies, groveRoles } from '../../../db/schema/groves.js';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const slugInput = z
@@ -51,6 +51,13 @@ export const groveOutput = z
       .enum(groveRoles)
       .nullable()
       .meta({ description: "The caller's own membership, or null (always null for anonymous callers)." }),
+    joinPolicy: z.enum(groveJoinPolicies).meta({
+      description:
+        '`open`: joining makes a member at once; `approval`: joining asks the organizers, who accept or decline; `invite`: only with an invite code from an organizer.',
+    }),
+    myJoinRequestPending: z
+      .boolean()
+      .meta({ description: "True while the caller's own join request waits for an organizer." }),
     createdAt: z.string(),
   })
   .strict()
@@ -77,6 +84,10 @@ export const createGroveInput = z
     name: z.string().trim().min(1).max(120),
     description: z.string().max(5000).default(''),
     region: regionInput,
+    joinPolicy: z
+      .enum(groveJoinPolicies)
+      .default('approval')
+      .meta({ description: 'Safe by default: `approval` (organizers accept each join).' }),
   })
   .strict()
   .meta({
@@ -96,6 +107,7 @@ export const updateGroveInput = z
     name: z.string().trim().min(1).max(120).optional(),
     description: z.string().max(5000).optional(),
     region: regionInput.optional(),
+    joinPolicy: z.enum(groveJoinPolicies).optional(),
   })
   .strict()
   .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', description: 'Outreach, potlucks and vigils.' }] });
@@ -109,3 +121,84 @@ export const removeAppointmentInput = () => z.object({ id: z.uuid(), handle: z.s
 export const leaveGroveInput = () => z.object({ id: z.uuid() });
 
 export type GroveOutput = z.infer<typeof groveOutput>;
+
+// ---- membership moderation (organizers of the grove) -------------------------------------
+
+/** Grove invite codes: 16 base32 characters (80 random bits), case-insensitive. */
+export const GROVE_INVITE_CODE_PATTERN = /^[A-Za-z2-7]{16}$/;
+export const groveInviteCode = z
+  .string()
+  .regex(GROVE_INVITE_CODE_PATTERN, 'Must be a 16-character grove invite code.')
+  .meta({ example: 'k3v7q2m4x5a6b7c2' });
+
+export const joinGroveInput = z
+  .object({
+    id: z.uuid(),
+    code: groveInviteCode
+      .optional()
+      .meta({ description: 'An invite code from an organizer: makes a member at once, whatever the policy.' }),
+  })
+  .strict();
+export const joinGroveOutput = z
+  .object({
+    status: z.enum(['member', 'pending']).meta({
+      description: '`member`: the caller is a member now; `pending`: an organizer has to accept the request first.',
+    }),
+    grove: groveOutput,
+  })
+  .strict()
+  .meta({ id: 'GroveJoinResult' });
+
+export const organizerUpdateGroveInput = z
+  .object({
+    id: z.uuid(),
+    joinPolicy: z.enum(groveJoinPolicies).optional(),
+    name: z.string().trim().min(1).max(120).optional(),
+    description: z.string().max(5000).optional(),
+  })
+  .strict();
+
+const handleParam = () => z.string().min(1).max(30).meta({ description: "The member's handle." });
+/** Path-only inputs get a fresh schema per route: trpc-to-openapi coerces them in place. */
+export const groveMemberInput = () => z.object({ id: z.uuid(), handle: handleParam() });
+export const groveListInput = () => z.object({ id: z.uuid(), ...pageQueryFields() });
+export const banInput = z.object({ id: z.uuid(), handle: handleParam() }).strict();
+
+export const groveMemberOutput = z
+  .object({ handle: z.string(), role: z.enum(groveRoles), joinedAt: z.string() })
+  .strict()
+  .meta({ id: 'GroveMember' });
+export const groveMemberListOutput = listEnvelope(groveMemberOutput);
+
+export const joinRequestOutput = z
+  .object({ _id: z.string(), handle: z.string(), requestedAt: z.string() })
+  .strict()
+  .meta({ id: 'GroveJoinRequest' });
+export const joinRequestListOutput = listEnvelope(joinRequestOutput);
+
+export const groveBanOutput = z.object({ handle: z.string(), bannedAt: z.string() }).strict().meta({ id: 'GroveBan' });
+export const groveBanListOutput = listEnvelope(groveBanOutput);
+
+export const createInviteInput = z
+  .object({
+    id: z.uuid(),
+    maxUses: z.number().int().min(1).max(100).default(1).meta({ description: 'How many members may join with it.' }),
+    expiresInHours: z
+      .number()
+      .int()
+      .min(1)
+      .max(720)
+      .default(168)
+      .meta({ description: 'Lifetime in hours (default 7 days, at most 30 days).' }),
+  })
+  .strict();
+export const groveInviteOutput = z
+  .object({
+    _id: z.string(),
+    code: z.string().meta({ description: 'Shown once: only its hash is stored.' }),
+    maxUses: z.number().int(),
+    expiresAt: z.string(),
+  })
+  .strict()
+  .meta({ id: 'GroveInvite' });
+export const revokeInviteInput = () => z.object({ id: z.uuid(), inviteId: z.uuid() });

@@ -1,12 +1,21 @@
 // Groves: public views (counts, never member lists), join/leave, and the admin setup verbs.
 import { and, asc, eq, gt, ilike, or, sql } from 'drizzle-orm';
-import { groveMembers, groves, users, type Grove, type GroveRole } from '../../../db/schema/index.js';
+import {
+  groveJoinRequests,
+  groveMembers,
+  groves,
+  users,
+  type Grove,
+  type GroveRole,
+} from '../../../db/schema/index.js';
+import type { GroveJoinPolicy } from '../../../db/schema/groves.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
 import type { MemberContext } from '../../shared/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
+import { requestMembership } from './membership.js';
 import type { GroveOutput } from './schemas.js';
 
 const memberCount = sql<number>`(select count(*)::int from grove_members gm where gm.grove_id = ${groves.id})`;
@@ -24,6 +33,10 @@ function groveColumns(viewer: string | null) {
     myRole: viewer
       ? sql<GroveRole | null>`(select gm.role from grove_members gm where gm.grove_id = ${groves.id} and gm.user_id = ${viewer})`
       : sql<GroveRole | null>`null::text`,
+    myJoinRequestPending: viewer
+      ? // Spelled out: drizzle renders a lone ${groves.id} as "id", which jr.id would capture here.
+        sql<boolean>`exists (select 1 from grove_join_requests jr where jr.grove_id = groves.id and jr.user_id = ${viewer})`
+      : sql<boolean>`false`,
   };
 }
 
@@ -32,6 +45,7 @@ function toGrove(row: {
   memberCount: number;
   organizerCount: number;
   myRole: GroveRole | null;
+  myJoinRequestPending: boolean;
 }): GroveOutput {
   const g = row.grove;
   const hasBox = g.regionWest !== null && g.regionSouth !== null && g.regionEast !== null && g.regionNorth !== null;
@@ -49,11 +63,13 @@ function toGrove(row: {
     // Filled by the action-log milestone from members who opted in; never per member.
     actionTotal: null,
     myRole: row.myRole ?? null,
+    joinPolicy: g.joinPolicy,
+    myJoinRequestPending: Boolean(row.myJoinRequestPending),
     createdAt: g.createdAt.toISOString(),
   };
 }
 
-async function groveBy(ctx: Context, where: ReturnType<typeof eq>): Promise<GroveOutput> {
+export async function groveBy(ctx: Context, where: ReturnType<typeof eq>): Promise<GroveOutput> {
   const [row] = await ctx.db
     .select(groveColumns(await viewerId(ctx)))
     .from(groves)
@@ -85,27 +101,33 @@ export function getGrove(ctx: Context, input: { slug: string }) {
   return groveBy(ctx, eq(groves.slug, input.slug.toLowerCase()));
 }
 
-async function assertGroveExists(db: DbOrTx, id: string) {
+export async function assertGroveExists(db: DbOrTx, id: string) {
   const [row] = await db.select({ id: groves.id }).from(groves).where(eq(groves.id, id)).limit(1);
   if (!row) throw new AppError('not_found', 'No such grove.');
 }
 
-/** Idempotent: joining again keeps the current role (an organizer stays organizer). */
-export async function joinGrove(ctx: MemberContext, input: { id: string }) {
-  await assertGroveExists(ctx.db, input.id);
-  await ctx.db
-    .insert(groveMembers)
-    .values({ groveId: input.id, userId: ctx.user.id, joinedAt: ctx.clock.now() })
-    .onConflictDoNothing();
-  return groveBy(ctx, eq(groves.id, input.id));
+/**
+ * Joining follows the grove's policy (see membership.ts): a member at once (`open`, or any
+ * policy with a valid invite code), a pending request (`approval`), 403 (`invite` without a code,
+ * or a banned member). Idempotent: a member who joins again keeps their role.
+ */
+export async function joinGrove(ctx: MemberContext, input: { id: string; code?: string }) {
+  const status = await requestMembership(ctx, input);
+  return { status, grove: await groveBy(ctx, eq(groves.id, input.id)) };
 }
 
-/** Idempotent: leaving when not a member is fine. An organizer who leaves stops organizing. */
+/**
+ * Idempotent: leaving when not a member is fine. An organizer who leaves stops organizing; a
+ * pending join request is withdrawn.
+ */
 export async function leaveGrove(ctx: MemberContext, input: { id: string }): Promise<{ ok: true }> {
   await assertGroveExists(ctx.db, input.id);
-  await ctx.db
-    .delete(groveMembers)
-    .where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, ctx.user.id)));
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(groveMembers).where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, ctx.user.id)));
+    await tx
+      .delete(groveJoinRequests)
+      .where(and(eq(groveJoinRequests.groveId, input.id), eq(groveJoinRequests.userId, ctx.user.id)));
+  });
   return { ok: true };
 }
 
@@ -129,7 +151,7 @@ function regionColumns(region: RegionInput) {
 
 export async function createGrove(
   ctx: Context,
-  input: { slug?: string; name: string; description: string; region: RegionInput },
+  input: { slug?: string; name: string; description: string; region: RegionInput; joinPolicy: GroveJoinPolicy },
 ) {
   const row = await insertWithSlug({ clientSlug: input.slug, text: input.name, hideable: false }, async (slug) => {
     const [inserted] = await ctx.db
@@ -138,6 +160,7 @@ export async function createGrove(
         slug,
         name: input.name,
         description: input.description,
+        joinPolicy: input.joinPolicy,
         ...regionColumns(input.region),
         createdAt: ctx.clock.now(),
       })
@@ -149,7 +172,14 @@ export async function createGrove(
 
 export async function updateGrove(
   ctx: Context,
-  input: { id: string; slug?: string; name?: string; description?: string; region?: RegionInput },
+  input: {
+    id: string;
+    slug?: string;
+    name?: string;
+    description?: string;
+    region?: RegionInput;
+    joinPolicy?: GroveJoinPolicy;
+  },
 ) {
   const { id, region, ...rest } = input;
   const changes = { ...rest, ...(region ? regionColumns(region) : {}) };
