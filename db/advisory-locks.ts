@@ -8,6 +8,8 @@ export const ADVISORY_LOCKS = {
   expiredCredentialsSweep: 7_310_101,
   /** Job: delete RSVPs 30 days after their event (server/jobs/rsvp-sweep.ts). */
   oldRsvpsSweep: 7_310_104,
+  /** Job: delete Idempotency-Key records older than 24 h (server/jobs/sweeps.ts). */
+  expiredIdempotencyKeysSweep: 7_310_105,
 } as const;
 
 export type AdvisoryLockName = keyof typeof ADVISORY_LOCKS;

@@ -9,7 +9,7 @@ CREATE TABLE "grove_invites" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"grove_id" uuid NOT NULL,
 	"code_hash" "bytea" NOT NULL,
-	"created_by" uuid,
+	"created_by" uuid NOT NULL,
 	"uses_left" integer NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -36,7 +36,7 @@ ALTER TABLE "events" ADD COLUMN "rsvp_approval" boolean DEFAULT false NOT NULL;-
 ALTER TABLE "grove_bans" ADD CONSTRAINT "grove_bans_grove_id_groves_id_fk" FOREIGN KEY ("grove_id") REFERENCES "public"."groves"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "grove_bans" ADD CONSTRAINT "grove_bans_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "grove_invites" ADD CONSTRAINT "grove_invites_grove_id_groves_id_fk" FOREIGN KEY ("grove_id") REFERENCES "public"."groves"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "grove_invites" ADD CONSTRAINT "grove_invites_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "grove_invites" ADD CONSTRAINT "grove_invites_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "grove_join_requests" ADD CONSTRAINT "grove_join_requests_grove_id_groves_id_fk" FOREIGN KEY ("grove_id") REFERENCES "public"."groves"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "grove_join_requests" ADD CONSTRAINT "grove_join_requests_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "event_reveals" ADD CONSTRAINT "event_reveals_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -44,6 +44,7 @@ ALTER TABLE "event_reveals" ADD CONSTRAINT "event_reveals_user_id_users_id_fk" F
 CREATE INDEX "grove_bans_user_id_idx" ON "grove_bans" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "grove_invites_code_hash_key" ON "grove_invites" USING btree ("code_hash");--> statement-breakpoint
 CREATE INDEX "grove_invites_grove_id_idx" ON "grove_invites" USING btree ("grove_id");--> statement-breakpoint
+CREATE INDEX "grove_invites_created_by_idx" ON "grove_invites" USING btree ("created_by");--> statement-breakpoint
 CREATE UNIQUE INDEX "grove_join_requests_grove_user_key" ON "grove_join_requests" USING btree ("grove_id","user_id");--> statement-breakpoint
 CREATE INDEX "grove_join_requests_user_id_idx" ON "grove_join_requests" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "event_reveals_event_user_key" ON "event_reveals" USING btree ("event_id","user_id");--> statement-breakpoint

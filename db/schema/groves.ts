@@ -103,8 +103,13 @@ export const groveInvites = pgTable(
       .notNull()
       .references(() => groves.id, { onDelete: 'cascade' }),
     codeHash: bytea().notNull(),
-    /** The organizer who issued it; null once that member deleted their account. */
-    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * The organizer who issued it. Their codes die with their account: an organizer who deletes
+     * it (a taken phone, a panic) must not leave working ways into the grove behind.
+     */
+    createdBy: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     usesLeft: integer().notNull(),
     expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
     createdAt: createdAt(),
@@ -112,6 +117,7 @@ export const groveInvites = pgTable(
   (t) => [
     uniqueIndex('grove_invites_code_hash_key').on(t.codeHash),
     index('grove_invites_grove_id_idx').on(t.groveId),
+    index('grove_invites_created_by_idx').on(t.createdBy),
     check('grove_invites_uses_left_nonnegative', sql`${t.usesLeft} >= 0`),
   ],
 );

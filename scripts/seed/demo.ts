@@ -264,17 +264,23 @@ export async function seedDemo(deps: AppDeps, now = Date.now()): Promise<SeedSum
     name: 'Bristol Animal Save',
     description: 'Vigils, outreach stalls and potlucks around Bristol. New faces always welcome.',
     region: { name: 'Bristol', bbox: [-2.72, 51.39, -2.5, 51.54] },
+    joinPolicy: 'open',
   });
   const berlin = await admin.adminSetup.createGrove({
     name: 'Berlin Kiez Collective',
     description: 'Street outreach and screenings in Kreuzberg and Neukölln.',
     region: { name: 'Berlin', bbox: [13.08, 52.33, 13.77, 52.68] },
+    joinPolicy: 'approval',
   });
   summary.groves = 2;
   await admin.adminSetup.appointOrganizer({ id: bristol._id, handle: 'ben' });
   await admin.adminSetup.appointOrganizer({ id: berlin._id, handle: 'chioma' });
   for (const handle of ['dmitri', 'farah', 'gus'] as const) await as(handle).groves.join({ id: bristol._id });
-  for (const handle of ['dmitri', 'elif'] as const) await as(handle).groves.join({ id: berlin._id });
+  // Berlin takes members by approval (the default): the organizer accepts the requests.
+  for (const handle of ['dmitri', 'elif'] as const) {
+    await as(handle).groves.join({ id: berlin._id });
+    await as('chioma').groves.acceptJoinRequest({ id: berlin._id, handle });
+  }
 
   const openPaws = await admin.adminSetup.createOrganization({
     name: 'Open Paws Collective',

@@ -5,7 +5,7 @@
 //
 // How a route's error answers are declared (`declaredErrorCodes`): most follow from what the
 // route is, so they are derived here and nobody lists them: 400 when it takes input, 401
-// unless it is a sign-in route (which ignores the Authorization header), 403 on admin routes,
+// unless it is a sign-in route (which ignores the Authorization header), 403 on admin and organizer routes,
 // 404 when the path has a parameter, 413 and 415 when it reads a body, 500 and 503 always,
 // 501 when unbuilt, 429 when it has a per-member `writeLimit`. Anything else a route answers (409 `conflict`, 429 `rate_limited`, 401
 // `invalid_credentials`, 403 on a member route, 404 without a path parameter) is listed in
@@ -114,7 +114,8 @@ export function declaredErrorCodes(method: string, path: string, route: RouteFac
   if (keys.length > 0 || readsBody(method)) codes.add('validation_failed');
   if (keys.includes('cursor')) codes.add('invalid_cursor');
   if (!route.signIn) codes.add('unauthorized');
-  if (route.meta.auth === 'admin') codes.add('forbidden');
+  // Admin routes, and organizer routes (the service checks the host: 403 for a member who is not one).
+  if (route.meta.auth === 'admin' || route.meta.auth === 'organizer') codes.add('forbidden');
   // Per-member write limits (server/trpc/procedures.ts) answer 429 past their window.
   if (route.meta.writeLimit) codes.add('rate_limited');
   // The same Idempotency-Key with another body answers 409 (server/lib/idempotency.ts).

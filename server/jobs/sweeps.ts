@@ -28,7 +28,7 @@ allJobs.push(rsvpSweep);
 /** Idempotency keys are kept 24 hours (server/lib/idempotency.ts). */
 export const expiredIdempotencyKeysSweep: Job = {
   name: 'sweep-expired-idempotency-keys',
-  lockId: 7_310_105,
+  lockId: ADVISORY_LOCKS.expiredIdempotencyKeysSweep,
   intervalMs: 60 * 60_000,
   async run(tx, now) {
     const cutoff = new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS);

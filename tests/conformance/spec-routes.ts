@@ -215,7 +215,7 @@ export const specRoutes: SpecRoute[] = [
   { table: EVENTS, method: 'DELETE', path: '/api/events/{id}/rsvp', auth: 'member', status: 'impl' },
   { table: EVENTS, method: 'GET', path: '/api/events/{id}/attendees', auth: 'organizer', status: 'impl' },
   { table: EVENTS, method: 'GET', path: '/api/groves', auth: 'public', status: 'impl' },
-  { table: EVENTS, method: 'GET', path: '/api/groves/{slug}', auth: 'public', status: 'impl' },
+  { table: EVENTS, method: 'GET', path: '/api/groves/{grove}', auth: 'public', status: 'impl' },
   { table: EVENTS, method: 'POST', path: '/api/groves/{id}/join', auth: 'member', status: 'impl' },
   { table: EVENTS, method: 'DELETE', path: '/api/groves/{id}/leave', auth: 'member', status: 'impl' },
   { table: EVENTS, method: 'GET', path: '/api/organizations', auth: 'public', status: 'impl' },

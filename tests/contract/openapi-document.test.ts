@@ -102,7 +102,7 @@ describe('the served OpenAPI document', () => {
   it('declares 401 wherever a token is read, and invalid_credentials / rate limits on sign-in', () => {
     const op = (method: string, path: string) => doc.paths[path]![method]!;
     // A stale token answers 401 even on public routes.
-    for (const path of ['/api/places', '/api/events', '/api/stats', '/api/groves/{slug}'])
+    for (const path of ['/api/places', '/api/events', '/api/stats', '/api/groves/{grove}'])
       expect(op('get', path).responses['401'], path).toBeDefined();
     // Sign-in routes ignore the header (security: []) but answer 401 invalid_credentials.
     expect(op('post', '/api/auth/register').security).toEqual([]);
@@ -125,10 +125,11 @@ describe('the served OpenAPI document', () => {
     expect(envelope.properties.error.properties.details.items.required).toEqual(['path', 'message']);
   });
 
-  it('has one path per template: GET and PATCH /api/events/{event}', () => {
+  it('has one path per template: GET and PATCH /api/events/{event} and /api/groves/{grove}', () => {
     const shapes = Object.keys(doc.paths).map((p) => p.replace(/\{[^}]+\}/g, '{}'));
     expect(shapes.length).toBe(new Set(shapes).size);
     expect(Object.keys(doc.paths['/api/events/{event}']!).sort()).toEqual(['get', 'patch']);
+    expect(Object.keys(doc.paths['/api/groves/{grove}']!).sort()).toEqual(['get', 'patch']);
   });
 });
 

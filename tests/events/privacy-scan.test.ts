@@ -76,7 +76,10 @@ it('no response of any events/groves/organizations route carries adminUserIds, a
       call: 'trpc organizations.get',
       text: JSON.stringify(await client.organizations.get.query({ slug: org.slug })),
     });
-    bodies.push({ call: 'trpc groves.get', text: JSON.stringify(await client.groves.get.query({ slug: grove.slug })) });
+    bodies.push({
+      call: 'trpc groves.get',
+      text: JSON.stringify(await client.groves.get.query({ grove: grove.slug })),
+    });
     bodies.push({ call: 'trpc events.list', text: JSON.stringify(await client.events.list.query({ limit: 100 })) });
   }
   // The organizer of the grove event may see attendee handles there: nobody RSVP'd to it, so

@@ -143,7 +143,11 @@ describe('npm run seed', () => {
   });
 
   it('loads the demo data once, refuses a second run and production, and the API then shows it', async () => {
-    const production = await npmRun(['seed'], { ...target.env, NODE_ENV: 'production' });
+    const production = await npmRun(['seed'], {
+      ...target.env,
+      NODE_ENV: 'production',
+      RATE_LIMIT_KEY_SECRET: 'a-production-rate-limit-key-of-32-chars+',
+    });
     expect(production.code).toBe(1);
     expect(production.stderr).toContain('Refusing to load demo accounts');
 

@@ -134,7 +134,7 @@ describe('public groves', () => {
     expect(list.status).toBe(200);
     expect(list.body.items).toHaveLength(1);
     expect(list.body.items[0]).toMatchObject({ _id: grove._id, memberCount: 2, myRole: null });
-    const one = await t.trpc().groves.get.query({ slug: grove.slug });
+    const one = await t.trpc().groves.get.query({ grove: grove.slug });
     expect(one.memberCount).toBe(2);
     for (const body of [list.text, JSON.stringify(one)]) {
       for (const m of members) {
@@ -240,7 +240,7 @@ describe('OpenAPI document', () => {
       ['delete', '/api/events/{id}/rsvp', 'member'],
       ['get', '/api/events/{id}/attendees', 'organizer'],
       ['get', '/api/groves', 'public'],
-      ['get', '/api/groves/{slug}', 'public'],
+      ['get', '/api/groves/{grove}', 'public'],
       ['post', '/api/groves/{id}/join', 'member'],
       ['delete', '/api/groves/{id}/leave', 'member'],
       ['get', '/api/organizations', 'public'],

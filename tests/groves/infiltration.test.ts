@@ -109,7 +109,7 @@ describe('join policies and organizer verbs', () => {
       body: { joinPolicy: 'invite', name: 'Renamed grove' },
     });
     expect(patched.body).toMatchObject({ joinPolicy: 'invite', name: 'Renamed grove', myRole: 'organizer' });
-    const viaTrpc = await t.trpc(organizer.token).groves.update.mutate({ id: res.body._id, joinPolicy: 'open' });
+    const viaTrpc = await t.trpc(organizer.token).groves.update.mutate({ grove: res.body._id, joinPolicy: 'open' });
     expect(viaTrpc.joinPolicy).toBe('open');
     const member = await createMember(t);
     expect(

@@ -303,9 +303,9 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   },
   'DELETE /api/me/calendar-token': member,
   'GET /api/groves': pub,
-  'GET /api/groves/{slug}': {
+  'GET /api/groves/{grove}': {
     auth: 'public',
-    setup: async (ctx) => ({ params: { slug: (await newGrove(ctx)).slug } }),
+    setup: async (ctx) => ({ params: { grove: (await newGrove(ctx)).slug } }),
   },
   // 'POST /api/groves/{id}/join': see infiltration-rules.ts (join policies and invite codes).
   'DELETE /api/groves/{id}/leave': { auth: 'member', setup: groveById },

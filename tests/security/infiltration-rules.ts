@@ -67,10 +67,10 @@ export const infiltrationRules: Record<string, RouteRule> = {
       return { params, body: { code: invite.code } };
     },
   },
-  'PATCH /api/groves/{id}': {
+  'PATCH /api/groves/{grove}': {
     auth: 'organizer',
     expect: organizerOnly,
-    setup: async (ctx) => ({ ...(await groveParams(ctx)), body: { joinPolicy: 'invite' } }),
+    setup: async (ctx) => ({ params: { grove: (await groveAndSubject(ctx)).id }, body: { joinPolicy: 'invite' } }),
   },
   'GET /api/groves/{id}/members': {
     auth: 'organizer',

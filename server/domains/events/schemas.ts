@@ -242,7 +242,10 @@ export const attendeeOutput = z
   .meta({ id: 'Attendee' });
 export const attendeeListOutput = listEnvelope(attendeeOutput);
 
-export const rsvpMemberInput = z.object({ id: z.uuid(), handle: z.string().min(1).max(30) }).strict();
+export const rsvpMemberInput = z
+  .object({ id: z.uuid(), handle: z.string().min(1).max(30) })
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', handle: 'sam_sprouts' }] });
 
 export const revealsInput = () => z.object({ id: z.uuid(), ...pageQueryFields() });
 export const revealOutput = z

@@ -30,7 +30,7 @@ export const grovesRouter = router({
       auth: 'public',
       openapi: {
         method: 'GET',
-        path: '/api/groves/{slug}',
+        path: '/api/groves/{grove}',
         tags,
         protect: false,
         summary: 'One grove',
@@ -39,11 +39,12 @@ export const grovesRouter = router({
     })
     .input(schemas.groveSlugInput)
     .output(schemas.groveOutput)
-    .query(({ ctx, input }) => service.getGrove(ctx, input)),
+    .query(({ ctx, input }) => service.getGrove(ctx, { slug: input.grove })),
 
   join: memberProcedure
     .meta({
       auth: 'member',
+      errors: ['forbidden'],
       openapi: {
         method: 'POST',
         path: '/api/groves/{id}/join',
@@ -82,7 +83,7 @@ export const grovesRouter = router({
       auth: 'organizer',
       openapi: {
         method: 'PATCH',
-        path: '/api/groves/{id}',
+        path: '/api/groves/{grove}',
         tags,
         summary: 'Change join policy, name or description (organizers)',
         description: 'Organizers of the grove only; others get 403.',
@@ -90,7 +91,7 @@ export const grovesRouter = router({
     })
     .input(schemas.organizerUpdateGroveInput)
     .output(schemas.groveOutput)
-    .mutation(({ ctx, input }) => membership.updateGroveSettings(ctx, input)),
+    .mutation(({ ctx, input: { grove, ...fields } }) => membership.updateGroveSettings(ctx, { ...fields, id: grove })),
 
   members: memberProcedure
     .meta({
@@ -101,7 +102,7 @@ export const grovesRouter = router({
         tags,
         summary: 'Members of the grove (organizers only)',
         description:
-          'Ordered by handle. Organizers of the grove only; everyone else sees counts (GET /api/groves/{slug}).',
+          'Ordered by handle. Organizers of the grove only; everyone else sees counts (GET /api/groves/{grove}).',
       },
     })
     .input(schemas.groveListInput())
@@ -187,6 +188,7 @@ export const grovesRouter = router({
   ban: memberProcedure
     .meta({
       auth: 'organizer',
+      errors: ['conflict'],
       openapi: {
         method: 'POST',
         path: '/api/groves/{id}/bans',

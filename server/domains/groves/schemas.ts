@@ -75,7 +75,9 @@ export const listGrovesInput = () =>
     ...pageQueryFields(),
   });
 export const groveListOutput = listEnvelope(groveOutput);
-export const groveSlugInput = z.object({ slug: z.string().min(1).max(80) });
+export const groveSlugInput = z.object({
+  grove: z.string().min(1).max(80).meta({ description: "The grove's slug (PATCH on this path takes its `_id`)." }),
+});
 export const groveIdInput = z.object({ id: z.uuid() });
 
 export const createGroveInput = z
@@ -138,7 +140,13 @@ export const joinGroveInput = z
       .optional()
       .meta({ description: 'An invite code from an organizer: makes a member at once, whatever the policy.' }),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      { id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6' },
+      { id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', code: 'k7qp2xw4mzrtbd3e' },
+    ],
+  });
 export const joinGroveOutput = z
   .object({
     status: z.enum(['member', 'pending']).meta({
@@ -151,18 +159,22 @@ export const joinGroveOutput = z
 
 export const organizerUpdateGroveInput = z
   .object({
-    id: z.uuid(),
+    grove: z.uuid().meta({ description: "The grove's `_id` (GET on this path takes its slug)." }),
     joinPolicy: z.enum(groveJoinPolicies).optional(),
     name: z.string().trim().min(1).max(120).optional(),
     description: z.string().max(5000).optional(),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ grove: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', joinPolicy: 'invite' }] });
 
 const handleParam = () => z.string().min(1).max(30).meta({ description: "The member's handle." });
 /** Path-only inputs get a fresh schema per route: trpc-to-openapi coerces them in place. */
 export const groveMemberInput = () => z.object({ id: z.uuid(), handle: handleParam() });
 export const groveListInput = () => z.object({ id: z.uuid(), ...pageQueryFields() });
-export const banInput = z.object({ id: z.uuid(), handle: handleParam() }).strict();
+export const banInput = z
+  .object({ id: z.uuid(), handle: handleParam() })
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', handle: 'sam_sprouts' }] });
 
 export const groveMemberOutput = z
   .object({ handle: z.string(), role: z.enum(groveRoles), joinedAt: z.string() })
@@ -191,7 +203,8 @@ export const createInviteInput = z
       .default(168)
       .meta({ description: 'Lifetime in hours (default 7 days, at most 30 days).' }),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', maxUses: 5, expiresInHours: 48 }] });
 export const groveInviteOutput = z
   .object({
     _id: z.string(),
