@@ -4,33 +4,9 @@
 // down) starts a probe; only a failed probe marks the database down. While down, a single
 // background probe retries `select 1` with backoff and marks it up on the first success.
 // A slow query or a statement timeout is not a connection failure and never trips it.
-import { hasDatabaseCode } from '../server/errors.js';
+import { isConnectionFailure } from './errors.js';
 
-const connectionCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'CONNECT_TIMEOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-]);
-
-/**
- * True for errors that say "no connection to the database", as opposed to "this query failed":
- * socket errors, 08xxx connection exceptions, 57P01–57P03 (shutdown, crash, cannot connect now).
- * Not 57014 (statement timeout or cancel): the database answered.
- */
-export function isConnectionFailure(error: unknown): boolean {
-  return hasDatabaseCode(
-    error,
-    (code) =>
-      connectionCodes.has(code) || code === '57P01' || code === '57P02' || code === '57P03' || code.startsWith('08'),
-  );
-}
+export { isConnectionFailure };
 
 export interface HealthOptions {
   /** First retry delay while down; doubles up to maxDelayMs. */

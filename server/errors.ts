@@ -1,4 +1,6 @@
 // Services throw AppError; this table is the only place an error code meets an HTTP status.
+import { hasDatabaseCode, isConnectionFailure } from '../db/errors.js';
+
 export const errorStatus = {
   validation_failed: 400,
   invalid_cursor: 400,
@@ -73,65 +75,14 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in errorStatus;
 }
 
-/** What the database drivers put on their errors (postgres.js and PGlite alike). */
-interface DriverErrorFields {
-  code?: unknown;
-  constraint_name?: string;
-  constraint?: string;
-}
-
-/** The error and its causes, outermost first: Drizzle wraps the driver's error in `cause`. */
-function* errorChain(error: unknown, maxDepth = 5): Generator<DriverErrorFields> {
-  for (let e: unknown = error, depth = 0; e && depth < maxDepth; e = (e as { cause?: unknown }).cause, depth++)
-    yield e as DriverErrorFields;
-}
-
-/** True when the error or one of its causes carries a (SQLSTATE or socket) code the test accepts. */
-export function hasDatabaseCode(error: unknown, test: (code: string) => boolean): boolean {
-  for (const e of errorChain(error)) if (typeof e.code === 'string' && test(e.code)) return true;
-  return false;
-}
-
-/** The name of the unique constraint or index the error violated (23505), or null. */
-export function violatedUniqueConstraint(error: unknown): string | null {
-  for (const e of errorChain(error)) if (e.code === '23505') return e.constraint_name ?? e.constraint ?? '';
-  return null;
-}
-
-/** True when the error is a unique violation of a constraint whose name contains `part`. */
-export function isUniqueViolation(error: unknown, part: string): boolean {
-  return violatedUniqueConstraint(error)?.includes(part) ?? false;
-}
-
-const unreachableCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'CONNECT_TIMEOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-]);
+// Database error classification lives next to the driver (db/errors.ts); re-exported for the services.
+export { hasDatabaseCode, isUniqueViolation, violatedUniqueConstraint } from '../db/errors.js';
 
 /**
  * Errors from the database driver that mean "the database is not reachable right now" rather
- * than "this query is wrong": connection refused or reset, the server shutting down, our own
- * statement timeout. They answer 503 unavailable instead of 500.
+ * than "this query is wrong": a lost or refused connection, the server shutting down, or our own
+ * statement timeout (57014). They answer 503 unavailable instead of 500.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  // 57P01 admin_shutdown (pg_terminate_backend), 57P02/57P03 crash/cannot connect now,
-  // 57014 query_canceled (statement_timeout), 08xxx connection exceptions.
-  return hasDatabaseCode(
-    error,
-    (code) =>
-      unreachableCodes.has(code) ||
-      code === '57P01' ||
-      code === '57P02' ||
-      code === '57P03' ||
-      code === '57014' ||
-      code.startsWith('08'),
-  );
+  return isConnectionFailure(error) || hasDatabaseCode(error, (code) => code === '57014');
 }

@@ -1,6 +1,7 @@
 // The numbers code and migrations share (db/constants.ts) and the advisory lock table
 // (db/advisory-locks.ts) agree with the database and with every user.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
@@ -49,5 +50,18 @@ describe('constants shared with migrations', () => {
       const cells = coveredCells({ west: lng, east: lng, south: lat, north: lat });
       expect(cells, `${lng},${lat}`).toContain(row!.cell);
     }
+  });
+});
+
+describe('the db/ layer', () => {
+  it('imports nothing from server/ (scripts, migrations and tools use it without the service)', () => {
+    const dbFiles = readdirSync(path.resolve(import.meta.dirname, '../../db'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => path.join('db', file));
+    expect(dbFiles.length).toBeGreaterThan(5);
+    const offenders = dbFiles.filter((file) =>
+      /from\s+['"](\.\.\/)+server\//.test(readFileSync(path.resolve(import.meta.dirname, '../..', file), 'utf8')),
+    );
+    expect(offenders).toEqual([]);
   });
 });
