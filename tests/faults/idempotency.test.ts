@@ -1,7 +1,7 @@
 // Idempotency-Key on creates: a repeat gets the first answer (same status, same bytes) and
 // creates nothing; another body with the same key is 409; keys are per member, expire after
 // 24 hours (movable clock) and go with the account; the tRPC path honours the same header.
-// Runs on PGlite and PostgreSQL. The outage scenario is in idempotency-outage.test.ts.
+// Runs on PGlite and PostgreSQL. The outage scenario is in idempotency-outage.pg.test.ts (PostgreSQL only).
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,7 +5,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMember } from '../security/callers.js';
-import { testDatabaseUrl } from '../setup/database.js';
 import { eventually, proxiedApp, type ProxiedApp } from './proxied-app.js';
 
 /** Generous for a loaded CI machine; measured figures are printed (typically a few ms). */
@@ -15,7 +14,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-describe.skipIf(!testDatabaseUrl())('fail fast while the database is down (PostgreSQL)', () => {
+describe('fail fast while the database is down (PostgreSQL)', () => {
   let p: ProxiedApp;
   let token: string;
 
@@ -100,8 +99,4 @@ describe.skipIf(!testDatabaseUrl())('fail fast while the database is down (Postg
     expect(p.appDatabase.health.isDown()).toBe(false);
     expect((await p.t.request('GET', '/api/me', { token })).status).toBe(200);
   });
-});
-
-describe.skipIf(Boolean(testDatabaseUrl()))('fail fast (PGlite)', () => {
-  it.skip('needs a PostgreSQL server behind a TCP proxy (set TEST_DATABASE_URL)', () => {});
 });
