@@ -44,7 +44,12 @@ export type WriteLimitScope =
   | 'comments.create'
   | 'invites.create'
   | 'reports.create'
-  | 'messages.create';
+  | 'messages.create'
+  | 'reviews.create'
+  | 'placeLists.create'
+  | 'pushTokens.register'
+  | 'uploads.create'
+  | 'actions.create';
 
 export interface ErrorShapeData {
   code: ErrorCode;

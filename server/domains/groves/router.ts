@@ -220,6 +220,7 @@ export const grovesRouter = router({
   createInvite: memberProcedure
     .meta({
       auth: 'organizer',
+      writeLimit: 'invites.create',
       successStatus: 201,
       openapi: {
         method: 'POST',

@@ -98,6 +98,7 @@ export const accountExtrasProcedures = {
   registerPushToken: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'pushTokens.register',
       unbuilt,
       successStatus: 201,
       openapi: {

@@ -79,6 +79,7 @@ export const actionsProcedures = {
   create: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'actions.create',
       unbuilt,
       successStatus: 201,
       openapi: { method: 'POST', path: '/api/actions', tags, summary: 'Log an action' },

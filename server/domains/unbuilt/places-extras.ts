@@ -122,6 +122,7 @@ export const placeExtrasProcedures = {
   createReview: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'reviews.create',
       unbuilt,
       successStatus: 201,
       openapi: {
@@ -149,6 +150,7 @@ export const placeExtrasProcedures = {
   createList: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'placeLists.create',
       unbuilt,
       successStatus: 201,
       openapi: {

@@ -68,6 +68,7 @@ export const uploadsProcedures = {
   presignImage: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'uploads.create',
       unbuilt,
       openapi: { method: 'POST', path: '/api/uploads/image/presign', tags, summary: 'Presign an image upload' },
     })
@@ -78,6 +79,7 @@ export const uploadsProcedures = {
   createVideo: memberProcedure
     .meta({
       auth: 'member',
+      writeLimit: 'uploads.create',
       unbuilt,
       successStatus: 201,
       openapi: {
