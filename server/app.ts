@@ -174,8 +174,8 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
         ),
     }),
   );
-  app.all('/trpc/*', async (c) => {
-    const answer = await fetchRequestHandler({
+  app.all('/trpc/*', (c) =>
+    fetchRequestHandler({
       endpoint: '/trpc',
       req: c.req.raw,
       router: appRouter,
@@ -189,12 +189,8 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
       onError: ({ error, ctx }) => {
         if (describeError(error).unexpected) logUnexpected(ctx, error);
       },
-    });
-    // tRPC answers with a streamed body, which @hono/node-server pipes chunk by chunk. Our links
-    // (httpLink, httpBatchLink) never stream, so the answer is read once and handed over as
-    // text, which the Node server writes in one go (bench/README.md, "REST against native tRPC").
-    return new Response(await answer.text(), { status: answer.status, headers: answer.headers });
-  });
+    }),
+  );
 
   mountCalendarFeed(app, contextFor);
   app.all('/api/*', async (c) => {
