@@ -9,6 +9,8 @@ export async function startBenchServer(databaseUrl: string, poolMax: number): Pr
     LOG_LEVEL: 'warn',
     DATABASE_POOL_MAX: String(poolMax),
     PUBLIC_URL: 'http://127.0.0.1:3000',
+    // Production requires a rate-limit key secret (server/config.ts); this one is for benches only.
+    RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
   });
   // Never leave a server running if the benchmark dies.
   process.on('exit', () => server.child.kill('SIGKILL'));
