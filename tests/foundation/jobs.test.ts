@@ -6,6 +6,7 @@ import { createJobRunner, type Job } from '../../server/jobs/runner.js';
 import { expiredCredentialsSweep } from '../../server/jobs/sweeps.js';
 import { generateSecretToken, hashSecretToken } from '../../server/auth/tokens.js';
 import { createMember, createTestApp, unique, type TestApp } from '../setup/harness.js';
+import { gatedJob } from './gated-job.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -104,26 +105,6 @@ describe('expired-credentials sweep', () => {
 });
 
 describe('job runner', () => {
-  const gatedJob = (name: string, lockId: number) => {
-    let release!: () => void;
-    let started!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const running = new Promise<void>((r) => (started = r));
-    let runs = 0;
-    const job: Job = {
-      name,
-      lockId,
-      intervalMs: 50,
-      async run() {
-        runs++;
-        started();
-        await gate;
-        return { runs };
-      },
-    };
-    return { job, release, running, runs: () => runs };
-  };
-
   it('runs a job with its lock and reports its summary', async () => {
     const runner = createJobRunner(t.deps, []);
     const job: Job = {
@@ -134,24 +115,6 @@ describe('job runner', () => {
     };
     expect(await runner.runOnce(job)).toEqual({ one: 1 });
   });
-
-  it.skipIf(!process.env.TEST_DATABASE_URL && !process.env.DATABASE_URL)(
-    'two concurrent runs of one job: one runs, the other is skipped (PostgreSQL only: PGlite has one connection, so transactions queue instead of competing)',
-    async () => {
-      const { job, release, running, runs } = gatedJob('gated', 7_319_002);
-      const a = createJobRunner(t.deps, [job]);
-      const b = createJobRunner(t.deps, [job]);
-      const first = a.runOnce(job);
-      await running;
-      const second = await b.runOnce(job);
-      expect(second).toBeNull();
-      release();
-      expect(await first).toEqual({ runs: 1 });
-      expect(runs()).toBe(1);
-      // With the lock free again, the next run goes ahead.
-      expect(await b.runOnce(job)).toEqual({ runs: 2 });
-    },
-  );
 
   it('start() schedules runs and stop() waits for the one in progress', async () => {
     const { job, release, running, runs } = gatedJob('scheduled', 7_319_003);
