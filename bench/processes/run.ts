@@ -10,31 +10,21 @@
 //   npm run bench:processes                                   # defaults: ~2 min
 //   npm run bench:processes -- --rounds 2 --duration 3 --warmup 1   # a short check (~40 s)
 import autocannon, { type Result } from 'autocannon';
-import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { type BoxKind, boxGenerator, makeCities } from '../places/data.js';
 import { serverUrl } from '../places/load.js';
 import { type CpuUse, cores, cpuMeter } from '../shared/cpu.js';
 import { copyOfPlaces10k } from '../shared/places-copy.js';
 import { fmt, median, perRoundRatio, times, writeResults } from '../shared/report.js';
+import { benchArgs } from '../shared/args.js';
 import { serverErrors, startBenchServer } from '../shared/server.js';
 
-const { values: args } = parseArgs({
-  options: {
-    kinds: { type: 'string', default: 'city,continent' },
-    rounds: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '8' },
-    warmup: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '16' },
-    pool: { type: 'string', default: '10' },
-  },
-});
-const rounds = Math.min(Number(args.rounds), 20);
-const duration = Math.min(Number(args.duration), 60);
-const warmup = Math.min(Number(args.warmup), 30);
-const connections = Number(args.connections);
+const { rounds, duration, warmup, connections, pool, options } = benchArgs(
+  { rounds: 3, duration: 8, warmup: 3 },
+  { kinds: 'city,continent' },
+);
 if (connections % 2) throw new Error('--connections must be even, to split evenly over two processes');
-const kinds = args.kinds.split(',') as BoxKind[];
+const kinds = options.kinds.split(',') as BoxKind[];
 const processCounts = [1, 2] as const;
 type Processes = (typeof processCounts)[number];
 
@@ -42,8 +32,8 @@ const DATABASE = 'cas_bench_processes';
 const places = await copyOfPlaces10k(DATABASE);
 const cities = makeCities();
 // Started one after the other: two at once would migrate the same database concurrently.
-const servers = [await startBenchServer(places.url, Number(args.pool))];
-servers.push(await startBenchServer(places.url, Number(args.pool)));
+const servers = [await startBenchServer(places.url, pool)];
+servers.push(await startBenchServer(places.url, pool));
 const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
 
 interface Sample {

@@ -11,13 +11,13 @@
 //   npm run bench:transport -- --rounds 2 --duration 3 --warmup 1   # a short check (~1 min)
 //   npm run bench:transport -- --calls city,stats --transports rest,trpc
 import autocannon, { type Result } from 'autocannon';
-import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { boxGenerator, makeCities } from '../places/data.js';
 import { serverUrl } from '../places/load.js';
 import { type CpuUse, cpuMeter } from '../shared/cpu.js';
 import { copyOfPlaces10k } from '../shared/places-copy.js';
 import { fmt, median, perRoundRatio, times, writeResults } from '../shared/report.js';
+import { benchArgs } from '../shared/args.js';
 import { serverErrors, startBenchServer } from '../shared/server.js';
 
 import {
@@ -30,24 +30,13 @@ import {
   type Transport,
 } from './requests.js';
 
-const { values: args } = parseArgs({
-  options: {
-    calls: { type: 'string', default: 'city,continent,slug' },
-    transports: { type: 'string', default: 'rest,trpc,batch' },
-    rounds: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '4' },
-    warmup: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '16' },
-    pool: { type: 'string', default: '10' },
-  },
-});
-const rounds = Math.min(Number(args.rounds), 20);
-const duration = Math.min(Number(args.duration), 60);
-const warmup = Math.min(Number(args.warmup), 30);
-const connections = Number(args.connections);
-const transports = args.transports.split(',') as Transport[];
+const { rounds, duration, warmup, connections, pool, options } = benchArgs(
+  { rounds: 3, duration: 4, warmup: 2 },
+  { calls: 'city,continent,slug', transports: 'rest,trpc,batch' },
+);
+const transports = options.transports.split(',') as Transport[];
 type CallKind = 'city' | 'continent' | 'slug' | 'stats';
-const callKinds = args.calls.split(',') as CallKind[];
+const callKinds = options.calls.split(',') as CallKind[];
 
 const DATABASE = 'cas_bench_transport';
 const places = await copyOfPlaces10k(DATABASE);
@@ -86,7 +75,7 @@ interface Sample {
   cpu: CpuUse;
 }
 
-const server = await startBenchServer(places.url, Number(args.pool));
+const server = await startBenchServer(places.url, pool);
 const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
 
 /** Every transport must give the same output for the same call before their speed is compared. */
