@@ -4,12 +4,13 @@
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { handleParam, inviteCodeParam, jsonNumber, memberRef, uuidParam } from './common.js';
+import { reportTargetTypes } from '../reports/targets.js';
 
 export const POST_LIMITS = { body: 5000, comment: 2000, images: 4, reportDetails: 1000 } as const;
 
 export const postVisibilities = ['public', 'friends', 'grove'] as const;
 export const reactionKinds = ['heart', 'support', 'celebrate', 'sad'] as const;
-export const reportTargetTypes = ['post', 'comment', 'member', 'message', 'place', 'review', 'event'] as const;
+export { reportTargetTypes } from '../reports/targets.js';
 export const reportReasons = ['spam', 'harassment', 'hate', 'violence', 'misinformation', 'other'] as const;
 export const reportStatuses = ['open', 'resolved', 'dismissed'] as const;
 

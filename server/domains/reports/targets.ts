@@ -1,0 +1,45 @@
+// What can be reported, and how each kind of target is looked up, shown and hidden. Each domain
+// that owns reportable content registers its target here (posts and comments, messages,
+// reviews, members, places, events), so the reports domain never reads another domain's tables
+// and a new kind of content becomes reportable by registering one object.
+import type { Tx } from '../../../db/client.js';
+import type { MemberContext } from '../../shared/context.js';
+
+export const reportTargetTypes = ['post', 'comment', 'member', 'message', 'place', 'review', 'event'] as const;
+export type ReportTargetType = (typeof reportTargetTypes)[number];
+
+/** The target as the reporter saw it, kept with the report so deleting the target keeps the evidence. */
+export interface ReportSnapshot {
+  /** The member who wrote or owns the target, for moderators (null: no single author, e.g. a place). */
+  authorId: string | null;
+  /** Plain JSON: the fields a moderator needs to judge it (text, handle, title...), as they were. */
+  content: Record<string, unknown>;
+}
+
+export interface ReportTarget {
+  type: ReportTargetType;
+  /**
+   * The target as `viewer` may see it, or null when it does not exist or the viewer may not see
+   * it (the report then answers 404, exactly like a missing target). Visibility is decided in SQL
+   * by the owning domain's own read rules.
+   */
+  snapshot(tx: Tx, viewer: MemberContext, targetId: string): Promise<ReportSnapshot | null>;
+  /**
+   * The moderation action "hide": the target answers 404 to everyone but admins afterwards.
+   * Only content that can be hidden implements it (posts, comments); returns false when the
+   * target no longer exists.
+   */
+  hide?(tx: Tx, targetId: string): Promise<boolean>;
+}
+
+const targets = new Map<ReportTargetType, ReportTarget>();
+
+export function registerReportTarget(target: ReportTarget): void {
+  if (targets.has(target.type)) throw new Error(`report target ${target.type} registered twice`);
+  targets.set(target.type, target);
+}
+
+/** The registered target of a type, or undefined while the domain that owns it is not built. */
+export function reportTarget(type: ReportTargetType): ReportTarget | undefined {
+  return targets.get(type);
+}

@@ -1,0 +1,39 @@
+// The seam between the domains that change messaging state and the realtime service that tells
+// open sockets about it. Domains call these functions after their transaction commits; the
+// socket.io service (server/realtime/) installs the implementation when it starts. Without it
+// (scripts, tests that do not start sockets) every call is a no-op, so a domain never depends on
+// socket.io being up.
+
+/** Rooms of the `/messages` namespace (spec: `user:<id>` and `conversation:<id>`). */
+export const userRoom = (userId: string) => `user:${userId}`;
+export const conversationRoom = (conversationId: string) => `conversation:${conversationId}`;
+
+export interface RealtimePublisher {
+  /** Emits `event` with `payload` to every socket in the room, across all processes. */
+  emit(room: string, event: string, payload: unknown): void;
+  /** Makes every socket of `userId` join or leave a conversation room, across all processes. */
+  joinConversation(userId: string, conversationId: string): void;
+  leaveConversation(userId: string, conversationId: string): void;
+  /** Disconnects every socket opened with this session (revoked, logged out), across all processes. */
+  disconnectSession(sessionId: string): void;
+  /** Disconnects every socket of the member (account deleted), across all processes. */
+  disconnectUser(userId: string): void;
+}
+
+const noop: RealtimePublisher = {
+  emit() {},
+  joinConversation() {},
+  leaveConversation() {},
+  disconnectSession() {},
+  disconnectUser() {},
+};
+
+let current: RealtimePublisher = noop;
+
+export function installRealtimePublisher(publisher: RealtimePublisher | null): void {
+  current = publisher ?? noop;
+}
+
+export function realtime(): RealtimePublisher {
+  return current;
+}
