@@ -7,6 +7,18 @@ const bool = z
 
 const positiveInt = z.coerce.number().int().positive();
 
+/** A comma-separated list; blanks dropped. Unset: empty. */
+const commaList = (fallback = '') =>
+  z
+    .string()
+    .default(fallback)
+    .transform((list) =>
+      list
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    );
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -98,6 +110,23 @@ const configSchema = z.object({
   TRPC_MAX_BATCH_SIZE: positiveInt.max(100).default(10),
   /** Lifetime of a private calendar feed link; creating the link again renews it. */
   CALENDAR_FEED_TTL_DAYS: positiveInt.max(3650).default(90),
+
+  // Sign in with Apple / Google. A provider with no client id is not offered: its route answers
+  // 501 `not_implemented`. The JWKS and issuer defaults are the providers' published ones; tests
+  // and private deployments point them elsewhere.
+  /** Apple client ids accepted as the token's `aud` (app bundle ids and Services ids, comma-separated). */
+  APPLE_CLIENT_IDS: commaList(),
+  APPLE_JWKS_URL: z.url().default('https://appleid.apple.com/auth/keys'),
+  APPLE_ISSUER: z.string().min(1).default('https://appleid.apple.com'),
+  /** Google OAuth client ids accepted as the token's `aud` (web, iOS, Android; comma-separated). */
+  GOOGLE_CLIENT_IDS: commaList(),
+  GOOGLE_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  /** Google signs with either spelling of its issuer. */
+  GOOGLE_ISSUERS: commaList('https://accounts.google.com,accounts.google.com'),
+  /** Clock skew allowed on an identity token's `exp`, `iat` and `nbf`. */
+  IDENTITY_TOKEN_LEEWAY_SECONDS: z.coerce.number().int().min(0).max(300).default(60),
+  /** After fetching a provider's keys, an unknown `kid` triggers no new fetch for this long. */
+  IDENTITY_JWKS_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });
 
 /** postgres:// or postgresql:// with a host; anything else is a typo we name at startup. */

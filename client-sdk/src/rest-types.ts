@@ -391,7 +391,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with Apple */
+        /**
+         * Sign in with Apple
+         * @description Answers `{ token, user }` like login (200). The token must be a valid Apple identity token for one of this server's client ids, and its `nonce` claim must be the SHA-256 (hex) of the `nonce` sent here. The email is read only from the token.
+         *
+         *     First sign-in: an account with the token's email is linked, or a new one is created (with `handle`, or a random `member_…` one). The email must be marked verified by Apple; otherwise 403 `forbidden` and nothing is linked or created.
+         *
+         *     Each token is accepted once (a replay answers 401). 401 `invalid_credentials`: expired, wrong audience or issuer, bad signature, unknown key, used. 409 `conflict`: the handle is taken, or the account is already linked to another identity of this provider. 501 `not_implemented`: this server has no client id for the provider. 503 `unavailable`: the provider's keys could not be fetched.
+         */
         post: operations["auth-apple"];
         delete?: never;
         options?: never;
@@ -408,7 +415,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with Google */
+        /**
+         * Sign in with Google
+         * @description Answers `{ token, user }` like login (200). The token must be a valid Google identity token for one of this server's client ids, signed by Google. The email is read only from the token.
+         *
+         *     First sign-in: an account with the token's email is linked, or a new one is created (with `handle`, or a random `member_…` one). The email must be marked verified by Google; otherwise 403 `forbidden` and nothing is linked or created.
+         *
+         *     Each token is accepted once (a replay answers 401). 401 `invalid_credentials`: expired, wrong audience or issuer, bad signature, unknown key, used. 409 `conflict`: the handle is taken, or the account is already linked to another identity of this provider. 501 `not_implemented`: this server has no client id for the provider. 503 `unavailable`: the provider's keys could not be fetched.
+         */
         post: operations["auth-google"];
         delete?: never;
         options?: never;
@@ -5194,7 +5208,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description Required when this creates the account.
+                     * @description The handle to use if this sign-in creates the account; without it a random `member_…` handle is chosen (change it with PATCH /api/me). Ignored once the account exists.
                      * @example sam_sprouts
                      */
                     handle?: string;
@@ -5233,6 +5247,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
             413: {
                 headers: {
@@ -5245,6 +5277,17 @@ export interface operations {
             /** @description The body is not application/json: `unsupported_media_type`. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5299,7 +5342,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description Required when this creates the account.
+                     * @description The handle to use if this sign-in creates the account; without it a random `member_…` handle is chosen (change it with PATCH /api/me). Ignored once the account exists.
                      * @example sam_sprouts
                      */
                     handle?: string;
@@ -5336,6 +5379,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
             413: {
                 headers: {
@@ -5348,6 +5409,17 @@ export interface operations {
             /** @description The body is not application/json: `unsupported_media_type`. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

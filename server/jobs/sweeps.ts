@@ -1,6 +1,7 @@
-// Deletes rows whose lifetime is over: expired sessions, magic-link tokens and rate-limit windows.
+// Deletes rows whose lifetime is over: expired sessions, magic-link tokens, rate-limit windows and
+// the single-use record of identity tokens past their own expiry.
 import { lt } from 'drizzle-orm';
-import { idempotencyKeys, magicLinkTokens, rateLimits, sessions } from '../../db/schema/index.js';
+import { idempotencyKeys, magicLinkTokens, rateLimits, sessions, usedIdentityTokens } from '../../db/schema/index.js';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../lib/idempotency.js';
 import type { Job } from './runner.js';
@@ -17,7 +18,11 @@ export const expiredCredentialsSweep: Job = {
       .where(lt(magicLinkTokens.expiresAt, now))
       .returning({ id: magicLinkTokens.id });
     const r = await tx.delete(rateLimits).where(lt(rateLimits.expiresAt, now)).returning({ key: rateLimits.key });
-    return { sessions: s.length, magicLinkTokens: m.length, rateLimits: r.length };
+    const i = await tx
+      .delete(usedIdentityTokens)
+      .where(lt(usedIdentityTokens.expiresAt, now))
+      .returning({ hash: usedIdentityTokens.tokenHash });
+    return { sessions: s.length, magicLinkTokens: m.length, rateLimits: r.length, usedIdentityTokens: i.length };
   },
 };
 

@@ -25,7 +25,7 @@ import { unbuiltInBuiltNamespaces as unbuilt, unbuiltNamespaces } from '../domai
 import { mergeRouters, router } from './init.js';
 
 export const appRouter = router({
-  auth: mergeRouters(authRouter, router(unbuilt.auth)),
+  auth: authRouter,
   me: mergeRouters(meRouter, router(unbuilt.me)),
   stats: statsRouter,
   events: eventsRouter,

@@ -47,7 +47,16 @@ afterAll(() => t?.close());
 const operationOf = (route: Pick<SpecRoute, 'method' | 'path'>): Operation | undefined =>
   paths[route.path]?.[route.method.toLowerCase()];
 const documentedRoutes = specRoutes.filter((r) => r.inDocument !== false);
-const unbuiltRows = specRoutes.filter((r) => r.valid);
+/**
+ * Rows the server still mounts unbuilt. The spec's status column stays "501" for routes built
+ * since; those are tested by their domains' own tests, and their samples here are only kept as
+ * documentation of valid and invalid input.
+ */
+const isUnbuiltProcedure = (route: SpecRoute): boolean =>
+  listProcedures(appRouter).some(
+    (p) => p.meta?.openapi?.method === route.method && p.meta.openapi.path === route.path && p.meta.unbuilt === true,
+  );
+const unbuiltRows = specRoutes.filter((r) => r.valid && isUnbuiltProcedure(r));
 const specByKey = new Map(specRoutes.map((r) => [routeKey(r), r]));
 
 /** The token of a caller who passes the route's auth level (organizer checks live in services). */
@@ -69,9 +78,9 @@ describe('the spec tables as data', () => {
     expect(new Set(specRoutes.map(routeKey)).size).toBe(specRoutes.length);
   });
 
-  it('has valid and invalid samples for every 501 route outside expectedLater', () => {
+  it('has valid and invalid samples for every route still unbuilt', () => {
     const missing = specRoutes.filter(
-      (r) => r.status === '501' && !expectedLater.has(routeKey(r)) && (!r.valid || !r.invalid),
+      (r) => r.status === '501' && isUnbuiltProcedure(r) && !expectedLater.has(routeKey(r)) && (!r.valid || !r.invalid),
     );
     expect(missing.map(routeKey)).toEqual([]);
   });

@@ -47,7 +47,7 @@ const sqlText = [
 /** Why the answer breaks an invariant, or null. */
 function invariantViolation(route: CatalogRoute, surface: Surface, res: ApiResponse): string | null {
   const s = res.status;
-  if (s >= 500 && !(route.unbuilt && s === 501)) return `server error ${s}`;
+  if (s >= 500 && !(route.mayBeUnconfigured && s === 501)) return `server error ${s}`;
   if (stackTrace.some((re) => re.test(res.text))) return 'stack trace in the body';
   const ok = s >= 200 && s < 300;
   if (!ok) {

@@ -49,6 +49,11 @@ export interface CatalogRoute {
   path: string;
   auth: AuthLevel;
   unbuilt: boolean;
+  /**
+   * The route may answer 501 `not_implemented`: unbuilt, or built but declaring 501 for a
+   * feature this deployment has not configured (e.g. Sign in with Apple without a client id).
+   */
+  mayBeUnconfigured: boolean;
   successStatus: number;
   pathParams: ParamSpec[];
   queryParams: ParamSpec[];
@@ -124,6 +129,7 @@ export function listRoutes(doc: OpenApiLike): CatalogRoute[] {
         path,
         auth: op['x-auth'] ?? 'public',
         unbuilt: op['x-unbuilt'] === true,
+        mayBeUnconfigured: op['x-unbuilt'] === true || '501' in op.responses,
         successStatus: success,
         pathParams: params.filter((p) => p.in === 'path'),
         queryParams: params.filter((p) => p.in === 'query'),

@@ -4,8 +4,17 @@ import { memberProcedure, signInProcedure } from '../../trpc/procedures.js';
 import { emptyInput, okOutput } from '../../shared/schemas.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
+import { signInWithProvider } from './identity-providers.js';
 
 const tags = ['auth'];
+
+function socialSignInDescription(provider: string, extra: string): string {
+  return [
+    `Answers \`{ token, user }\` like login (200). The token must be a valid ${provider} identity token for one of this server's client ids, ${extra}. The email is read only from the token.`,
+    `First sign-in: an account with the token's email is linked, or a new one is created (with \`handle\`, or a random \`member_…\` one). The email must be marked verified by ${provider}; otherwise 403 \`forbidden\` and nothing is linked or created.`,
+    "Each token is accepted once (a replay answers 401). 401 `invalid_credentials`: expired, wrong audience or issuer, bad signature, unknown key, used. 409 `conflict`: the handle is taken, or the account is already linked to another identity of this provider. 501 `not_implemented`: this server has no client id for the provider. 503 `unavailable`: the provider's keys could not be fetched.",
+  ].join('\n\n');
+}
 
 export const authRouter = router({
   register: signInProcedure
@@ -79,6 +88,45 @@ export const authRouter = router({
     .input(schemas.magicLinkVerifyInput)
     .output(schemas.sessionGrantOutput)
     .mutation(({ ctx, input }) => service.verifyMagicLink(ctx, input)),
+
+  apple: signInProcedure
+    .meta({
+      auth: 'public',
+      errors: ['invalid_credentials', 'forbidden', 'conflict', 'rate_limited', 'not_implemented'],
+      openapi: {
+        method: 'POST',
+        path: '/api/auth/apple',
+        tags,
+        protect: false,
+        summary: 'Sign in with Apple',
+        description: socialSignInDescription(
+          'Apple',
+          'and its `nonce` claim must be the SHA-256 (hex) of the `nonce` sent here',
+        ),
+      },
+    })
+    .input(schemas.appleSignInInput)
+    .output(schemas.sessionGrantOutput)
+    .mutation(({ ctx, input }) =>
+      signInWithProvider(ctx, 'apple', { token: input.identityToken, nonce: input.nonce, handle: input.handle }),
+    ),
+
+  google: signInProcedure
+    .meta({
+      auth: 'public',
+      errors: ['invalid_credentials', 'forbidden', 'conflict', 'rate_limited', 'not_implemented'],
+      openapi: {
+        method: 'POST',
+        path: '/api/auth/google',
+        tags,
+        protect: false,
+        summary: 'Sign in with Google',
+        description: socialSignInDescription('Google', 'signed by Google'),
+      },
+    })
+    .input(schemas.googleSignInInput)
+    .output(schemas.sessionGrantOutput)
+    .mutation(({ ctx, input }) => signInWithProvider(ctx, 'google', { token: input.idToken, handle: input.handle })),
 
   logout: memberProcedure
     .meta({

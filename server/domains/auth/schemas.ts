@@ -79,3 +79,37 @@ export const magicLinkVerifyInput = z
 export const acceptedOutput = z.object({ accepted: z.literal(true) });
 
 export type AccountOutput = z.infer<typeof accountOutput>;
+
+// ---- Sign in with Apple / Google ----
+export const appleSignInInput = z
+  .object({
+    identityToken: z.string().min(1).max(8192).meta({ description: 'The JWT from Sign in with Apple.' }),
+    nonce: z.string().min(1).max(256).meta({ description: 'The raw nonce whose SHA-256 was sent to Apple.' }),
+    handle: handleInput.optional().meta({
+      description:
+        'The handle to use if this sign-in creates the account; without it a random `member_…` handle is chosen (change it with PATCH /api/me). Ignored once the account exists.',
+    }),
+  })
+  .strict()
+  .meta({
+    examples: [
+      {
+        identityToken: 'eyJraWQiOiJXNldjT0tCIiwiYWxnIjoiUlMyNTYifQ.eyJzdWIiOiIwMDEifQ.c2ln',
+        nonce: 'n-0S6_WzA2Mj',
+        handle: 'sam_sprouts',
+      },
+    ],
+  });
+
+export const googleSignInInput = z
+  .object({
+    idToken: z.string().min(1).max(8192).meta({ description: 'The Google ID token (JWT).' }),
+    handle: handleInput.optional().meta({
+      description:
+        'The handle to use if this sign-in creates the account; without it a random `member_…` handle is chosen (change it with PATCH /api/me). Ignored once the account exists.',
+    }),
+  })
+  .strict()
+  .meta({
+    examples: [{ idToken: 'eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiIxMDkifQ.c2ln', handle: 'sam_sprouts' }],
+  });

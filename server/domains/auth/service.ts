@@ -36,7 +36,7 @@ export function uniqueViolationField(error: unknown): 'email' | 'handle' | null 
   return null;
 }
 
-async function grantSession(ctx: Context, user: User) {
+export async function grantSession(ctx: Context, user: User) {
   const { token, session } = await createSession(ctx.db, user.id, ctx.clock.now(), ctx.config.SESSION_TTL_DAYS);
   return { token, user: toAccount(user), expiresAt: session.expiresAt.toISOString() };
 }

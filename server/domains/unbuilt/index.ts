@@ -15,13 +15,11 @@ import { guidesProcedures as guides } from './guides.js';
 import { mediaProcedures as media } from './media.js';
 import { messagingProcedures as messaging } from './messaging.js';
 import { placeExtrasProcedures as placeExtras } from './places-extras.js';
-import { socialSignInProcedures as socialSignIn } from './social-sign-in.js';
 import { socialProcedures as social } from './social.js';
 import { uploadsProcedures as uploads } from './uploads.js';
 
 /** Unbuilt procedures of namespaces that also hold built ones; merged into those routers. */
 export const unbuiltInBuiltNamespaces = {
-  auth: { apple: socialSignIn.apple, google: socialSignIn.google },
   me: {
     getNotificationPreferences: account.getNotificationPreferences,
     updateNotificationPreferences: account.updateNotificationPreferences,
