@@ -14,6 +14,7 @@ import { createDocs, mountDocs } from './http/docs-page.js';
 import { createRestHandler, errorResponse } from './http/rest.js';
 import { mountBrowserPolicies } from './http/security-headers.js';
 import { documentCalendarFeed, mountCalendarFeed } from './domains/events/calendar-route.js';
+import { mountVideoUploads } from './domains/uploads/tus.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 export const HEALTH_TIMEOUT_MS = 2000;
@@ -193,6 +194,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
   );
 
   mountCalendarFeed(app, contextFor);
+  mountVideoUploads(app, deps, contextFor);
   app.all('/api/*', async (c) => {
     c.set('answeredWithHeaders', true);
     const ctx = contextFor(c);

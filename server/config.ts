@@ -111,6 +111,13 @@ const configSchema = z.object({
   /** Lifetime of a private calendar feed link; creating the link again renews it. */
   CALENDAR_FEED_TTL_DAYS: positiveInt.max(3650).default(90),
 
+  /** Where finished and partial tus video uploads are stored. Unset: DATA_DIR/videos. */
+  VIDEO_STORAGE_DIR: z.string().min(1).optional(),
+  /** Largest video a member may upload (bytes); the default is 2 GiB. */
+  VIDEO_MAX_BYTES: positiveInt.max(2 * 1024 * 1024 * 1024).default(2 * 1024 * 1024 * 1024),
+  /** Lifetime of a video's tus authorization, from its creation; an upload not finished by then must start over. */
+  VIDEO_UPLOAD_AUTH_TTL_MINUTES: positiveInt.max(7 * 24 * 60).default(360),
+
   // Sign in with Apple / Google. A provider with no client id is not offered: its route answers
   // 501 `not_implemented`. The JWKS and issuer defaults are the providers' published ones; tests
   // and private deployments point them elsewhere.

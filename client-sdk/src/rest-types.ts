@@ -1798,9 +1798,36 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a video for resumable upload */
+        /**
+         * Create a video for resumable upload
+         * @description Creates the video (state `uploading`) and a tus authorization bound to it and to its size limit. Upload with any tus 1.0 client: POST to `tusEndpoint` with `Authorization` set to `authorization` and `Upload-Length`, then PATCH the bytes to the returned Location; after an interruption, HEAD gives the offset to resume from. The tus server answers 401 for a missing, unknown or expired authorization, 404 for another video's upload, 409 for a second creation, 413 beyond the size limit. The video turns `ready` when the last byte arrives. Not finished a day after the authorization expired, it is deleted with its bytes.
+         */
         post: operations["uploads-createVideo"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/videos/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your videos and its upload state
+         * @description Owner only: another member's video answers 404 like a missing one.
+         */
+        get: operations["uploads-getVideo"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one of your videos and its bytes
+         * @description Also stops an upload in progress (its authorization no longer works). Another member's video answers 404.
+         */
+        delete: operations["uploads-deleteVideo"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2348,11 +2375,26 @@ export interface components {
                 };
             };
         };
+        Video: {
+            _id: string;
+            createdAt: string;
+            readyAt: string | null;
+            /** @description The upload length, once the tus upload exists. */
+            sizeBytes: number | null;
+            /**
+             * @description `uploading` until the last byte has arrived over tus, then `ready`.
+             * @enum {string}
+             */
+            state: "uploading" | "ready";
+            title: string;
+        };
         VideoUpload: {
-            /** @description Short-lived value for the tus requests' Authorization header. */
+            /** @description The whole value of the tus requests' Authorization header (`Bearer …`). Bound to this video and its size limit; valid until expiresAt (VIDEO_UPLOAD_AUTH_TTL_MINUTES). */
             authorization: string;
             expiresAt: string;
-            /** @description Upload URL for the resumable tus protocol. */
+            /** @description The largest upload this authorization accepts. */
+            maxBytes: number;
+            /** @description Create the upload here with a tus POST (Upload-Length, Tus-Resumable: 1.0.0, and the authorization below), then send the bytes with PATCH to the returned Location. Resume with HEAD + PATCH. */
             tusEndpoint: string;
             videoId: string;
         };
@@ -13702,7 +13744,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Size in bytes when known up front. */
+                    /** @description Size in bytes when known up front: the authorization is then bound to it (a larger tus upload is refused with 413). Without it the bound is VIDEO_MAX_BYTES. */
                     contentLength?: number;
                     title: string;
                 };
@@ -13783,8 +13825,140 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "uploads-getVideo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Video"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "uploads-deleteVideo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,6 @@
 // Periodic background work. Every process schedules every job, but each run takes a
 // PostgreSQL advisory lock first, so across N processes one runs it at a time and the rest skip.
+import type { Config } from '../config.js';
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/client.js';
 import type { Clock } from '../lib/clock.js';
@@ -10,8 +11,17 @@ export interface Job {
   /** Its id in db/advisory-locks.ts, for pg_try_advisory_xact_lock. */
   lockId: number;
   intervalMs: number;
-  /** Runs inside a transaction that holds the lock; returns a summary for the log. */
-  run(tx: Tx, now: Date): Promise<Record<string, number>>;
+  /**
+   * Runs inside a transaction that holds the lock; returns a summary for the log. `env` is the
+   * server's configuration and logger, for jobs that touch more than the database (files); the
+   * server's runner always passes it.
+   */
+  run(tx: Tx, now: Date, env?: JobEnv): Promise<Record<string, number>>;
+}
+
+export interface JobEnv {
+  config: Config;
+  log: Logger;
 }
 
 /**
@@ -35,7 +45,7 @@ export interface JobRunner {
 }
 
 export function createJobRunner(
-  deps: { database: Database; clock: Clock; log: Logger },
+  deps: { database: Database; clock: Clock; log: Logger; config?: Config },
   jobs: Job[],
   options: JobRunnerOptions = {},
 ): JobRunner {
@@ -52,7 +62,7 @@ export function createJobRunner(
         tx,
       );
       if (!lock?.locked) return null;
-      return job.run(tx, deps.clock.now());
+      return job.run(tx, deps.clock.now(), deps.config && { config: deps.config, log: deps.log });
     });
   }
 

@@ -111,6 +111,9 @@ const member: RouteRule = { auth: 'member' };
 const _organizer: RouteRule = { auth: 'organizer' };
 const admin: RouteRule = { auth: 'admin' };
 
+/** A video created by the `member` caller (upload not started). */
+const videoOfMember = async (ctx: SetupContext) =>
+  ctx.create('POST /api/uploads/video/create', ctx.callers.member, { body: { title: fresh('Video ') } });
 /** A pending place submitted by the `member` caller (the owner in owner-vs-other checks). */
 const pendingPlaceOfMember = async (ctx: SetupContext) => ctx.create('POST /api/places', ctx.callers.member);
 const newGrove = async (ctx: SetupContext) =>
@@ -337,6 +340,17 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   // Uploads, messaging, media, guides, actions, companion
   'POST /api/uploads/image/presign': member,
   'POST /api/uploads/video/create': member,
+  'GET /api/uploads/videos/{id}': {
+    auth: 'member',
+    // A video of `member`: only its owner may read it; anyone else must not learn it exists.
+    setup: async (ctx) => ({ params: { id: (await videoOfMember(ctx)).videoId } }),
+    expect: { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' },
+  },
+  'DELETE /api/uploads/videos/{id}': {
+    auth: 'member',
+    setup: async (ctx) => ({ params: { id: (await videoOfMember(ctx)).videoId } }),
+    expect: { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' },
+  },
   'GET /api/conversations': member,
   'POST /api/conversations': member,
   'GET /api/conversations/{id}/messages': member,

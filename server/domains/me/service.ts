@@ -93,7 +93,7 @@ async function deleteAccountWithCounters(ctx: MemberContext): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     // Rate-limit counters keyed by this account go with it (not only after their window).
     await deleteRateLimitsOf(ctx, tx, [ctx.user.email, ctx.user.id]);
-    await deleteAccountData(tx, ctx.user.id);
+    await deleteAccountData(tx, ctx.user.id, ctx);
   });
   ctx.log.info({ userId: ctx.user.id }, 'account hard-deleted');
 }

@@ -26,6 +26,7 @@ export const unbuiltInBuiltNamespaces = {
     setActionAggregateOptIn: account.setActionAggregateOptIn,
   },
   places: { listReviews: placeExtras.listReviews, createReview: placeExtras.createReview },
+  uploads: { presignImage: uploads.presignImage },
 };
 
 /** Namespaces with no built route yet. */
@@ -62,7 +63,6 @@ export const unbuiltNamespaces = {
     adminList: adminContent.listReports,
     resolve: adminContent.resolveReport,
   },
-  uploads: { presignImage: uploads.presignImage, createVideo: uploads.createVideo },
   conversations: {
     list: messaging.listConversations,
     create: messaging.createConversation,

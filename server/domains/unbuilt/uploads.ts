@@ -1,6 +1,5 @@
-// Presigned image uploads and resumable (tus) video uploads: mounted, validated, answering 501.
-// The service never receives file bytes: it signs a PUT to object storage, or creates a video
-// at the video host and hands back its tus endpoint.
+// Presigned image uploads: mounted, validated, answering 501 until built. The service signs a
+// PUT to object storage; it never receives the image bytes through the API.
 import { z } from 'zod';
 import { memberProcedure, notImplemented } from '../../trpc/procedures.js';
 import { jsonNumber } from './common.js';
@@ -8,7 +7,9 @@ import { jsonNumber } from './common.js';
 const unbuilt = true as const;
 const tags = ['uploads'];
 
-export const UPLOAD_LIMITS = { imageBytes: 10 * 1024 * 1024, videoBytes: 2 * 1024 * 1024 * 1024, title: 200 } as const;
+import { UPLOAD_LIMITS } from '../uploads/schemas.js';
+
+export { UPLOAD_LIMITS };
 export const imageContentTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
 export const imagePurposes = [
   'avatar',
@@ -45,25 +46,6 @@ export const presignImageOutput = z
   })
   .meta({ id: 'ImagePresign' });
 
-export const createVideoInput = z
-  .object({
-    title: z.string().trim().min(1).max(UPLOAD_LIMITS.title),
-    contentLength: jsonNumber(z.number().int().min(1).max(UPLOAD_LIMITS.videoBytes))
-      .optional()
-      .meta({ description: 'Size in bytes when known up front.' }),
-  })
-  .strict()
-  .meta({ examples: [{ title: 'Sanctuary day highlights', contentLength: 73400320 }] });
-
-export const createVideoOutput = z
-  .object({
-    videoId: z.string(),
-    tusEndpoint: z.string().meta({ description: 'Upload URL for the resumable tus protocol.' }),
-    authorization: z.string().meta({ description: "Short-lived value for the tus requests' Authorization header." }),
-    expiresAt: z.string(),
-  })
-  .meta({ id: 'VideoUpload' });
-
 export const uploadsProcedures = {
   presignImage: memberProcedure
     .meta({
@@ -74,22 +56,5 @@ export const uploadsProcedures = {
     })
     .input(presignImageInput)
     .output(presignImageOutput)
-    .mutation(() => notImplemented()),
-
-  createVideo: memberProcedure
-    .meta({
-      auth: 'member',
-      writeLimit: 'uploads.create',
-      unbuilt,
-      successStatus: 201,
-      openapi: {
-        method: 'POST',
-        path: '/api/uploads/video/create',
-        tags,
-        summary: 'Create a video for resumable upload',
-      },
-    })
-    .input(createVideoInput)
-    .output(createVideoOutput)
     .mutation(() => notImplemented()),
 };

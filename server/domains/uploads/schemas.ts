@@ -1,0 +1,47 @@
+// Upload shapes (spec "Upload shapes"): image presign and resumable video uploads.
+import { z } from 'zod';
+import { idInput } from '../../shared/schemas.js';
+
+export const UPLOAD_LIMITS = { imageBytes: 10 * 1024 * 1024, videoBytes: 2 * 1024 * 1024 * 1024, title: 200 } as const;
+
+export const createVideoInput = z
+  .object({
+    title: z.string().trim().min(1).max(UPLOAD_LIMITS.title),
+    contentLength: z.number().int().min(1).max(UPLOAD_LIMITS.videoBytes).optional().meta({
+      description:
+        'Size in bytes when known up front: the authorization is then bound to it (a larger tus upload is refused with 413). Without it the bound is VIDEO_MAX_BYTES.',
+    }),
+  })
+  .strict()
+  .meta({ examples: [{ title: 'Sanctuary day highlights', contentLength: 73400320 }] });
+
+export const createVideoOutput = z
+  .object({
+    videoId: z.string(),
+    tusEndpoint: z.string().meta({
+      description:
+        'Create the upload here with a tus POST (Upload-Length, Tus-Resumable: 1.0.0, and the authorization below), then send the bytes with PATCH to the returned Location. Resume with HEAD + PATCH.',
+    }),
+    authorization: z.string().meta({
+      description:
+        "The whole value of the tus requests' Authorization header (`Bearer …`). Bound to this video and its size limit; valid until expiresAt (VIDEO_UPLOAD_AUTH_TTL_MINUTES).",
+    }),
+    expiresAt: z.string(),
+    maxBytes: z.number().int().meta({ description: 'The largest upload this authorization accepts.' }),
+  })
+  .meta({ id: 'VideoUpload' });
+
+export const videoIdInput = idInput();
+
+export const videoOutput = z
+  .object({
+    _id: z.string(),
+    title: z.string(),
+    state: z.enum(['uploading', 'ready']).meta({
+      description: '`uploading` until the last byte has arrived over tus, then `ready`.',
+    }),
+    sizeBytes: z.number().int().nullable().meta({ description: 'The upload length, once the tus upload exists.' }),
+    createdAt: z.string(),
+    readyAt: z.string().nullable(),
+  })
+  .meta({ id: 'Video' });
