@@ -822,7 +822,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's friends */
+        /**
+         * The caller's friends
+         * @description Oldest friendship first. Each friend shows only `_id` and handle, never an email.
+         */
         get: operations["friends-list"];
         put?: never;
         post?: never;
@@ -842,7 +845,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** End a friendship */
+        /**
+         * End a friendship
+         * @description Ends it for both members at once (their `friends` events and posts are hidden from each other from the next request). Idempotent: `ok` also when the two are not friends.
+         */
         delete: operations["friends-remove"];
         options?: never;
         head?: never;
@@ -858,7 +864,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issue a friend invite code */
+        /**
+         * Issue a friend invite code
+         * @description The code (12 base32 characters, case-insensitive, single use) is shown once: only its hash is stored. Lifetime `expiresInDays` 1–30, default 7. A member holds at most 20 open invites; the 21st answers 409 `conflict` until one is used, revoked or expires.
+         */
         post: operations["friends-createInvite"];
         delete?: never;
         options?: never;
@@ -877,10 +886,30 @@ export interface paths {
         put?: never;
         /**
          * Accept an invite: the two members become friends
-         * @description Codes are 12 base32 characters, case-insensitive, single use. Unknown, used or expired codes answer 404; the issuer's own code 409.
+         * @description The caller and the issuer become friends at once, both ways; the code is used up. An unknown, used, revoked or expired code answers the same 404 `not_found` (they cannot be told apart). The caller's own code, or a code of someone who is already a friend, answers 409 `conflict` and the code stays open. Of two concurrent accepts of one code, one wins; the other gets 404. Attempts count against the per-member write limit (429).
          */
         post: operations["friends-acceptInvite"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/invites/{inviteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the caller's open invites
+         * @description Idempotent: an unknown, used, expired or already revoked invite, or someone else's, answers `ok` too and changes nothing.
+         */
+        delete: operations["friends-revokeInvite"];
         options?: never;
         head?: never;
         patch?: never;
@@ -895,7 +924,7 @@ export interface paths {
         };
         /**
          * The caller's open invites
-         * @description Friendships are made through invite codes only, so the open requests are the caller's issued invites that are neither used nor expired.
+         * @description Friendships are made through invite codes only, so the open requests are the caller's own issued invites that are neither used, revoked nor expired, oldest first. Codes are not shown again (only their hash is kept); revoke one by `_id`. Nobody sees the invites of anyone else.
          */
         get: operations["friends-listRequests"];
         put?: never;
@@ -2007,13 +2036,20 @@ export interface components {
             visibility: "public" | "grove" | "friends";
         };
         Friend: {
-            /** @description Id of the friendship. */
+            /** @description Id of the friendship (the same for both friends). */
             _id: string;
+            /** @description When the invite was accepted. */
             since: string;
             user: components["schemas"]["MemberRef"];
         };
         /** @description Share the code; whoever accepts it first becomes a friend of the issuer. */
         FriendInvite: {
+            /** @description Id of the invite: revoke it with DELETE /api/friends/invites/{inviteId}. */
+            _id: string;
+            /**
+             * @description 12 base32 characters, case-insensitive. Shown once: only its hash is stored.
+             * @example k7qp2xw4mzrt
+             */
             code: string;
             expiresAt: string;
         };
@@ -2153,9 +2189,9 @@ export interface components {
             postActivity: boolean;
             push: boolean;
         };
+        /** @description An invite of the caller that is neither used nor expired. The code itself is not kept. */
         OpenFriendInvite: {
             _id: string;
-            code: string;
             createdAt: string;
             expiresAt: string;
         };
@@ -7879,15 +7915,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -7960,15 +7987,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -7985,10 +8003,7 @@ export interface operations {
     "friends-createInvite": {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8000,7 +8015,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Lifetime of the code, 1–30 days; default 7. */
+                    /**
+                     * @description Lifetime of the code in days, 1–30; default 7.
+                     * @default 7
+                     */
                     expiresInDays?: number;
                 };
             };
@@ -8080,15 +8098,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -8149,6 +8158,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
             413: {
                 headers: {
@@ -8167,6 +8185,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
@@ -8176,8 +8205,71 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "friends-revokeInvite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inviteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8242,15 +8334,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,6 +5,7 @@ import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../lib/idempotency.js';
 import type { Job } from './runner.js';
 import { rsvpSweep } from './rsvp-sweep.js';
+import { friendInviteSweep } from './friend-invite-sweep.js';
 
 export const expiredCredentialsSweep: Job = {
   name: 'sweep-expired-credentials',
@@ -40,3 +41,4 @@ export const expiredIdempotencyKeysSweep: Job = {
   },
 };
 allJobs.push(expiredIdempotencyKeysSweep);
+allJobs.push(friendInviteSweep);

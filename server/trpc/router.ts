@@ -21,6 +21,7 @@ import { grovesRouter } from '../domains/groves/router.js';
 import { adminSetupRouter } from '../domains/groves/admin.js';
 import { organizationsRouter } from '../domains/organizations/router.js';
 import { placesRouter } from '../domains/places/router.js';
+import { friendsRouter } from '../domains/friends/router.js';
 import { unbuiltInBuiltNamespaces as unbuilt, unbuiltNamespaces } from '../domains/unbuilt/index.js';
 import { mergeRouters, router } from './init.js';
 
@@ -33,6 +34,7 @@ export const appRouter = router({
   organizations: organizationsRouter,
   adminSetup: adminSetupRouter,
   places: mergeRouters(placesRouter, router(unbuilt.places)),
+  friends: friendsRouter,
   ...unbuiltNamespaces,
 });
 

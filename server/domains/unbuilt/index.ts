@@ -39,13 +39,6 @@ export const unbuiltNamespaces = {
     update: placeExtras.updateList,
     delete: placeExtras.deleteList,
   },
-  friends: {
-    list: social.listFriends,
-    listRequests: social.listFriendRequests,
-    createInvite: social.createInvite,
-    acceptInvite: social.acceptInvite,
-    remove: social.removeFriend,
-  },
   feed: { list: social.feed },
   posts: {
     create: social.createPost,
