@@ -21,9 +21,7 @@ export const friendships = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     /** Shared by both rows of the friendship: the Friend `_id`. */
-    id: uuid()
-      .notNull()
-      .default(sql`gen_random_uuid()`),
+    id: uuid().notNull().default(sql`gen_random_uuid()`),
     /** When the two became friends (`since`). */
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

@@ -319,7 +319,23 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'GET /api/friends': member,
   'GET /api/friends/requests': member,
   'POST /api/friends/invites': member,
-  'POST /api/friends/invites/{code}/accept': member,
+  // A live code of a member of its own per call: every signed-in caller can accept it (the
+  // issuer's own code, unknown, used and expired codes are covered in tests/friends/).
+  'POST /api/friends/invites/{code}/accept': {
+    auth: 'member',
+    setup: async (ctx) => {
+      const issuer = { ...(await insertMember(ctx.t, { prefix: 'inv' })), level: 'member' as const };
+      return { params: { code: (await ctx.create('POST /api/friends/invites', issuer)).code } };
+    },
+  },
+  // An open invite of `member`: revoking is idempotent and matches only the caller's own
+  // invites, so everyone gets `ok` (tests/friends/ proves another member's revoke changes nothing).
+  'DELETE /api/friends/invites/{inviteId}': {
+    auth: 'member',
+    setup: async (ctx) => ({
+      params: { inviteId: (await ctx.create('POST /api/friends/invites', ctx.callers.member))._id },
+    }),
+  },
   'DELETE /api/friends/{userId}': member,
   'GET /api/feed': member,
   'POST /api/posts': member,

@@ -40,11 +40,10 @@ export async function createInvite(ctx: MemberContext, input: { expiresInDays: n
     // NO KEY UPDATE does not block other tables' foreign-key checks against the user row.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, ctx.user.id)).for('no key update');
     // The caller's own expired codes are dead weight: clear them now rather than wait for the sweep.
-    await tx.delete(friendInvites).where(and(eq(friendInvites.issuerId, ctx.user.id), lte(friendInvites.expiresAt, now)));
-    const [open] = await tx
-      .select({ n: count() })
-      .from(friendInvites)
-      .where(eq(friendInvites.issuerId, ctx.user.id));
+    await tx
+      .delete(friendInvites)
+      .where(and(eq(friendInvites.issuerId, ctx.user.id), lte(friendInvites.expiresAt, now)));
+    const [open] = await tx.select({ n: count() }).from(friendInvites).where(eq(friendInvites.issuerId, ctx.user.id));
     if ((open?.n ?? 0) >= MAX_OPEN_INVITES)
       throw new AppError(
         'conflict',
@@ -82,7 +81,8 @@ export async function acceptInvite(ctx: MemberContext, input: { code: string }) 
       .returning({ userId: friendships.userId });
     // Either row already there means the two are friends (an invite accepted the other way round,
     // concurrently too: the second insert waits on the first's key and then skips).
-    if (inserted.length < 2) throw new AppError('conflict', 'You are already friends with the member who issued this code.');
+    if (inserted.length < 2)
+      throw new AppError('conflict', 'You are already friends with the member who issued this code.');
     const [issuer] = await tx.select({ handle: users.handle }).from(users).where(eq(users.id, invite.issuerId));
     return { _id: id, user: { _id: invite.issuerId, handle: issuer!.handle }, since: now.toISOString() };
   });
@@ -155,4 +155,3 @@ export async function removeFriend(ctx: MemberContext, input: { userId: string }
     );
   return { ok: true as const };
 }
-
