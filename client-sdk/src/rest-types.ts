@@ -1350,11 +1350,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's notification preferences */
+        /**
+         * The caller's notification preferences
+         * @description The defaults until the member changes something.
+         */
         get: operations["me-getNotificationPreferences"];
         /**
          * Change notification preferences
-         * @description Send any subset of the fields; the others keep their values. Answers the whole set.
+         * @description Send any subset of the fields (at least one); the others keep their values. Answers the whole set.
          */
         put: operations["me-updateNotificationPreferences"];
         post?: never;
@@ -1733,18 +1736,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The caller's registered devices
+         * @description Oldest registration first; never the endpoint or token itself.
+         */
+        get: operations["pushTokens-list"];
         put?: never;
         /**
          * Register a device for push
-         * @description Idempotent per token: registering it again moves it to the caller.
+         * @description A Web Push subscription (`platform: web`) or a native APNs/FCM token. Registering the same endpoint or token again refreshes it and makes it the caller's, whoever registered it before (one device, one member). A member keeps at most 10 registrations: the oldest go. Web endpoints must be https (outside development) on an allowed push service host, else 400. 501 for `web` when the deployment has no VAPID keys.
          */
         post: operations["pushTokens-register"];
         /**
          * Unregister a device
-         * @description The token is a query parameter because DELETE bodies are not read.
+         * @description Name it by `token` (the device token or Web Push endpoint, e.g. on sign-out of that device) or by `id` (from GET /api/push-tokens), in the query: DELETE bodies are not read. Idempotent; only the caller's own registrations match.
          */
         delete: operations["pushTokens-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push-tokens/vapid-public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Web Push application server key
+         * @description Pass `publicKey` to PushManager.subscribe() as `applicationServerKey`, then register the subscription.
+         */
+        get: operations["pushTokens-getVapidPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2179,15 +2206,43 @@ export interface components {
             expiresAt: string;
             sender: components["schemas"]["MemberRef"];
         };
+        /**
+         * @description Per channel and kind. `eventReminders`: ~24 h before an event you RSVP'd `going` to; `eventUpdates`: changes to or cancellation of such an event; `messages`: new messages; `friendInvitesAccepted`: someone accepted your friend invite; `reportOutcomes`: a report you filed was decided. Defaults: push on for every kind, email off for every kind, pushShowsDetails off.
+         * @example {
+         *       "push": {
+         *         "eventReminders": true,
+         *         "eventUpdates": true,
+         *         "messages": true,
+         *         "friendInvitesAccepted": true,
+         *         "reportOutcomes": true
+         *       },
+         *       "email": {
+         *         "eventReminders": false,
+         *         "eventUpdates": false,
+         *         "messages": false,
+         *         "friendInvitesAccepted": false,
+         *         "reportOutcomes": false
+         *       },
+         *       "pushShowsDetails": false
+         *     }
+         */
         NotificationPreferences: {
-            emailDigest: boolean;
-            eventReminders: boolean;
-            eventUpdates: boolean;
-            friendActivity: boolean;
-            groveNews: boolean;
-            messages: boolean;
-            postActivity: boolean;
-            push: boolean;
+            email: {
+                eventReminders: boolean;
+                eventUpdates: boolean;
+                friendInvitesAccepted: boolean;
+                messages: boolean;
+                reportOutcomes: boolean;
+            };
+            push: {
+                eventReminders: boolean;
+                eventUpdates: boolean;
+                friendInvitesAccepted: boolean;
+                messages: boolean;
+                reportOutcomes: boolean;
+            };
+            /** @description Whether a push may name things (an event title and start time). Off (default): generic text plus an id the app resolves after sign-in, so a locked screen shows nothing about the event. */
+            pushShowsDetails: boolean;
         };
         /** @description An invite of the caller that is neither used nor expired. The code itself is not kept. */
         OpenFriendInvite: {
@@ -2282,11 +2337,12 @@ export interface components {
             /** @enum {string} */
             visibility: "public" | "friends" | "grove";
         };
+        /** @description A registered device. The endpoint or token itself is never shown. */
         PushToken: {
             _id: string;
             createdAt: string;
             /** @enum {string} */
-            platform: "ios" | "android" | "web";
+            platform: "web" | "ios" | "android";
         };
         ReactionState: {
             myReaction: ("heart" | "support" | "celebrate" | "sad") | null;
@@ -2383,6 +2439,12 @@ export interface components {
             platform: string;
             /** Format: uri */
             url: string;
+        };
+        WebPushKey: {
+            /** @description False when the deployment has no VAPID keys: web subscriptions answer 501. */
+            enabled: boolean;
+            /** @description The applicationServerKey for PushManager.subscribe() (base64url). */
+            publicKey: string | null;
         };
     };
     responses: never;
@@ -10522,15 +10584,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -10555,19 +10608,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "push": true,
-                 *       "emailDigest": false
+                 *       "push": {
+                 *         "messages": false
+                 *       },
+                 *       "email": {
+                 *         "reportOutcomes": true
+                 *       }
                  *     }
                  */
                 "application/json": {
-                    emailDigest?: boolean;
-                    eventReminders?: boolean;
-                    eventUpdates?: boolean;
-                    friendActivity?: boolean;
-                    groveNews?: boolean;
-                    messages?: boolean;
-                    postActivity?: boolean;
-                    push?: boolean;
+                    email?: {
+                        eventReminders?: boolean;
+                        eventUpdates?: boolean;
+                        friendInvitesAccepted?: boolean;
+                        messages?: boolean;
+                        reportOutcomes?: boolean;
+                    };
+                    push?: {
+                        eventReminders?: boolean;
+                        eventUpdates?: boolean;
+                        friendInvitesAccepted?: boolean;
+                        messages?: boolean;
+                        reportOutcomes?: boolean;
+                    };
+                    pushShowsDetails?: boolean;
                 };
             };
         };
@@ -10619,15 +10683,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13205,6 +13260,70 @@ export interface operations {
             };
         };
     };
+    "pushTokens-list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["PushToken"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "pushTokens-register": {
         parameters: {
             query?: never;
@@ -13219,15 +13338,38 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "token": "fcm:dGhpcyBpcyBhIGRldmljZSB0b2tlbg",
-                 *       "platform": "android"
+                 *       "platform": "web",
+                 *       "subscription": {
+                 *         "endpoint": "https://fcm.googleapis.com/fcm/send/dGhpcy1pcy1hLXN1YnNjcmlwdGlvbg",
+                 *         "expirationTime": null,
+                 *         "keys": {
+                 *           "p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",
+                 *           "auth": "tBHItJI5svbpez7KI4CCXg"
+                 *         }
+                 *       }
                  *     }
                  */
                 "application/json": {
                     /** @enum {string} */
-                    platform: "ios" | "android" | "web";
-                    /** @description APNs/FCM device token or Web Push subscription endpoint. */
-                    token: string;
+                    platform: "web" | "ios" | "android";
+                    /** @description With `platform: web` only. */
+                    subscription?: {
+                        /**
+                         * Format: uri
+                         * @description The subscription's endpoint: https, on a push service host the deployment allows (WEB_PUSH_ALLOWED_HOSTS).
+                         */
+                        endpoint: string;
+                        /** @description As the browser gives it; not used. */
+                        expirationTime?: number | null;
+                        keys: {
+                            /** @description The 16-byte auth secret. */
+                            auth: string;
+                            /** @description The browser's P-256 public key (65 bytes). */
+                            p256dh: string;
+                        };
+                    };
+                    /** @description With `platform: ios` (APNs device token) or `android` (FCM registration token) only. */
+                    token?: string;
                 };
             };
         };
@@ -13330,8 +13472,9 @@ export interface operations {
     };
     "pushTokens-delete": {
         parameters: {
-            query: {
-                token: string;
+            query?: {
+                id?: string;
+                token?: string;
             };
             header?: never;
             path?: never;
@@ -13378,8 +13521,48 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "pushTokens-getVapidPublicKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebPushKey"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,3 +8,4 @@ export * from './friendships.js';
 export * from './events.js';
 export * from './idempotency.js';
 export * from './friends.js';
+export * from './notifications.js';

@@ -23,8 +23,6 @@ import { uploadsProcedures as uploads } from './uploads.js';
 export const unbuiltInBuiltNamespaces = {
   auth: { apple: socialSignIn.apple, google: socialSignIn.google },
   me: {
-    getNotificationPreferences: account.getNotificationPreferences,
-    updateNotificationPreferences: account.updateNotificationPreferences,
     setActionAggregateOptIn: account.setActionAggregateOptIn,
   },
   places: { listReviews: placeExtras.listReviews, createReview: placeExtras.createReview },
@@ -32,7 +30,6 @@ export const unbuiltInBuiltNamespaces = {
 
 /** Namespaces with no built route yet. */
 export const unbuiltNamespaces = {
-  pushTokens: { register: account.registerPushToken, delete: account.deletePushToken },
   placeLists: {
     list: placeExtras.listLists,
     create: placeExtras.createList,
