@@ -6,6 +6,7 @@
 import webPush from 'web-push';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
+import { endpointProblem } from './endpoints.js';
 import { vapidDetails, type VapidDetails } from './vapid.js';
 
 export interface WebPushTarget {
@@ -50,6 +51,10 @@ export function createWebPushSender(
   return {
     enabled: true,
     async send(target, message) {
+      if (endpointProblem(deps.config, target.endpoint)) {
+        deps.log.warn('web push skipped: the endpoint is no longer on an allowed push service');
+        return 'failed';
+      }
       const request = webPush.generateRequestDetails(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
         JSON.stringify(message.payload),

@@ -207,8 +207,12 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'POST /api/me/panic': { auth: 'member', destructive: true },
   'GET /api/me/notification-preferences': member,
   'PUT /api/me/notification-preferences': member,
+  // The schema example registers a Web Push subscription on an allowed push service host.
   'POST /api/push-tokens': member,
-  'DELETE /api/push-tokens': member,
+  // Idempotent and matched to the caller's own registrations only: `ok` for every member.
+  'DELETE /api/push-tokens': { auth: 'member', sample: { query: { token: 'fcm:dGhpcyBpcyBhIGRldmljZSB0b2tlbg' } } },
+  'GET /api/push-tokens': member,
+  'GET /api/push-tokens/vapid-public-key': pub,
   'PUT /api/me/action-aggregate-opt-in': member,
 
   // Health and statistics (/healthz is not part of the /api document)

@@ -10,9 +10,9 @@ import {
   type NotificationKind,
 } from '../../../db/schema/index.js';
 import { newId } from '../../../db/ids.js';
-import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { endpointProblem } from '../../push/endpoints.js';
 import { vapidDetails } from '../../push/vapid.js';
 import type { Context } from '../../trpc/context.js';
 import type { MemberContext } from '../../shared/context.js';
@@ -78,23 +78,6 @@ function toPushToken(row: { id: string; platform: 'web' | 'ios' | 'android'; cre
   return { _id: row.id, platform: row.platform, createdAt: row.createdAt.toISOString() };
 }
 
-/** A host is allowed when it is an allowed host or a subdomain of one. */
-function hostAllowed(host: string, allowed: readonly string[]): boolean {
-  const h = host.toLowerCase().replace(/\.$/, '');
-  return allowed.some((a) => h === a || h.endsWith(`.${a}`));
-}
-
-/** The service will POST to this URL: only https (outside tests), only to allowed push services. */
-function assertPushEndpoint(config: Config, endpoint: string) {
-  const url = new URL(endpoint);
-  if (config.NODE_ENV === 'production' && url.protocol !== 'https:')
-    throw new AppError('validation_failed', 'subscription.endpoint must be an https URL.');
-  if (url.username || url.password)
-    throw new AppError('validation_failed', 'subscription.endpoint must not carry credentials.');
-  if (!hostAllowed(url.hostname, config.WEB_PUSH_ALLOWED_HOSTS))
-    throw new AppError('validation_failed', 'subscription.endpoint is not on a push service this deployment allows.');
-}
-
 /**
  * Registers (or refreshes) a device. The endpoint/token is unique: a device registered again
  * becomes the caller's, whoever had it (one device, one member). Past MAX_PUSH_REGISTRATIONS,
@@ -105,7 +88,8 @@ export async function registerPushToken(ctx: MemberContext, input: RegisterPushT
   if (input.subscription) {
     if (!vapidDetails(ctx.config, ctx.log))
       throw new AppError('not_implemented', 'Web Push is not configured on this deployment.');
-    assertPushEndpoint(ctx.config, input.subscription.endpoint);
+    const problem = endpointProblem(ctx.config, input.subscription.endpoint);
+    if (problem) throw new AppError('validation_failed', `subscription.endpoint ${problem}.`);
     values = {
       platform: 'web',
       address: input.subscription.endpoint,
