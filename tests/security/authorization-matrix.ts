@@ -206,9 +206,28 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'GET /api/me/credentials': member,
   'POST /api/me/panic': { auth: 'member', destructive: true },
   'GET /api/me/notification-preferences': member,
-  'PUT /api/me/notification-preferences': member,
-  // The schema example registers a Web Push subscription on an allowed push service host.
-  'POST /api/push-tokens': member,
+  'PUT /api/me/notification-preferences': {
+    auth: 'member',
+    sample: { body: { push: { messages: false }, pushShowsDetails: true } },
+  },
+  // A Web Push subscription on an allowed push service host (the sample is shared: registering
+  // it again moves it to the caller, which every member may do).
+  'POST /api/push-tokens': {
+    auth: 'member',
+    sample: {
+      body: {
+        platform: 'web',
+        token: undefined,
+        subscription: {
+          endpoint: 'https://fcm.googleapis.com/fcm/send/c2VjdXJpdHktbWF0cml4',
+          keys: {
+            p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+            auth: 'tBHItJI5svbpez7KI4CCXg',
+          },
+        },
+      },
+    },
+  },
   // Idempotent and matched to the caller's own registrations only: `ok` for every member.
   'DELETE /api/push-tokens': { auth: 'member', sample: { query: { token: 'fcm:dGhpcyBpcyBhIGRldmljZSB0b2tlbg' } } },
   'GET /api/push-tokens': member,
