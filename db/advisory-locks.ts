@@ -12,6 +12,10 @@ export const ADVISORY_LOCKS = {
   expiredIdempotencyKeysSweep: 7_310_105,
   /** Job: delete video uploads abandoned a day past their authorization (server/domains/uploads/sweep.ts). */
   abandonedVideoUploadsSweep: 7_310_701,
+  /** Job: delete friend invite codes past their expiry (server/jobs/friend-invite-sweep.ts). */
+  expiredFriendInvitesSweep: 7_310_201,
+  /** Job: Web Push event reminders ~24 h ahead, once per member and event (server/jobs/event-reminders.ts). */
+  eventReminders: 7_310_202,
 } as const;
 
 export type AdvisoryLockName = keyof typeof ADVISORY_LOCKS;

@@ -134,6 +134,38 @@ const configSchema = z.object({
   IDENTITY_TOKEN_LEEWAY_SECONDS: z.coerce.number().int().min(0).max(300).default(60),
   /** After fetching a provider's keys, an unknown `kid` triggers no new fetch for this long. */
   IDENTITY_JWKS_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /**
+   * Web Push (VAPID) key pair, base64url as `web-push generate-vapid-keys` prints them: both or
+   * neither. Unset outside production: a pair generated once into DATA_DIR. Unset in production:
+   * Web Push is disabled (one warning at startup; web subscriptions answer 501).
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, 'Must be the base64url P-256 public key (87 characters).')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'Must be the base64url P-256 private key (43 characters).')
+    .optional(),
+  /** Contact for push services (`mailto:` or `https:`); required in production with the keys. */
+  VAPID_SUBJECT: z
+    .string()
+    .refine((v) => /^(mailto:|https:\/\/)/.test(v) && URL.canParse(v), 'Must be a mailto: or https: URL.')
+    .optional(),
+  /**
+   * Hosts a Web Push endpoint may point at (comma-separated; a host matches itself and its
+   * subdomains). The service POSTs to these URLs, so anything else is refused at registration
+   * (no requests into private networks). Default: the browser vendors' push services.
+   */
+  WEB_PUSH_ALLOWED_HOSTS: z
+    .string()
+    .default('fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,push.apple.com,notify.windows.com')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    ),
 });
 
 /** postgres:// or postgresql:// with a host; anything else is a typo we name at startup. */
@@ -148,7 +180,7 @@ function isPostgresUrl(value: string): boolean {
 
 export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
 
-const secretVariables = new Set(['DATABASE_URL', 'SMTP_URL']);
+const secretVariables = new Set(['DATABASE_URL', 'SMTP_URL', 'VAPID_PRIVATE_KEY']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -168,6 +200,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           code: 'custom',
           path: ['RATE_LIMIT_KEY_SECRET'],
           message: 'Required in production (a random string of at least 32 characters).',
+        });
+      if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY))
+        issues.addIssue({
+          code: 'custom',
+          path: [config.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY'],
+          message: 'Set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together (or neither).',
+        });
+      if (config.NODE_ENV === 'production' && config.VAPID_PUBLIC_KEY && !config.VAPID_SUBJECT)
+        issues.addIssue({
+          code: 'custom',
+          path: ['VAPID_SUBJECT'],
+          message: 'Required in production with the VAPID keys (mailto:you@example.org or an https: URL).',
         });
     })
     .safeParse(present);

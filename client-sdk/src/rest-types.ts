@@ -836,7 +836,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's friends */
+        /**
+         * The caller's friends
+         * @description Oldest friendship first. Each friend shows only `_id` and handle, never an email.
+         */
         get: operations["friends-list"];
         put?: never;
         post?: never;
@@ -856,7 +859,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** End a friendship */
+        /**
+         * End a friendship
+         * @description Ends it for both members at once (their `friends` events and posts are hidden from each other from the next request). Idempotent: `ok` also when the two are not friends.
+         */
         delete: operations["friends-remove"];
         options?: never;
         head?: never;
@@ -872,7 +878,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issue a friend invite code */
+        /**
+         * Issue a friend invite code
+         * @description The code (12 base32 characters, case-insensitive, single use) is shown once: only its hash is stored. Lifetime `expiresInDays` 1–30, default 7. A member holds at most 20 open invites; the 21st answers 409 `conflict` until one is used, revoked or expires.
+         */
         post: operations["friends-createInvite"];
         delete?: never;
         options?: never;
@@ -891,10 +900,30 @@ export interface paths {
         put?: never;
         /**
          * Accept an invite: the two members become friends
-         * @description Codes are 12 base32 characters, case-insensitive, single use. Unknown, used or expired codes answer 404; the issuer's own code 409.
+         * @description The caller and the issuer become friends at once, both ways; the code is used up. An unknown, used, revoked or expired code answers the same 404 `not_found` (they cannot be told apart). The caller's own code, or a code of someone who is already a friend, answers 409 `conflict` and the code stays open. Of two concurrent accepts of one code, one wins; the other gets 404. Attempts count against the per-member write limit (429).
          */
         post: operations["friends-acceptInvite"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/invites/{inviteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the caller's open invites
+         * @description Idempotent: an unknown, used, expired or already revoked invite, or someone else's, answers `ok` too and changes nothing.
+         */
+        delete: operations["friends-revokeInvite"];
         options?: never;
         head?: never;
         patch?: never;
@@ -909,7 +938,7 @@ export interface paths {
         };
         /**
          * The caller's open invites
-         * @description Friendships are made through invite codes only, so the open requests are the caller's issued invites that are neither used nor expired.
+         * @description Friendships are made through invite codes only, so the open requests are the caller's own issued invites that are neither used, revoked nor expired, oldest first. Codes are not shown again (only their hash is kept); revoke one by `_id`. Nobody sees the invites of anyone else.
          */
         get: operations["friends-listRequests"];
         put?: never;
@@ -1335,11 +1364,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's notification preferences */
+        /**
+         * The caller's notification preferences
+         * @description The defaults until the member changes something.
+         */
         get: operations["me-getNotificationPreferences"];
         /**
          * Change notification preferences
-         * @description Send any subset of the fields; the others keep their values. Answers the whole set.
+         * @description Send any subset of the fields (at least one); the others keep their values. Answers the whole set.
          */
         put: operations["me-updateNotificationPreferences"];
         post?: never;
@@ -1718,18 +1750,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The caller's registered devices
+         * @description Oldest registration first; never the endpoint or token itself.
+         */
+        get: operations["pushTokens-list"];
         put?: never;
         /**
          * Register a device for push
-         * @description Idempotent per token: registering it again moves it to the caller.
+         * @description A Web Push subscription (`platform: web`) or a native APNs/FCM token. Registering the same endpoint or token again refreshes it and makes it the caller's, whoever registered it before (one device, one member). A member keeps at most 10 registrations: the oldest go. Web endpoints must be https (outside development) on an allowed push service host, else 400. 501 for `web` when the deployment has no VAPID keys.
          */
         post: operations["pushTokens-register"];
         /**
          * Unregister a device
-         * @description The token is a query parameter because DELETE bodies are not read.
+         * @description Name it by `token` (the device token or Web Push endpoint, e.g. on sign-out of that device) or by `id` (from GET /api/push-tokens), in the query: DELETE bodies are not read. Idempotent; only the caller's own registrations match.
          */
         delete: operations["pushTokens-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push-tokens/vapid-public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Web Push application server key
+         * @description Pass `publicKey` to PushManager.subscribe() as `applicationServerKey`, then register the subscription.
+         */
+        get: operations["pushTokens-getVapidPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2048,13 +2104,20 @@ export interface components {
             visibility: "public" | "grove" | "friends";
         };
         Friend: {
-            /** @description Id of the friendship. */
+            /** @description Id of the friendship (the same for both friends). */
             _id: string;
+            /** @description When the invite was accepted. */
             since: string;
             user: components["schemas"]["MemberRef"];
         };
         /** @description Share the code; whoever accepts it first becomes a friend of the issuer. */
         FriendInvite: {
+            /** @description Id of the invite: revoke it with DELETE /api/friends/invites/{inviteId}. */
+            _id: string;
+            /**
+             * @description 12 base32 characters, case-insensitive. Shown once: only its hash is stored.
+             * @example k7qp2xw4mzrt
+             */
             code: string;
             expiresAt: string;
         };
@@ -2184,19 +2247,47 @@ export interface components {
             expiresAt: string;
             sender: components["schemas"]["MemberRef"];
         };
+        /**
+         * @description Per channel and kind. `eventReminders`: ~24 h before an event you RSVP'd `going` to; `eventUpdates`: changes to or cancellation of such an event; `messages`: new messages; `friendInvitesAccepted`: someone accepted your friend invite; `reportOutcomes`: a report you filed was decided. Defaults: push on for every kind, email off for every kind, pushShowsDetails off.
+         * @example {
+         *       "push": {
+         *         "eventReminders": true,
+         *         "eventUpdates": true,
+         *         "messages": true,
+         *         "friendInvitesAccepted": true,
+         *         "reportOutcomes": true
+         *       },
+         *       "email": {
+         *         "eventReminders": false,
+         *         "eventUpdates": false,
+         *         "messages": false,
+         *         "friendInvitesAccepted": false,
+         *         "reportOutcomes": false
+         *       },
+         *       "pushShowsDetails": false
+         *     }
+         */
         NotificationPreferences: {
-            emailDigest: boolean;
-            eventReminders: boolean;
-            eventUpdates: boolean;
-            friendActivity: boolean;
-            groveNews: boolean;
-            messages: boolean;
-            postActivity: boolean;
-            push: boolean;
+            email: {
+                eventReminders: boolean;
+                eventUpdates: boolean;
+                friendInvitesAccepted: boolean;
+                messages: boolean;
+                reportOutcomes: boolean;
+            };
+            push: {
+                eventReminders: boolean;
+                eventUpdates: boolean;
+                friendInvitesAccepted: boolean;
+                messages: boolean;
+                reportOutcomes: boolean;
+            };
+            /** @description Whether a push may name things (an event title and start time). Off (default): generic text plus an id the app resolves after sign-in, so a locked screen shows nothing about the event. */
+            pushShowsDetails: boolean;
         };
+        /** @description An invite of the caller that is neither used nor expired. The code itself is not kept. */
         OpenFriendInvite: {
             _id: string;
-            code: string;
             createdAt: string;
             expiresAt: string;
         };
@@ -2287,11 +2378,12 @@ export interface components {
             /** @enum {string} */
             visibility: "public" | "friends" | "grove";
         };
+        /** @description A registered device. The endpoint or token itself is never shown. */
         PushToken: {
             _id: string;
             createdAt: string;
             /** @enum {string} */
-            platform: "ios" | "android" | "web";
+            platform: "web" | "ios" | "android";
         };
         ReactionState: {
             myReaction: ("heart" | "support" | "celebrate" | "sad") | null;
@@ -2403,6 +2495,12 @@ export interface components {
             platform: string;
             /** Format: uri */
             url: string;
+        };
+        WebPushKey: {
+            /** @description False when the deployment has no VAPID keys: web subscriptions answer 501. */
+            enabled: boolean;
+            /** @description The applicationServerKey for PushManager.subscribe() (base64url). */
+            publicKey: string | null;
         };
     };
     responses: never;
@@ -7993,15 +8091,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -8074,15 +8163,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -8099,10 +8179,7 @@ export interface operations {
     "friends-createInvite": {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8114,7 +8191,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Lifetime of the code, 1–30 days; default 7. */
+                    /**
+                     * @description Lifetime of the code in days, 1–30; default 7.
+                     * @default 7
+                     */
                     expiresInDays?: number;
                 };
             };
@@ -8194,15 +8274,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -8263,6 +8334,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
             413: {
                 headers: {
@@ -8281,6 +8361,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
@@ -8290,8 +8381,71 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "friends-revokeInvite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inviteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8356,15 +8510,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10553,15 +10698,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -10586,19 +10722,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "push": true,
-                 *       "emailDigest": false
+                 *       "push": {
+                 *         "messages": false
+                 *       },
+                 *       "email": {
+                 *         "reportOutcomes": true
+                 *       }
                  *     }
                  */
                 "application/json": {
-                    emailDigest?: boolean;
-                    eventReminders?: boolean;
-                    eventUpdates?: boolean;
-                    friendActivity?: boolean;
-                    groveNews?: boolean;
-                    messages?: boolean;
-                    postActivity?: boolean;
-                    push?: boolean;
+                    email?: {
+                        eventReminders?: boolean;
+                        eventUpdates?: boolean;
+                        friendInvitesAccepted?: boolean;
+                        messages?: boolean;
+                        reportOutcomes?: boolean;
+                    };
+                    push?: {
+                        eventReminders?: boolean;
+                        eventUpdates?: boolean;
+                        friendInvitesAccepted?: boolean;
+                        messages?: boolean;
+                        reportOutcomes?: boolean;
+                    };
+                    pushShowsDetails?: boolean;
                 };
             };
         };
@@ -10650,15 +10797,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13236,6 +13374,70 @@ export interface operations {
             };
         };
     };
+    "pushTokens-list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["PushToken"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "pushTokens-register": {
         parameters: {
             query?: never;
@@ -13250,15 +13452,38 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "token": "fcm:dGhpcyBpcyBhIGRldmljZSB0b2tlbg",
-                 *       "platform": "android"
+                 *       "platform": "web",
+                 *       "subscription": {
+                 *         "endpoint": "https://fcm.googleapis.com/fcm/send/dGhpcy1pcy1hLXN1YnNjcmlwdGlvbg",
+                 *         "expirationTime": null,
+                 *         "keys": {
+                 *           "p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",
+                 *           "auth": "tBHItJI5svbpez7KI4CCXg"
+                 *         }
+                 *       }
                  *     }
                  */
                 "application/json": {
                     /** @enum {string} */
-                    platform: "ios" | "android" | "web";
-                    /** @description APNs/FCM device token or Web Push subscription endpoint. */
-                    token: string;
+                    platform: "web" | "ios" | "android";
+                    /** @description With `platform: web` only. */
+                    subscription?: {
+                        /**
+                         * Format: uri
+                         * @description The subscription's endpoint: https, on a push service host the deployment allows (WEB_PUSH_ALLOWED_HOSTS).
+                         */
+                        endpoint: string;
+                        /** @description As the browser gives it; not used. */
+                        expirationTime?: number | null;
+                        keys: {
+                            /** @description The 16-byte auth secret. */
+                            auth: string;
+                            /** @description The browser's P-256 public key (65 bytes). */
+                            p256dh: string;
+                        };
+                    };
+                    /** @description With `platform: ios` (APNs device token) or `android` (FCM registration token) only. */
+                    token?: string;
                 };
             };
         };
@@ -13361,8 +13586,9 @@ export interface operations {
     };
     "pushTokens-delete": {
         parameters: {
-            query: {
-                token: string;
+            query?: {
+                id?: string;
+                token?: string;
             };
             header?: never;
             path?: never;
@@ -13409,8 +13635,48 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "pushTokens-getVapidPublicKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebPushKey"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,3 +9,5 @@ export * from './events.js';
 export * from './idempotency.js';
 export * from './identities.js';
 export * from './videos.js';
+export * from './friends.js';
+export * from './notifications.js';

@@ -7,6 +7,7 @@ import { IDEMPOTENCY_KEY_TTL_MS } from '../lib/idempotency.js';
 import type { Job } from './runner.js';
 import { rsvpSweep } from './rsvp-sweep.js';
 import { abandonedVideoUploadsSweep } from '../domains/uploads/sweep.js';
+import { friendInviteSweep } from './friend-invite-sweep.js';
 
 export const expiredCredentialsSweep: Job = {
   name: 'sweep-expired-credentials',
@@ -47,3 +48,4 @@ export const expiredIdempotencyKeysSweep: Job = {
 };
 allJobs.push(expiredIdempotencyKeysSweep);
 allJobs.push(abandonedVideoUploadsSweep);
+allJobs.push(friendInviteSweep);

@@ -43,6 +43,7 @@ export type WriteLimitScope =
   | 'posts.create'
   | 'comments.create'
   | 'invites.create'
+  | 'invites.accept'
   | 'reports.create'
   | 'messages.create'
   | 'reviews.create'

@@ -22,12 +22,14 @@ import { adminSetupRouter } from '../domains/groves/admin.js';
 import { organizationsRouter } from '../domains/organizations/router.js';
 import { placesRouter } from '../domains/places/router.js';
 import { uploadsRouter } from '../domains/uploads/router.js';
+import { friendsRouter } from '../domains/friends/router.js';
+import { notificationPreferencesRouter, pushTokensRouter } from '../domains/notifications/router.js';
 import { unbuiltInBuiltNamespaces as unbuilt, unbuiltNamespaces } from '../domains/unbuilt/index.js';
 import { mergeRouters, router } from './init.js';
 
 export const appRouter = router({
   auth: authRouter,
-  me: mergeRouters(meRouter, router(unbuilt.me)),
+  me: mergeRouters(meRouter, notificationPreferencesRouter, router(unbuilt.me)),
   stats: statsRouter,
   events: eventsRouter,
   groves: grovesRouter,
@@ -35,6 +37,8 @@ export const appRouter = router({
   adminSetup: adminSetupRouter,
   places: mergeRouters(placesRouter, router(unbuilt.places)),
   uploads: mergeRouters(uploadsRouter, router(unbuilt.uploads)),
+  friends: friendsRouter,
+  pushTokens: pushTokensRouter,
   ...unbuiltNamespaces,
 });
 

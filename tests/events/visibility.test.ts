@@ -106,3 +106,30 @@ it('a friendship that ends hides friends events again', async () => {
   const after = await t.request('GET', `/api/events/${slugs.gFriends}`, { token: friend.token });
   expect(after.status).toBe(404);
 });
+
+it('a real accepted friend invite reveals a friends-only event; removing the friend hides it on the next request', async () => {
+  const admin = await createAdmin(t);
+  const grove = await createGrove(t, admin);
+  const [host, newFriend] = await Promise.all([createMember(t, { prefix: 'hst' }), createMember(t, { prefix: 'nfr' })]);
+  await appointOrganizer(t, admin, grove._id, host);
+  const ownArea = unique('Inviteville');
+  const event = await createEvent(t, host, { groveId: grove._id }, { area: ownArea, visibility: 'friends' });
+  const sees = async () => {
+    const one = await t.request('GET', `/api/events/${event.slug}`, { token: newFriend.token });
+    const list = await t.trpc(newFriend.token).events.list.query({ area: ownArea });
+    return { one: one.status, listed: list.items.map((e) => e.slug) };
+  };
+  expect(await sees()).toEqual({ one: 404, listed: [] });
+
+  const invite = await t.request('POST', '/api/friends/invites', { token: host.token });
+  expect(invite.status).toBe(201);
+  const accepted = await t.request('POST', `/api/friends/invites/${invite.body.code}/accept`, {
+    token: newFriend.token,
+  });
+  expect(accepted.status).toBe(200);
+  expect(await sees()).toEqual({ one: 200, listed: [event.slug] });
+
+  // Either side may end it; here the host does, through the typed client.
+  expect(await t.trpc(host.token).friends.remove.mutate({ userId: newFriend.id })).toEqual({ ok: true });
+  expect(await sees()).toEqual({ one: 404, listed: [] });
+});

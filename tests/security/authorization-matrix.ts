@@ -209,9 +209,32 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'GET /api/me/credentials': member,
   'POST /api/me/panic': { auth: 'member', destructive: true },
   'GET /api/me/notification-preferences': member,
-  'PUT /api/me/notification-preferences': member,
-  'POST /api/push-tokens': member,
-  'DELETE /api/push-tokens': member,
+  'PUT /api/me/notification-preferences': {
+    auth: 'member',
+    sample: { body: { push: { messages: false }, pushShowsDetails: true } },
+  },
+  // A Web Push subscription on an allowed push service host (the sample is shared: registering
+  // it again moves it to the caller, which every member may do).
+  'POST /api/push-tokens': {
+    auth: 'member',
+    sample: {
+      body: {
+        platform: 'web',
+        token: undefined,
+        subscription: {
+          endpoint: 'https://fcm.googleapis.com/fcm/send/c2VjdXJpdHktbWF0cml4',
+          keys: {
+            p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+            auth: 'tBHItJI5svbpez7KI4CCXg',
+          },
+        },
+      },
+    },
+  },
+  // Idempotent and matched to the caller's own registrations only: `ok` for every member.
+  'DELETE /api/push-tokens': { auth: 'member', sample: { query: { token: 'fcm:dGhpcyBpcyBhIGRldmljZSB0b2tlbg' } } },
+  'GET /api/push-tokens': member,
+  'GET /api/push-tokens/vapid-public-key': pub,
   'PUT /api/me/action-aggregate-opt-in': member,
 
   // Health and statistics (/healthz is not part of the /api document)
@@ -322,7 +345,23 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'GET /api/friends': member,
   'GET /api/friends/requests': member,
   'POST /api/friends/invites': member,
-  'POST /api/friends/invites/{code}/accept': member,
+  // A live code of a member of its own per call: every signed-in caller can accept it (the
+  // issuer's own code, unknown, used and expired codes are covered in tests/friends/).
+  'POST /api/friends/invites/{code}/accept': {
+    auth: 'member',
+    setup: async (ctx) => {
+      const issuer = { ...(await insertMember(ctx.t, { prefix: 'inv' })), level: 'member' as const };
+      return { params: { code: (await ctx.create('POST /api/friends/invites', issuer)).code } };
+    },
+  },
+  // An open invite of `member`: revoking is idempotent and matches only the caller's own
+  // invites, so everyone gets `ok` (tests/friends/ proves another member's revoke changes nothing).
+  'DELETE /api/friends/invites/{inviteId}': {
+    auth: 'member',
+    setup: async (ctx) => ({
+      params: { inviteId: (await ctx.create('POST /api/friends/invites', ctx.callers.member))._id },
+    }),
+  },
   'DELETE /api/friends/{userId}': member,
   'GET /api/feed': member,
   'POST /api/posts': member,

@@ -21,8 +21,6 @@ import { uploadsProcedures as uploads } from './uploads.js';
 /** Unbuilt procedures of namespaces that also hold built ones; merged into those routers. */
 export const unbuiltInBuiltNamespaces = {
   me: {
-    getNotificationPreferences: account.getNotificationPreferences,
-    updateNotificationPreferences: account.updateNotificationPreferences,
     setActionAggregateOptIn: account.setActionAggregateOptIn,
   },
   places: { listReviews: placeExtras.listReviews, createReview: placeExtras.createReview },
@@ -31,19 +29,11 @@ export const unbuiltInBuiltNamespaces = {
 
 /** Namespaces with no built route yet. */
 export const unbuiltNamespaces = {
-  pushTokens: { register: account.registerPushToken, delete: account.deletePushToken },
   placeLists: {
     list: placeExtras.listLists,
     create: placeExtras.createList,
     update: placeExtras.updateList,
     delete: placeExtras.deleteList,
-  },
-  friends: {
-    list: social.listFriends,
-    listRequests: social.listFriendRequests,
-    createInvite: social.createInvite,
-    acceptInvite: social.acceptInvite,
-    remove: social.removeFriend,
   },
   feed: { list: social.feed },
   posts: {

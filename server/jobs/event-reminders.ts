@@ -1,0 +1,172 @@
+// Event reminders: about 24 hours before an event, a Web Push to every member who RSVP'd `going`
+// (confirmed, not pending), can still see the event, and has not turned event reminders off.
+// Once per member and event: a delivery row is written in the same transaction as the sends, so
+// neither a restart nor a second process sends it again (the runner's advisory lock lets one
+// process run the job at a time). Delivery rows go once the event has ended.
+//
+// The payload carries no personal data unless the member allowed it (`pushShowsDetails`): by
+// default a generic text and the event id, which the app resolves after sign-in.
+import { sql } from 'drizzle-orm';
+import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
+import type { Tx } from '../../db/client.js';
+import { eventReminderDeliveries, pushSubscriptions } from '../../db/schema/index.js';
+import type { Logger } from '../log.js';
+import type { PushMessage, WebPushSender } from '../push/web-push.js';
+import type { Job } from './runner.js';
+import { and, eq, inArray } from 'drizzle-orm';
+
+export const REMINDER_LEAD_HOURS = 24;
+const HOUR_MS = 3_600_000;
+/** Members reminded per run; the rest follow on the next run (every few minutes). */
+const BATCH = 200;
+/** Members whose pushes are in flight at once. */
+const PARALLEL = 8;
+
+interface DueReminder {
+  user_id: string;
+  event_id: string;
+  title: string;
+  starts_at: string | Date;
+  details: boolean;
+}
+
+/** The message for one member; `details` is their `pushShowsDetails` preference. */
+export function reminderMessage(
+  reminder: { eventId: string; title: string; startsAt: Date; details: boolean },
+  now: Date,
+): PushMessage {
+  const untilStart = reminder.startsAt.getTime() - now.getTime();
+  const hours = Math.max(1, Math.round(untilStart / HOUR_MS));
+  const when = `in about ${hours} hour${hours === 1 ? '' : 's'}`;
+  const payload = reminder.details
+    ? {
+        type: 'event-reminder',
+        title: reminder.title,
+        body: `Starts ${when}.`,
+        eventId: reminder.eventId,
+        startsAt: reminder.startsAt.toISOString(),
+      }
+    : {
+        type: 'event-reminder',
+        title: 'Event reminder',
+        body: `An event you're going to starts ${when}.`,
+        eventId: reminder.eventId,
+      };
+  return {
+    payload,
+    // Useless once the event has started: the push service drops it rather than deliver it late.
+    ttlSeconds: Math.max(60, Math.floor(untilStart / 1000)),
+    // One pending reminder per event on a device (32 base64url characters at most).
+    topic: reminder.eventId.replace(/-/g, ''),
+    urgency: 'normal',
+  };
+}
+
+const rows = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
+
+async function dueReminders(tx: Tx, now: Date): Promise<DueReminder[]> {
+  const at = now.toISOString();
+  const until = new Date(now.getTime() + REMINDER_LEAD_HOURS * HOUR_MS).toISOString();
+  // Visibility mirrors server/domains/events/visibility.ts for the RSVP's member (a column here,
+  // not a bound viewer): an event that became invisible to them sends nothing.
+  return rows<DueReminder>(
+    await tx.execute(sql`
+      select r.user_id, e.id as event_id, e.title, e.starts_at, coalesce(p.push_shows_details, false) as details
+      from event_rsvps r
+      join events e on e.id = r.event_id
+      left join notification_preferences p on p.user_id = r.user_id
+      where r.status = 'going' and not r.pending
+        and e.status <> 'cancelled'
+        and e.starts_at > ${at}::timestamptz and e.starts_at <= ${until}::timestamptz
+        and coalesce(p.push_event_reminders, true)
+        and not exists (select 1 from event_reminder_deliveries d where d.event_id = e.id and d.user_id = r.user_id)
+        and exists (select 1 from push_subscriptions s where s.user_id = r.user_id and s.platform = 'web')
+        and (
+          e.visibility = 'public'
+          or (e.visibility = 'grove' and exists (select 1 from grove_members gm where gm.grove_id = e.host_grove_id and gm.user_id = r.user_id))
+          or (e.visibility = 'friends' and (e.creator_id = r.user_id or exists (select 1 from friendships f where f.user_id = r.user_id and f.friend_id = e.creator_id)))
+          or exists (select 1 from grove_members gm where gm.grove_id = e.host_grove_id and gm.user_id = r.user_id and gm.role = 'organizer')
+          or exists (select 1 from organization_admins oa where oa.organization_id = e.host_organization_id and oa.user_id = r.user_id)
+          or exists (select 1 from users u where u.id = r.user_id and u.role = 'admin')
+        )
+      order by e.starts_at, r.id
+      limit ${BATCH}`),
+  );
+}
+
+/** Sends one member's reminder to each of their browsers; true when it reached at least one. */
+async function remind(tx: Tx, push: WebPushSender, reminder: DueReminder, now: Date) {
+  const targets = await tx
+    .select({
+      id: pushSubscriptions.id,
+      endpoint: pushSubscriptions.address,
+      p256dh: pushSubscriptions.p256dh,
+      auth: pushSubscriptions.auth,
+    })
+    .from(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.userId, reminder.user_id), eq(pushSubscriptions.platform, 'web')));
+  const message = reminderMessage(
+    {
+      eventId: reminder.event_id,
+      title: reminder.title,
+      startsAt: new Date(reminder.starts_at),
+      details: Boolean(reminder.details),
+    },
+    now,
+  );
+  const outcomes = await Promise.all(
+    targets.map(async (target) => ({
+      id: target.id,
+      outcome: await push.send({ endpoint: target.endpoint, p256dh: target.p256dh!, auth: target.auth! }, message),
+    })),
+  );
+  const gone = outcomes.filter((o) => o.outcome === 'gone').map((o) => o.id);
+  return {
+    delivered: outcomes.some((o) => o.outcome === 'delivered'),
+    gone,
+    failed: outcomes.filter((o) => o.outcome === 'failed').length,
+  };
+}
+
+export function createEventReminderJob(deps: { push: WebPushSender; log: Logger }): Job {
+  return {
+    name: 'event-reminders',
+    lockId: ADVISORY_LOCKS.eventReminders,
+    intervalMs: 5 * 60_000,
+    async run(tx, now) {
+      // Reminders of events that have ended are done with.
+      const cleaned = rows(
+        await tx.execute(sql`
+          delete from event_reminder_deliveries d using events e
+          where d.event_id = e.id and e.ends_at < ${now.toISOString()}::timestamptz
+          returning d.event_id`),
+      ).length;
+      if (!deps.push.enabled) return { sent: 0, cleaned, goneSubscriptions: 0, failedPushes: 0 };
+
+      const due = await dueReminders(tx, now);
+      let sent = 0;
+      let failed = 0;
+      const gone: string[] = [];
+      for (let i = 0; i < due.length; i += PARALLEL) {
+        const results = await Promise.all(due.slice(i, i + PARALLEL).map((r) => remind(tx, deps.push, r, now)));
+        const delivered = due.slice(i, i + PARALLEL).filter((_, j) => results[j]!.delivered);
+        for (const r of results) {
+          gone.push(...r.gone);
+          failed += r.failed;
+        }
+        // Not reached at all (push services failing): no row, so the next run tries again.
+        if (delivered.length > 0)
+          await tx
+            .insert(eventReminderDeliveries)
+            .values(delivered.map((r) => ({ eventId: r.event_id, userId: r.user_id, sentAt: now })))
+            .onConflictDoNothing();
+        sent += delivered.length;
+      }
+      // Subscriptions the push service no longer knows (404/410) are deleted.
+      if (gone.length > 0) await tx.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, gone));
+      if (failed > 0) deps.log.warn({ failed }, 'event reminders: some pushes failed; they are retried next run');
+      return { sent, cleaned, goneSubscriptions: gone.length, failedPushes: failed };
+    },
+  };
+}
