@@ -21,6 +21,7 @@ import { grovesRouter } from '../domains/groves/router.js';
 import { adminSetupRouter } from '../domains/groves/admin.js';
 import { organizationsRouter } from '../domains/organizations/router.js';
 import { placesRouter } from '../domains/places/router.js';
+import { placeListsRouter, placeReviewsRouter } from '../domains/place-social/router.js';
 import { unbuiltInBuiltNamespaces as unbuilt, unbuiltNamespaces } from '../domains/unbuilt/index.js';
 import { mergeRouters, router } from './init.js';
 
@@ -32,7 +33,8 @@ export const appRouter = router({
   groves: grovesRouter,
   organizations: organizationsRouter,
   adminSetup: adminSetupRouter,
-  places: mergeRouters(placesRouter, router(unbuilt.places)),
+  places: mergeRouters(placesRouter, placeReviewsRouter),
+  placeLists: placeListsRouter,
   ...unbuiltNamespaces,
 });
 

@@ -14,7 +14,6 @@ import { companionProcedures as companion } from './companion.js';
 import { guidesProcedures as guides } from './guides.js';
 import { mediaProcedures as media } from './media.js';
 import { messagingProcedures as messaging } from './messaging.js';
-import { placeExtrasProcedures as placeExtras } from './places-extras.js';
 import { socialSignInProcedures as socialSignIn } from './social-sign-in.js';
 import { socialProcedures as social } from './social.js';
 import { uploadsProcedures as uploads } from './uploads.js';
@@ -27,18 +26,11 @@ export const unbuiltInBuiltNamespaces = {
     updateNotificationPreferences: account.updateNotificationPreferences,
     setActionAggregateOptIn: account.setActionAggregateOptIn,
   },
-  places: { listReviews: placeExtras.listReviews, createReview: placeExtras.createReview },
 };
 
 /** Namespaces with no built route yet. */
 export const unbuiltNamespaces = {
   pushTokens: { register: account.registerPushToken, delete: account.deletePushToken },
-  placeLists: {
-    list: placeExtras.listLists,
-    create: placeExtras.createList,
-    update: placeExtras.updateList,
-    delete: placeExtras.deleteList,
-  },
   friends: {
     list: social.listFriends,
     listRequests: social.listFriendRequests,
