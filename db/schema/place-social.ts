@@ -4,7 +4,18 @@
 // kept on the place row (places.review_count, places.rating_sum), updated in the same
 // transaction as every review write, so the place list never aggregates reviews.
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt, idColumn } from './columns.js';
 import { places } from './places.js';

@@ -13,17 +13,29 @@ export async function placeAt(t: TestApp, submitter: TestMember, admin: TestMemb
 }
 
 export function reviewBody(overrides: Record<string, unknown> = {}) {
-  return { rating: 4, text: 'Kind staff, great tofu scramble.', monthVisited: '2026-01', showHandle: false, ...overrides };
+  return {
+    rating: 4,
+    text: 'Kind staff, great tofu scramble.',
+    monthVisited: '2026-01',
+    showHandle: false,
+    ...overrides,
+  };
 }
 
 export async function review(t: TestApp, author: TestMember, placeId: string, overrides: Record<string, unknown> = {}) {
-  const res = await t.request('POST', `/api/places/${placeId}/reviews`, { token: author.token, body: reviewBody(overrides) });
+  const res = await t.request('POST', `/api/places/${placeId}/reviews`, {
+    token: author.token,
+    body: reviewBody(overrides),
+  });
   expect(res.status, res.text).toBe(201);
   return res.body;
 }
 
 export async function createList(t: TestApp, owner: TestMember, body: Record<string, unknown> = {}) {
-  const res = await t.request('POST', '/api/place-lists', { token: owner.token, body: { name: 'Favourites', ...body } });
+  const res = await t.request('POST', '/api/place-lists', {
+    token: owner.token,
+    body: { name: 'Favourites', ...body },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body;
 }

@@ -63,11 +63,22 @@ describe('POST /api/places/{id}/reviews', () => {
     const author = await createMember(t);
     const typed = t.trpc(author.token);
     const created = await typed.places.createReview.mutate({ id: place._id, rating: 3, text: 'Fine.' });
-    expect(created).toMatchObject({ placeId: place._id, rating: 3, text: 'Fine.', showHandle: false, monthVisited: null });
-    const again = await t.request('POST', `/api/places/${place._id}/reviews`, { token: author.token, body: reviewBody() });
+    expect(created).toMatchObject({
+      placeId: place._id,
+      rating: 3,
+      text: 'Fine.',
+      showHandle: false,
+      monthVisited: null,
+    });
+    const again = await t.request('POST', `/api/places/${place._id}/reviews`, {
+      token: author.token,
+      body: reviewBody(),
+    });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('conflict');
-    expect(await trpcCode(typed.places.createReview.mutate({ id: place._id, rating: 1, text: 'Again' }))).toBe('conflict');
+    expect(await trpcCode(typed.places.createReview.mutate({ id: place._id, rating: 1, text: 'Again' }))).toBe(
+      'conflict',
+    );
     // The failed attempts left the aggregate alone.
     expect(await aggregate(place.slug)).toEqual({ averageRating: 3, reviewCount: 1 });
   });
@@ -87,10 +98,12 @@ describe('POST /api/places/{id}/reviews', () => {
         bodies.push(list.body);
       }
     expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
-    expect(await trpcCode(t.trpc(submitter.token).places.createReview.mutate({ id: pending._id, rating: 5, text: 'x' }))).toBe(
-      'not_found',
+    expect(
+      await trpcCode(t.trpc(submitter.token).places.createReview.mutate({ id: pending._id, rating: 5, text: 'x' })),
+    ).toBe('not_found');
+    const rows = await t.deps.database.rows(
+      sql`select 1 from place_reviews where place_id in (${pending._id}, ${rejected._id})`,
     );
-    const rows = await t.deps.database.rows(sql`select 1 from place_reviews where place_id in (${pending._id}, ${rejected._id})`);
     expect(rows).toEqual([]);
   });
 
@@ -118,8 +131,16 @@ describe('POST /api/places/{id}/reviews', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('validation_failed');
     }
-    expect((await t.request('POST', '/api/places/not-a-uuid/reviews', { token: author.token, body: reviewBody() })).status).toBe(400);
-    expect(await trpcCode(t.trpc(author.token).places.createReview.mutate({ id: place._id, rating: 2, text: 'x', monthVisited: month(nextNextMonth) }))).toBe('validation_failed');
+    expect(
+      (await t.request('POST', '/api/places/not-a-uuid/reviews', { token: author.token, body: reviewBody() })).status,
+    ).toBe(400);
+    expect(
+      await trpcCode(
+        t
+          .trpc(author.token)
+          .places.createReview.mutate({ id: place._id, rating: 2, text: 'x', monthVisited: month(nextNextMonth) }),
+      ),
+    ).toBe('validation_failed');
     // The current month is fine.
     const ok = await t.request('POST', `/api/places/${place._id}/reviews`, {
       token: author.token,
@@ -132,7 +153,9 @@ describe('POST /api/places/{id}/reviews', () => {
     const { place } = await placeAt(t, submitter, admin);
     const res = await t.request('POST', `/api/places/${place._id}/reviews`, { body: reviewBody() });
     expect(res.status).toBe(401);
-    expect(await trpcCode(t.trpc().places.createReview.mutate({ id: place._id, rating: 5, text: 'x' }))).toBe('unauthorized');
+    expect(await trpcCode(t.trpc().places.createReview.mutate({ id: place._id, rating: 5, text: 'x' }))).toBe(
+      'unauthorized',
+    );
   });
 });
 
@@ -201,7 +224,9 @@ describe('my review: GET, PATCH, DELETE /api/places/{id}/reviews/mine', () => {
     expect(gone.body).toEqual({ ok: true });
     expect(await aggregate(place.slug)).toEqual({ averageRating: null, reviewCount: 0 });
     expect((await t.request('GET', `/api/places/${place._id}/reviews/mine`, { token: author.token })).status).toBe(404);
-    expect((await t.request('DELETE', `/api/places/${place._id}/reviews/mine`, { token: author.token })).status).toBe(404);
+    expect((await t.request('DELETE', `/api/places/${place._id}/reviews/mine`, { token: author.token })).status).toBe(
+      404,
+    );
     // Deleted: the member may review the place again.
     await review(t, author, place._id, { rating: 3 });
     expect(await aggregate(place.slug)).toEqual({ averageRating: 3, reviewCount: 1 });
@@ -216,9 +241,9 @@ describe('my review: GET, PATCH, DELETE /api/places/{id}/reviews/mine', () => {
     expect(await typed.places.getMyReview.query({ id: place._id })).toEqual(created);
     const edited = await typed.places.updateMyReview.mutate({ id: place._id, text: 'Very good.' });
     expect(edited).toMatchObject({ _id: created._id, rating: 4, text: 'Very good.' });
-    expect(await trpcCode(t.trpc((await createMember(t)).token).places.updateMyReview.mutate({ id: place._id, rating: 1 }))).toBe(
-      'not_found',
-    );
+    expect(
+      await trpcCode(t.trpc((await createMember(t)).token).places.updateMyReview.mutate({ id: place._id, rating: 1 })),
+    ).toBe('not_found');
     expect(await typed.places.deleteMyReview.mutate({ id: place._id })).toEqual({ ok: true });
     expect(await trpcCode(typed.places.deleteMyReview.mutate({ id: place._id }))).toBe('not_found');
   });
@@ -233,7 +258,9 @@ describe('the place rating aggregate', () => {
     await review(t, c!, place._id, { rating: 2 });
     expect(await aggregate(place.slug)).toEqual({ averageRating: 3.67, reviewCount: 3 });
     const listed = await t.request('GET', `/api/places?bbox=${spot.bbox}`);
-    expect(listed.body.items).toEqual([expect.objectContaining({ _id: place._id, averageRating: 3.67, reviewCount: 3 })]);
+    expect(listed.body.items).toEqual([
+      expect.objectContaining({ _id: place._id, averageRating: 3.67, reviewCount: 3 }),
+    ]);
     const searched = await t.trpc().places.list.query({ bbox: spot.bbox as never, limit: 5 });
     expect(searched.items[0]).toMatchObject({ averageRating: 3.67, reviewCount: 3 });
 

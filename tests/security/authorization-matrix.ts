@@ -165,8 +165,9 @@ async function reviewOfMember(ctx: SetupContext) {
 }
 const privateListOfMember = async (ctx: SetupContext) => ({
   params: {
-    id: (await ctx.create('POST /api/place-lists', ctx.callers.member, { body: { name: fresh('List '), isPublic: false } }))
-      ._id,
+    id: (
+      await ctx.create('POST /api/place-lists', ctx.callers.member, { body: { name: fresh('List '), isPublic: false } })
+    )._id,
   },
 });
 const listAndPlace = async (ctx: SetupContext) => ({
@@ -255,7 +256,10 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'GET /api/places/{id}/reviews': { auth: 'public', setup: approvedPlaceById },
   'POST /api/places/{id}/reviews': {
     auth: 'member',
-    setup: async (ctx) => ({ ...(await approvedPlaceById(ctx)), body: { rating: 4, text: 'Fine.', monthVisited: null } }),
+    setup: async (ctx) => ({
+      ...(await approvedPlaceById(ctx)),
+      body: { rating: 4, text: 'Fine.', monthVisited: null },
+    }),
   },
   'GET /api/places/{id}/reviews/mine': { auth: 'member', setup: reviewOfMember, expect: othersHidden },
   'PATCH /api/places/{id}/reviews/mine': {
@@ -266,7 +270,11 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'DELETE /api/places/{id}/reviews/mine': { auth: 'member', setup: reviewOfMember, expect: othersHidden },
   'GET /api/place-lists': member,
   'POST /api/place-lists': member,
-  'GET /api/place-lists/{id}': { auth: 'public', setup: privateListOfMember, expect: { ...othersHidden, anonymous: 'hidden' } },
+  'GET /api/place-lists/{id}': {
+    auth: 'public',
+    setup: privateListOfMember,
+    expect: { ...othersHidden, anonymous: 'hidden' },
+  },
   'GET /api/place-lists/{id}/places': {
     auth: 'public',
     setup: privateListOfMember,

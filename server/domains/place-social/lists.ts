@@ -216,7 +216,8 @@ export async function removePlace(
       .delete(placeListItems)
       .where(and(eq(placeListItems.listId, list.id), eq(placeListItems.placeId, input.placeId)))
       .returning({ placeId: placeListItems.placeId });
-    if (removed.length) await tx.update(placeLists).set({ updatedAt: ctx.clock.now() }).where(eq(placeLists.id, list.id));
+    if (removed.length)
+      await tx.update(placeLists).set({ updatedAt: ctx.clock.now() }).where(eq(placeLists.id, list.id));
   });
   return listWhere(ctx.db, eq(placeLists.id, input.id));
 }

@@ -17,12 +17,7 @@ import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
 import type { Context } from '../../trpc/context.js';
-import {
-  EARLIEST_MONTH,
-  type CreateReviewInput,
-  type ReviewOutput,
-  type UpdateReviewInput,
-} from './schemas.js';
+import { EARLIEST_MONTH, type CreateReviewInput, type ReviewOutput, type UpdateReviewInput } from './schemas.js';
 
 const approved = sql`${places.status} = 'approved'`;
 
@@ -78,7 +73,8 @@ function assertMonthVisited(ctx: Context, month: string | null | undefined): voi
   const ahead = new Date(ctx.clock.now().getTime() + 14 * 3_600_000);
   const current = `${ahead.getUTCFullYear()}-${String(ahead.getUTCMonth() + 1).padStart(2, '0')}`;
   if (month > current) throw new AppError('validation_failed', 'monthVisited: must not be in the future.');
-  if (month < EARLIEST_MONTH) throw new AppError('validation_failed', `monthVisited: must be ${EARLIEST_MONTH} or later.`);
+  if (month < EARLIEST_MONTH)
+    throw new AppError('validation_failed', `monthVisited: must be ${EARLIEST_MONTH} or later.`);
 }
 
 async function assertApprovedPlace(db: DbOrTx, placeId: string): Promise<void> {

@@ -21,7 +21,7 @@ export const reviewOutput = z
     rating: z.number().int().min(1).max(5),
     text: z.string(),
     monthVisited: z.string().nullable().meta({ description: 'YYYY-MM, or null when not given.' }),
-    showHandle: z.boolean().meta({ description: "Whether the author chose to show their handle." }),
+    showHandle: z.boolean().meta({ description: 'Whether the author chose to show their handle.' }),
     authorHandle: z.string().optional().meta({
       description:
         "The author's current handle, present only when `showHandle` is true. Otherwise the review has no author field at all, and nothing in it (its `_id` included) leads to the author.",
@@ -96,13 +96,16 @@ export type UpdateReviewInput = z.infer<typeof updateReviewInput>;
 export const placeListOutput = z
   .object({
     _id: z.string(),
-    slug: z.string().meta({ description: 'Stable public address of the list (GET /api/place-lists/{id} takes it too).' }),
+    slug: z
+      .string()
+      .meta({ description: 'Stable public address of the list (GET /api/place-lists/{id} takes it too).' }),
     name: z.string(),
     description: z.string().nullable(),
     isPublic: z.boolean(),
-    showHandle: z.boolean().meta({ description: "Whether the owner chose to show their handle on the list." }),
+    showHandle: z.boolean().meta({ description: 'Whether the owner chose to show their handle on the list.' }),
     ownerHandle: z.string().optional().meta({
-      description: "The owner's current handle, present only when `showHandle` is true; otherwise the list has no owner field at all.",
+      description:
+        "The owner's current handle, present only when `showHandle` is true; otherwise the list has no owner field at all.",
     }),
     placeCount: z.number().int().meta({ description: 'Places in the list (GET /api/place-lists/{id}/places).' }),
     createdAt: z.string(),
@@ -115,10 +118,7 @@ export type PlaceListOutput = z.infer<typeof placeListOutput>;
 export const placeListListOutput = listEnvelope(placeListOutput);
 
 /** A list is addressed by its `_id`, or (reads only) by its slug. */
-const listAddress = () =>
-  z
-    .union([uuidParam(), slugParam()])
-    .meta({ description: "The list's `_id` or its `slug`." });
+const listAddress = () => z.union([uuidParam(), slugParam()]).meta({ description: "The list's `_id` or its `slug`." });
 
 export const listPlaceListsInput = () => z.object(pageQueryFields());
 export const placeListIdInput = z.object({ id: uuidParam() });
@@ -140,7 +140,9 @@ export const createPlaceListInput = z
       .meta({ description: "Show the owner's handle on the list (when public). Off by default." }),
   })
   .strict()
-  .meta({ examples: [{ name: 'Berlin brunch', description: 'Weekend favourites.', isPublic: false, showHandle: false }] });
+  .meta({
+    examples: [{ name: 'Berlin brunch', description: 'Weekend favourites.', isPublic: false, showHandle: false }],
+  });
 
 export type CreatePlaceListInput = z.infer<typeof createPlaceListInput>;
 
