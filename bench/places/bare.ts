@@ -70,6 +70,8 @@ type Row = [
   number,
   string,
   Date,
+  number,
+  number,
 ];
 
 export function createBareApp(url: string, mode: BareMode, poolMax = 10) {
@@ -117,6 +119,8 @@ export function createBareApp(url: string, mode: BareMode, poolMax = 10) {
       location: { lng: Number(r[10]), lat: Number(r[11]) },
       status: r[12],
       createdAt: new Date(r[13]).toISOString(),
+      averageRating: r[14] > 0 ? Math.round((r[15] / r[14]) * 100) / 100 : null,
+      reviewCount: r[14],
     }));
     const last = items[items.length - 1];
     return c.json({ items, nextCursor: rows.length > limit && last ? encodeCursor(last._id) : null });

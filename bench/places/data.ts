@@ -253,7 +253,7 @@ function weightedType(rand: Rand): PlaceType {
 }
 
 /** A generated place: the list query's row without what the loader assigns (id, status, created_at). */
-export type PlaceRow = Omit<ListRow, 'id' | 'status' | 'createdAt'>;
+export type PlaceRow = Omit<ListRow, 'id' | 'status' | 'createdAt' | 'reviewCount' | 'ratingSum'>;
 
 const KM_PER_DEG_LAT = 111.32;
 const clampLat = (lat: number) => Math.max(-89.9, Math.min(89.9, lat));

@@ -1557,10 +1557,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's place lists */
+        /**
+         * The caller's place lists
+         * @description Private and public ones, oldest first (by `_id`).
+         */
         get: operations["placeLists-list"];
         put?: never;
-        /** Create a place list (private by default) */
+        /**
+         * Create a place list (private by default)
+         * @description Private unless `isPublic`; the owner's handle shows only with `showHandle`. The `slug` (always with a random suffix) is the list's stable public address. At most 100 lists per member: 409 `conflict` past that. Add places with PUT /api/place-lists/{id}/places/{placeId}.
+         */
         post: operations["placeLists-create"];
         delete?: never;
         options?: never;
@@ -1575,15 +1581,69 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One place list, by id or slug
+         * @description `id` is the list's `_id` or its `slug`. A public list is readable by anyone, signed in or not, and shows no owner unless the owner chose `showHandle` (then only `ownerHandle`). A private list is readable by its owner only; anyone else gets 404, exactly as for a list that never existed. Its places: GET /api/place-lists/{id}/places.
+         */
+        get: operations["placeLists-get"];
         put?: never;
         post?: never;
-        /** Delete a place list */
+        /**
+         * Delete a place list
+         * @description The places themselves stay. Owner only: any other caller gets 404, exactly as for a missing list, public or not.
+         */
         delete: operations["placeLists-delete"];
         options?: never;
         head?: never;
-        /** Change a place list */
+        /**
+         * Change a place list
+         * @description Name, description, `isPublic`, `showHandle`; the slug stays. Owner only: any other caller gets 404, exactly as for a missing list, public or not.
+         */
         patch: operations["placeLists-update"];
+        trace?: never;
+    };
+    "/api/place-lists/{id}/places": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The places of a place list
+         * @description The approved places of the list, in `_id` order, as GET /api/places shows them. Readable exactly like GET /api/place-lists/{id}: public lists by anyone, private ones by their owner; otherwise 404.
+         */
+        get: operations["placeLists-listPlaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/place-lists/{id}/places/{placeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a place to a place list
+         * @description Idempotent: a place already in the list stays once. Approved places only; any other place answers 404 like a missing one. At most 500 places per list: 409 `conflict` past that. Owner only: any other caller gets 404, exactly as for a missing list, public or not.
+         */
+        put: operations["placeLists-addPlace"];
+        post?: never;
+        /**
+         * Remove a place from a place list
+         * @description Idempotent: removing a place that is not in the list answers 200 too. Owner only: any other caller gets 404, exactly as for a missing list, public or not.
+         */
+        delete: operations["placeLists-removePlace"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/places": {
@@ -1617,18 +1677,49 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reviews of an approved place */
+        /**
+         * Reviews of an approved place
+         * @description Newest first (descending `_id`). The same answer for every caller. A review names its author only by handle and only when the author chose `showHandle`; otherwise it has no author field at all. A place that is not approved answers 404 like a missing one. The place's `averageRating` and `reviewCount` are on the place itself (GET /api/places, GET /api/places/{slug}).
+         */
         get: operations["places-listReviews"];
         put?: never;
         /**
          * Review a place
-         * @description One review per member and place; a second answers 409.
+         * @description One review per member and place: a second answers 409 `conflict` (change the first with PATCH /api/places/{id}/reviews/mine). Approved places only; any other place answers 404 like a missing one. `monthVisited` (YYYY-MM) may not be a future month (400). `showHandle` (default false) decides whether the review shows the author's handle. The place's `averageRating` and `reviewCount` include it at once.
          */
         post: operations["places-createReview"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/places/{id}/reviews/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My review of a place
+         * @description The caller's own review of the place, addressed by place and session: no route takes a review `_id`, so a review's id cannot be used to find its author. 404 when the caller has not reviewed the place.
+         */
+        get: operations["places-getMyReview"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete my review of a place
+         * @description The caller's own review of the place, addressed by place and session: no route takes a review `_id`, so a review's id cannot be used to find its author. 404 when the caller has not reviewed the place. The place's rating aggregate drops it at once; the caller may review the place again.
+         */
+        delete: operations["places-deleteMyReview"];
+        options?: never;
+        head?: never;
+        /**
+         * Change my review of a place
+         * @description The caller's own review of the place, addressed by place and session: no route takes a review `_id`, so a review's id cannot be used to find its author. 404 when the caller has not reviewed the place. Only the fields sent change; `updatedAt` records the edit.
+         */
+        patch: operations["places-updateMyReview"];
         trace?: never;
     };
     "/api/places/{slug}": {
@@ -2308,6 +2399,8 @@ export interface components {
         Place: {
             _id: string;
             address: string;
+            /** @description Mean rating of its reviews (1–5), rounded to 2 decimals; null while it has none. */
+            averageRating: number | null;
             createdAt: string;
             hours: string | null;
             location: {
@@ -2316,6 +2409,8 @@ export interface components {
             };
             name: string;
             photos: string[];
+            /** @description Number of reviews (GET /api/places/{id}/reviews). */
+            reviewCount: number;
             slug: string;
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
@@ -2332,7 +2427,14 @@ export interface components {
             description: string | null;
             isPublic: boolean;
             name: string;
-            placeIds: string[];
+            /** @description The owner's current handle, present only when `showHandle` is true; otherwise the list has no owner field at all. */
+            ownerHandle?: string;
+            /** @description Places in the list (GET /api/place-lists/{id}/places). */
+            placeCount: number;
+            /** @description Whether the owner chose to show their handle on the list. */
+            showHandle: boolean;
+            /** @description Stable public address of the list (GET /api/place-lists/{id} takes it too). */
+            slug: string;
             updatedAt: string;
         };
         /**
@@ -2348,14 +2450,18 @@ export interface components {
         };
         PlaceReview: {
             _id: string;
-            /** @description Only when the author chose showHandle; otherwise null. */
-            authorHandle: string | null;
+            /** @description The author's current handle, present only when `showHandle` is true. Otherwise the review has no author field at all, and nothing in it (its `_id` included) leads to the author. */
+            authorHandle?: string;
             createdAt: string;
-            /** @description YYYY-MM. */
+            /** @description YYYY-MM, or null when not given. */
             monthVisited: string | null;
             placeId: string;
             rating: number;
+            /** @description Whether the author chose to show their handle. */
+            showHandle: boolean;
             text: string;
+            /** @description Last edit by the author; null when never edited. */
+            updatedAt: string | null;
         };
         Post: {
             _id: string;
@@ -11653,15 +11759,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -11692,21 +11789,22 @@ export interface operations {
                  *       "name": "Berlin brunch",
                  *       "description": "Weekend favourites.",
                  *       "isPublic": false,
-                 *       "placeIds": [
-                 *         "01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6"
-                 *       ]
+                 *       "showHandle": false
                  *     }
                  */
                 "application/json": {
-                    description?: string;
+                    description?: string | null;
                     /**
                      * @description Private by default.
                      * @default false
                      */
                     isPublic?: boolean;
                     name: string;
-                    /** @default [] */
-                    placeIds?: string[];
+                    /**
+                     * @description Show the owner's handle on the list (when public). Off by default.
+                     * @default false
+                     */
+                    showHandle?: boolean;
                 };
             };
         };
@@ -11785,8 +11883,69 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "placeLists-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The list's `_id` or its `slug`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceList"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11866,15 +12025,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -11901,15 +12051,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Berlin brunch spots"
+                 *       "name": "Berlin brunch spots",
+                 *       "isPublic": true
                  *     }
                  */
                 "application/json": {
+                    /** @description null clears it. */
                     description?: string | null;
                     isPublic?: boolean;
                     name?: string;
-                    /** @description Replaces the whole list of places. */
-                    placeIds?: string[];
+                    showHandle?: boolean;
                 };
             };
         };
@@ -11977,8 +12128,242 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "placeLists-listPlaces": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The list's `_id` or its `slug`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Place"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "placeLists-addPlace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                placeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceList"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "placeLists-removePlace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                placeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceList"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12275,15 +12660,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -12320,8 +12696,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description YYYY-MM, not in the future. */
-                    monthVisited?: string;
+                    monthVisited?: string | null;
+                    /** @description Whole stars, 1–5. */
                     rating: number;
                     /**
                      * @description Show the author's handle with the review. Off by default.
@@ -12416,8 +12792,244 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "places-getMyReview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceReview"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "places-deleteMyReview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "places-updateMyReview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rating": 4,
+                 *       "showHandle": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description null clears it. */
+                    monthVisited?: string | null;
+                    /** @description Whole stars, 1–5. */
+                    rating?: number;
+                    showHandle?: boolean;
+                    text?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceReview"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

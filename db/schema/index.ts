@@ -11,3 +11,4 @@ export * from './identities.js';
 export * from './videos.js';
 export * from './friends.js';
 export * from './notifications.js';
+export * from './place-social.js';

@@ -1,7 +1,7 @@
 // Places on the public map. The submitter is kept for moderation only and never leaves the
 // server (privacy rule 1). Text search uses an expression GIN index created by the custom
 // migration `places_search` (function places_search_document(name, address, tags)).
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { users } from './accounts.js';
 import { geoPoint, idColumn } from './columns.js';
@@ -35,6 +35,9 @@ export const places = pgTable(
     submitterId: uuid().references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     reviewedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** Reviews of the place and the sum of their ratings, kept by the review writes (db/schema/place-social.ts). */
+    reviewCount: integer().notNull().default(0),
+    ratingSum: integer().notNull().default(0),
   },
   (t) => [
     uniqueIndex('places_slug_key').on(t.slug),

@@ -24,6 +24,7 @@ import { placesRouter } from '../domains/places/router.js';
 import { uploadsRouter } from '../domains/uploads/router.js';
 import { friendsRouter } from '../domains/friends/router.js';
 import { notificationPreferencesRouter, pushTokensRouter } from '../domains/notifications/router.js';
+import { placeListsRouter, placeReviewsRouter } from '../domains/place-social/router.js';
 import { unbuiltInBuiltNamespaces as unbuilt, unbuiltNamespaces } from '../domains/unbuilt/index.js';
 import { mergeRouters, router } from './init.js';
 
@@ -35,7 +36,8 @@ export const appRouter = router({
   groves: grovesRouter,
   organizations: organizationsRouter,
   adminSetup: adminSetupRouter,
-  places: mergeRouters(placesRouter, router(unbuilt.places)),
+  places: mergeRouters(placesRouter, placeReviewsRouter),
+  placeLists: placeListsRouter,
   uploads: mergeRouters(uploadsRouter, router(unbuilt.uploads)),
   friends: friendsRouter,
   pushTokens: pushTokensRouter,

@@ -254,8 +254,6 @@ describe('unbuilt routes through the typed tRPC client', () => {
     const calls: (() => Promise<unknown>)[] = [
       () => t.trpc().auth.google.mutate({ idToken: 'jwt' }),
       () => m.me.setActionAggregateOptIn.mutate({ optIn: false }),
-      () => t.trpc().places.listReviews.query({ id, limit: 5 }),
-      () => m.placeLists.create.mutate({ name: 'Weekend' }),
       () => m.posts.create.mutate({ body: 'Hello grove', visibility: 'public' }),
       () => m.feed.list.query({ scope: 'public' }),
       () => m.reports.create.mutate({ targetType: 'comment', targetId: id, reason: 'spam' }),

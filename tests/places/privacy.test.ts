@@ -114,6 +114,9 @@ describe('privacy rule 1: the submitter is never shown', () => {
         'type',
         'veganLevel',
         'website',
+        // The review aggregate (tests/place-social/): numbers, no member data.
+        'averageRating',
+        'reviewCount',
       ].sort(),
     );
   });

@@ -33,6 +33,8 @@ describe('POST /api/places', () => {
       location: input.location,
       status: 'pending',
       createdAt: t.clock.now().toISOString(),
+      averageRating: null,
+      reviewCount: 0,
     });
   });
 

@@ -151,6 +151,34 @@ async function calendarFeedSecret(ctx: SetupContext) {
 }
 const feedToken = (token: string) => ({ params: { token } });
 
+/** An approved place (submitted by `member`, approved by `admin`). */
+async function approvedPlace(ctx: SetupContext) {
+  const place = await pendingPlaceOfMember(ctx);
+  return ctx.create('PUT /api/admin/places/{id}/approve', ctx.callers.admin, { params: { id: place._id } });
+}
+const approvedPlaceById = async (ctx: SetupContext) => ({ params: { id: (await approvedPlace(ctx))._id } });
+/** A fresh approved place that `member` reviewed: addressed as `member`'s own review. */
+async function reviewOfMember(ctx: SetupContext) {
+  const { params } = await approvedPlaceById(ctx);
+  await ctx.create('POST /api/places/{id}/reviews', ctx.callers.member, {
+    params,
+    body: { rating: 5, text: 'Lovely.', monthVisited: null },
+  });
+  return { params };
+}
+const privateListOfMember = async (ctx: SetupContext) => ({
+  params: {
+    id: (
+      await ctx.create('POST /api/place-lists', ctx.callers.member, { body: { name: fresh('List '), isPublic: false } })
+    )._id,
+  },
+});
+const listAndPlace = async (ctx: SetupContext) => ({
+  params: { id: (await privateListOfMember(ctx)).params.id, placeId: (await approvedPlace(ctx))._id },
+});
+/** Every signed-in caller but the owner (`member`) gets the 404 of a missing resource. */
+const othersHidden = { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' } as const;
+
 export const authorizationMatrix: Record<string, RouteRule> = {
   // Auth and account
   // Sign-in routes ignore the Authorization header (signInProcedure): a client holding a
@@ -249,12 +277,43 @@ export const authorizationMatrix: Record<string, RouteRule> = {
     expect: { anonymous: 'hidden', otherMember: 'hidden', organizer: 'hidden' },
   },
   'POST /api/places': member,
-  'GET /api/places/{id}/reviews': pub,
-  'POST /api/places/{id}/reviews': member,
+  // Place reviews and lists (tests/place-social/): `member` owns the review or list; anyone
+  // else must not learn it exists (404), a public list excepted (tests/place-social/lists.test.ts).
+  'GET /api/places/{id}/reviews': { auth: 'public', setup: approvedPlaceById },
+  'POST /api/places/{id}/reviews': {
+    auth: 'member',
+    setup: async (ctx) => ({
+      ...(await approvedPlaceById(ctx)),
+      body: { rating: 4, text: 'Fine.', monthVisited: null },
+    }),
+  },
+  'GET /api/places/{id}/reviews/mine': { auth: 'member', setup: reviewOfMember, expect: othersHidden },
+  'PATCH /api/places/{id}/reviews/mine': {
+    auth: 'member',
+    setup: async (ctx) => ({ ...(await reviewOfMember(ctx)), body: { rating: 2 } }),
+    expect: othersHidden,
+  },
+  'DELETE /api/places/{id}/reviews/mine': { auth: 'member', setup: reviewOfMember, expect: othersHidden },
   'GET /api/place-lists': member,
   'POST /api/place-lists': member,
-  'PATCH /api/place-lists/{id}': { auth: 'member', sample: { body: { name: 'Renamed list' } } },
-  'DELETE /api/place-lists/{id}': member,
+  'GET /api/place-lists/{id}': {
+    auth: 'public',
+    setup: privateListOfMember,
+    expect: { ...othersHidden, anonymous: 'hidden' },
+  },
+  'GET /api/place-lists/{id}/places': {
+    auth: 'public',
+    setup: privateListOfMember,
+    expect: { ...othersHidden, anonymous: 'hidden' },
+  },
+  'PATCH /api/place-lists/{id}': {
+    auth: 'member',
+    setup: async (ctx) => ({ ...(await privateListOfMember(ctx)), body: { name: 'Renamed list' } }),
+    expect: othersHidden,
+  },
+  'DELETE /api/place-lists/{id}': { auth: 'member', setup: privateListOfMember, expect: othersHidden },
+  'PUT /api/place-lists/{id}/places/{placeId}': { auth: 'member', setup: listAndPlace, expect: othersHidden },
+  'DELETE /api/place-lists/{id}/places/{placeId}': { auth: 'member', setup: listAndPlace, expect: othersHidden },
 
   // Events, groves, organizations
   'GET /api/events': pub,

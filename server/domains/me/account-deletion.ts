@@ -8,6 +8,7 @@ import type { Logger } from '../../log.js';
 import { users } from '../../../db/schema/index.js';
 import { removePlacesOfDeletedMember } from '../places/account-cleanup.js';
 import { removeVideosOfDeletedMember } from '../uploads/account-cleanup.js';
+import { removePlaceSocialOfDeletedMember } from '../place-social/account-cleanup.js';
 
 /** What a cleaner may need beyond the transaction: the configuration (file locations) and the log. */
 export interface AccountDeletionEnv {
@@ -32,3 +33,4 @@ export async function deleteAccountData(tx: Tx, userId: string, env: AccountDele
 // Registered here (not in the domain) so a cleaner cannot be lost to an unimported module.
 onAccountDeletion(removePlacesOfDeletedMember);
 onAccountDeletion(removeVideosOfDeletedMember);
+onAccountDeletion(removePlaceSocialOfDeletedMember);

@@ -32,6 +32,9 @@ export const placeColumns = {
   lat: sql<number>`ST_Y(${places.location})`.mapWith(Number),
   status: places.status,
   createdAt: places.createdAt,
+  // The review aggregate kept on the row (server/domains/place-social/reviews.ts): no join, no count.
+  reviewCount: places.reviewCount,
+  ratingSum: places.ratingSum,
 };
 
 /** One place row as every place query returns it (service.ts turns it into the wire shape). */
@@ -50,6 +53,8 @@ export interface PlaceRow {
   lat: number;
   status: PlaceStatus;
   createdAt: Date;
+  reviewCount: number;
+  ratingSum: number;
 }
 
 export interface PlaceListFilters {
@@ -184,6 +189,15 @@ function placeFromValues(row: unknown[]): PlaceOutput {
     location: { lng: Number(row[at.lng]), lat: Number(row[at.lat]) },
     status: row[at.status] as PlaceStatus,
     createdAt: new Date(row[at.createdAt] as string | Date).toISOString(),
+    ...ratingFields(Number(row[at.reviewCount]), Number(row[at.ratingSum])),
+  };
+}
+
+/** The place's review aggregate as the API shows it: the mean rounded to 2 decimals, null with no reviews. */
+export function ratingFields(reviewCount: number, ratingSum: number) {
+  return {
+    averageRating: reviewCount > 0 ? Math.round((ratingSum / reviewCount) * 100) / 100 : null,
+    reviewCount,
   };
 }
 

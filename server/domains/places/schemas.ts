@@ -100,6 +100,11 @@ export const placeOutput = z
     location: z.object({ lng: z.number(), lat: z.number() }),
     status: z.enum(placeStatuses),
     createdAt: z.string(),
+    averageRating: z
+      .number()
+      .nullable()
+      .meta({ description: 'Mean rating of its reviews (1–5), rounded to 2 decimals; null while it has none.' }),
+    reviewCount: z.number().int().meta({ description: 'Number of reviews (GET /api/places/{id}/reviews).' }),
   })
   .strict()
   .meta({ id: 'Place' });

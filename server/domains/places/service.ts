@@ -8,7 +8,7 @@ import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Context } from '../../trpc/context.js';
-import { listApprovedPlaces, placeColumns, type PlaceRow } from './list-query.js';
+import { listApprovedPlaces, placeColumns, ratingFields, type PlaceRow } from './list-query.js';
 import type { CreatePlaceInput, ListPlacesInput, PlaceOutput } from './schemas.js';
 
 export function toPlace(row: PlaceRow): PlaceOutput {
@@ -26,6 +26,7 @@ export function toPlace(row: PlaceRow): PlaceOutput {
     location: { lng: row.lng, lat: row.lat },
     status: row.status,
     createdAt: row.createdAt.toISOString(),
+    ...ratingFields(row.reviewCount, row.ratingSum),
   };
 }
 

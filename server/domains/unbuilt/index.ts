@@ -14,7 +14,6 @@ import { companionProcedures as companion } from './companion.js';
 import { guidesProcedures as guides } from './guides.js';
 import { mediaProcedures as media } from './media.js';
 import { messagingProcedures as messaging } from './messaging.js';
-import { placeExtrasProcedures as placeExtras } from './places-extras.js';
 import { socialProcedures as social } from './social.js';
 import { uploadsProcedures as uploads } from './uploads.js';
 
@@ -23,18 +22,11 @@ export const unbuiltInBuiltNamespaces = {
   me: {
     setActionAggregateOptIn: account.setActionAggregateOptIn,
   },
-  places: { listReviews: placeExtras.listReviews, createReview: placeExtras.createReview },
   uploads: { presignImage: uploads.presignImage },
 };
 
 /** Namespaces with no built route yet. */
 export const unbuiltNamespaces = {
-  placeLists: {
-    list: placeExtras.listLists,
-    create: placeExtras.createList,
-    update: placeExtras.updateList,
-    delete: placeExtras.deleteList,
-  },
   feed: { list: social.feed },
   posts: {
     create: social.createPost,
