@@ -63,7 +63,7 @@ const sanitizeOptions: sanitizeHtml.IOptions = {
     img: ['src', 'alt', 'title', 'referrerpolicy', 'loading'],
     ol: ['start'],
   },
-  allowedClasses: { code: ['language-*'] },
+  allowedClasses: { code: [/^language-[A-Za-z0-9_-]+$/] },
   allowedSchemes: ['https', 'http', 'mailto'],
   allowedSchemesByTag: { img: ['https'] },
   allowProtocolRelative: false,
