@@ -62,19 +62,14 @@ export const mediaItems = pgTable(
     searchDocument: tsvector()
       .notNull()
       .generatedAlwaysAs(
-        (): SQL =>
-          sql`to_tsvector('simple'::regconfig, ${mediaItems.title} || ' ' || ${mediaItems.synopsis})`,
+        (): SQL => sql`to_tsvector('simple'::regconfig, ${mediaItems.title} || ' ' || ${mediaItems.synopsis})`,
       ),
   },
   (t) => [
     uniqueIndex('media_items_slug_key').on(t.slug),
     // Public pages: published only, featured first or plain id order.
-    index('media_items_published_order_idx')
-      .on(t.featured, t.id)
-      .where(sql`${t.publishedAt} is not null`),
-    index('media_items_published_id_idx')
-      .on(t.id)
-      .where(sql`${t.publishedAt} is not null`),
+    index('media_items_published_order_idx').on(t.featured, t.id).where(sql`${t.publishedAt} is not null`),
+    index('media_items_published_id_idx').on(t.id).where(sql`${t.publishedAt} is not null`),
     index('media_items_tags_gin').using('gin', t.tags),
     index('media_items_search_gin').using('gin', t.searchDocument),
   ],
@@ -120,9 +115,7 @@ export const guides = pgTable(
   (t) => [
     uniqueIndex('guides_slug_key').on(t.slug),
     index('guides_category_id_idx').on(t.categoryId, t.id),
-    index('guides_published_id_idx')
-      .on(t.id)
-      .where(sql`${t.publishedAt} is not null`),
+    index('guides_published_id_idx').on(t.id).where(sql`${t.publishedAt} is not null`),
   ],
 );
 

@@ -24,5 +24,5 @@ export const imageRefInput = (what: string) =>
 
 /** The URL a client shows: the https URL itself; null for an upload key not yet resolvable. */
 export function imageUrl(ref: string | null): string | null {
-  return ref !== null && ref.startsWith('https://') ? ref : null;
+  return ref?.startsWith('https://') ? ref : null;
 }

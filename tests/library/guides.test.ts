@@ -93,6 +93,7 @@ function assertSafe(html: string, source: string) {
     expect(Object.keys(allowedMarkup), context).toContain(name);
     for (const [, attribute, value = ''] of rawAttributes!.matchAll(/\s+([^\s=/>]+)(?:="([^"]*)")?/g)) {
       expect(allowedMarkup[name], `${name}[${attribute}] in ${context}`).toContain(attribute!.toLowerCase());
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a scheme trick hides in.
       const decoded = value.replace(/&amp;/g, '&').replace(/[\u0000-\u0020]/g, '');
       if (attribute === 'src') expect(decoded, context).toMatch(/^https:\/\//i);
       if (attribute === 'href') expect(decoded, context).toMatch(/^(https?:\/\/|mailto:|\/(?!\/)|#)/i);
@@ -136,7 +137,10 @@ describe('guide categories', () => {
     });
     expect(renamed.body).toMatchObject({ slug: newSlug, name: 'Kitchen' });
     // The guide follows its category.
-    expect((await t.request('GET', `/api/guides/${guide.slug}`)).body.category).toEqual({ slug: newSlug, name: 'Kitchen' });
+    expect((await t.request('GET', `/api/guides/${guide.slug}`)).body.category).toEqual({
+      slug: newSlug,
+      name: 'Kitchen',
+    });
     expect(
       await t.trpc(admin.token).guideCategories.adminUpdate.mutate({ id: cooking._id, description: 'Recipes' }),
     ).toMatchObject({ description: 'Recipes', name: 'Kitchen' });
@@ -146,16 +150,16 @@ describe('guide categories', () => {
     expect(inUse.status).toBe(409);
     expect(inUse.body.error.code).toBe('conflict');
     await t.request('PATCH', `/api/admin/guides/${guide._id}`, { token: admin.token, body: { published: false } });
-    expect((await t.request('DELETE', `/api/admin/guide-categories/${cooking._id}`, { token: admin.token })).status).toBe(
-      409,
-    );
+    expect(
+      (await t.request('DELETE', `/api/admin/guide-categories/${cooking._id}`, { token: admin.token })).status,
+    ).toBe(409);
     await t.request('DELETE', `/api/admin/guides/${guide._id}`, { token: admin.token });
     const gone = await t.request('DELETE', `/api/admin/guide-categories/${cooking._id}`, { token: admin.token });
     expect(gone.body).toEqual({ ok: true });
     expect(await t.trpc(admin.token).guideCategories.adminDelete.mutate({ id: res.body._id })).toEqual({ ok: true });
-    expect((await t.request('DELETE', `/api/admin/guide-categories/${cooking._id}`, { token: admin.token })).status).toBe(
-      404,
-    );
+    expect(
+      (await t.request('DELETE', `/api/admin/guide-categories/${cooking._id}`, { token: admin.token })).status,
+    ).toBe(404);
   });
 
   it('refuse taken slugs, bad input, and non-admins (error, security)', async () => {
@@ -254,7 +258,12 @@ describe('admin guide CRUD', () => {
     t.clock.advance(5000);
     const edited = await t.request('PATCH', `/api/admin/guides/${res.body._id}`, {
       token: admin.token,
-      body: { title: 'Renamed', body: 'Short _now_.', category: other.slug, coverImage: 'https://img.example.org/c.jpg' },
+      body: {
+        title: 'Renamed',
+        body: 'Short _now_.',
+        category: other.slug,
+        coverImage: 'https://img.example.org/c.jpg',
+      },
     });
     expect(edited.body).toMatchObject({
       title: 'Renamed',
@@ -266,7 +275,10 @@ describe('admin guide CRUD', () => {
       publishedAt: published.publishedAt,
       updatedAt: t.clock.now().toISOString(),
     });
-    expect((await t.request('PATCH', `/api/admin/guides/${res.body._id}`, { token: admin.token, body: { body: '' } })).body.readingMinutes).toBe(0);
+    expect(
+      (await t.request('PATCH', `/api/admin/guides/${res.body._id}`, { token: admin.token, body: { body: '' } })).body
+        .readingMinutes,
+    ).toBe(0);
   });
 
   it('keeps slugs unique (409) and stable, refuses unknown categories and bad input (error)', async () => {
@@ -316,7 +328,8 @@ describe('admin guide CRUD', () => {
       400,
     );
     expect(
-      (await t.request('PATCH', `/api/admin/guides/${MISSING_ID}`, { token: admin.token, body: { title: 'x' } })).status,
+      (await t.request('PATCH', `/api/admin/guides/${MISSING_ID}`, { token: admin.token, body: { title: 'x' } }))
+        .status,
     ).toBe(404);
     expect((await t.request('GET', `/api/admin/guides/${MISSING_ID}`, { token: admin.token })).status).toBe(404);
     expect((await t.request('DELETE', `/api/admin/guides/${MISSING_ID}`, { token: admin.token })).status).toBe(404);
@@ -332,9 +345,7 @@ describe('admin guide CRUD', () => {
     expect(all.body.items.map((g: any) => g._id)).toEqual([draft._id, live._id]);
     expect(all.body.items[0]).not.toHaveProperty('body');
     expect(all.body.items[0]).not.toHaveProperty('html');
-    const drafts = await t
-      .trpc(admin.token)
-      .guides.adminList.query({ category: category.slug, published: 'false' });
+    const drafts = await t.trpc(admin.token).guides.adminList.query({ category: category.slug, published: 'false' });
     expect(drafts.items.map((g) => g._id)).toEqual([draft._id]);
     expect((await t.trpc(admin.token).guides.adminGet.query({ id: draft._id })).published).toBe(false);
 
@@ -349,7 +360,9 @@ describe('admin guide CRUD', () => {
       const res = await t.request(method, path, { token: member.token, body });
       expect(res.status).toBe(403);
     }
-    expect((await t.request('GET', `/api/admin/guides/${draft._id}`, { token: admin.token })).body.published).toBe(false);
+    expect((await t.request('GET', `/api/admin/guides/${draft._id}`, { token: admin.token })).body.published).toBe(
+      false,
+    );
   });
 });
 
@@ -365,7 +378,9 @@ describe('public guides', () => {
     expect(first.body.items.map((g: any) => g._id)).toEqual([a._id]);
     expect(first.body.items[0]).not.toHaveProperty('body');
     expect(first.body.items[0]).not.toHaveProperty('published');
-    const second = await t.trpc().guides.list.query({ category: category.slug, limit: 1, cursor: first.body.nextCursor });
+    const second = await t
+      .trpc()
+      .guides.list.query({ category: category.slug, limit: 1, cursor: first.body.nextCursor });
     expect(second.items.map((g) => g._id)).toEqual([b._id]);
     expect(second.nextCursor).toBeNull();
     const everything = await t.request('GET', '/api/guides?limit=100');
@@ -389,7 +404,9 @@ describe('public guides', () => {
     const asMissing = await t.request('GET', '/api/guides/no-such-guide-here', { token: member.token });
     expect(asDraft.status).toBe(404);
     expect(asDraft.body).toEqual(asMissing.body);
-    await expect(t.trpc().guides.get.query({ slug: draft.slug })).rejects.toMatchObject({ data: { code: 'not_found' } });
+    await expect(t.trpc().guides.get.query({ slug: draft.slug })).rejects.toMatchObject({
+      data: { code: 'not_found' },
+    });
   });
 });
 
@@ -401,7 +418,10 @@ describe('Markdown rendering', () => {
     expect(read.body.body).toBe(hostileCorpus.join('\n\n'));
     assertSafe(read.body.html, 'whole corpus');
     for (const source of hostileCorpus) {
-      const one = await t.request('PATCH', `/api/admin/guides/${guide._id}`, { token: admin.token, body: { body: source } });
+      const one = await t.request('PATCH', `/api/admin/guides/${guide._id}`, {
+        token: admin.token,
+        body: { body: source },
+      });
       expect(one.status).toBe(200);
       assertSafe(one.body.html, source);
     }

@@ -5,7 +5,9 @@ import { unique, type TestApp, type TestMember } from '../setup/harness.js';
 export const MISSING_ID = '01900000-0000-7000-8000-000000000000';
 
 export function uniqueSlug(prefix: string): string {
-  return unique(prefix).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  return unique(prefix)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
 }
 
 /** A media item; published unless `publish: false`. */

@@ -116,7 +116,10 @@ describe('admin media CRUD', () => {
       body: { published: true, title: `${title} (2018)` },
     });
     expect(again.body).toMatchObject({ publishedAt: firstPublishedAt, slug: res.body.slug, title: `${title} (2018)` });
-    const hidden = await t.request('PATCH', `/api/admin/media/${id}`, { token: admin.token, body: { published: false } });
+    const hidden = await t.request('PATCH', `/api/admin/media/${id}`, {
+      token: admin.token,
+      body: { published: false },
+    });
     expect(hidden.body).toMatchObject({ published: false, publishedAt: null });
     const gone = await t.request('GET', `/api/media/${res.body.slug}`);
     const missing = await t.request('GET', '/api/media/never-existed-anywhere');
@@ -307,9 +310,14 @@ describe('public media list', () => {
       featured: true,
     });
     const c = await createMedia(t, admin, { kind: 'short', tags: ['health'], title: `${marker} gamma` });
-    const draft = await createMedia(t, admin, { kind: 'series', tags: ['cooking'], title: `${marker} draft` }, {
-      publish: false,
-    });
+    const draft = await createMedia(
+      t,
+      admin,
+      { kind: 'series', tags: ['cooking'], title: `${marker} draft` },
+      {
+        publish: false,
+      },
+    );
 
     const ids = (items: any[]) => items.map((i) => i._id);
     expect(ids(await listAll(`q=${marker}`))).toEqual([a._id, b._id, c._id]);

@@ -77,7 +77,12 @@ export const guidesRouter = router({
   adminGet: adminProcedure
     .meta({
       auth: 'admin',
-      openapi: { method: 'GET', path: '/api/admin/guides/{id}', tags: adminTags, summary: 'One guide, draft or published' },
+      openapi: {
+        method: 'GET',
+        path: '/api/admin/guides/{id}',
+        tags: adminTags,
+        summary: 'One guide, draft or published',
+      },
     })
     .input(schemas.guideIdInput())
     .output(schemas.adminGuideOutput)

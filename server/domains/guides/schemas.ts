@@ -7,14 +7,16 @@ import { SLUG_PATTERN, slugParam, uuidParam } from '../../shared/schemas.js';
 import { SLUG_MAX_LENGTH } from '../../shared/slug.js';
 import { WORDS_PER_MINUTE } from './markdown.js';
 
-export const GUIDE_LIMITS = { title: 200, summary: 500, body: 100_000, categoryName: 80, categoryDescription: 500 } as const;
+export const GUIDE_LIMITS = {
+  title: 200,
+  summary: 500,
+  body: 100_000,
+  categoryName: 80,
+  categoryDescription: 500,
+} as const;
 
 const slugInput = () =>
-  z
-    .string()
-    .min(2)
-    .max(SLUG_MAX_LENGTH)
-    .regex(SLUG_PATTERN, 'Must be lower-case letters, digits and single hyphens.');
+  z.string().min(2).max(SLUG_MAX_LENGTH).regex(SLUG_PATTERN, 'Must be lower-case letters, digits and single hyphens.');
 
 // ---- categories ----
 
@@ -54,9 +56,12 @@ export const categoryIdInput = () => z.object({ id: uuidParam() });
 
 // ---- guides ----
 
-const readingMinutes = z.number().int().meta({
-  description: `Estimated reading time: words of the body / ${WORDS_PER_MINUTE}, rounded up (0 for an empty body).`,
-});
+const readingMinutes = z
+  .number()
+  .int()
+  .meta({
+    description: `Estimated reading time: words of the body / ${WORDS_PER_MINUTE}, rounded up (0 for an empty body).`,
+  });
 
 export const guideSummaryOutput = z
   .object({
@@ -91,7 +96,10 @@ const adminFields = {
   published: z.boolean(),
   createdAt: z.string(),
 };
-export const adminGuideSummaryOutput = guideSummaryOutput.extend(adminFields).strict().meta({ id: 'AdminGuideSummary' });
+export const adminGuideSummaryOutput = guideSummaryOutput
+  .extend(adminFields)
+  .strict()
+  .meta({ id: 'AdminGuideSummary' });
 export const adminGuideOutput = guideOutput.extend(adminFields).strict().meta({ id: 'AdminGuide' });
 
 export type GuideSummaryOutput = z.infer<typeof guideSummaryOutput>;

@@ -153,7 +153,8 @@ async function categoryIdOf(ctx: Context, slug: string): Promise<string> {
     .from(guideCategories)
     .where(eq(guideCategories.slug, slug))
     .limit(1);
-  if (!row) throw new AppError('validation_failed', `category: no guide category "${slug}" (GET /api/guide-categories).`);
+  if (!row)
+    throw new AppError('validation_failed', `category: no guide category "${slug}" (GET /api/guide-categories).`);
   return row.id;
 }
 

@@ -49,7 +49,8 @@ export const mediaItemOutput = z
     synopsis: z.string(),
     tags: z.array(z.enum(mediaTags)),
     posterUrl: z.string().nullable().meta({
-      description: 'https URL of the poster; null when there is none, or while an uploaded poster has no public URL yet.',
+      description:
+        'https URL of the poster; null when there is none, or while an uploaded poster has no public URL yet.',
     }),
     watchLinks: z.array(z.object({ platform: z.string(), url: z.string() }).strict()),
     trailer: trailerOutput.nullable(),
@@ -90,13 +91,13 @@ export const listMediaInput = () =>
   z.object({
     kind: z.enum(mediaKinds).optional(),
     tag: z.enum(mediaTags).optional(),
-    featured: queryBoolean().optional().meta({ description: 'Only featured (true) or only non-featured (false) items.' }),
-    featuredFirst: queryBoolean()
-      .default(false)
-      .meta({
-        description:
-          'true: featured items first (in `_id` order), then the others (in `_id` order). A cursor belongs to the ordering it came from: passing it to the other ordering answers 400 `invalid_cursor`.',
-      }),
+    featured: queryBoolean()
+      .optional()
+      .meta({ description: 'Only featured (true) or only non-featured (false) items.' }),
+    featuredFirst: queryBoolean().default(false).meta({
+      description:
+        'true: featured items first (in `_id` order), then the others (in `_id` order). A cursor belongs to the ordering it came from: passing it to the other ordering answers 400 `invalid_cursor`.',
+    }),
     q: searchInput().optional(),
     ...pageQueryFields(),
   });

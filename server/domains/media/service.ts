@@ -170,9 +170,7 @@ export async function listWatchlist(ctx: MemberContext, input: { cursor?: string
     .select({ entryId: watchlistEntries.id, savedAt: watchlistEntries.createdAt, item: mediaItems })
     .from(watchlistEntries)
     .innerJoin(mediaItems, eq(mediaItems.id, watchlistEntries.mediaItemId))
-    .where(
-      and(eq(watchlistEntries.userId, ctx.user.id), published, after ? gt(watchlistEntries.id, after) : undefined),
-    )
+    .where(and(eq(watchlistEntries.userId, ctx.user.id), published, after ? gt(watchlistEntries.id, after) : undefined))
     .orderBy(asc(watchlistEntries.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.entryId);
@@ -258,7 +256,9 @@ export async function adminUpdateMedia(ctx: Context, input: UpdateMediaInput): P
   }
   // Publishing keeps the first publication time; unpublishing makes it a draft again.
   const publishedAt =
-    publish === undefined ? {} : { publishedAt: publish ? sql`coalesce(${mediaItems.publishedAt}, ${now.toISOString()}::timestamptz)` : null };
+    publish === undefined
+      ? {}
+      : { publishedAt: publish ? sql`coalesce(${mediaItems.publishedAt}, ${now.toISOString()}::timestamptz)` : null };
   try {
     const [row] = await ctx.db
       .update(mediaItems)

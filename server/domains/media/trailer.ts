@@ -20,7 +20,12 @@ export const TRAILER_URL_FORMS = [
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
 const VIMEO_ID = /^[0-9]{1,12}$/;
 const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com']);
-const YOUTUBE_EMBED_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'youtube-nocookie.com', 'www.youtube-nocookie.com']);
+const YOUTUBE_EMBED_HOSTS = new Set([
+  'youtube.com',
+  'www.youtube.com',
+  'youtube-nocookie.com',
+  'www.youtube-nocookie.com',
+]);
 
 /** The provider and video id of a trailer URL, or null when it is not one of TRAILER_URL_FORMS. */
 export function parseTrailerUrl(value: string): Trailer | null {
@@ -38,7 +43,8 @@ export function parseTrailerUrl(value: string): Trailer | null {
   const vimeo = (id: string | undefined): Trailer | null =>
     id && VIMEO_ID.test(id) ? { provider: 'vimeo', videoId: id } : null;
 
-  if (YOUTUBE_HOSTS.has(host) && segments.length === 1 && segments[0] === 'watch') return youtube(url.searchParams.get('v'));
+  if (YOUTUBE_HOSTS.has(host) && segments.length === 1 && segments[0] === 'watch')
+    return youtube(url.searchParams.get('v'));
   if (host === 'youtu.be' && segments.length === 1) return youtube(segments[0]);
   if (YOUTUBE_EMBED_HOSTS.has(host) && segments.length === 2 && segments[0] === 'embed') return youtube(segments[1]);
   if ((host === 'vimeo.com' || host === 'www.vimeo.com') && segments.length === 1) return vimeo(segments[0]);
