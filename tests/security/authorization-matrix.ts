@@ -157,7 +157,8 @@ const publishedMedia = async (ctx: SetupContext) => {
   const item = await draftMedia(ctx);
   return ctx.create('PATCH /api/admin/media/{id}', ctx.callers.admin, {
     params: { id: item._id },
-    body: { published: true },
+    // The generated PATCH sample carries a fixed slug: keep the item's own.
+    body: { published: true, slug: item.slug },
   });
 };
 const newGuideCategory = async (ctx: SetupContext) =>
@@ -465,7 +466,7 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   },
   'PATCH /api/admin/media/{id}': {
     auth: 'admin',
-    setup: async (ctx) => ({ params: { id: (await draftMedia(ctx))._id }, body: { featured: true } }),
+    setup: async (ctx) => ({ params: { id: (await draftMedia(ctx))._id }, body: { featured: true, slug: fresh('m') } }),
   },
   'DELETE /api/admin/media/{id}': {
     auth: 'admin',
@@ -484,7 +485,10 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   },
   'PATCH /api/admin/guides/{id}': {
     auth: 'admin',
-    setup: async (ctx) => ({ params: { id: (await draftGuide(ctx))._id }, body: { title: fresh('Renamed ') } }),
+    setup: async (ctx) => ({
+      params: { id: (await draftGuide(ctx))._id },
+      body: { title: fresh('Renamed '), slug: fresh('g') },
+    }),
   },
   'DELETE /api/admin/guides/{id}': {
     auth: 'admin',
@@ -496,7 +500,10 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   },
   'PATCH /api/admin/guide-categories/{id}': {
     auth: 'admin',
-    setup: async (ctx) => ({ params: { id: (await newGuideCategory(ctx))._id }, body: { name: fresh('Renamed ') } }),
+    setup: async (ctx) => ({
+      params: { id: (await newGuideCategory(ctx))._id },
+      body: { name: fresh('Renamed '), slug: fresh('c') },
+    }),
   },
   'DELETE /api/admin/guide-categories/{id}': {
     auth: 'admin',
