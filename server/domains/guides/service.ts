@@ -278,17 +278,28 @@ export async function updateCategory(
 
 /** A category that still holds guides (drafts included) answers 409: move or delete them first. */
 export async function deleteCategory(ctx: Context, input: { id: string }): Promise<{ ok: true }> {
+  const inUse = () => new AppError('conflict', 'The category still holds guides; move or delete them first.');
+  let removed: { id: string }[];
   try {
-    const removed = await ctx.db
+    removed = await ctx.db
       .delete(guideCategories)
-      .where(eq(guideCategories.id, input.id))
+      .where(
+        and(
+          eq(guideCategories.id, input.id),
+          sql`not exists (select 1 from ${guides} where ${guides.categoryId} = ${input.id})`,
+        ),
+      )
       .returning({ id: guideCategories.id });
-    if (removed.length === 0) throw categoryNotFound();
   } catch (error) {
-    // 23503: the guides_category_id foreign key (ON DELETE RESTRICT) refused.
-    if (hasDatabaseCode(error, (code) => code === '23503'))
-      throw new AppError('conflict', 'The category still holds guides; move or delete them first.');
+    // A guide added by a concurrent request: the foreign key (ON DELETE RESTRICT) refused.
+    if (hasDatabaseCode(error, (code) => code === '23503' || code === '23001')) throw inUse();
     throw error;
   }
-  return { ok: true };
+  if (removed.length > 0) return { ok: true };
+  const [exists] = await ctx.db
+    .select({ id: guideCategories.id })
+    .from(guideCategories)
+    .where(eq(guideCategories.id, input.id))
+    .limit(1);
+  throw exists ? inUse() : categoryNotFound();
 }
