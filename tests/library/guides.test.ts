@@ -2,7 +2,7 @@
 // list and get (published only), Markdown rendered to sanitised HTML (a hostile corpus through
 // the API), reading time. REST and the typed client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderGuideBody, WORDS_PER_MINUTE } from '../../server/domains/guides/markdown.js';
+import { renderGuideBody, sanitizeGuideHtml, WORDS_PER_MINUTE } from '../../server/domains/guides/markdown.js';
 import { createMember, createTestApp, unique, type TestApp, type TestMember } from '../setup/harness.js';
 import { createCategory, createGuide, MISSING_ID, uniqueSlug } from './helpers.js';
 
@@ -431,6 +431,17 @@ describe('Markdown rendering', () => {
     for (const source of hostileCorpus)
       for (const wrapped of [source, `> ${source}`, `- ${source}`, `| a |\n|---|\n| ${source} |`, `**${source}**`])
         assertSafe(renderGuideBody(wrapped).html, wrapped);
+  });
+
+  it('neutralises raw hostile HTML in the sanitising layer alone (defence in depth)', () => {
+    for (const source of hostileCorpus) assertSafe(sanitizeGuideHtml(source), source);
+    const links = sanitizeGuideHtml(
+      '<a href="java&#x09;script:alert(1)">a</a><a href=" javascript:alert(1)">b</a><a href="//evil.example">c</a>' +
+        '<a href="https://ok.example" onclick="x()" target="_blank">d</a><img src="https://ok.example/i.png" onerror="x()">',
+    );
+    assertSafe(links, 'links');
+    expect(links).toContain('<a href="https://ok.example" rel="noopener noreferrer nofollow">d</a>');
+    expect(links).toContain('<img src="https://ok.example/i.png" referrerpolicy="no-referrer" loading="lazy" />');
   });
 
   it('keeps ordinary Markdown: headings, lists, code, tables, safe links and https images', () => {

@@ -99,9 +99,14 @@ export interface RenderedGuide {
   readingMinutes: number;
 }
 
+/** The second layer alone: any HTML in, only allowlisted markup out (tested on raw hostile HTML). */
+export function sanitizeGuideHtml(html: string): string {
+  return sanitizeHtml(html, sanitizeOptions);
+}
+
 /** Markdown → sanitised HTML and the reading time (words / WORDS_PER_MINUTE, rounded up). */
 export function renderGuideBody(source: string): RenderedGuide {
-  const html = sanitizeHtml(markdown.render(source), sanitizeOptions);
+  const html = sanitizeGuideHtml(markdown.render(source));
   const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} });
   const words = text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
   return { html, readingMinutes: Math.ceil(words / WORDS_PER_MINUTE) };
