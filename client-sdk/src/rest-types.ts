@@ -134,6 +134,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/guide-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a guide category
+         * @description Without `slug`, one is made from the name; a `slug` that is taken answers 409 `conflict`.
+         */
+        post: operations["guideCategories-adminCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/guide-categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an empty guide category
+         * @description A category that still holds guides (drafts included) answers 409 `conflict`.
+         */
+        delete: operations["guideCategories-adminDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a guide category
+         * @description Its guides follow a new slug. A `slug` that is taken answers 409 `conflict`.
+         */
+        patch: operations["guideCategories-adminUpdate"];
+        trace?: never;
+    };
     "/api/admin/guides": {
         parameters: {
             query?: never;
@@ -141,10 +185,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All guides, published or not */
+        /**
+         * All guides, drafts included
+         * @description In `_id` order, without bodies. Filters: `category`, `published`.
+         */
         get: operations["guides-adminList"];
         put?: never;
-        /** Create a guide */
+        /**
+         * Create a guide (as a draft)
+         * @description Created unpublished: publish with PATCH `{ published: true }`. The Markdown body is rendered to sanitised HTML now. `category` must be an existing category slug (400 otherwise). Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`.
+         */
         post: operations["guides-adminCreate"];
         delete?: never;
         options?: never;
@@ -159,7 +209,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One guide */
+        /** One guide, draft or published */
         get: operations["guides-adminGet"];
         put?: never;
         post?: never;
@@ -167,7 +217,10 @@ export interface paths {
         delete: operations["guides-adminDelete"];
         options?: never;
         head?: never;
-        /** Change a guide */
+        /**
+         * Change a guide (edit, recategorise, publish)
+         * @description `published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`.
+         */
         patch: operations["guides-adminUpdate"];
         trace?: never;
     };
@@ -178,10 +231,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All media items, published or not */
+        /**
+         * All media items, drafts included
+         * @description In `_id` order. Filters: `kind`, `published`.
+         */
         get: operations["media-adminList"];
         put?: never;
-        /** Create a media item */
+        /**
+         * Create a media item (as a draft)
+         * @description Created unpublished: publish with PATCH `{ published: true }`. Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`. `trailer` takes a YouTube or Vimeo URL; `poster` an https URL or an upload key.
+         */
         post: operations["media-adminCreate"];
         delete?: never;
         options?: never;
@@ -196,7 +255,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One media item */
+        /** One media item, draft or published */
         get: operations["media-adminGet"];
         put?: never;
         post?: never;
@@ -204,7 +263,10 @@ export interface paths {
         delete: operations["media-adminDelete"];
         options?: never;
         head?: never;
-        /** Change a media item (feature, publish, edit) */
+        /**
+         * Change a media item (edit, feature, publish)
+         * @description `published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`.
+         */
         patch: operations["media-adminUpdate"];
         trace?: never;
     };
@@ -1217,6 +1279,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/guide-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The guide categories
+         * @description Every category, in `_id` order; admins manage the set (/api/admin/guide-categories).
+         */
+        get: operations["guideCategories-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/guides": {
         parameters: {
             query?: never;
@@ -1224,7 +1306,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Published guides, optionally of one category */
+        /**
+         * Published guides, optionally of one category
+         * @description Published guides only, in `_id` order, without their bodies (GET /api/guides/{slug} has them).
+         */
         get: operations["guides-list"];
         put?: never;
         post?: never;
@@ -1241,7 +1326,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One guide */
+        /**
+         * One published guide: Markdown source and sanitised HTML
+         * @description A draft answers 404, the same as a missing guide.
+         */
         get: operations["guides-get"];
         put?: never;
         post?: never;
@@ -1458,6 +1546,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/watchlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's private watchlist
+         * @description Saved items in the order they were saved (the cursor orders over the entry `_id`). Items that became drafts are left out until published again; deleted items are gone. Nobody else can read it, admins included.
+         */
+        get: operations["me-listWatchlist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/media": {
         parameters: {
             query?: never;
@@ -1465,7 +1573,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Published media items */
+        /**
+         * Published media items
+         * @description Published items only, in `_id` order (or featured first with `featuredFirst=true`). Filters: `kind`, `tag`, `featured`, `q` (word-prefix text search over title and synopsis). Nothing about watchlists (no save counts) is in any media answer.
+         */
         get: operations["media-list"];
         put?: never;
         post?: never;
@@ -1484,9 +1595,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add to the caller's private watchlist */
+        /**
+         * Add to the caller's private watchlist
+         * @description Idempotent: 200 `{ saved: true }` whether or not it was saved before. A draft (unpublished) item answers 404, the same as a missing one. Only the caller ever sees their watchlist; nothing records whether or when anything was watched.
+         */
         post: operations["media-save"];
-        /** Remove from the caller's watchlist */
+        /**
+         * Remove from the caller's watchlist
+         * @description Idempotent: 200 `{ saved: false }`. The caller's own entry can always be removed, even of an item that became a draft; otherwise a draft or missing item answers 404.
+         */
         delete: operations["media-unsave"];
         options?: never;
         head?: never;
@@ -1500,7 +1617,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One media item */
+        /**
+         * One published media item by slug
+         * @description A draft (unpublished) item answers 404, the same as a missing one.
+         */
         get: operations["media-get"];
         put?: never;
         post?: never;
@@ -2009,13 +2129,37 @@ export interface components {
         };
         AdminGuide: {
             _id: string;
-            /** @description Markdown. */
+            /** @description The Markdown source. */
             body: string;
-            category: string;
+            category: components["schemas"]["GuideCategoryRef"];
+            /** @description As stored: an https URL or an upload key. */
+            coverImage: string | null;
+            /** @description https URL of the cover; null when there is none, or while an uploaded cover has no public URL yet. */
+            coverImageUrl: string | null;
+            createdAt: string;
+            /** @description The body rendered to sanitised HTML: no raw HTML from the source, no script, style, iframe or event handler, only https/http/mailto and site-relative links (external ones with rel="noopener noreferrer nofollow"), https images only. */
+            html: string;
+            published: boolean;
+            publishedAt: string | null;
+            /** @description Estimated reading time: words of the body / 200, rounded up (0 for an empty body). */
+            readingMinutes: number;
+            slug: string;
+            summary: string;
+            title: string;
+            updatedAt: string;
+        };
+        AdminGuideSummary: {
+            _id: string;
+            category: components["schemas"]["GuideCategoryRef"];
+            /** @description As stored: an https URL or an upload key. */
+            coverImage: string | null;
+            /** @description https URL of the cover; null when there is none, or while an uploaded cover has no public URL yet. */
             coverImageUrl: string | null;
             createdAt: string;
             published: boolean;
             publishedAt: string | null;
+            /** @description Estimated reading time: words of the body / 200, rounded up (0 for an empty body). */
+            readingMinutes: number;
             slug: string;
             summary: string;
             title: string;
@@ -2027,14 +2171,17 @@ export interface components {
             featured: boolean;
             /** @enum {string} */
             kind: "documentary" | "film" | "series" | "talk" | "short";
+            /** @description As stored: an https URL or an upload key. */
+            poster: string | null;
+            /** @description https URL of the poster; null when there is none, or while an uploaded poster has no public URL yet. */
             posterUrl: string | null;
             published: boolean;
+            publishedAt: string | null;
             slug: string;
             synopsis: string;
             tags: ("ethics" | "health" | "environment" | "activism" | "cooking")[];
             title: string;
-            /** @description Embed URL, loaded only when the viewer clicks. */
-            trailerUrl: string | null;
+            trailer: components["schemas"]["MediaTrailer"] | null;
             updatedAt: string;
             watchLinks: {
                 platform: string;
@@ -2274,20 +2421,39 @@ export interface components {
         };
         Guide: {
             _id: string;
-            /** @description Markdown. */
+            /** @description The Markdown source. */
             body: string;
-            category: string;
+            category: components["schemas"]["GuideCategoryRef"];
+            /** @description https URL of the cover; null when there is none, or while an uploaded cover has no public URL yet. */
             coverImageUrl: string | null;
+            /** @description The body rendered to sanitised HTML: no raw HTML from the source, no script, style, iframe or event handler, only https/http/mailto and site-relative links (external ones with rel="noopener noreferrer nofollow"), https images only. */
+            html: string;
             publishedAt: string | null;
+            /** @description Estimated reading time: words of the body / 200, rounded up (0 for an empty body). */
+            readingMinutes: number;
             slug: string;
             summary: string;
             title: string;
             updatedAt: string;
         };
+        GuideCategory: {
+            _id: string;
+            description: string;
+            name: string;
+            slug: string;
+        };
+        GuideCategoryRef: {
+            name: string;
+            slug: string;
+        };
         GuideSummary: {
             _id: string;
-            category: string;
+            category: components["schemas"]["GuideCategoryRef"];
+            /** @description https URL of the cover; null when there is none, or while an uploaded cover has no public URL yet. */
             coverImageUrl: string | null;
+            publishedAt: string | null;
+            /** @description Estimated reading time: words of the body / 200, rounded up (0 for an empty body). */
+            readingMinutes: number;
             slug: string;
             summary: string;
             title: string;
@@ -2305,18 +2471,26 @@ export interface components {
             featured: boolean;
             /** @enum {string} */
             kind: "documentary" | "film" | "series" | "talk" | "short";
+            /** @description https URL of the poster; null when there is none, or while an uploaded poster has no public URL yet. */
             posterUrl: string | null;
             slug: string;
             synopsis: string;
             tags: ("ethics" | "health" | "environment" | "activism" | "cooking")[];
             title: string;
-            /** @description Embed URL, loaded only when the viewer clicks. */
-            trailerUrl: string | null;
+            trailer: components["schemas"]["MediaTrailer"] | null;
             watchLinks: {
                 platform: string;
                 url: string;
             }[];
             year: number | null;
+        };
+        /** @description A click-to-load trailer on an external video host. */
+        MediaTrailer: {
+            /** @description The provider's privacy-enhanced player (youtube-nocookie.com, Vimeo with dnt=1). Load it in an iframe only when the viewer clicks: nothing from the provider loads before that. */
+            embedUrl: string;
+            /** @enum {string} */
+            provider: "youtube" | "vimeo";
+            videoId: string;
         };
         MeetingPointReveal: {
             _id: string;
@@ -2596,11 +2770,11 @@ export interface components {
             tusEndpoint: string;
             videoId: string;
         };
-        /** @description Where to watch it, on an external platform. */
-        WatchLink: {
-            platform: string;
-            /** Format: uri */
-            url: string;
+        WatchlistEntry: {
+            /** @description The watchlist entry (the cursor orders over it: the order of saving). */
+            _id: string;
+            media: components["schemas"]["MediaItem"];
+            savedAt: string;
         };
         WebPushKey: {
             /** @description False when the deployment has no VAPID keys: web subscriptions answer 501. */
@@ -3458,6 +3632,329 @@ export interface operations {
             };
         };
     };
+    "guideCategories-adminCreate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "slug": "outreach",
+                 *       "name": "Outreach",
+                 *       "description": "Leafleting, stalls, conversations."
+                 *     }
+                 */
+                "application/json": {
+                    /** @default  */
+                    description?: string;
+                    name: string;
+                    /** @description Made from the name when absent; 409 `conflict` when taken. */
+                    slug?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuideCategory"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "guideCategories-adminDelete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "guideCategories-adminUpdate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Street outreach"
+                 *     }
+                 */
+                "application/json": {
+                    description?: string;
+                    name?: string;
+                    /** @description Guides follow the category; 409 `conflict` when taken. */
+                    slug?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuideCategory"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "guides-adminList": {
         parameters: {
             query?: {
@@ -3479,7 +3976,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["AdminGuide"][];
+                        items: components["schemas"]["AdminGuideSummary"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3520,15 +4017,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -3559,18 +4047,16 @@ export interface operations {
                  *       "title": "Hosting your first potluck",
                  *       "category": "community",
                  *       "summary": "Plan, invite, cook.",
-                 *       "body": "# Hosting your first potluck\n\nStart small.",
-                 *       "published": false
+                 *       "body": "# Hosting your first potluck\n\nStart small."
                  *     }
                  */
                 "application/json": {
-                    /** @description Markdown. */
+                    /** @description Markdown (CommonMark with tables and autolinks). Raw HTML in it is shown as text. */
                     body: string;
+                    /** @description Slug of an existing category; an unknown one answers 400. */
                     category: string;
-                    coverImageUrl?: string | null;
-                    /** @default false */
-                    published?: boolean;
-                    /** @description Made from the title when absent. */
+                    coverImage?: string | null;
+                    /** @description Chosen by the admin (409 `conflict` when taken). Absent: made from the title with a random suffix. */
                     slug?: string;
                     /** @default  */
                     summary?: string;
@@ -3651,15 +4137,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -3731,15 +4208,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3828,15 +4296,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -3867,12 +4326,14 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Markdown. */
+                    /** @description Markdown (CommonMark with tables and autolinks). Raw HTML in it is shown as text. */
                     body?: string;
+                    /** @description Slug of an existing category; an unknown one answers 400. */
                     category?: string;
-                    coverImageUrl?: string | null;
+                    coverImage?: string | null;
+                    /** @description true publishes the guide, false takes it back to draft. */
                     published?: boolean;
-                    /** @description Made from the title when absent. */
+                    /** @description Chosen by the admin (409 `conflict` when taken). Absent: made from the title with a random suffix. */
                     slug?: string;
                     summary?: string;
                     title?: string;
@@ -3925,6 +4386,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
             413: {
                 headers: {
@@ -3945,15 +4415,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4036,15 +4497,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -4079,15 +4531,15 @@ export interface operations {
                  *       "tags": [
                  *         "ethics"
                  *       ],
-                 *       "posterUrl": "https://images.example.org/dominion.jpg",
+                 *       "poster": "https://images.example.org/dominion.jpg",
                  *       "watchLinks": [
                  *         {
                  *           "platform": "YouTube",
                  *           "url": "https://www.youtube.com/watch?v=LQRAfJyEsko"
                  *         }
                  *       ],
-                 *       "featured": true,
-                 *       "published": true
+                 *       "trailer": "https://www.youtube.com/watch?v=LQRAfJyEsko",
+                 *       "featured": true
                  *     }
                  */
                 "application/json": {
@@ -4095,19 +4547,23 @@ export interface operations {
                     featured?: boolean;
                     /** @enum {string} */
                     kind: "documentary" | "film" | "series" | "talk" | "short";
-                    posterUrl?: string | null;
-                    /** @default false */
-                    published?: boolean;
-                    /** @description Made from the title when absent. */
+                    poster?: string | null;
+                    /**
+                     * @description Chosen by the admin (409 `conflict` when taken). Absent: made from the title with a random suffix.
+                     * @example dominion
+                     */
                     slug?: string;
                     /** @default  */
                     synopsis?: string;
-                    /** @default [] */
                     tags?: ("ethics" | "health" | "environment" | "activism" | "cooking")[];
                     title: string;
-                    trailerUrl?: string | null;
+                    trailer?: string | null;
                     /** @default [] */
-                    watchLinks?: components["schemas"]["WatchLink"][];
+                    watchLinks?: {
+                        platform: string;
+                        /** Format: uri */
+                        url: string;
+                    }[];
                     year?: number | null;
                 };
             };
@@ -4178,15 +4634,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4265,15 +4712,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4362,15 +4800,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -4397,22 +4826,31 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "featured": false
+                 *       "featured": false,
+                 *       "published": true
                  *     }
                  */
                 "application/json": {
                     featured?: boolean;
                     /** @enum {string} */
                     kind?: "documentary" | "film" | "series" | "talk" | "short";
-                    posterUrl?: string | null;
+                    poster?: string | null;
+                    /** @description true publishes the item, false takes it back to draft. */
                     published?: boolean;
-                    /** @description Made from the title when absent. */
+                    /**
+                     * @description Chosen by the admin (409 `conflict` when taken). Absent: made from the title with a random suffix.
+                     * @example dominion
+                     */
                     slug?: string;
                     synopsis?: string;
                     tags?: ("ethics" | "health" | "environment" | "activism" | "cooking")[];
                     title?: string;
-                    trailerUrl?: string | null;
-                    watchLinks?: components["schemas"]["WatchLink"][];
+                    trailer?: string | null;
+                    watchLinks?: {
+                        platform: string;
+                        /** Format: uri */
+                        url: string;
+                    }[];
                     year?: number | null;
                 };
             };
@@ -4463,6 +4901,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
             413: {
                 headers: {
@@ -4483,15 +4930,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10023,6 +10461,70 @@ export interface operations {
             };
         };
     };
+    "guideCategories-list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["GuideCategory"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "guides-list": {
         parameters: {
             query?: {
@@ -10068,15 +10570,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10146,15 +10639,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11246,13 +11730,79 @@ export interface operations {
             };
         };
     };
+    "me-listWatchlist": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["WatchlistEntry"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "media-list": {
         parameters: {
             query?: {
                 cursor?: string;
                 featured?: "true" | "false";
+                featuredFirst?: "true" | "false";
                 kind?: "documentary" | "film" | "series" | "talk" | "short";
                 limit?: number;
+                q?: string;
                 tag?: "ethics" | "health" | "environment" | "activism" | "cooking";
             };
             header?: never;
@@ -11293,15 +11843,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11396,15 +11937,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -11474,15 +12006,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -11545,15 +12068,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,3 +12,4 @@ export * from './videos.js';
 export * from './friends.js';
 export * from './notifications.js';
 export * from './place-social.js';
+export * from './library.js';

@@ -25,12 +25,14 @@ import { uploadsRouter } from '../domains/uploads/router.js';
 import { friendsRouter } from '../domains/friends/router.js';
 import { notificationPreferencesRouter, pushTokensRouter } from '../domains/notifications/router.js';
 import { placeListsRouter, placeReviewsRouter } from '../domains/place-social/router.js';
+import { mediaRouter, watchlistRouter } from '../domains/media/router.js';
+import { guideCategoriesRouter, guidesRouter } from '../domains/guides/router.js';
 import { unbuiltInBuiltNamespaces as unbuilt, unbuiltNamespaces } from '../domains/unbuilt/index.js';
 import { mergeRouters, router } from './init.js';
 
 export const appRouter = router({
   auth: authRouter,
-  me: mergeRouters(meRouter, notificationPreferencesRouter, router(unbuilt.me)),
+  me: mergeRouters(meRouter, notificationPreferencesRouter, watchlistRouter, router(unbuilt.me)),
   stats: statsRouter,
   events: eventsRouter,
   groves: grovesRouter,
@@ -41,6 +43,9 @@ export const appRouter = router({
   uploads: mergeRouters(uploadsRouter, router(unbuilt.uploads)),
   friends: friendsRouter,
   pushTokens: pushTokensRouter,
+  media: mediaRouter,
+  guides: guidesRouter,
+  guideCategories: guideCategoriesRouter,
   ...unbuiltNamespaces,
 });
 

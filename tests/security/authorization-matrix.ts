@@ -178,6 +178,35 @@ const listAndPlace = async (ctx: SetupContext) => ({
 });
 /** Every signed-in caller but the owner (`member`) gets the 404 of a missing resource. */
 const othersHidden = { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' } as const;
+/** Library (issue 13): drafts and categories made by the admin caller, fresh per call. */
+const draftMedia = async (ctx: SetupContext) =>
+  ctx.create('POST /api/admin/media', ctx.callers.admin, {
+    body: { kind: 'film', title: fresh('Film '), slug: fresh('m') },
+  });
+const publishedMedia = async (ctx: SetupContext) => {
+  const item = await draftMedia(ctx);
+  return ctx.create('PATCH /api/admin/media/{id}', ctx.callers.admin, {
+    params: { id: item._id },
+    // The generated PATCH sample carries a fixed slug: keep the item's own.
+    body: { published: true, slug: item.slug },
+  });
+};
+const newGuideCategory = async (ctx: SetupContext) =>
+  ctx.create('POST /api/admin/guide-categories', ctx.callers.admin, {
+    body: { name: fresh('Category '), slug: fresh('c') },
+  });
+const draftGuide = async (ctx: SetupContext) =>
+  ctx.create('POST /api/admin/guides', ctx.callers.admin, {
+    body: { title: fresh('Guide '), slug: fresh('g'), category: (await newGuideCategory(ctx)).slug, body: 'Hello.' },
+  });
+/** A draft answers 404 on the public routes to everyone, admins included (they use /api/admin). */
+const draftHiddenFromAll = {
+  anonymous: 'hidden',
+  member: 'hidden',
+  otherMember: 'hidden',
+  organizer: 'hidden',
+  admin: 'hidden',
+} as const;
 
 export const authorizationMatrix: Record<string, RouteRule> = {
   // Auth and account
@@ -454,11 +483,27 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'GET /api/conversations/{id}/messages': member,
   'POST /api/conversations/{id}/messages': member,
   'GET /api/media': pub,
-  'GET /api/media/{slug}': pub,
-  'POST /api/media/{id}/save': member,
-  'DELETE /api/media/{id}/save': member,
+  'GET /api/media/{slug}': {
+    auth: 'public',
+    setup: async (ctx) => ({ params: { slug: (await draftMedia(ctx)).slug } }),
+    expect: draftHiddenFromAll,
+  },
+  'POST /api/media/{id}/save': {
+    auth: 'member',
+    setup: async (ctx) => ({ params: { id: (await publishedMedia(ctx))._id } }),
+  },
+  'DELETE /api/media/{id}/save': {
+    auth: 'member',
+    setup: async (ctx) => ({ params: { id: (await publishedMedia(ctx))._id } }),
+  },
+  'GET /api/me/watchlist': member,
   'GET /api/guides': pub,
-  'GET /api/guides/{slug}': pub,
+  'GET /api/guides/{slug}': {
+    auth: 'public',
+    setup: async (ctx) => ({ params: { slug: (await draftGuide(ctx)).slug } }),
+    expect: draftHiddenFromAll,
+  },
+  'GET /api/guide-categories': pub,
   'GET /api/actions': member,
   'POST /api/actions': member,
   'DELETE /api/actions/{id}': member,
@@ -522,15 +567,59 @@ export const authorizationMatrix: Record<string, RouteRule> = {
     },
   },
   'GET /api/admin/media': admin,
-  'POST /api/admin/media': admin,
-  'GET /api/admin/media/{id}': admin,
-  'PATCH /api/admin/media/{id}': admin,
-  'DELETE /api/admin/media/{id}': admin,
+  'POST /api/admin/media': {
+    auth: 'admin',
+    setup: async () => ({ body: { kind: 'film', title: fresh('Film '), slug: fresh('m') } }),
+  },
+  'GET /api/admin/media/{id}': {
+    auth: 'admin',
+    setup: async (ctx) => ({ params: { id: (await draftMedia(ctx))._id } }),
+  },
+  'PATCH /api/admin/media/{id}': {
+    auth: 'admin',
+    setup: async (ctx) => ({ params: { id: (await draftMedia(ctx))._id }, body: { featured: true, slug: fresh('m') } }),
+  },
+  'DELETE /api/admin/media/{id}': {
+    auth: 'admin',
+    setup: async (ctx) => ({ params: { id: (await draftMedia(ctx))._id } }),
+  },
   'GET /api/admin/guides': admin,
-  'POST /api/admin/guides': admin,
-  'GET /api/admin/guides/{id}': admin,
-  'PATCH /api/admin/guides/{id}': admin,
-  'DELETE /api/admin/guides/{id}': admin,
+  'POST /api/admin/guides': {
+    auth: 'admin',
+    setup: async (ctx) => ({
+      body: { title: fresh('Guide '), slug: fresh('g'), category: (await newGuideCategory(ctx)).slug, body: 'Hi.' },
+    }),
+  },
+  'GET /api/admin/guides/{id}': {
+    auth: 'admin',
+    setup: async (ctx) => ({ params: { id: (await draftGuide(ctx))._id } }),
+  },
+  'PATCH /api/admin/guides/{id}': {
+    auth: 'admin',
+    setup: async (ctx) => ({
+      params: { id: (await draftGuide(ctx))._id },
+      body: { title: fresh('Renamed '), slug: fresh('g') },
+    }),
+  },
+  'DELETE /api/admin/guides/{id}': {
+    auth: 'admin',
+    setup: async (ctx) => ({ params: { id: (await draftGuide(ctx))._id } }),
+  },
+  'POST /api/admin/guide-categories': {
+    auth: 'admin',
+    setup: async () => ({ body: { name: fresh('Category '), slug: fresh('c') } }),
+  },
+  'PATCH /api/admin/guide-categories/{id}': {
+    auth: 'admin',
+    setup: async (ctx) => ({
+      params: { id: (await newGuideCategory(ctx))._id },
+      body: { name: fresh('Renamed '), slug: fresh('c') },
+    }),
+  },
+  'DELETE /api/admin/guide-categories/{id}': {
+    auth: 'admin',
+    setup: async (ctx) => ({ params: { id: (await newGuideCategory(ctx))._id } }),
+  },
   'GET /api/admin/reports': admin,
   'PUT /api/admin/reports/{id}': admin,
 

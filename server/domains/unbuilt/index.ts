@@ -11,8 +11,6 @@ import { accountExtrasProcedures as account } from './account-extras.js';
 import { actionsProcedures as actions } from './actions.js';
 import { adminContentProcedures as adminContent } from './admin-content.js';
 import { companionProcedures as companion } from './companion.js';
-import { guidesProcedures as guides } from './guides.js';
-import { mediaProcedures as media } from './media.js';
 import { messagingProcedures as messaging } from './messaging.js';
 import { socialProcedures as social } from './social.js';
 import { uploadsProcedures as uploads } from './uploads.js';
@@ -50,26 +48,6 @@ export const unbuiltNamespaces = {
     create: messaging.createConversation,
     listMessages: messaging.listMessages,
     sendMessage: messaging.sendMessage,
-  },
-  media: {
-    list: media.list,
-    get: media.get,
-    save: media.save,
-    unsave: media.unsave,
-    adminList: adminContent.listMedia,
-    adminCreate: adminContent.createMedia,
-    adminGet: adminContent.getMedia,
-    adminUpdate: adminContent.updateMedia,
-    adminDelete: adminContent.deleteMedia,
-  },
-  guides: {
-    list: guides.list,
-    get: guides.get,
-    adminList: adminContent.listGuides,
-    adminCreate: adminContent.createGuide,
-    adminGet: adminContent.getGuide,
-    adminUpdate: adminContent.updateGuide,
-    adminDelete: adminContent.deleteGuide,
   },
   actions: { list: actions.list, create: actions.create, export: actions.export, delete: actions.delete },
   companion: {

@@ -1,0 +1,183 @@
+// Guides, their admin editing and the admin-managed guide categories: wiring only.
+import { router } from '../../trpc/init.js';
+import { adminProcedure, publicProcedure } from '../../trpc/procedures.js';
+import { okOutput } from '../../shared/schemas.js';
+import * as schemas from './schemas.js';
+import * as service from './service.js';
+
+const tags = ['guides'];
+const adminTags = ['admin'];
+
+export const guidesRouter = router({
+  list: publicProcedure
+    .meta({
+      auth: 'public',
+      openapi: {
+        method: 'GET',
+        path: '/api/guides',
+        tags,
+        protect: false,
+        summary: 'Published guides, optionally of one category',
+        description: 'Published guides only, in `_id` order, without their bodies (GET /api/guides/{slug} has them).',
+      },
+    })
+    .input(schemas.listGuidesInput())
+    .output(schemas.guideListOutput)
+    .query(({ ctx, input }) => service.listGuides(ctx, input)),
+
+  get: publicProcedure
+    .meta({
+      auth: 'public',
+      openapi: {
+        method: 'GET',
+        path: '/api/guides/{slug}',
+        tags,
+        protect: false,
+        summary: 'One published guide: Markdown source and sanitised HTML',
+        description: 'A draft answers 404, the same as a missing guide.',
+      },
+    })
+    .input(schemas.guideSlugInput())
+    .output(schemas.guideOutput)
+    .query(({ ctx, input }) => service.getGuide(ctx, input)),
+
+  adminList: adminProcedure
+    .meta({
+      auth: 'admin',
+      openapi: {
+        method: 'GET',
+        path: '/api/admin/guides',
+        tags: adminTags,
+        summary: 'All guides, drafts included',
+        description: 'In `_id` order, without bodies. Filters: `category`, `published`.',
+      },
+    })
+    .input(schemas.adminListGuidesInput())
+    .output(schemas.adminGuideListOutput)
+    .query(({ ctx, input }) => service.adminListGuides(ctx, input)),
+
+  adminCreate: adminProcedure
+    .meta({
+      auth: 'admin',
+      successStatus: 201,
+      errors: ['conflict'],
+      openapi: {
+        method: 'POST',
+        path: '/api/admin/guides',
+        tags: adminTags,
+        summary: 'Create a guide (as a draft)',
+        description:
+          'Created unpublished: publish with PATCH `{ published: true }`. The Markdown body is rendered to sanitised HTML now. `category` must be an existing category slug (400 otherwise). Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`.',
+      },
+    })
+    .input(schemas.createGuideInput)
+    .output(schemas.adminGuideOutput)
+    .mutation(({ ctx, input }) => service.adminCreateGuide(ctx, input)),
+
+  adminGet: adminProcedure
+    .meta({
+      auth: 'admin',
+      openapi: {
+        method: 'GET',
+        path: '/api/admin/guides/{id}',
+        tags: adminTags,
+        summary: 'One guide, draft or published',
+      },
+    })
+    .input(schemas.guideIdInput())
+    .output(schemas.adminGuideOutput)
+    .query(({ ctx, input }) => service.adminGetGuide(ctx, input)),
+
+  adminUpdate: adminProcedure
+    .meta({
+      auth: 'admin',
+      errors: ['conflict'],
+      openapi: {
+        method: 'PATCH',
+        path: '/api/admin/guides/{id}',
+        tags: adminTags,
+        summary: 'Change a guide (edit, recategorise, publish)',
+        description:
+          '`published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`.',
+      },
+    })
+    .input(schemas.updateGuideInput)
+    .output(schemas.adminGuideOutput)
+    .mutation(({ ctx, input }) => service.adminUpdateGuide(ctx, input)),
+
+  adminDelete: adminProcedure
+    .meta({
+      auth: 'admin',
+      openapi: { method: 'DELETE', path: '/api/admin/guides/{id}', tags: adminTags, summary: 'Delete a guide' },
+    })
+    .input(schemas.guideIdInput())
+    .output(okOutput)
+    .mutation(({ ctx, input }) => service.adminDeleteGuide(ctx, input)),
+});
+
+export const guideCategoriesRouter = router({
+  list: publicProcedure
+    .meta({
+      auth: 'public',
+      openapi: {
+        method: 'GET',
+        path: '/api/guide-categories',
+        tags,
+        protect: false,
+        summary: 'The guide categories',
+        description: 'Every category, in `_id` order; admins manage the set (/api/admin/guide-categories).',
+      },
+    })
+    .input(schemas.listCategoriesInput())
+    .output(schemas.guideCategoryListOutput)
+    .query(({ ctx, input }) => service.listCategories(ctx, input)),
+
+  adminCreate: adminProcedure
+    .meta({
+      auth: 'admin',
+      successStatus: 201,
+      errors: ['conflict'],
+      openapi: {
+        method: 'POST',
+        path: '/api/admin/guide-categories',
+        tags: adminTags,
+        summary: 'Create a guide category',
+        description: 'Without `slug`, one is made from the name; a `slug` that is taken answers 409 `conflict`.',
+      },
+    })
+    .input(schemas.createCategoryInput)
+    .output(schemas.guideCategoryOutput)
+    .mutation(({ ctx, input }) => service.createCategory(ctx, input)),
+
+  adminUpdate: adminProcedure
+    .meta({
+      auth: 'admin',
+      errors: ['conflict'],
+      openapi: {
+        method: 'PATCH',
+        path: '/api/admin/guide-categories/{id}',
+        tags: adminTags,
+        summary: 'Rename a guide category',
+        description: 'Its guides follow a new slug. A `slug` that is taken answers 409 `conflict`.',
+      },
+    })
+    .input(schemas.updateCategoryInput)
+    .output(schemas.guideCategoryOutput)
+    .mutation(({ ctx, input }) => service.updateCategory(ctx, input)),
+
+  adminDelete: adminProcedure
+    .meta({
+      auth: 'admin',
+      errors: ['conflict'],
+      openapi: {
+        method: 'DELETE',
+        path: '/api/admin/guide-categories/{id}',
+        tags: adminTags,
+        summary: 'Delete an empty guide category',
+        description: 'A category that still holds guides (drafts included) answers 409 `conflict`.',
+      },
+    })
+    .input(schemas.categoryIdInput())
+    .output(okOutput)
+    .mutation(({ ctx, input }) => service.deleteCategory(ctx, input)),
+});

@@ -1,0 +1,281 @@
+// Media items: public reads (published only, decided in SQL), the caller's private watchlist and
+// admin editing. A draft answers exactly like a missing item to everyone but admins, for
+// reading, saving and listing alike. No query here counts saves, and nothing records viewing.
+import { and, asc, eq, gt, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { mediaItems, watchlistEntries, type MediaItem } from '../../../db/schema/index.js';
+import { AppError, isUniqueViolation } from '../../errors.js';
+import { decodeCursor, encodeCursor, toPage } from '../../lib/pagination.js';
+import type { MemberContext } from '../../shared/context.js';
+import { imageUrl } from '../../shared/image-ref.js';
+import { insertWithSlug } from '../../shared/slug.js';
+import type { Context } from '../../trpc/context.js';
+// The places word-prefix rule, shared so `q` means the same on both lists.
+import { toPrefixTsquery } from '../places/list-query.js';
+import type {
+  AdminMediaItemOutput,
+  CreateMediaInput,
+  ListMediaInput,
+  MediaItemOutput,
+  UpdateMediaInput,
+} from './schemas.js';
+import { trailerEmbedUrl } from './trailer.js';
+
+const published = isNotNull(mediaItems.publishedAt);
+const notFound = () => new AppError('not_found', 'No such media item.');
+
+export function toMediaItem(row: MediaItem): MediaItemOutput {
+  const trailer =
+    row.trailerProvider && row.trailerVideoId ? { provider: row.trailerProvider, videoId: row.trailerVideoId } : null;
+  return {
+    _id: row.id,
+    slug: row.slug,
+    kind: row.kind,
+    title: row.title,
+    year: row.year,
+    synopsis: row.synopsis,
+    tags: row.tags,
+    posterUrl: imageUrl(row.poster),
+    watchLinks: row.watchLinks.map(({ platform, url }) => ({ platform, url })),
+    trailer: trailer && { ...trailer, embedUrl: trailerEmbedUrl(trailer) },
+    featured: row.featured,
+  };
+}
+
+function toAdminMediaItem(row: MediaItem): AdminMediaItemOutput {
+  return {
+    ...toMediaItem(row),
+    poster: row.poster,
+    published: row.publishedAt !== null,
+    publishedAt: row.publishedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+// ---- public list -------------------------------------------------------------------------
+
+/**
+ * Featured-first pages run through two phases (featured, then the rest), each in `_id` order.
+ * Their cursor carries the phase before the id ("f" or "n" + the usual 22 characters), so a
+ * page boundary stays put even if the last item's `featured` flag changes in between.
+ */
+type Phase = 'f' | 'n';
+
+function encodeFeaturedCursor(row: MediaItem): string {
+  return `${row.featured ? 'f' : 'n'}${encodeCursor(row.id)}`;
+}
+
+function decodeFeaturedCursor(cursor: string): { phase: Phase; after: string } {
+  const phase = cursor[0];
+  if (cursor.length !== 23 || (phase !== 'f' && phase !== 'n')) throw new AppError('invalid_cursor');
+  return { phase, after: decodeCursor(cursor.slice(1)) };
+}
+
+/** `search_document @@ prefix query`; undefined when `q` has no word (the schema refuses that). */
+function searchCondition(q: string | undefined): SQL | undefined {
+  const query = q === undefined ? null : toPrefixTsquery(q);
+  return query === null ? undefined : sql`${mediaItems.searchDocument} @@ to_tsquery('simple', ${query})`;
+}
+
+export async function listMedia(ctx: Context, input: ListMediaInput) {
+  const filters = [
+    published,
+    input.kind ? eq(mediaItems.kind, input.kind) : undefined,
+    // `tags @> array[tag]` uses the GIN index on tags.
+    input.tag ? sql`${mediaItems.tags} @> array[${input.tag}]::text[]` : undefined,
+    input.featured === undefined ? undefined : eq(mediaItems.featured, input.featured),
+    searchCondition(input.q),
+  ];
+  if (!input.featuredFirst) {
+    const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+    const rows = await ctx.db
+      .select()
+      .from(mediaItems)
+      .where(and(...filters, after ? gt(mediaItems.id, after) : undefined))
+      .orderBy(asc(mediaItems.id))
+      .limit(input.limit + 1);
+    const page = toPage(rows, input.limit, (row) => row.id);
+    return { items: page.items.map(toMediaItem), nextCursor: page.nextCursor };
+  }
+  const cursor = input.cursor === undefined ? undefined : decodeFeaturedCursor(input.cursor);
+  const afterCursor = !cursor
+    ? undefined
+    : cursor.phase === 'f'
+      ? or(and(eq(mediaItems.featured, true), gt(mediaItems.id, cursor.after)), eq(mediaItems.featured, false))
+      : and(eq(mediaItems.featured, false), gt(mediaItems.id, cursor.after));
+  const rows = await ctx.db
+    .select()
+    .from(mediaItems)
+    .where(and(...filters, afterCursor))
+    .orderBy(sql`${mediaItems.featured} desc`, asc(mediaItems.id))
+    .limit(input.limit + 1);
+  const items = rows.slice(0, input.limit);
+  const last = items[items.length - 1];
+  return {
+    items: items.map(toMediaItem),
+    nextCursor: rows.length > input.limit && last ? encodeFeaturedCursor(last) : null,
+  };
+}
+
+export async function getMedia(ctx: Context, input: { slug: string }): Promise<MediaItemOutput> {
+  const [row] = await ctx.db
+    .select()
+    .from(mediaItems)
+    .where(and(eq(mediaItems.slug, input.slug), published))
+    .limit(1);
+  if (!row) throw notFound();
+  return toMediaItem(row);
+}
+
+// ---- watchlist ---------------------------------------------------------------------------
+
+/** Idempotent. A draft or missing item: 404, the same answer. */
+export async function saveMedia(ctx: MemberContext, input: { id: string }): Promise<{ saved: boolean }> {
+  const [item] = await ctx.db
+    .select({ id: mediaItems.id })
+    .from(mediaItems)
+    .where(and(eq(mediaItems.id, input.id), published))
+    .limit(1);
+  if (!item) throw notFound();
+  await ctx.db
+    .insert(watchlistEntries)
+    .values({ userId: ctx.user.id, mediaItemId: item.id, createdAt: ctx.clock.now() })
+    .onConflictDoNothing({ target: [watchlistEntries.userId, watchlistEntries.mediaItemId] });
+  return { saved: true };
+}
+
+/**
+ * Idempotent. The caller may always remove their own entry, even of an item that became a
+ * draft since; otherwise a draft or missing item is 404.
+ */
+export async function unsaveMedia(ctx: MemberContext, input: { id: string }): Promise<{ saved: boolean }> {
+  const removed = await ctx.db
+    .delete(watchlistEntries)
+    .where(and(eq(watchlistEntries.userId, ctx.user.id), eq(watchlistEntries.mediaItemId, input.id)))
+    .returning({ id: watchlistEntries.id });
+  if (removed.length > 0) return { saved: false };
+  const [item] = await ctx.db
+    .select({ id: mediaItems.id })
+    .from(mediaItems)
+    .where(and(eq(mediaItems.id, input.id), published))
+    .limit(1);
+  if (!item) throw notFound();
+  return { saved: false };
+}
+
+/** The caller's saved items in the order of saving; items that are drafts now are left out. */
+export async function listWatchlist(ctx: MemberContext, input: { cursor?: string; limit: number }) {
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const rows = await ctx.db
+    .select({ entryId: watchlistEntries.id, savedAt: watchlistEntries.createdAt, item: mediaItems })
+    .from(watchlistEntries)
+    .innerJoin(mediaItems, eq(mediaItems.id, watchlistEntries.mediaItemId))
+    .where(and(eq(watchlistEntries.userId, ctx.user.id), published, after ? gt(watchlistEntries.id, after) : undefined))
+    .orderBy(asc(watchlistEntries.id))
+    .limit(input.limit + 1);
+  const page = toPage(rows, input.limit, (row) => row.entryId);
+  return {
+    items: page.items.map((row) => ({
+      _id: row.entryId,
+      savedAt: row.savedAt.toISOString(),
+      media: toMediaItem(row.item),
+    })),
+    nextCursor: page.nextCursor,
+  };
+}
+
+// ---- admin -------------------------------------------------------------------------------
+
+export async function adminListMedia(
+  ctx: Context,
+  input: { kind?: MediaItem['kind']; published?: boolean; cursor?: string; limit: number },
+) {
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const rows = await ctx.db
+    .select()
+    .from(mediaItems)
+    .where(
+      and(
+        input.kind ? eq(mediaItems.kind, input.kind) : undefined,
+        input.published === undefined ? undefined : input.published ? published : isNull(mediaItems.publishedAt),
+        after ? gt(mediaItems.id, after) : undefined,
+      ),
+    )
+    .orderBy(asc(mediaItems.id))
+    .limit(input.limit + 1);
+  const page = toPage(rows, input.limit, (row) => row.id);
+  return { items: page.items.map(toAdminMediaItem), nextCursor: page.nextCursor };
+}
+
+async function adminMediaById(ctx: Context, id: string): Promise<AdminMediaItemOutput> {
+  const [row] = await ctx.db.select().from(mediaItems).where(eq(mediaItems.id, id)).limit(1);
+  if (!row) throw notFound();
+  return toAdminMediaItem(row);
+}
+
+export const adminGetMedia = (ctx: Context, input: { id: string }) => adminMediaById(ctx, input.id);
+
+export async function adminCreateMedia(ctx: Context, input: CreateMediaInput): Promise<AdminMediaItemOutput> {
+  const now = ctx.clock.now();
+  // Drafts are hidden, so a generated slug always carries a random suffix (server/shared/slug.ts).
+  const row = await insertWithSlug(
+    { clientSlug: input.slug, text: input.title, hideable: true, fallback: 'media' },
+    async (slug) => {
+      const [inserted] = await ctx.db
+        .insert(mediaItems)
+        .values({
+          slug,
+          kind: input.kind,
+          title: input.title,
+          year: input.year ?? null,
+          synopsis: input.synopsis,
+          tags: input.tags,
+          poster: input.poster ?? null,
+          watchLinks: input.watchLinks,
+          trailerProvider: input.trailer?.provider ?? null,
+          trailerVideoId: input.trailer?.videoId ?? null,
+          featured: input.featured,
+          publishedAt: null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      return inserted!;
+    },
+  );
+  return toAdminMediaItem(row);
+}
+
+export async function adminUpdateMedia(ctx: Context, input: UpdateMediaInput): Promise<AdminMediaItemOutput> {
+  const { id, trailer, published: publish, ...fields } = input;
+  const now = ctx.clock.now();
+  const changes: Partial<typeof mediaItems.$inferInsert> = { ...fields, updatedAt: now };
+  if (trailer !== undefined) {
+    changes.trailerProvider = trailer?.provider ?? null;
+    changes.trailerVideoId = trailer?.videoId ?? null;
+  }
+  // Publishing keeps the first publication time; unpublishing makes it a draft again.
+  const publishedAt =
+    publish === undefined
+      ? {}
+      : { publishedAt: publish ? sql`coalesce(${mediaItems.publishedAt}, ${now.toISOString()}::timestamptz)` : null };
+  try {
+    const [row] = await ctx.db
+      .update(mediaItems)
+      .set({ ...changes, ...publishedAt })
+      .where(eq(mediaItems.id, id))
+      .returning();
+    if (!row) throw notFound();
+    return toAdminMediaItem(row);
+  } catch (error) {
+    if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
+    throw error;
+  }
+}
+
+/** Deletes the item and, with it (ON DELETE CASCADE), every watchlist entry of it. */
+export async function adminDeleteMedia(ctx: Context, input: { id: string }): Promise<{ ok: true }> {
+  const removed = await ctx.db.delete(mediaItems).where(eq(mediaItems.id, input.id)).returning({ id: mediaItems.id });
+  if (removed.length === 0) throw notFound();
+  return { ok: true };
+}
