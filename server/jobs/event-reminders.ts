@@ -20,7 +20,7 @@ const HOUR_MS = 3_600_000;
 /** Members reminded per run; the rest follow on the next run (every few minutes). */
 const BATCH = 200;
 /** Members whose pushes are in flight at once. */
-const PARALLEL = 8;
+const PARALLEL = 16;
 
 interface DueReminder {
   user_id: string;
@@ -78,6 +78,8 @@ async function dueReminders(tx: Tx, now: Date): Promise<DueReminder[]> {
       left join notification_preferences p on p.user_id = r.user_id
       where r.status = 'going' and not r.pending
         and e.status <> 'cancelled'
+        -- ends_at (indexed; an event ends after it starts) narrows the scan to events not yet over.
+        and e.ends_at > ${at}::timestamptz
         and e.starts_at > ${at}::timestamptz and e.starts_at <= ${until}::timestamptz
         and coalesce(p.push_event_reminders, true)
         and not exists (select 1 from event_reminder_deliveries d where d.event_id = e.id and d.user_id = r.user_id)
