@@ -1,6 +1,7 @@
 // Factories for the messaging tests: friendships (two rows, as the social milestone writes them),
 // a shared grove, conversations and messages through the API.
 import { sql } from 'drizzle-orm';
+import { createSession } from '../../server/auth/sessions.js';
 import { installRealtimePublisher, type RealtimePublisher } from '../../server/realtime/publish.js';
 import { createAdmin, createGrove } from '../events/helpers.js';
 import { createMember, type TestApp, type TestMember } from '../setup/harness.js';
@@ -75,4 +76,10 @@ export function recordRealtime(): { calls: Emitted[]; uninstall: () => void } {
   };
   installRealtimePublisher(publisher);
   return { calls, uninstall: () => installRealtimePublisher(null) };
+}
+
+/** A fresh session for the member at the clock's current time (sessions expire after 30 days). */
+export async function renewSession(t: TestApp, member: TestMember): Promise<TestMember> {
+  const { token } = await createSession(t.deps.database.db, member.id, t.clock.now(), 30);
+  return { ...member, token };
 }

@@ -129,13 +129,17 @@ export const conversationsRouter = router({
       auth: 'member',
       writeLimit: 'messages.create',
       successStatus: 201,
+      // The stored replay of an Idempotency-Key answer would keep the message text in clear for
+      // 24 hours (idempotency_keys.response_body): messages are encrypted at rest, so no key here.
+      idempotent: false,
+      errors: ['conflict'],
       openapi: {
         method: 'POST',
         path: '/api/conversations/{id}/messages',
         tags,
         summary: 'Send a message',
         description:
-          "Up to 4000 characters. `expiresAt` is 90 days on, or the conversation's disappearing-message lifetime. 409 in a one-to-one conversation the other member left.",
+          "Up to 4000 characters. `expiresAt` is 90 days on, or the conversation's disappearing-message lifetime. 409 in a one-to-one conversation the other member left. Idempotency-Key is not honoured here (its stored answer would keep the text in clear): a client that retries after a timeout may send a message twice.",
       },
     })
     .input(schemas.sendMessageInput)
