@@ -684,7 +684,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message
-         * @description Up to 4000 characters. `expiresAt` is 90 days on, or the conversation's disappearing-message lifetime. 409 in a one-to-one conversation the other member left.
+         * @description Up to 4000 characters. `expiresAt` is 90 days on, or the conversation's disappearing-message lifetime. 409 in a one-to-one conversation the other member left. Idempotency-Key is not honoured here (its stored answer would keep the text in clear): a client that retries after a timeout may send a message twice.
          */
         post: operations["conversations-sendMessage"];
         delete?: never;
@@ -6878,10 +6878,7 @@ export interface operations {
     "conversations-sendMessage": {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
