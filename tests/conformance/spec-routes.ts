@@ -32,7 +32,6 @@ export interface SpecRoute {
 }
 
 const ID = '0190d3b2-6f1e-7c3a-8b2d-1234567890ab';
-const ID2 = '0190d3b2-6f1e-7c3a-9b2d-abcdefabcdef';
 const BAD_ID = 'not-a-uuid';
 const BAD_SLUG = 'Not_A_Slug';
 
