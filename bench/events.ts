@@ -26,6 +26,8 @@ try {
     DATABASE_URL: url.toString(),
     NODE_ENV: 'production',
     RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
+    // Production requires message keys (server/crypto/message-keys.ts); a fixed one for benches only.
+    MESSAGE_KEYS: 'bench:YmVuY2gtb25seS1tZXNzYWdlLWtleS0zMi1ieXRlcyE=',
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://127.0.0.1:3000',
   });

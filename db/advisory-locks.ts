@@ -16,6 +16,8 @@ export const ADVISORY_LOCKS = {
   expiredFriendInvitesSweep: 7_310_201,
   /** Job: Web Push event reminders ~24 h ahead, once per member and event (server/jobs/event-reminders.ts). */
   eventReminders: 7_310_202,
+  /** Job: delete messages past their expiresAt (server/jobs/messages-sweep.ts). */
+  expiredMessagesSweep: 7_310_401,
 } as const;
 
 export type AdvisoryLockName = keyof typeof ADVISORY_LOCKS;

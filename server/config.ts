@@ -1,5 +1,6 @@
 // The one place that reads process.env. Every variable is documented in README.md with its default.
 import { z } from 'zod';
+import { MessageKeysError, parseMessageKeys } from './crypto/message-keys.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
@@ -166,6 +167,22 @@ const configSchema = z.object({
         .map((host) => host.trim().toLowerCase())
         .filter(Boolean),
     ),
+  /**
+   * Message encryption keys: `<key id>:<base64 32 bytes>[,…]`, oldest first, the last encrypts
+   * (server/crypto/message-keys.ts). Required by the server in production; elsewhere, unset means
+   * a key generated once into DATA_DIR.
+   */
+  MESSAGE_KEYS: z
+    .string()
+    .superRefine((text, issues) => {
+      try {
+        parseMessageKeys(text);
+      } catch (error) {
+        if (!(error instanceof MessageKeysError)) throw error;
+        issues.addIssue({ code: 'custom', message: error.message });
+      }
+    })
+    .optional(),
 });
 
 /** postgres:// or postgresql:// with a host; anything else is a typo we name at startup. */
@@ -180,7 +197,7 @@ function isPostgresUrl(value: string): boolean {
 
 export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
 
-const secretVariables = new Set(['DATABASE_URL', 'SMTP_URL', 'VAPID_PRIVATE_KEY']);
+const secretVariables = new Set(['DATABASE_URL', 'SMTP_URL', 'VAPID_PRIVATE_KEY', 'MESSAGE_KEYS']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

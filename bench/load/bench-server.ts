@@ -35,6 +35,8 @@ export async function startSeededServer(
   const server = await startServer(url.toString(), {
     NODE_ENV: 'production',
     RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
+    // Production requires message keys (server/crypto/message-keys.ts); a fixed one for benches only.
+    MESSAGE_KEYS: 'bench:YmVuY2gtb25seS1tZXNzYWdlLWtleS0zMi1ieXRlcyE=',
     LOG_LEVEL: 'warn',
     // Benchmarks come from one address; the limits are not what is measured here.
     RATE_LIMIT_REGISTER_PER_IP: '100000',

@@ -28,6 +28,8 @@ const config = loadConfig({
   DATABASE_URL: url,
   NODE_ENV: 'production',
   RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
+  // Production requires message keys (server/crypto/message-keys.ts); a fixed one for benches only.
+  MESSAGE_KEYS: 'bench:YmVuY2gtb25seS1tZXNzYWdlLWtleS0zMi1ieXRlcyE=',
   LOG_LEVEL: 'silent',
   DATABASE_POOL_MAX: String(poolMax),
   PUBLIC_URL: 'http://127.0.0.1:3000',

@@ -11,6 +11,8 @@ export async function startBenchServer(databaseUrl: string, poolMax: number): Pr
     PUBLIC_URL: 'http://127.0.0.1:3000',
     // Production requires a rate-limit key secret (server/config.ts); this one is for benches only.
     RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
+    // Production requires message keys (server/crypto/message-keys.ts); a fixed one for benches only.
+    MESSAGE_KEYS: 'bench:YmVuY2gtb25seS1tZXNzYWdlLWtleS0zMi1ieXRlcyE=',
   });
   // Never leave a server running if the benchmark dies.
   process.on('exit', () => server.child.kill('SIGKILL'));

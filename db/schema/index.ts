@@ -13,3 +13,4 @@ export * from './friends.js';
 export * from './notifications.js';
 export * from './place-social.js';
 export * from './library.js';
+export * from './messaging.js';

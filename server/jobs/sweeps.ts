@@ -5,6 +5,7 @@ import { idempotencyKeys, magicLinkTokens, rateLimits, sessions, usedIdentityTok
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../lib/idempotency.js';
 import type { Job } from './runner.js';
+import { expiredMessagesSweep } from './messages-sweep.js';
 import { rsvpSweep } from './rsvp-sweep.js';
 import { abandonedVideoUploadsSweep } from '../domains/uploads/sweep.js';
 import { friendInviteSweep } from './friend-invite-sweep.js';
@@ -49,3 +50,4 @@ export const expiredIdempotencyKeysSweep: Job = {
 allJobs.push(expiredIdempotencyKeysSweep);
 allJobs.push(abandonedVideoUploadsSweep);
 allJobs.push(friendInviteSweep);
+allJobs.push(expiredMessagesSweep);

@@ -258,7 +258,6 @@ describe('unbuilt routes through the typed tRPC client', () => {
       () => m.feed.list.query({ scope: 'public' }),
       () => m.reports.create.mutate({ targetType: 'comment', targetId: id, reason: 'spam' }),
       () => m.uploads.presignImage.mutate({ contentType: 'image/jpeg', purpose: 'avatar', contentLength: 1024 }),
-      () => m.conversations.sendMessage.mutate({ id, body: 'hi' }),
       () => m.actions.create.mutate({ kind: 'outreach', hours: 2, occurredOn: '2026-02-01' }),
       () => m.actions.export.query({}),
       () => m.companion.chat.mutate({ message: 'Hello' }),

@@ -6,6 +6,7 @@ import type { Tx } from '../../../db/client.js';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
 import { users } from '../../../db/schema/index.js';
+import { removeMessagingOfDeletedMember } from '../conversations/account-cleanup.js';
 import { removePlacesOfDeletedMember } from '../places/account-cleanup.js';
 import { removeVideosOfDeletedMember } from '../uploads/account-cleanup.js';
 import { removePlaceSocialOfDeletedMember } from '../place-social/account-cleanup.js';
@@ -34,3 +35,4 @@ export async function deleteAccountData(tx: Tx, userId: string, env: AccountDele
 onAccountDeletion(removePlacesOfDeletedMember);
 onAccountDeletion(removeVideosOfDeletedMember);
 onAccountDeletion(removePlaceSocialOfDeletedMember);
+onAccountDeletion(removeMessagingOfDeletedMember);

@@ -11,7 +11,6 @@ import { accountExtrasProcedures as account } from './account-extras.js';
 import { actionsProcedures as actions } from './actions.js';
 import { adminContentProcedures as adminContent } from './admin-content.js';
 import { companionProcedures as companion } from './companion.js';
-import { messagingProcedures as messaging } from './messaging.js';
 import { socialProcedures as social } from './social.js';
 import { uploadsProcedures as uploads } from './uploads.js';
 
@@ -42,12 +41,6 @@ export const unbuiltNamespaces = {
     create: social.createReport,
     adminList: adminContent.listReports,
     resolve: adminContent.resolveReport,
-  },
-  conversations: {
-    list: messaging.listConversations,
-    create: messaging.createConversation,
-    listMessages: messaging.listMessages,
-    sendMessage: messaging.sendMessage,
   },
   actions: { list: actions.list, create: actions.create, export: actions.export, delete: actions.delete },
   companion: {

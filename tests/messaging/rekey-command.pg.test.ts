@@ -1,0 +1,62 @@
+// `npm run messages:rekey`, run as the README says (a child process) against this file's own
+// PostgreSQL database: it re-encrypts every message under the newest key of MESSAGE_KEYS, after
+// which the old key can be dropped and every message still reads.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Config } from '../../server/config.js';
+import { testDatabaseUrl } from '../setup/database.js';
+import { createTestApp, type TestApp } from '../setup/harness.js';
+import { circle, send, startConversation } from './helpers.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const K1 = `old-key:${randomBytes(32).toString('base64')}`;
+const K2 = `new-key:${randomBytes(32).toString('base64')}`;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ MESSAGE_KEYS: K1 });
+});
+afterAll(() => t.close());
+
+function npmRun(args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn('npm', ['run', '--silent', ...args], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATA_DIR: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+it('re-encrypts every message under the newest key; the old key can then be dropped', async () => {
+  const [a, b] = await circle(t, 2);
+  const c = await startConversation(t, a!, [b!]);
+  for (let i = 0; i < 5; i++) await send(t, i % 2 ? b! : a!, c._id, `message ${i}`);
+
+  const usage = await npmRun(['messages:rekey', '--', '--batch-size', 'lots'], { MESSAGE_KEYS: `${K1},${K2}` });
+  expect(usage.code).toBe(1);
+  expect(usage.stderr).toContain('usage: npm run messages:rekey');
+
+  const run = await npmRun(['messages:rekey', '--', '--batch-size', '2'], {
+    DATABASE_URL: testDatabaseUrl()!,
+    MESSAGE_KEYS: `${K1},${K2}`,
+  });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain('Re-encrypted 5 messages under key "new-key"');
+  expect(run.stdout).toContain('older entries can be removed from MESSAGE_KEYS');
+  const keys = await t.deps.database.rows<{ key_id: string }>(sql`select distinct key_id from messages`);
+  expect(keys.map((k) => k.key_id)).toEqual(['new-key']);
+
+  (t.deps as { config: Config }).config = { ...t.config, MESSAGE_KEYS: K2 };
+  const list = await t.trpc(b!.token).conversations.listMessages.query({ id: c._id });
+  expect(list.items.map((m) => m.body)).toEqual([4, 3, 2, 1, 0].map((i) => `message ${i}`));
+});
