@@ -14,6 +14,7 @@ import { createDocs, mountDocs } from './http/docs-page.js';
 import { createRestHandler, errorResponse } from './http/rest.js';
 import { mountBrowserPolicies } from './http/security-headers.js';
 import { documentCalendarFeed, mountCalendarFeed } from './domains/events/calendar-route.js';
+import { documentActionsExport, mountActionsExport } from './domains/actions/export-route.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 export const HEALTH_TIMEOUT_MS = 2000;
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
     version: packageJson.version,
   });
   documentCalendarFeed(openApiDocument);
+  documentActionsExport(openApiDocument);
   const docs = createDocs(openApiDocument);
 
   const logUnexpected = (ctx: Context | undefined, error: TRPCError) => {
@@ -193,6 +195,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
   );
 
   mountCalendarFeed(app, contextFor);
+  mountActionsExport(app, contextFor);
   app.all('/api/*', async (c) => {
     c.set('answeredWithHeaders', true);
     const ctx = contextFor(c);

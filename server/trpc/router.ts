@@ -13,6 +13,7 @@
 // Built before the rule and kept for existing clients: grove and organization administration
 // (/api/admin/groves, /api/admin/organizations) lives under `adminSetup`, and the calendar feed
 // token (/api/me/calendar-token) under `events`. tests/http/trpc-paths.test.ts checks the rule.
+import { actionsMeProcedures, actionsRouter } from '../domains/actions/router.js';
 import { authRouter } from '../domains/auth/router.js';
 import { meRouter } from '../domains/me/router.js';
 import { statsRouter } from '../domains/stats/router.js';
@@ -26,13 +27,14 @@ import { mergeRouters, router } from './init.js';
 
 export const appRouter = router({
   auth: mergeRouters(authRouter, router(unbuilt.auth)),
-  me: mergeRouters(meRouter, router(unbuilt.me)),
+  me: mergeRouters(meRouter, router(actionsMeProcedures), router(unbuilt.me)),
   stats: statsRouter,
   events: eventsRouter,
   groves: grovesRouter,
   organizations: organizationsRouter,
   adminSetup: adminSetupRouter,
   places: mergeRouters(placesRouter, router(unbuilt.places)),
+  actions: actionsRouter,
   ...unbuiltNamespaces,
 });
 

@@ -244,7 +244,6 @@ describe('unbuilt routes through the typed tRPC client', () => {
     const a = t.trpc(admin.token);
     const calls: (() => Promise<unknown>)[] = [
       () => t.trpc().auth.google.mutate({ idToken: 'jwt' }),
-      () => m.me.setActionAggregateOptIn.mutate({ optIn: false }),
       () => m.pushTokens.register.mutate({ token: 'apns-token', platform: 'ios' }),
       () => t.trpc().places.listReviews.query({ id, limit: 5 }),
       () => m.placeLists.create.mutate({ name: 'Weekend' }),
@@ -257,8 +256,6 @@ describe('unbuilt routes through the typed tRPC client', () => {
       () => t.trpc().media.list.query({ kind: 'film' }),
       () => m.media.save.mutate({ id }),
       () => t.trpc().guides.get.query({ slug: 'leafleting-101' }),
-      () => m.actions.create.mutate({ kind: 'outreach', hours: 2, occurredOn: '2026-02-01' }),
-      () => m.actions.export.query({}),
       () => m.companion.chat.mutate({ message: 'Hello' }),
       () => m.companion.pinConversation.mutate({ id, pinned: false }),
       () => a.guides.adminCreate.mutate({ title: 'Guide', category: 'outreach', body: 'Text' }),

@@ -117,15 +117,8 @@ export const specRoutes: SpecRoute[] = [
     valid: { query: { token: 'fcm-device-token-123' } },
     invalid: [{ query: {} }, { query: { token: '' } }],
   },
-  {
-    table: AUTH,
-    method: 'PUT',
-    path: '/api/me/action-aggregate-opt-in',
-    auth: 'member',
-    status: '501',
-    valid: { body: { optIn: true } },
-    invalid: [{ body: { optIn: 'yes' } }, { body: {} }],
-  },
+  // Built by the action-log milestone (issue 13).
+  { table: AUTH, method: 'PUT', path: '/api/me/action-aggregate-opt-in', auth: 'member', status: 'impl' },
 
   // ---- Health and statistics ----
   { table: HEALTH, method: 'GET', path: '/healthz', auth: 'public', status: 'impl', inDocument: false },
@@ -514,49 +507,11 @@ export const specRoutes: SpecRoute[] = [
     valid: { params: { slug: 'leafleting-101' } },
     invalid: [{ params: { slug: BAD_SLUG } }],
   },
-  {
-    table: OTHER,
-    method: 'GET',
-    path: '/api/actions',
-    auth: 'member',
-    status: '501',
-    valid: { query: { kind: 'outreach', from: '2026-01-01', to: '2026-12-31' } },
-    invalid: [{ query: { kind: 'sleeping' } }, { query: { from: '01/01/2026' } }],
-  },
-  {
-    table: OTHER,
-    method: 'POST',
-    path: '/api/actions',
-    auth: 'member',
-    status: '501',
-    valid: {
-      body: { kind: 'volunteer_shift', hours: 3.5, placeId: ID, occurredOn: '2026-03-14', note: 'Mucking out' },
-    },
-    invalid: [
-      { body: { kind: 'outreach', hours: '2', occurredOn: '2026-03-14' } },
-      { body: { kind: 'outreach', occurredOn: '2026-03-14' } },
-      { body: { kind: 'other', occurredOn: 'yesterday' } },
-      { body: { kind: 'outreach', hours: 2, placeId: ID, occurredOn: '2026-03-14' } },
-    ],
-  },
-  {
-    table: OTHER,
-    method: 'DELETE',
-    path: '/api/actions/{id}',
-    auth: 'member',
-    status: '501',
-    valid: { params: { id: ID } },
-    invalid: [{ params: { id: BAD_ID } }],
-  },
-  {
-    table: OTHER,
-    method: 'GET',
-    path: '/api/actions/export',
-    auth: 'member',
-    status: '501',
-    valid: { query: { from: '2026-01-01' } },
-    invalid: [{ query: { to: 'tomorrow' } }],
-  },
+  // ---- Action log: 501 in the spec, built by its milestone (issue 13) ----
+  { table: OTHER, method: 'GET', path: '/api/actions', auth: 'member', status: 'impl' },
+  { table: OTHER, method: 'POST', path: '/api/actions', auth: 'member', status: 'impl' },
+  { table: OTHER, method: 'DELETE', path: '/api/actions/{id}', auth: 'member', status: 'impl' },
+  { table: OTHER, method: 'GET', path: '/api/actions/export', auth: 'member', status: 'impl' },
   {
     table: OTHER,
     method: 'POST',

@@ -1,4 +1,4 @@
-// Account extras: notification preferences, push tokens and the action-aggregate opt-in.
+// Account extras: notification preferences and push tokens.
 // Mounted, validated, answering 501.
 import { z } from 'zod';
 import { memberProcedure, notImplemented } from '../../trpc/procedures.js';
@@ -56,12 +56,6 @@ export const pushTokenOutput = z
   .meta({ id: 'PushToken' });
 // DELETE bodies are ignored by the REST layer, so the token travels in the query string.
 export const deletePushTokenInput = () => z.object({ token: z.string().min(1).max(4096) });
-
-export const aggregateOptInInput = z
-  .object({ optIn: jsonBoolean() })
-  .strict()
-  .meta({ examples: [{ optIn: true }] });
-export const aggregateOptInOutput = z.object({ optIn: z.boolean() }).meta({ id: 'ActionAggregateOptIn' });
 
 export const accountExtrasProcedures = {
   getNotificationPreferences: memberProcedure
@@ -127,21 +121,5 @@ export const accountExtrasProcedures = {
     })
     .input(deletePushTokenInput())
     .output(okOutput)
-    .mutation(() => notImplemented()),
-
-  setActionAggregateOptIn: memberProcedure
-    .meta({
-      auth: 'member',
-      unbuilt,
-      openapi: {
-        method: 'PUT',
-        path: '/api/me/action-aggregate-opt-in',
-        tags,
-        summary: 'Opt in or out of contributing action totals to aggregates',
-        description: 'Off by default. Only totals are contributed, never entries.',
-      },
-    })
-    .input(aggregateOptInInput)
-    .output(aggregateOptInOutput)
     .mutation(() => notImplemented()),
 };

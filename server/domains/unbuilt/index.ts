@@ -8,7 +8,6 @@
 // in server/trpc/router.ts): building a route moves its procedure into its domain router under
 // the same namespace and name, so no client's tRPC path changes.
 import { accountExtrasProcedures as account } from './account-extras.js';
-import { actionsProcedures as actions } from './actions.js';
 import { adminContentProcedures as adminContent } from './admin-content.js';
 import { companionProcedures as companion } from './companion.js';
 import { guidesProcedures as guides } from './guides.js';
@@ -25,7 +24,6 @@ export const unbuiltInBuiltNamespaces = {
   me: {
     getNotificationPreferences: account.getNotificationPreferences,
     updateNotificationPreferences: account.updateNotificationPreferences,
-    setActionAggregateOptIn: account.setActionAggregateOptIn,
   },
   places: { listReviews: placeExtras.listReviews, createReview: placeExtras.createReview },
 };
@@ -91,7 +89,6 @@ export const unbuiltNamespaces = {
     adminUpdate: adminContent.updateGuide,
     adminDelete: adminContent.deleteGuide,
   },
-  actions: { list: actions.list, create: actions.create, export: actions.export, delete: actions.delete },
   companion: {
     chat: companion.chat,
     listConversations: companion.listConversations,
