@@ -58,6 +58,9 @@ function csvChunk(entries: ActionEntryOutput[], withHeader: boolean): string {
       header: withHeader,
       columns: [...EXPORT_COLUMNS],
       record_delimiter: 'windows',
+      // Any CR or LF inside a cell is quoted (csv-stringify quotes only the record delimiter
+      // itself once one is set), so a bare line break can never split a record.
+      quote_record_delimiter: true,
       escape_formulas: true,
     },
   );
