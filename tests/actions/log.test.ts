@@ -61,7 +61,12 @@ describe('logging and listing', () => {
       hours: 4,
       placeId: place._id,
     });
-    expect(shift).toMatchObject({ kind: 'volunteer_shift', hours: 4, placeId: place._id, placeName: 'Hillside Sanctuary' });
+    expect(shift).toMatchObject({
+      kind: 'volunteer_shift',
+      hours: 4,
+      placeId: place._id,
+      placeName: 'Hillside Sanctuary',
+    });
     const freeText = await logAction(t, m, {
       kind: 'volunteer_shift',
       occurredOn: '2026-03-16',
@@ -158,7 +163,10 @@ describe('validation (error)', () => {
     const res = await t.request('POST', '/api/actions', { token: m.token, body });
     expect(res.status, JSON.stringify(body)).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
-    expect(res.body.error.details.map((d: any) => d.path), JSON.stringify(body)).toContain(field);
+    expect(
+      res.body.error.details.map((d: any) => d.path),
+      JSON.stringify(body),
+    ).toContain(field);
   };
 
   it('refuses inconsistent or out-of-range fields, naming them', async () => {
@@ -187,7 +195,10 @@ describe('validation (error)', () => {
       },
       'placeName',
     );
-    await refused({ kind: 'other', occurredOn: '2026-03-14', eventId: '0190d3b2-6f1e-7c3a-8b2d-1234567890ab' }, 'eventId');
+    await refused(
+      { kind: 'other', occurredOn: '2026-03-14', eventId: '0190d3b2-6f1e-7c3a-8b2d-1234567890ab' },
+      'eventId',
+    );
     await refused({ kind: 'other', occurredOn: '2026-03-14', note: 'x'.repeat(1001) }, 'note');
     await refused({ kind: 'other', occurredOn: '2026-03-14', note: '   ' }, 'note');
     await refused({ kind: 'other', occurredOn: '2026-03-14', userId: m.id }, '');
@@ -213,7 +224,12 @@ describe('validation (error)', () => {
       'placeId',
     );
     const mine = await submitPlace(t, m, { name: 'My pending barn' });
-    const entry = await logAction(t, m, { kind: 'volunteer_shift', occurredOn: '2026-03-14', hours: 2, placeId: mine._id });
+    const entry = await logAction(t, m, {
+      kind: 'volunteer_shift',
+      occurredOn: '2026-03-14',
+      hours: 2,
+      placeId: mine._id,
+    });
     expect(entry).toMatchObject({ placeId: mine._id, placeName: 'My pending barn' });
   });
 });

@@ -28,7 +28,10 @@ async function suggestionIds(member: TestMember) {
 }
 
 async function confirm(member: TestMember, eventId: string, extra: Record<string, unknown> = {}) {
-  return t.request('POST', '/api/actions', { token: member.token, body: { kind: 'event_attended', eventId, ...extra } });
+  return t.request('POST', '/api/actions', {
+    token: member.token,
+    body: { kind: 'event_attended', eventId, ...extra },
+  });
 }
 
 describe('suggestions', () => {
@@ -94,7 +97,15 @@ describe('suggestions', () => {
 
     // None of the others can be confirmed, and all answer the same 404.
     const answers = [];
-    for (const id of [merelyInterested._id, cancelled._id, pendingApproval._id, groveOnly._id, future._id, othersOnly._id, NO_SUCH_EVENT]) {
+    for (const id of [
+      merelyInterested._id,
+      cancelled._id,
+      pendingApproval._id,
+      groveOnly._id,
+      future._id,
+      othersOnly._id,
+      NO_SUCH_EVENT,
+    ]) {
       const res = await confirm(member, id);
       expect(res.status, id).toBe(404);
       answers.push(res.body);
@@ -157,7 +168,12 @@ describe('confirming an attended event', () => {
       hours: 2,
       note: 'Brought soup',
     });
-    expect(typed).toMatchObject({ eventId: b._id, eventTitle: 'Sanctuary open day', occurredOn: '2026-01-02', hours: 2 });
+    expect(typed).toMatchObject({
+      eventId: b._id,
+      eventTitle: 'Sanctuary open day',
+      occurredOn: '2026-01-02',
+      hours: 2,
+    });
     expect(await suggestionIds(member)).toEqual([]);
 
     const again = await confirm(member, a._id);
