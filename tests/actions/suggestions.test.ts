@@ -9,7 +9,7 @@ import { createJobRunner } from '../../server/jobs/runner.js';
 import { rsvpSweep } from '../../server/jobs/rsvp-sweep.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 import { groveWithOrganizer } from '../events/helpers.js';
-import { afterTheEvents, logAction, rsvp, soonEvent, wholeLog } from './helpers.js';
+import { afterTheEvents, rsvp, soonEvent, wholeLog } from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
