@@ -33,7 +33,8 @@ async function exportOf(member: TestMember, query = '') {
 }
 
 /** Strict RFC 4180 reading; the record delimiter is detected, so an unquoted line break in a cell would split a record. */
-const parseCsv = (text: string) => parse(text, { columns: true, relax_quotes: false, relax_column_count: false });
+const parseCsv = (text: string): Record<string, string>[] =>
+  parse(text, { columns: true, relax_quotes: false, relax_column_count: false });
 
 describe('the CSV export', () => {
   it('is a CSV download equal to the log, header first (happy)', async () => {
@@ -89,7 +90,7 @@ describe('the CSV export', () => {
     const log = await wholeLog(t, m);
     expect(rows).toEqual(log.map(expectedRow));
 
-    const notes = rows.map((r: Record<string, string>) => r.note);
+    const notes = rows.map((r) => r.note!);
     for (const dangerous of notes.filter((n: string) => /^[=+\-@\t\r\uFF1D]/.test(n.replace(/^'/, '')))) {
       expect(dangerous.startsWith("'"), dangerous).toBe(true);
     }
@@ -154,7 +155,7 @@ describe('the CSV export', () => {
     const parsed = parseCsv(text);
     expect(parsed).toHaveLength(count);
     expect(parsed).toEqual((await wholeLog(t, m)).map(expectedRow));
-    expect(parsed[0].note).toBe(`Entry ${count - 1}`);
+    expect(parsed[0]!.note).toBe(`Entry ${count - 1}`);
   });
 
   it('filters like the list (kind, from, to)', async () => {
