@@ -15,6 +15,7 @@ import { createRestHandler, errorResponse } from './http/rest.js';
 import { mountBrowserPolicies } from './http/security-headers.js';
 import { documentCalendarFeed, mountCalendarFeed } from './domains/events/calendar-route.js';
 import { mountVideoUploads } from './domains/uploads/tus.js';
+import { documentActionsExport, mountActionsExport } from './domains/actions/export-route.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 export const HEALTH_TIMEOUT_MS = 2000;
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
     version: packageJson.version,
   });
   documentCalendarFeed(openApiDocument);
+  documentActionsExport(openApiDocument);
   const docs = createDocs(openApiDocument);
 
   const logUnexpected = (ctx: Context | undefined, error: TRPCError) => {
@@ -195,6 +197,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
 
   mountCalendarFeed(app, contextFor);
   mountVideoUploads(app, deps, contextFor);
+  mountActionsExport(app, contextFor);
   app.all('/api/*', async (c) => {
     c.set('answeredWithHeaders', true);
     const ctx = contextFor(c);

@@ -9,10 +9,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's private action log */
+        /**
+         * The caller's private action log
+         * @description Only the caller's own entries, newest logged first (cursor over `_id`). `kind`, `from` and `to` (on `occurredOn`) filter. The same entries as CSV: GET /api/actions/export.
+         */
         get: operations["actions-list"];
         put?: never;
-        /** Log an action */
+        /**
+         * Log an action, or confirm an attended event
+         * @description Confirming a suggestion: `{ kind: 'event_attended', eventId }`; the entry copies the event's title (and its start date as `occurredOn` unless sent), so it outlives the RSVP (deleted 30 days after the event) and the event itself. 404 when `eventId` is not one of the caller's suggestions (unknown, not visible, not RSVP'd going, not over, cancelled), 409 when that event is already in the log. `placeId` must be an approved place (or the caller's own pending submission): 400 otherwise. `occurredOn` may not be after tomorrow (UTC).
+         */
         post: operations["actions-create"];
         delete?: never;
         options?: never;
@@ -30,7 +36,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete an entry of the caller's log */
+        /**
+         * Delete an entry of the caller's log
+         * @description Another member's entry answers 404, exactly like a missing one. Totals follow at once.
+         */
         delete: operations["actions-delete"];
         options?: never;
         head?: never;
@@ -45,10 +54,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's whole log as CSV
-         * @description Answers text/csv (columns: id, kind, occurredOn, hours, note, placeId, eventId, createdAt) once built.
+         * The caller's whole log as CSV (text/csv)
+         * @description Every entry of the caller's own log that the filters select, newest logged first, as one CSV file (RFC 4180: a header row, CRLF line ends, fields with commas, quotes or line breaks quoted, quotes doubled; UTF-8 without BOM). Columns: id, kind, occurredOn, hours, note, placeId, placeName, eventId, eventTitle, createdAt (empty cell for null; `hours` in quarter hours). Formula injection is neutralised: a cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return (or their full-width forms) gets a leading apostrophe (`'`), so spreadsheets show it as text. Streamed page by page: a failure after the first bytes breaks the transfer (the file is then incomplete; retry). REST only: typed clients page through `actions.list`, which carries the same entries.
          */
         get: operations["actions-export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/actions/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ended events the caller RSVP'd going to, not yet in their log
+         * @description Events that have ended (not cancelled, still visible to the caller) with the caller's approved `going` RSVP, newest event first. Confirm one with POST /api/actions `{ kind: 'event_attended', eventId }`. Suggestions come from RSVP rows, which are deleted 30 days after the event: a suggestion not confirmed by then disappears (the member can still log the event by hand).
+         */
+        get: operations["actions-listSuggestions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1478,10 +1507,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Whether the caller contributes action totals to aggregates
+         * @description Off (`false`) until the member opts in.
+         */
+        get: operations["me-getActionAggregateOptIn"];
         /**
          * Opt in or out of contributing action totals to aggregates
-         * @description Off by default. Only totals are contributed, never entries.
+         * @description Off by default. Only the member's totals (number of entries, hours) are contributed, never entries: to every grove they are a member of (shown on the grove as `actionTotals`) and to the service-wide figure in GET /api/stats (`actions`). An aggregate over fewer than 5 contributing members is not shown. Opting out removes the contribution from the next read of a grove; GET /api/stats is cached and drops it within 5 minutes. Idempotent.
          */
         put: operations["me-setActionAggregateOptIn"];
         post?: never;
@@ -2208,14 +2241,40 @@ export interface components {
         ActionEntry: {
             _id: string;
             createdAt: string;
+            /** @description event_attended, confirmed from a suggestion: the event while it exists (null once it is deleted; the entry stays). */
             eventId: string | null;
+            /** @description event_attended: the event's title as it was when confirmed, kept in the entry itself. */
+            eventTitle: string | null;
+            /** @description Quarter hours; null when not given. */
             hours: number | null;
             /** @enum {string} */
             kind: "event_attended" | "outreach" | "volunteer_shift" | "other";
             note: string | null;
             /** @description Date YYYY-MM-DD. */
             occurredOn: string;
+            /** @description volunteer_shift: the place of the map, while it exists; null for free text. */
             placeId: string | null;
+            /** @description volunteer_shift: the place's name as it was when logged, or the member's free text. */
+            placeName: string | null;
+        };
+        ActionSuggestion: {
+            endsAt: string;
+            /** @description Send it back as `eventId` in POST /api/actions to confirm. */
+            eventId: string;
+            /** @description The date the entry gets unless you send one: the start's UTC date. */
+            occurredOn: string;
+            slug: string;
+            startsAt: string;
+            title: string;
+        };
+        /** @description Anonymous sum of the totals of members who opted in (PUT /api/me/action-aggregate-opt-in); never a list, never an entry. Null when fewer than 5 members contribute. */
+        ActionTotals: {
+            /** @description Their entries, all kinds. */
+            actions: number;
+            /** @description Opted-in members with at least one entry; never below 5. */
+            contributors: number;
+            /** @description Their logged hours. */
+            hours: number;
         };
         AdminGuide: {
             _id: string;
@@ -2472,8 +2531,8 @@ export interface components {
         };
         Grove: {
             _id: string;
-            /** @description Anonymous aggregate of members' opted-in action totals; null until the action log milestone. Never a list. */
-            actionTotal: number | null;
+            /** @description Anonymous sum of the action totals of this grove's members who opted in; null while fewer than 5 contribute. Never a list. */
+            actionTotals: components["schemas"]["ActionTotals"] | null;
             createdAt: string;
             description: string;
             /**
@@ -2832,6 +2891,8 @@ export interface components {
             user: components["schemas"]["Account"];
         };
         Stats: {
+            /** @description Anonymous sum of the action totals of every member who opted in; null while fewer than 5 contribute. Cached like the rest: an opt-out leaves it within 5 minutes. */
+            actions: components["schemas"]["ActionTotals"] | null;
             /** @description Events, groves and organizations (counts only). */
             events: {
                 groves: number;
@@ -2956,15 +3017,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -3001,7 +3053,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description event_attended only: the event.
+                     * @description event_attended only: confirms a suggestion (GET /api/actions/suggestions): an ended event you RSVP'd "going" to.
                      */
                     eventId?: string;
                     /** @description Quarter hours, up to 24. Required for outreach and volunteer_shift. */
@@ -3011,14 +3063,16 @@ export interface operations {
                     note?: string;
                     /**
                      * Format: date
-                     * @description Date YYYY-MM-DD; not in the future.
+                     * @description Date YYYY-MM-DD, not after tomorrow (UTC, so every time zone can log its today). Required, except when confirming a suggestion (`eventId`), where it defaults to the event's start date (UTC).
                      */
-                    occurredOn: string;
+                    occurredOn?: string;
                     /**
                      * Format: uuid
-                     * @description volunteer_shift only: where.
+                     * @description volunteer_shift only: a place of the map (approved, or your own pending submission).
                      */
                     placeId?: string;
+                    /** @description volunteer_shift only: where, as free text (instead of placeId). */
+                    placeName?: string;
                 };
             };
         };
@@ -3043,6 +3097,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3090,15 +3153,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3178,15 +3232,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -3204,6 +3249,7 @@ export interface operations {
         parameters: {
             query?: {
                 from?: string;
+                kind?: "event_attended" | "outreach" | "volunteer_shift" | "other";
                 to?: string;
             };
             header?: never;
@@ -3212,15 +3258,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful response */
+            /** @description The log as CSV, as a download (`Content-Disposition: attachment; filename="action-log-YYYY-MM-DD.csv"`). */
             200: {
                 headers: {
+                    /** @description attachment; filename="action-log-YYYY-MM-DD.csv" (the date of the export, UTC). */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["ActionEntry"][];
-                    };
+                    /**
+                     * @example id,kind,occurredOn,hours,note,placeId,placeName,eventId,eventTitle,createdAt
+                     *     0193a5b2-6f1e-7c3a-8b2d-1234567890ab,outreach,2026-11-14,2.5,Leafleting at the market.,,,,,2026-11-14T18:03:11.000Z
+                     */
+                    "text/csv": string;
                 };
             };
             /** @description The input is not valid: `validation_failed`. */
@@ -3250,8 +3300,63 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline): `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "actions-listSuggestions": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ActionSuggestion"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11477,6 +11582,55 @@ export interface operations {
             };
         };
     };
+    "me-getActionAggregateOptIn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionAggregateOptIn"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "me-setActionAggregateOptIn": {
         parameters: {
             query?: never;
@@ -11544,15 +11698,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,3 +14,4 @@ export * from './notifications.js';
 export * from './place-social.js';
 export * from './library.js';
 export * from './messaging.js';
+export * from './actions.js';

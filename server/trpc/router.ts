@@ -13,6 +13,7 @@
 // Built before the rule and kept for existing clients: grove and organization administration
 // (/api/admin/groves, /api/admin/organizations) lives under `adminSetup`, and the calendar feed
 // token (/api/me/calendar-token) under `events`. tests/http/trpc-paths.test.ts checks the rule.
+import { actionsMeProcedures, actionsRouter } from '../domains/actions/router.js';
 import { authRouter } from '../domains/auth/router.js';
 import { conversationsRouter } from '../domains/conversations/router.js';
 import { meRouter } from '../domains/me/router.js';
@@ -33,7 +34,7 @@ import { mergeRouters, router } from './init.js';
 
 export const appRouter = router({
   auth: authRouter,
-  me: mergeRouters(meRouter, notificationPreferencesRouter, watchlistRouter, router(unbuilt.me)),
+  me: mergeRouters(meRouter, notificationPreferencesRouter, watchlistRouter, router(actionsMeProcedures)),
   stats: statsRouter,
   events: eventsRouter,
   groves: grovesRouter,
@@ -48,6 +49,7 @@ export const appRouter = router({
   guides: guidesRouter,
   guideCategories: guideCategoriesRouter,
   conversations: conversationsRouter,
+  actions: actionsRouter,
   ...unbuiltNamespaces,
 });
 

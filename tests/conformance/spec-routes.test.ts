@@ -253,13 +253,10 @@ describe('unbuilt routes through the typed tRPC client', () => {
     const a = t.trpc(admin.token);
     const calls: (() => Promise<unknown>)[] = [
       () => t.trpc().auth.google.mutate({ idToken: 'jwt' }),
-      () => m.me.setActionAggregateOptIn.mutate({ optIn: false }),
       () => m.posts.create.mutate({ body: 'Hello grove', visibility: 'public' }),
       () => m.feed.list.query({ scope: 'public' }),
       () => m.reports.create.mutate({ targetType: 'comment', targetId: id, reason: 'spam' }),
       () => m.uploads.presignImage.mutate({ contentType: 'image/jpeg', purpose: 'avatar', contentLength: 1024 }),
-      () => m.actions.create.mutate({ kind: 'outreach', hours: 2, occurredOn: '2026-02-01' }),
-      () => m.actions.export.query({}),
       () => m.companion.chat.mutate({ message: 'Hello' }),
       () => m.companion.pinConversation.mutate({ id, pinned: false }),
       () => a.reports.resolve.mutate({ id, status: 'dismissed' }),

@@ -25,7 +25,7 @@ describe('admin setup of groves', () => {
       region: { name: 'Bristol', bbox: [-2.7, 51.4, -2.5, 51.5] },
       memberCount: 0,
       organizerCount: 0,
-      actionTotal: null,
+      actionTotals: null,
       myRole: null,
     });
     expect(res.body.slug).toMatch(/^bristol-grove-/);
@@ -145,7 +145,7 @@ describe('public groves', () => {
     }
     expect(Object.keys(one).sort()).toEqual([
       '_id',
-      'actionTotal',
+      'actionTotals',
       'createdAt',
       'description',
       'joinPolicy',

@@ -134,6 +134,11 @@ const eventOfOrganizer = async (ctx: SetupContext) =>
   ctx.create('POST /api/events', ctx.callers.organizer, {
     body: { title: fresh('Event '), groveId: ctx.callers.hosting.groveId, ...eventTimes() },
   });
+/** An entry of the `member` caller's action log. */
+const actionOfMember = async (ctx: SetupContext) =>
+  ctx.create('POST /api/actions', ctx.callers.member, {
+    body: { kind: 'outreach', occurredOn: '2026-01-15', hours: 1, note: fresh('Leafleting ') },
+  });
 const eventById = async (ctx: SetupContext) => ({ params: { id: (await eventOfOrganizer(ctx))._id } });
 
 /** A calendar feed secret of a member of its own (issuing another rotates it, so calls never share one). */
@@ -293,6 +298,7 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'DELETE /api/push-tokens': { auth: 'member', sample: { query: { token: 'fcm:dGhpcyBpcyBhIGRldmljZSB0b2tlbg' } } },
   'GET /api/push-tokens': member,
   'GET /api/push-tokens/vapid-public-key': pub,
+  'GET /api/me/action-aggregate-opt-in': member,
   'PUT /api/me/action-aggregate-opt-in': member,
 
   // Health and statistics (/healthz is not part of the /api document)
@@ -501,9 +507,15 @@ export const authorizationMatrix: Record<string, RouteRule> = {
     expect: draftHiddenFromAll,
   },
   'GET /api/guide-categories': pub,
+  // The action log is its owner's alone (privacy rule 3): anyone else's entry is missing.
   'GET /api/actions': member,
-  'POST /api/actions': member,
-  'DELETE /api/actions/{id}': member,
+  'POST /api/actions': { auth: 'member', sample: { body: { kind: 'outreach', occurredOn: '2026-01-15', hours: 1.5 } } },
+  'GET /api/actions/suggestions': member,
+  'DELETE /api/actions/{id}': {
+    auth: 'member',
+    setup: async (ctx) => ({ params: { id: (await actionOfMember(ctx))._id } }),
+    expect: { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' },
+  },
   'GET /api/actions/export': member,
   'POST /api/companion/chat': member,
   'GET /api/companion/conversations': member,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { groveJoinPolicies, groveRoles } from '../../../db/schema/groves.js';
+import { actionTotalsOutput } from '../actions/schemas.js';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const slugInput = z
@@ -43,9 +44,9 @@ export const groveOutput = z
     region: z.object({ name: z.string(), bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable() }),
     memberCount: z.number().int().meta({ description: 'Members including organizers. Never a list.' }),
     organizerCount: z.number().int(),
-    actionTotal: z.number().nullable().meta({
+    actionTotals: actionTotalsOutput.nullable().meta({
       description:
-        "Anonymous aggregate of members' opted-in action totals; null until the action log milestone. Never a list.",
+        "Anonymous sum of the action totals of this grove's members who opted in; null while fewer than 5 contribute. Never a list.",
     }),
     myRole: z
       .enum(groveRoles)

@@ -15,6 +15,7 @@ import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
 import type { MemberContext } from '../../shared/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
+import { groveActionTotalsColumn, toActionTotals } from '../actions/aggregates.js';
 import { requestMembership } from './membership.js';
 import type { GroveOutput } from './schemas.js';
 
@@ -37,6 +38,7 @@ function groveColumns(viewer: string | null) {
       ? // Spelled out: drizzle renders a lone ${groves.id} as "id", which jr.id would capture here.
         sql<boolean>`exists (select 1 from grove_join_requests jr where jr.grove_id = groves.id and jr.user_id = ${viewer})`
       : sql<boolean>`false`,
+    actionTotals: groveActionTotalsColumn(sql.raw('groves.id')),
   };
 }
 
@@ -46,6 +48,7 @@ function toGrove(row: {
   organizerCount: number;
   myRole: GroveRole | null;
   myJoinRequestPending: boolean;
+  actionTotals: string | null;
 }): GroveOutput {
   const g = row.grove;
   const hasBox = g.regionWest !== null && g.regionSouth !== null && g.regionEast !== null && g.regionNorth !== null;
@@ -60,8 +63,8 @@ function toGrove(row: {
     },
     memberCount: Number(row.memberCount),
     organizerCount: Number(row.organizerCount),
-    // Filled by the action-log milestone from members who opted in; never per member.
-    actionTotal: null,
+    // Members who opted in, summed in SQL; null under the k-anonymity threshold.
+    actionTotals: toActionTotals(row.actionTotals),
     myRole: row.myRole ?? null,
     joinPolicy: g.joinPolicy,
     myJoinRequestPending: Boolean(row.myJoinRequestPending),

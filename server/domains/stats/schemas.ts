@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { placeTypes } from '../../../db/schema/places.js';
+import { actionTotalsOutput } from '../actions/schemas.js';
 
 export const statsOutput = z
   .object({
@@ -22,6 +23,10 @@ export const statsOutput = z
         organizations: z.number().int(),
       })
       .meta({ description: 'Events, groves and organizations (counts only).' }),
+    actions: actionTotalsOutput.nullable().meta({
+      description:
+        'Anonymous sum of the action totals of every member who opted in; null while fewer than 5 contribute. Cached like the rest: an opt-out leaves it within 5 minutes.',
+    }),
     generatedAt: z.string().meta({ description: 'When these counters were computed; they are cached for 5 minutes.' }),
   })
   .meta({ id: 'Stats' });

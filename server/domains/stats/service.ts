@@ -4,6 +4,7 @@ import type { Context } from '../../trpc/context.js';
 import type { StatsOutput } from './schemas.js';
 import { approvedPlaceCounts } from '../places/service.js';
 import { eventCounters } from '../events/stats.js';
+import { serviceActionTotals } from '../actions/aggregates.js';
 
 export const STATS_TTL_MS = 5 * 60_000;
 
@@ -16,6 +17,7 @@ export function getStats(ctx: Context): Promise<StatsOutput> {
       members: Number(members!.n),
       places: { approved: approvedPlaces.total, byType: approvedPlaces.byType },
       events,
+      actions: await serviceActionTotals(ctx),
       generatedAt: ctx.clock.now().toISOString(),
     };
   });

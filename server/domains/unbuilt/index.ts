@@ -7,8 +7,6 @@
 // This file is the one list of them, already under their final tRPC paths (the naming rule is
 // in server/trpc/router.ts): building a route moves its procedure into its domain router under
 // the same namespace and name, so no client's tRPC path changes.
-import { accountExtrasProcedures as account } from './account-extras.js';
-import { actionsProcedures as actions } from './actions.js';
 import { adminContentProcedures as adminContent } from './admin-content.js';
 import { companionProcedures as companion } from './companion.js';
 import { socialProcedures as social } from './social.js';
@@ -16,9 +14,6 @@ import { uploadsProcedures as uploads } from './uploads.js';
 
 /** Unbuilt procedures of namespaces that also hold built ones; merged into those routers. */
 export const unbuiltInBuiltNamespaces = {
-  me: {
-    setActionAggregateOptIn: account.setActionAggregateOptIn,
-  },
   uploads: { presignImage: uploads.presignImage },
 };
 
@@ -42,7 +37,6 @@ export const unbuiltNamespaces = {
     adminList: adminContent.listReports,
     resolve: adminContent.resolveReport,
   },
-  actions: { list: actions.list, create: actions.create, export: actions.export, delete: actions.delete },
   companion: {
     chat: companion.chat,
     listConversations: companion.listConversations,
