@@ -2,12 +2,14 @@
 // the feed in its three scopes, a member's public posts, and the caller's saved posts. Every list
 // applies postVisibleTo in its SQL; hidden posts are left out of every list (admins open them by id).
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Db } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
 import type { Context } from '../../trpc/context.js';
 import type { PostOutput } from './schemas.js';
-import { selectPosts, toPost, type PostRow } from './view.js';
+import { postColumns, selectPosts, toPost, type PostRow } from './view.js';
 import { memberViewer, postViewerOf, postVisibleTo, type PostViewer } from './visibility.js';
 
 interface PageInput {
@@ -41,18 +43,57 @@ export async function feed(ctx: MemberContext, input: PageInput & { scope: strin
  * a grove the caller left hides the post on the very next request.
  */
 async function friendsFeed(ctx: Context, viewer: PostViewer, input: PageInput): Promise<PostPage> {
-  const me = viewer.id!;
-  const rows = await selectPosts(
-    ctx.database,
-    viewer,
-    sql`from feed_entries fe join posts p on p.id = fe.post_id join users u on u.id = p.author_id
-        where fe.owner_id = ${me} ${before(sql`fe.post_id`, input.cursor)}
-          and p.hidden_at is null
-          and (p.author_id = ${me} or exists (select 1 from friendships ff where ff.user_id = ${me} and ff.friend_id = p.author_id))
-          and ${postVisibleTo(viewer)}
-        order by fe.post_id desc limit ${input.limit + 1}`,
-  );
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const statement = preparedFriendsFeed(ctx.database.db, { cursor: after !== undefined, admin: viewer.isSiteAdmin });
+  const rows = (await statement.execute(friendsFeedValues(viewer, after, input.limit))) as PostRow[];
   return page(rows, input.limit);
+}
+
+export interface FriendsFeedShape {
+  cursor: boolean;
+  admin: boolean;
+}
+
+/**
+ * The friends feed statement, with placeholders `me`, `before` and `pageSize` (also run by the
+ * feed benchmark's bare handler, bench/feed/): one page plus one row, newest first. Its text
+ * depends only on the shape, so it is prepared once per connection: parsing and planning it cost
+ * more than running it (bench/README.md, "Friends feed"). Its plan is the same whatever the
+ * viewer (a backward walk of the viewer's inbox), so a generic plan is safe.
+ */
+export function friendsFeedStatement(shape: FriendsFeedShape): SQL {
+  const me = sql.placeholder('me');
+  const viewer: PostViewer = { id: me, isSiteAdmin: shape.admin };
+  return sql`select ${postColumns(viewer)}
+    from feed_entries fe join posts p on p.id = fe.post_id join users u on u.id = p.author_id
+    where fe.owner_id = ${me} ${shape.cursor ? sql`and fe.post_id < ${sql.placeholder('before')}` : sql``}
+      and p.hidden_at is null
+      and (p.author_id = ${me} or exists (select 1 from friendships ff where ff.user_id = ${me} and ff.friend_id = p.author_id))
+      and ${postVisibleTo(viewer)}
+    order by fe.post_id desc limit ${sql.placeholder('pageSize')}`;
+}
+
+export function friendsFeedValues(viewer: PostViewer, beforeId: string | undefined, limit: number) {
+  return { me: viewer.id, before: beforeId, pageSize: limit + 1 };
+}
+
+type RowsStatement = ReturnType<Db['_']['session']['prepareQuery']>;
+const preparedByDb = new WeakMap<Db, Map<string, RowsStatement>>();
+
+function preparedFriendsFeed(db: Db, shape: FriendsFeedShape): RowsStatement {
+  let cache = preparedByDb.get(db);
+  if (!cache) {
+    cache = new Map();
+    preparedByDb.set(db, cache);
+  }
+  const name = `posts_friends_feed_${+shape.cursor}${+shape.admin}`;
+  let statement = cache.get(name);
+  if (!statement) {
+    const query = new PgDialect({ casing: 'snake_case' }).sqlToQuery(friendsFeedStatement(shape));
+    statement = db._.session.prepareQuery(query, undefined, name, false);
+    cache.set(name, statement);
+  }
+  return statement;
 }
 
 async function publicFeed(ctx: Context, viewer: PostViewer, input: PageInput): Promise<PostPage> {

@@ -7,12 +7,12 @@
 //   public           → everyone, anonymous included;
 //   friends          → the author's friends now (friendships: two rows, one per direction);
 //   grove            → members of the post's grove now (any role).
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Context } from '../../trpc/context.js';
 
 export interface PostViewer {
-  /** null: anonymous. */
-  id: string | null;
+  /** null: anonymous. A placeholder when the statement is prepared once and run for many viewers. */
+  id: string | Placeholder | null;
   isSiteAdmin: boolean;
 }
 
