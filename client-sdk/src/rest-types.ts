@@ -1664,7 +1664,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a post (its author or a site admin)
-         * @description A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one. Others who can see it get 403. Its comments, reactions and saves go with it.
+         * @description A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one. Site admins delete posts they can read; others who can see it get 403. Its comments, reactions and saves go with it.
          */
         delete: operations["posts-delete"];
         options?: never;
@@ -12404,16 +12404,19 @@ export interface operations {
                 "application/json": {
                     body: string;
                     /**
-                     * Format: uuid
-                     * @description Required when visibility is `grove`; the caller must be a member.
+                     * @description Required when visibility is `grove` (the caller must be a member); absent or null otherwise.
+                     * @example null
                      */
-                    groveId?: string;
+                    groveId?: string | null;
                     /**
                      * @description Up to 4 keys from POST /api/uploads/image/presign (purpose `post`). Only their shape is checked until the uploads milestone validates them.
                      * @default []
                      */
                     imageKeys?: string[];
-                    /** @enum {string} */
+                    /**
+                     * @example friends
+                     * @enum {string}
+                     */
                     visibility: "public" | "friends" | "grove";
                 };
             };

@@ -65,6 +65,11 @@ describe('POST /api/posts', () => {
 
   it('validates body, visibility, groveId and image keys', async () => {
     const author = await createMember(t);
+    const explicitNone = await t.request('POST', '/api/posts', {
+      token: author.token,
+      body: { body: 'x', visibility: 'friends', groveId: null },
+    });
+    expect(explicitNone).toMatchObject({ status: 201, body: { visibility: 'friends', groveId: null } });
     const bad = [
       { body: '', visibility: 'public' },
       { body: 'x'.repeat(5001), visibility: 'public' },

@@ -1,8 +1,8 @@
 // Authorization rules of the posts, feed, handle-posts and saved-posts routes (issue 11), spread
 // into authorization-matrix.ts. Every call gets a fresh post written by the `member` caller, so
 // deletes and reactions of one call never change another's outcome. A `friends` post (the
-// member has no friends among the callers) may be known only to its author and to site admins:
-// everyone else gets the 404 of a missing post.
+// member has no friends among the callers) may be known only to its author: everyone else, site
+// admins included (no blanket access to private posts), gets the 404 of a missing post.
 import type { RouteRule, SetupContext } from './authorization-matrix.js';
 
 const postOfMember = async (ctx: SetupContext, visibility: 'public' | 'friends') =>
@@ -10,7 +10,7 @@ const postOfMember = async (ctx: SetupContext, visibility: 'public' | 'friends')
     body: { body: 'A post for the authorization matrix', visibility, groveId: undefined, imageKeys: [] },
   });
 const friendsPost = async (ctx: SetupContext) => ({ params: { id: (await postOfMember(ctx, 'friends'))._id } });
-const authorOnly = { otherMember: 'hidden', organizer: 'hidden', admin: 'ok' } as const;
+const authorOnly = { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' } as const;
 const onFriendsPost: RouteRule = { auth: 'member', setup: friendsPost, expect: authorOnly };
 
 export const postsRules: Record<string, RouteRule> = {
@@ -21,7 +21,7 @@ export const postsRules: Record<string, RouteRule> = {
     sample: { body: { body: 'Hello', visibility: 'public', groveId: undefined, imageKeys: [] } },
   },
   'GET /api/posts/{id}': onFriendsPost,
-  // Site admins may delete any post (moderation); the author too; nobody else learns it exists.
+  // Only the author of a friends-only post learns it exists (site admins delete posts they can read).
   'DELETE /api/posts/{id}': onFriendsPost,
   'POST /api/posts/{id}/reactions': onFriendsPost,
   'DELETE /api/posts/{id}/reactions': onFriendsPost,

@@ -108,11 +108,10 @@ async function publicFeed(ctx: Context, viewer: PostViewer, input: PageInput): P
   return page(rows, input.limit);
 }
 
-/** Members of the grove only (site admins too); anyone else gets the answer of a missing grove. */
+/** Members of the grove only; anyone else (site admins too) gets the answer of a missing grove. */
 async function groveFeed(ctx: Context, viewer: PostViewer, groveId: string, input: PageInput): Promise<PostPage> {
   const [allowed] = await ctx.database.rows<{ ok: boolean }>(
-    sql`select true as ok from groves g where g.id = ${groveId} and (${viewer.isSiteAdmin}::boolean
-          or exists (select 1 from grove_members gm where gm.grove_id = g.id and gm.user_id = ${viewer.id}))`,
+    sql`select true as ok from grove_members gm where gm.grove_id = ${groveId} and gm.user_id = ${viewer.id}`,
   );
   if (!allowed) throw new AppError('not_found', 'No such grove among the groves you belong to.');
   const rows = await selectPosts(

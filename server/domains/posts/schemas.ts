@@ -61,10 +61,14 @@ export const feedInput = () =>
 export const createPostInput = z
   .object({
     body: z.string().trim().min(1).max(POST_LIMITS.body),
-    visibility: z.enum(postVisibilities),
+    visibility: z.enum(postVisibilities).meta({ examples: ['friends'] }),
     groveId: uuidParam()
+      .nullable()
       .optional()
-      .meta({ description: 'Required when visibility is `grove`; the caller must be a member.' }),
+      .meta({
+        description: 'Required when visibility is `grove` (the caller must be a member); absent or null otherwise.',
+        examples: [null],
+      }),
     imageKeys: z
       .array(z.string().min(1).max(POST_LIMITS.imageKey))
       .max(POST_LIMITS.images)
@@ -74,12 +78,12 @@ export const createPostInput = z
       }),
   })
   .strict()
-  .refine((v) => (v.visibility === 'grove') === (v.groveId !== undefined), {
+  .refine((v) => (v.visibility === 'grove') === (v.groveId != null), {
     message: 'groveId is required for grove visibility and only allowed with it.',
     path: ['groveId'],
   })
   .meta({
-    description: '`groveId` is required with `visibility: grove` and allowed only with it.',
+    description: '`groveId` is required with `visibility: grove` and allowed (other than null) only with it.',
     examples: [
       {
         body: 'Great turnout at the vigil today!',
