@@ -10,6 +10,12 @@ export const ADVISORY_LOCKS = {
   oldRsvpsSweep: 7_310_104,
   /** Job: delete Idempotency-Key records older than 24 h (server/jobs/sweeps.ts). */
   expiredIdempotencyKeysSweep: 7_310_105,
+  /**
+   * Not a job: the friends-feed triggers (migrations/0012_posts_feed_triggers.sql) take the
+   * two-key transaction lock (this id, hashtext(author id)) so a post and a new friendship of its
+   * author never miss each other's inbox rows.
+   */
+  feedFanOut: 7_310_301,
 } as const;
 
 export type AdvisoryLockName = keyof typeof ADVISORY_LOCKS;

@@ -2,10 +2,17 @@
 -- friendships (the posts and friends domains, factories, scripts) keeps it right. The feed query
 -- re-checks friendship and visibility on every read: these rows only narrow the candidates.
 -- Design and measurements: bench/README.md, "Friends feed".
+--
+-- A post and a friendship of its author made at the same moment must not miss each other (the
+-- post trigger would not see the uncommitted friendship, nor the friendship trigger the
+-- uncommitted post). Both triggers first take a transaction-scoped advisory lock on the author
+-- (key pair 7310301, hashtext(author): db/advisory-locks.ts), so the second waits for the first
+-- to commit; its INSERT … SELECT then runs with a fresh snapshot (READ COMMITTED) and sees it.
 
 -- A new post goes into its author's inbox and into the inbox of each current friend.
 CREATE FUNCTION feed_fan_out_post() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  PERFORM pg_advisory_xact_lock(7310301, hashtext(NEW.author_id::text));
   INSERT INTO feed_entries (owner_id, post_id)
     SELECT NEW.author_id, NEW.id
     UNION ALL
@@ -20,6 +27,7 @@ CREATE TRIGGER posts_feed_fan_out AFTER INSERT ON posts FOR EACH ROW EXECUTE FUN
 -- Friendships are two rows, one per direction, so each side gets the other's posts.
 CREATE FUNCTION feed_backfill_friendship() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  PERFORM pg_advisory_xact_lock(7310301, hashtext(NEW.friend_id::text));
   INSERT INTO feed_entries (owner_id, post_id)
     SELECT NEW.user_id, p.id FROM posts p WHERE p.author_id = NEW.friend_id
   ON CONFLICT DO NOTHING;
