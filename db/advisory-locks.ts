@@ -18,6 +18,12 @@ export const ADVISORY_LOCKS = {
   eventReminders: 7_310_202,
   /** Job: delete messages past their expiresAt (server/jobs/messages-sweep.ts). */
   expiredMessagesSweep: 7_310_401,
+  /**
+   * Not a job: the friends-feed triggers (migrations/0012_posts_feed_triggers.sql) take the
+   * two-key transaction lock (this id, hashtext(author id)) so a post and a new friendship of its
+   * author never miss each other's inbox rows.
+   */
+  feedFanOut: 7_310_301,
 } as const;
 
 export type AdvisoryLockName = keyof typeof ADVISORY_LOCKS;

@@ -998,8 +998,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Posts in a scope
-         * @description Scope `friends` (default), `public`, or `grove:<uuid>` for a grove the caller belongs to.
+         * Posts in a scope, newest first
+         * @description Scope `friends` (default): the caller's own posts and their friends' posts that the caller may see (a friendship that ends hides them from the next request on). `public`: public posts. `grove:<uuid>`: that grove's posts, for its members; a caller who is not a member gets 404, the same answer as a grove that does not exist. Posts hidden by moderation are never listed.
          */
         get: operations["feed-list"];
         put?: never;
@@ -1465,7 +1465,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A member's public posts */
+        /**
+         * A member's public posts, newest first
+         * @description Public posts only, whoever asks (friends of the member too: their other posts are in the feed). An unknown handle answers 404.
+         */
         get: operations["handles-listPosts"];
         put?: never;
         post?: never;
@@ -1606,6 +1609,26 @@ export interface paths {
          * @description Revokes every session (the calling one too), the calendar feed link and unused sign-in links. With `deleteAccount: true` also hard-deletes the account; that needs `currentPassword` when the account has one (400 when missing, 403 when wrong, rate-limited like login: 429 `rate_limited`).
          */
         post: operations["me-panic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/saved-posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's saved posts, newest post first
+         * @description Private to the caller. A saved post the caller can no longer see (deleted, hidden, a friendship ended, a grove left) is not listed.
+         */
+        get: operations["me-listSavedPosts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1994,7 +2017,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Write a post */
+        /**
+         * Write a post
+         * @description Visibility `public` (everyone, also anonymous readers of /api/handles/{handle}/posts), `friends` (the author's friends at read time) or `grove` (members of `groveId` at read time; the author must be a member when posting, otherwise 404, the same answer as a grove that does not exist). `imageKeys`: up to 4 upload keys, shape-checked only until the uploads milestone validates them.
+         */
         post: operations["posts-create"];
         delete?: never;
         options?: never;
@@ -2011,12 +2037,15 @@ export interface paths {
         };
         /**
          * One post
-         * @description A post the caller may not see answers 404, like one that does not exist.
+         * @description A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one. With reaction counts per kind, the caller's own reaction, the comment count and whether the caller saved it.
          */
         get: operations["posts-get"];
         put?: never;
         post?: never;
-        /** Delete one of the caller's posts */
+        /**
+         * Delete a post (its author or a site admin)
+         * @description A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one. Site admins delete posts they can read; others who can see it get 403. Its comments, reactions and saves go with it.
+         */
         delete: operations["posts-delete"];
         options?: never;
         head?: never;
@@ -2030,12 +2059,38 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Comments on a post */
+        /**
+         * Comments on a post, oldest first
+         * @description Whoever can read the post can read its comments; hidden comments are left out. A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one.
+         */
         get: operations["posts-listComments"];
         put?: never;
-        /** Comment on a post */
+        /**
+         * Comment on a post
+         * @description Anyone who can read the post may comment. A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one.
+         */
         post: operations["posts-createComment"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment (its author, the post's author or a site admin)
+         * @description Others who can read the comment get 403; a comment that does not exist, is hidden or is on a post the caller may not see answers 404.
+         */
+        delete: operations["posts-deleteComment"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2050,9 +2105,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the caller's reaction (one per post; replaces) */
+        /**
+         * Set the caller's reaction (one per post; replaces)
+         * @description Idempotent: setting the same kind again changes nothing. A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one.
+         */
         post: operations["posts-react"];
-        /** Remove the caller's reaction */
+        /**
+         * Remove the caller's reaction
+         * @description Idempotent: removing when there is none answers the same state. A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one.
+         */
         delete: operations["posts-unreact"];
         options?: never;
         head?: never;
@@ -2068,9 +2129,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Save a post (private) */
+        /**
+         * Save a post (private)
+         * @description Only the saver ever sees their saves (GET /api/me/saved-posts). Idempotent. A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one.
+         */
         post: operations["posts-save"];
-        /** Unsave a post */
+        /**
+         * Unsave a post
+         * @description Idempotent. A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one.
+         */
         delete: operations["posts-unsave"];
         options?: never;
         head?: never;
@@ -2375,6 +2442,8 @@ export interface components {
             author: components["schemas"]["MemberRef"];
             body: string;
             createdAt: string;
+            /** @description True only when a site admin reads a comment that moderation hid. */
+            hidden: boolean;
             postId: string;
         };
         CompanionConversation: {
@@ -2811,18 +2880,18 @@ export interface components {
             _id: string;
             author: components["schemas"]["MemberRef"];
             body: string;
+            /** @description Comments that are not hidden by moderation. */
             commentCount: number;
             createdAt: string;
+            /** @description The grove of a `grove` post; null otherwise. */
             groveId: string | null;
-            imageUrls: string[];
+            /** @description True only when a site admin reads a post that moderation hid (everyone else gets 404). */
+            hidden: boolean;
+            /** @description Upload keys given at creation, in order. Image URLs are added when the uploads milestone lands; until then the keys are stored as given (shape-checked only). */
+            imageKeys: string[];
             /** @description The caller's reaction; null when none or anonymous. */
             myReaction: ("heart" | "support" | "celebrate" | "sad") | null;
-            reactions: {
-                celebrate: number;
-                heart: number;
-                sad: number;
-                support: number;
-            };
+            reactions: components["schemas"]["ReactionCounts"];
             /** @description Whether the caller saved it; false when anonymous. */
             saved: boolean;
             /** @enum {string} */
@@ -2835,14 +2904,16 @@ export interface components {
             /** @enum {string} */
             platform: "web" | "ios" | "android";
         };
+        /** @description Number of reactions of each kind (every kind present, 0 when none). */
+        ReactionCounts: {
+            celebrate: number;
+            heart: number;
+            sad: number;
+            support: number;
+        };
         ReactionState: {
             myReaction: ("heart" | "support" | "celebrate" | "sad") | null;
-            reactions: {
-                celebrate: number;
-                heart: number;
-                sad: number;
-                support: number;
-            };
+            reactions: components["schemas"]["ReactionCounts"];
         };
         Report: {
             _id: string;
@@ -9161,8 +9232,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected error: `internal_error`. */
-            500: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9170,8 +9241,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11329,15 +11400,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -12133,6 +12195,70 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-listSavedPosts": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Post"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -14304,16 +14430,19 @@ export interface operations {
                 "application/json": {
                     body: string;
                     /**
-                     * Format: uuid
-                     * @description Required when visibility is `grove`; the caller must be a member.
+                     * @description Required when visibility is `grove` (the caller must be a member); absent or null otherwise.
+                     * @example null
                      */
-                    groveId?: string;
+                    groveId?: string | null;
                     /**
-                     * @description Keys from POST /api/uploads/image/presign (purpose `post`).
+                     * @description Up to 4 keys from POST /api/uploads/image/presign (purpose `post`). Only their shape is checked until the uploads milestone validates them.
                      * @default []
                      */
                     imageKeys?: string[];
-                    /** @enum {string} */
+                    /**
+                     * @example friends
+                     * @enum {string}
+                     */
                     visibility: "public" | "friends" | "grove";
                 };
             };
@@ -14339,6 +14468,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14386,15 +14524,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14471,15 +14600,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -14534,6 +14654,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
@@ -14545,15 +14674,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14629,15 +14749,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14766,8 +14877,81 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "posts-deleteComment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                commentId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14874,15 +15058,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -14945,15 +15120,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15048,15 +15214,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -15119,15 +15276,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,3 +15,4 @@ export * from './place-social.js';
 export * from './library.js';
 export * from './messaging.js';
 export * from './actions.js';
+export * from './posts.js';

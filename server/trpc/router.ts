@@ -29,12 +29,19 @@ import { notificationPreferencesRouter, pushTokensRouter } from '../domains/noti
 import { placeListsRouter, placeReviewsRouter } from '../domains/place-social/router.js';
 import { mediaRouter, watchlistRouter } from '../domains/media/router.js';
 import { guideCategoriesRouter, guidesRouter } from '../domains/guides/router.js';
+import { feedRouter, handlesRouter, postsRouter, savedPostsProcedures } from '../domains/posts/router.js';
 import { unbuiltInBuiltNamespaces as unbuilt, unbuiltNamespaces } from '../domains/unbuilt/index.js';
 import { mergeRouters, router } from './init.js';
 
 export const appRouter = router({
   auth: authRouter,
-  me: mergeRouters(meRouter, notificationPreferencesRouter, watchlistRouter, router(actionsMeProcedures)),
+  me: mergeRouters(
+    meRouter,
+    notificationPreferencesRouter,
+    watchlistRouter,
+    router(actionsMeProcedures),
+    router(savedPostsProcedures),
+  ),
   stats: statsRouter,
   events: eventsRouter,
   groves: grovesRouter,
@@ -50,6 +57,9 @@ export const appRouter = router({
   guideCategories: guideCategoriesRouter,
   conversations: conversationsRouter,
   actions: actionsRouter,
+  posts: postsRouter,
+  feed: feedRouter,
+  handles: handlesRouter,
   ...unbuiltNamespaces,
 });
 

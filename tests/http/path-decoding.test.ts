@@ -35,9 +35,13 @@ describe('percent-encoded path parameters', () => {
     expect(accented.body.error.code).toBe('validation_failed');
     expect(accented.body.error.message).toMatch(/letters, digits or underscores/);
     expect(accented.body.error.message).not.toMatch(/too big|at most/i);
-    // A valid handle with an escaped letter passes validation (this route is not built yet: 501).
-    const escaped = await t.request('GET', '/api/handles/s%61m_sprouts/posts', { token: member.token });
-    expect(escaped.status).toBe(501);
+    // A valid handle with an escaped letter passes validation and names the member.
+    const first = member.handle.charCodeAt(0).toString(16);
+    const escaped = await t.request('GET', `/api/handles/%${first}${member.handle.slice(1)}/posts`, {
+      token: member.token,
+    });
+    expect(escaped.status).toBe(200);
+    expect(escaped.body).toEqual({ items: [], nextCursor: null });
   });
 
   it('keeps an encoded slash inside its segment', async () => {

@@ -19,19 +19,6 @@ export const unbuiltInBuiltNamespaces = {
 
 /** Namespaces with no built route yet. */
 export const unbuiltNamespaces = {
-  feed: { list: social.feed },
-  posts: {
-    create: social.createPost,
-    get: social.getPost,
-    delete: social.deletePost,
-    react: social.react,
-    unreact: social.unreact,
-    listComments: social.listComments,
-    createComment: social.createComment,
-    save: social.savePost,
-    unsave: social.unsavePost,
-  },
-  handles: { listPosts: social.handlePosts },
   reports: {
     create: social.createReport,
     adminList: adminContent.listReports,

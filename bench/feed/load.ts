@@ -1,0 +1,162 @@
+// Creates the feed benchmark database cas_bench_feed on PostgreSQL: the real migrations, then
+// 100,000 members, 1,000,000 posts over a year, friendships, groves, reactions, comments and the
+// friends-feed inbox, all generated inside PostgreSQL with generate_series (no row-by-row
+// inserts). The reader ("bench_reader", member 1) has 500 friends and belongs to 5 groves.
+//
+//   npm run bench:feed -- --load           # (re)create it, then run the benchmark
+//   npx tsx bench/feed/load.ts             # only (re)create it
+import postgres from 'postgres';
+import { openDatabase } from '../../db/client.js';
+import { loadPlaces, databaseName as placesDatabase, serverUrl } from '../places/load.js';
+
+export const FEED_DB = 'cas_bench_feed';
+export const feedDatabaseUrl = () => `${serverUrl}/${FEED_DB}`;
+export const SHAPE = {
+  members: 100_000,
+  posts: 1_000_000,
+  readerFriends: 500,
+  groves: 5,
+  /** Random friendships among everyone else (each is two rows). */
+  otherFriendships: 300_000,
+  reactions: 500_000,
+  comments: 200_000,
+} as const;
+/** Member numbers: 1 is the reader, 2..501 its friends. */
+export const READER_HANDLE = 'bench_reader';
+
+// A UUIDv7 made in SQL from a millisecond timestamp and random bits (version 7, RFC variant), so
+// ids sort by time exactly as db/ids.ts makes them and cursors decode.
+const UUID_V7 = `
+create function bench_uuid_v7(ms bigint) returns uuid language sql volatile as $$
+  select (lpad(to_hex(ms), 12, '0') || '7' || substr(md5(random()::text), 1, 3)
+          || substr('89ab', 1 + floor(random() * 4)::int, 1) || substr(md5(random()::text), 1, 15))::uuid
+$$`;
+
+// Grove of member i (0 = none): the reader's friends are each in one of the 5 groves, one
+// member in 20 of the rest too.
+const groveOf = (i: string) => `case when ${i} between 2 and ${1 + SHAPE.readerFriends} then 1 + ${i} % ${SHAPE.groves}
+  when ${i} % 20 = 0 then 1 + (${i} / 20) % ${SHAPE.groves} else 0 end`;
+
+export async function loadFeed(): Promise<void> {
+  const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${FEED_DB} with (force)`);
+  await admin.unsafe(`create database ${FEED_DB}`);
+  const [places] = await admin`select 1 from pg_database where datname = ${placesDatabase('10k')}`;
+  await admin.end();
+  // The yardstick: the places bench's 10k set, loaded once.
+  if (!places) await loadPlaces('10k');
+
+  const database = await openDatabase({ url: feedDatabaseUrl(), poolMax: 1 });
+  await database.migrate();
+  await database.close();
+
+  const sql = postgres(feedDatabaseUrl(), { max: 1, onnotice: () => {} });
+  const timings: string[] = [];
+  const step = async (label: string, statement: string) => {
+    const started = performance.now();
+    await sql.unsafe(statement);
+    timings.push(`${label} ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  };
+  try {
+    await sql`set maintenance_work_mem = '512MB'`;
+    // Bulk load: no FK checks and no fan-out triggers (the inbox is built in one statement below).
+    await sql`set session_replication_role = replica`;
+    await sql.unsafe(UUID_V7);
+    await sql.unsafe(`create temporary table member_ids (i int primary key, id uuid not null)`);
+    const yearMs = 365 * 86_400_000;
+    const start = Date.now() - yearMs;
+    await step(
+      'members',
+      `insert into member_ids select i, bench_uuid_v7(${start - 86_400_000}::bigint + i) from generate_series(1, ${SHAPE.members}) i;
+       insert into users (id, email, handle, role, created_at)
+         select id, 'm' || i || '@bench.test', case when i = 1 then '${READER_HANDLE}' else 'bench_m' || i end, 'member', now() from member_ids`,
+    );
+    await step(
+      'groves',
+      `insert into groves (id, slug, name, region_name, join_policy)
+         select bench_uuid_v7(${start}::bigint + g), 'bench-grove-' || g, 'Bench grove ' || g, 'Bench', 'open'
+         from generate_series(1, ${SHAPE.groves}) g;
+       create temporary table grove_ids as select row_number() over (order by id) as g, id from groves;
+       insert into grove_members (grove_id, user_id, role)
+         select gi.id, m.id, 'member' from member_ids m
+           join grove_ids gi on gi.g = (${groveOf('m.i')})
+         union all
+         select gi.id, m.id, 'member' from grove_ids gi, member_ids m where m.i = 1`,
+    );
+    await step(
+      'friendships',
+      `insert into friendships (user_id, friend_id)
+         select a.id, b.id from member_ids a, member_ids b where a.i = 1 and b.i between 2 and ${1 + SHAPE.readerFriends}
+         union all
+         select b.id, a.id from member_ids a, member_ids b where a.i = 1 and b.i between 2 and ${1 + SHAPE.readerFriends};
+       insert into friendships (user_id, friend_id)
+         select distinct on (x, y) a.id, b.id from (
+           select 2 + floor(random() * ${SHAPE.members - 1})::int as x, 2 + floor(random() * ${SHAPE.members - 1})::int as y
+           from generate_series(1, ${SHAPE.otherFriendships})) pairs
+         join member_ids a on a.i = pairs.x join member_ids b on b.i = pairs.y
+         cross join lateral (values (a.id, b.id), (b.id, a.id)) v(u, f)
+         where x <> y
+         on conflict do nothing`,
+    );
+    // Posts spread evenly over a year, authors uniform over all members; half public, 35%
+    // friends-only, 15% grove posts (in the author's grove; friends-only when the author has none).
+    await step(
+      'posts',
+      `insert into posts (id, author_id, body, visibility, grove_id, image_keys, created_at)
+         select bench_uuid_v7(${start}::bigint + (n::bigint * ${Math.floor(yearMs / SHAPE.posts)})), m.id,
+                'Post ' || n || ': ' || repeat('vegan ', 1 + n % 20),
+                case when r < 0.5 then 'public' when r < 0.85 or gi.id is null then 'friends' else 'grove' end,
+                case when r >= 0.85 then gi.id end,
+                case when n % 10 = 0 then array['uploads/' || n || '.jpg'] else '{}'::text[] end,
+                to_timestamp((${start}::bigint + n::bigint * ${Math.floor(yearMs / SHAPE.posts)}) / 1000.0)
+         from (select n, random() as r, 1 + floor(random() * ${SHAPE.members})::int as author
+               from generate_series(1, ${SHAPE.posts}) n) s
+         join member_ids m on m.i = s.author
+         left join grove_ids gi on gi.g = (${groveOf('s.author')})`,
+    );
+    await step(
+      'reactions',
+      `insert into post_reactions (post_id, user_id, kind)
+         select p.id, m.id, (array['heart','support','celebrate','sad'])[1 + floor(random() * 4)::int]
+         from (select 1 + floor(random() * ${SHAPE.posts})::int as pn, 1 + floor(random() * ${SHAPE.members})::int as mn
+               from generate_series(1, ${SHAPE.reactions})) s
+         join (select id, row_number() over (order by id) as pn from posts) p on p.pn = s.pn
+         join member_ids m on m.i = s.mn
+         on conflict do nothing`,
+    );
+    await step(
+      'comments',
+      `insert into post_comments (id, post_id, author_id, body, created_at)
+         select bench_uuid_v7((extract(epoch from p.created_at) * 1000)::bigint + 1000 + s.k), p.id, m.id, 'Comment ' || s.k, p.created_at
+         from (select k, 1 + floor(random() * ${SHAPE.posts})::int as pn, 1 + floor(random() * ${SHAPE.members})::int as mn
+               from generate_series(1, ${SHAPE.comments}) k) s
+         join (select id, created_at, row_number() over (order by id) as pn from posts) p on p.pn = s.pn
+         join member_ids m on m.i = s.mn`,
+    );
+    // The inbox, as the triggers would have built it: each post for its author and every friend.
+    await step(
+      'feed inbox',
+      `alter table feed_entries drop constraint feed_entries_owner_id_post_id_pk;
+       drop index feed_entries_post_id_idx;
+       insert into feed_entries (owner_id, post_id)
+         select author_id, id from posts
+         union all
+         select f.user_id, p.id from posts p join friendships f on f.friend_id = p.author_id;
+       alter table feed_entries add constraint feed_entries_owner_id_post_id_pk primary key (owner_id, post_id);
+       create index feed_entries_post_id_idx on feed_entries (post_id)`,
+    );
+    await sql`set session_replication_role = origin`;
+    await step('vacuum analyze', 'vacuum (analyze)');
+    const [stats] = await sql<{ members: number; posts: number; inbox: number; size: string }[]>`
+      select (select count(*)::int from users) as members, (select count(*)::int from posts) as posts,
+             (select count(*)::int from feed_entries) as inbox, pg_size_pretty(pg_database_size(current_database())) as size`;
+    console.log(
+      `${FEED_DB}: ${stats!.members} members, ${stats!.posts} posts, ${stats!.inbox} inbox rows, ${stats!.size}; ${timings.join(', ')}`,
+    );
+  } finally {
+    await sql.end();
+  }
+}
+
+const isMain = import.meta.url === `file://${process.argv[1]}`;
+if (isMain) await loadFeed();

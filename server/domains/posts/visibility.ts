@@ -1,0 +1,52 @@
+// Who may read a post, as one SQL condition over a `posts` row aliased `p`, used by every read of
+// posts (get, feeds, handle posts, comments, reactions, saves, saved posts, report snapshots), so
+// nothing is ever filtered in Node. Rules:
+//   the author       → their own posts (also a grove post after leaving the grove, to delete it);
+//   public           → everyone, anonymous included;
+//   friends          → the author's friends now (friendships: two rows, one per direction);
+//   grove            → members of the post's grove now (any role);
+//   hidden posts     → nobody (moderation hid them: 404 like a missing post), except site admins,
+//                      who still see a hidden post that the rules above let them read.
+// Site admins get no blanket read access to friends-only and grove posts: an admin account is a
+// target too, and moderation works from what members report (the report keeps a snapshot).
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { Context } from '../../trpc/context.js';
+
+export interface PostViewer {
+  /** null: anonymous. A placeholder when the statement is prepared once and run for many viewers. */
+  id: string | Placeholder | null;
+  isSiteAdmin: boolean;
+}
+
+export async function postViewerOf(ctx: Context): Promise<PostViewer> {
+  const auth = await ctx.authenticate();
+  return { id: auth?.user.id ?? null, isSiteAdmin: auth?.user.role === 'admin' };
+}
+
+export function memberViewer(user: { id: string; role: string }): PostViewer {
+  return { id: user.id, isSiteAdmin: user.role === 'admin' };
+}
+
+/** True for a post (alias `p`) the viewer may read. */
+export function postVisibleTo(viewer: PostViewer): SQL {
+  const notHidden = viewer.isSiteAdmin ? sql`true` : sql`p.hidden_at is null`;
+  if (!viewer.id) return sql`(${notHidden} and p.visibility = 'public')`;
+  const me = viewer.id;
+  return sql`(${notHidden} and (
+    p.author_id = ${me}
+    or p.visibility = 'public'
+    or (p.visibility = 'friends' and exists (select 1 from friendships vf where vf.user_id = ${me} and vf.friend_id = p.author_id))
+    or (p.visibility = 'grove' and exists (select 1 from grove_members vg where vg.grove_id = p.grove_id and vg.user_id = ${me}))
+  ))`;
+}
+
+/** True for a comment (alias `c`) that is not hidden (site admins: hidden ones too); the post is checked apart. */
+export function commentVisibleTo(viewer: PostViewer): SQL {
+  if (viewer.isSiteAdmin) return sql`true`;
+  return sql`c.hidden_at is null`;
+}
+
+/** The request's time (the injectable clock) as a timestamptz parameter, for raw inserts. */
+export function nowSql(ctx: Context): SQL {
+  return sql`${ctx.clock.now().toISOString()}::timestamptz`;
+}
