@@ -1,12 +1,11 @@
-// Admin tools for media items, guides and reports: mounted, validated, answering 501.
-// Admins see unpublished items and the reporter of a report; nobody else does.
+// Admin tools for media items and guides: mounted, validated, answering 501.
+// Admins see unpublished items; nobody else does.
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { adminProcedure, notImplemented } from '../../trpc/procedures.js';
-import { jsonBoolean, jsonNumber, memberRef, okOutput, queryBoolean, slugParam, uuidParam } from './common.js';
+import { jsonBoolean, jsonNumber, okOutput, queryBoolean, slugParam, uuidParam } from './common.js';
 import { GUIDE_LIMITS, guideCategory, guideOutput } from './guides.js';
 import { MEDIA_LIMITS, httpsUrl, mediaItemOutput, mediaKinds, mediaTags, watchLinkSchema } from './media.js';
-import { reportOutput, reportReasons, reportStatuses, reportTargetTypes } from './social.schemas.js';
 
 const unbuilt = true as const;
 const tags = ['admin'];
@@ -115,41 +114,6 @@ export const updateGuideInput = z
 export const adminListGuidesInput = () =>
   z.object({ category: guideCategory().optional(), published: queryBoolean().optional(), ...pageQueryFields() });
 
-// ---- reports ----
-
-export const adminReportOutput = reportOutput
-  .extend({
-    reporter: memberRef.nullable().meta({ description: 'Null when the reporter deleted the account.' }),
-    resolutionNote: z.string().nullable(),
-    resolvedAt: z.string().nullable(),
-  })
-  .meta({ id: 'AdminReport' });
-export const adminListReportsInput = () =>
-  z.object({
-    status: z.enum(reportStatuses).optional().meta({ description: 'Default: all.' }),
-    targetType: z.enum(reportTargetTypes).optional(),
-    reason: z.enum(reportReasons).optional(),
-    ...pageQueryFields(),
-  });
-export const resolveReportInput = z
-  .object({
-    id: uuidParam(),
-    status: z.enum(['resolved', 'dismissed']),
-    resolutionNote: z.string().trim().max(1000).optional(),
-    removeContent: jsonBoolean().default(false).meta({ description: 'With `resolved`: delete the reported content.' }),
-  })
-  .strict()
-  .meta({
-    examples: [
-      {
-        id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6',
-        status: 'resolved',
-        resolutionNote: 'Spam removed.',
-        removeContent: true,
-      },
-    ],
-  });
-
 const byId = z.object({ id: uuidParam() });
 
 // Static paths (/api/admin/media, /api/admin/guides) have no {id} sibling of the same shape, so order is free.
@@ -256,30 +220,5 @@ export const adminContentProcedures = {
     })
     .input(byId)
     .output(okOutput)
-    .mutation(() => notImplemented()),
-
-  listReports: adminProcedure
-    .meta({
-      auth: 'admin',
-      unbuilt,
-      openapi: { method: 'GET', path: '/api/admin/reports', tags, summary: 'Reports, newest id last' },
-    })
-    .input(adminListReportsInput())
-    .output(listEnvelope(adminReportOutput))
-    .query(() => notImplemented()),
-  resolveReport: adminProcedure
-    .meta({
-      auth: 'admin',
-      unbuilt,
-      openapi: {
-        method: 'PUT',
-        path: '/api/admin/reports/{id}',
-        tags,
-        summary: 'Resolve or dismiss a report',
-        description: 'Only from `open`; anything else answers 409.',
-      },
-    })
-    .input(resolveReportInput)
-    .output(adminReportOutput)
     .mutation(() => notImplemented()),
 };

@@ -59,11 +59,6 @@ export const unbuiltNamespaces = {
     unsave: social.unsavePost,
   },
   handles: { listPosts: social.handlePosts },
-  reports: {
-    create: social.createReport,
-    adminList: adminContent.listReports,
-    resolve: adminContent.resolveReport,
-  },
   uploads: { presignImage: uploads.presignImage, createVideo: uploads.createVideo },
   conversations: {
     list: messaging.listConversations,

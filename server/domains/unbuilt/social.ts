@@ -1,4 +1,4 @@
-// Friends, feed, posts and reports: mounted, validated, answering 501 until their milestone.
+// Friends, feed and posts: mounted, validated, answering 501 until their milestone.
 // Visibility rules the milestone must keep: a post the caller may not see is 404 (spec), and
 // /api/handles/{handle}/posts shows public posts only.
 import { memberProcedure, notImplemented, publicProcedure } from '../../trpc/procedures.js';
@@ -218,21 +218,4 @@ export const socialProcedures = {
     .input(s.handlePostsInput())
     .output(s.postListOutput)
     .query(() => notImplemented()),
-
-  createReport: memberProcedure
-    .meta({
-      auth: 'member',
-      writeLimit: 'reports.create',
-      unbuilt,
-      successStatus: 201,
-      openapi: {
-        method: 'POST',
-        path: '/api/reports',
-        tags: ['reports'],
-        summary: 'Report content or a member to the admins',
-      },
-    })
-    .input(s.createReportInput)
-    .output(s.reportOutput)
-    .mutation(() => notImplemented()),
 };
