@@ -87,11 +87,9 @@ export const adminReportOutput = reportOutput
         author: memberRef
           .nullable()
           .meta({ description: 'Who wrote or owns the target now (null: no single author, or deleted account).' }),
-        authorDeleted: z
-          .boolean()
-          .meta({
-            description: 'The author deleted the account: the snapshot lost their id and handle, kept the words.',
-          }),
+        authorDeleted: z.boolean().meta({
+          description: 'The author deleted the account: the snapshot lost their id and handle, kept the words.',
+        }),
         state: z.enum(targetStates).meta({
           description:
             '`present`, `hidden` (by a moderator), `deleted` (gone; the snapshot remains), `unknown` (its domain does not report state).',
@@ -126,13 +124,10 @@ export const resolveReportInput = z
       .max(REPORT_LIMITS.publicNote)
       .optional()
       .meta({ description: 'Shown to the reporter with the outcome (never who decided).' }),
-    action: z
-      .enum(reportActions)
-      .optional()
-      .meta({
-        description:
-          '`hide` (posts and comments, with `resolved` only): the target then answers 404 to everyone but admins.',
-      }),
+    action: z.enum(reportActions).optional().meta({
+      description:
+        '`hide` (posts and comments, with `resolved` only): the target then answers 404 to everyone but admins.',
+    }),
   })
   .strict()
   .meta({
