@@ -148,6 +148,16 @@ async function calendarFeedSecret(ctx: SetupContext) {
 }
 const feedToken = (token: string) => ({ params: { token } });
 
+/** A report body on a fresh member (any member can be reported; a fresh one never collides). */
+const reportOnFreshMember = async (ctx: SetupContext) => ({
+  body: { targetType: 'member', targetId: (await insertMember(ctx.t, { prefix: 'rep' })).id, reason: 'spam' },
+});
+/** An open report filed by the `member` caller, to decide. */
+const openReport = async (ctx: SetupContext) => {
+  const report = await ctx.create('POST /api/reports', ctx.callers.member, await reportOnFreshMember(ctx));
+  return { params: { id: report._id }, body: { status: 'dismissed', publicNote: 'Nothing to act on.' } };
+};
+
 export const authorizationMatrix: Record<string, RouteRule> = {
   // Auth and account
   // Sign-in routes ignore the Authorization header (signInProcedure): a client holding a
@@ -332,7 +342,8 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'POST /api/posts/{id}/save': member,
   'DELETE /api/posts/{id}/save': member,
   'GET /api/handles/{handle}/posts': pub,
-  'POST /api/reports': member,
+  'POST /api/reports': { auth: 'member', setup: reportOnFreshMember },
+  'GET /api/me/reports': member,
 
   // Uploads, messaging, media, guides, actions, companion
   'POST /api/uploads/image/presign': member,
@@ -420,7 +431,7 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'PATCH /api/admin/guides/{id}': admin,
   'DELETE /api/admin/guides/{id}': admin,
   'GET /api/admin/reports': admin,
-  'PUT /api/admin/reports/{id}': admin,
+  'PUT /api/admin/reports/{id}': { auth: 'admin', setup: openReport },
 
   // Grove moderation, RSVP approval, reveal log (issue 10)
   ...infiltrationRules,

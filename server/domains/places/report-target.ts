@@ -1,5 +1,5 @@
 // Places as report targets. A reporter may report what they can see: an approved place, or
-// their own pending submission. The snapshot never names the submitter, not even to admins
+// their own pending submission (admins: any). The snapshot never names the submitter, not even to admins
 // (spec privacy rule 1: the submitter of a place is never shown), so its author is null.
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { places } from '../../../db/schema/index.js';
@@ -22,7 +22,15 @@ export const placeReportTarget: ReportTarget = {
         status: places.status,
       })
       .from(places)
-      .where(and(eq(places.id, targetId), or(eq(places.status, 'approved'), eq(places.submitterId, viewer.user.id))));
+      .where(
+        and(
+          eq(places.id, targetId),
+          // The read rule of GET /api/places/{slug}: approved, or the viewer's own; admins see every place.
+          viewer.user.role === 'admin'
+            ? undefined
+            : or(eq(places.status, 'approved'), eq(places.submitterId, viewer.user.id)),
+        ),
+      );
     return place ? { authorId: null, content: { ...place } } : null;
   },
   async states(db, targetIds) {
