@@ -806,8 +806,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Posts in a scope
-         * @description Scope `friends` (default), `public`, or `grove:<uuid>` for a grove the caller belongs to.
+         * Posts in a scope, newest first
+         * @description Scope `friends` (default): the caller's own posts and their friends' posts that the caller may see (a friendship that ends hides them from the next request on). `public`: public posts. `grove:<uuid>`: that grove's posts, for its members; a caller who is not a member gets 404, the same answer as a grove that does not exist. Posts hidden by moderation are never listed.
          */
         get: operations["feed-list"];
         put?: never;
@@ -1218,7 +1218,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A member's public posts */
+        /**
+         * A member's public posts, newest first
+         * @description Public posts only, whoever asks (friends of the member too: their other posts are in the feed). An unknown handle answers 404.
+         */
         get: operations["handles-listPosts"];
         put?: never;
         post?: never;
@@ -1370,6 +1373,26 @@ export interface paths {
          * @description Newest first. Each report shows its status and the public part of the latest decision (`publicNote`, `action`, `decidedAt`); never who decided, nor the admins' internal note. Reports are deleted with the reporter's account.
          */
         get: operations["me-listReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/saved-posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's saved posts, newest post first
+         * @description Private to the caller. A saved post the caller can no longer see (deleted, hidden, a friendship ended, a grove left) is not listed.
+         */
+        get: operations["me-listSavedPosts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1637,7 +1660,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Write a post */
+        /**
+         * Write a post
+         * @description Visibility `public` (everyone, also anonymous readers of /api/handles/{handle}/posts), `friends` (the author's friends at read time) or `grove` (members of `groveId` at read time; the author must be a member when posting, otherwise 404, the same answer as a grove that does not exist). `imageKeys`: up to 4 upload keys, shape-checked only until the uploads milestone validates them.
+         */
         post: operations["posts-create"];
         delete?: never;
         options?: never;
@@ -1654,12 +1680,15 @@ export interface paths {
         };
         /**
          * One post
-         * @description A post the caller may not see answers 404, like one that does not exist.
+         * @description A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one. With reaction counts per kind, the caller's own reaction, the comment count and whether the caller saved it.
          */
         get: operations["posts-get"];
         put?: never;
         post?: never;
-        /** Delete one of the caller's posts */
+        /**
+         * Delete a post (its author or a site admin)
+         * @description A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one. Others who can see it get 403. Its comments, reactions and saves go with it.
+         */
         delete: operations["posts-delete"];
         options?: never;
         head?: never;
@@ -1673,12 +1702,38 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Comments on a post */
+        /**
+         * Comments on a post, oldest first
+         * @description Whoever can read the post can read its comments; hidden comments are left out. A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one.
+         */
         get: operations["posts-listComments"];
         put?: never;
-        /** Comment on a post */
+        /**
+         * Comment on a post
+         * @description Anyone who can read the post may comment. A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one.
+         */
         post: operations["posts-createComment"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment (its author, the post's author or a site admin)
+         * @description Others who can read the comment get 403; a comment that does not exist, is hidden or is on a post the caller may not see answers 404.
+         */
+        delete: operations["posts-deleteComment"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1693,9 +1748,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the caller's reaction (one per post; replaces) */
+        /**
+         * Set the caller's reaction (one per post; replaces)
+         * @description Idempotent: setting the same kind again changes nothing. A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one.
+         */
         post: operations["posts-react"];
-        /** Remove the caller's reaction */
+        /**
+         * Remove the caller's reaction
+         * @description Idempotent: removing when there is none answers the same state. A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one.
+         */
         delete: operations["posts-unreact"];
         options?: never;
         head?: never;
@@ -1711,9 +1772,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Save a post (private) */
+        /**
+         * Save a post (private)
+         * @description Only the saver ever sees their saves (GET /api/me/saved-posts). Idempotent. A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one.
+         */
         post: operations["posts-save"];
-        /** Unsave a post */
+        /**
+         * Unsave a post
+         * @description Idempotent. A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one.
+         */
         delete: operations["posts-unsave"];
         options?: never;
         head?: never;
@@ -1927,6 +1994,8 @@ export interface components {
             author: components["schemas"]["MemberRef"];
             body: string;
             createdAt: string;
+            /** @description True only when a site admin reads a comment that moderation hid. */
+            hidden: boolean;
             postId: string;
         };
         CompanionConversation: {
@@ -2265,18 +2334,18 @@ export interface components {
             _id: string;
             author: components["schemas"]["MemberRef"];
             body: string;
+            /** @description Comments that are not hidden by moderation. */
             commentCount: number;
             createdAt: string;
+            /** @description The grove of a `grove` post; null otherwise. */
             groveId: string | null;
-            imageUrls: string[];
+            /** @description True only when a site admin reads a post that moderation hid (everyone else gets 404). */
+            hidden: boolean;
+            /** @description Upload keys given at creation, in order. Image URLs are added when the uploads milestone lands; until then the keys are stored as given (shape-checked only). */
+            imageKeys: string[];
             /** @description The caller's reaction; null when none or anonymous. */
             myReaction: ("heart" | "support" | "celebrate" | "sad") | null;
-            reactions: {
-                celebrate: number;
-                heart: number;
-                sad: number;
-                support: number;
-            };
+            reactions: components["schemas"]["ReactionCounts"];
             /** @description Whether the caller saved it; false when anonymous. */
             saved: boolean;
             /** @enum {string} */
@@ -2288,14 +2357,16 @@ export interface components {
             /** @enum {string} */
             platform: "ios" | "android" | "web";
         };
+        /** @description Number of reactions of each kind (every kind present, 0 when none). */
+        ReactionCounts: {
+            celebrate: number;
+            heart: number;
+            sad: number;
+            support: number;
+        };
         ReactionState: {
             myReaction: ("heart" | "support" | "celebrate" | "sad") | null;
-            reactions: {
-                celebrate: number;
-                heart: number;
-                sad: number;
-                support: number;
-            };
+            reactions: components["schemas"]["ReactionCounts"];
         };
         /** @description A report as its reporter sees it: its status and the public part of the latest decision. Who decided, and the admins' internal note, are never shown to the reporter. */
         Report: {
@@ -7861,8 +7932,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected error: `internal_error`. */
-            500: {
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7870,8 +7941,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9936,15 +10007,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -10755,6 +10817,70 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Report"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-listSavedPosts": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Post"][];
                         nextCursor: string | null;
                     };
                 };
@@ -12411,7 +12537,7 @@ export interface operations {
                      */
                     groveId?: string;
                     /**
-                     * @description Keys from POST /api/uploads/image/presign (purpose `post`).
+                     * @description Up to 4 keys from POST /api/uploads/image/presign (purpose `post`). Only their shape is checked until the uploads milestone validates them.
                      * @default []
                      */
                     imageKeys?: string[];
@@ -12441,6 +12567,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12488,15 +12623,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12573,15 +12699,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -12636,6 +12753,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Not found, or not visible to the caller: `not_found`. */
             404: {
                 headers: {
@@ -12647,15 +12773,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12731,15 +12848,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12868,8 +12976,81 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "posts-deleteComment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                commentId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12976,15 +13157,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -13047,15 +13219,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13150,15 +13313,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -13221,15 +13375,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };

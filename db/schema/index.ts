@@ -7,4 +7,5 @@ export * from './organizations.js';
 export * from './friendships.js';
 export * from './events.js';
 export * from './idempotency.js';
+export * from './posts.js';
 export * from './reports.js';

@@ -22,18 +22,22 @@ import { adminSetupRouter } from '../domains/groves/admin.js';
 import { organizationsRouter } from '../domains/organizations/router.js';
 import { placesRouter } from '../domains/places/router.js';
 import { myReportsRouter, reportsRouter } from '../domains/reports/router.js';
+import { feedRouter, handlesRouter, postsRouter, savedPostsProcedures } from '../domains/posts/router.js';
 import { unbuiltInBuiltNamespaces as unbuilt, unbuiltNamespaces } from '../domains/unbuilt/index.js';
 import { mergeRouters, router } from './init.js';
 
 export const appRouter = router({
   auth: mergeRouters(authRouter, router(unbuilt.auth)),
-  me: mergeRouters(meRouter, router(unbuilt.me), myReportsRouter),
+  me: mergeRouters(meRouter, router(unbuilt.me), router(savedPostsProcedures), myReportsRouter),
   stats: statsRouter,
   events: eventsRouter,
   groves: grovesRouter,
   organizations: organizationsRouter,
   adminSetup: adminSetupRouter,
   places: mergeRouters(placesRouter, router(unbuilt.places)),
+  posts: postsRouter,
+  feed: feedRouter,
+  handles: handlesRouter,
   reports: reportsRouter,
   ...unbuiltNamespaces,
 });

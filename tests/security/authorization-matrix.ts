@@ -11,6 +11,7 @@ import type { AuthLevel } from '../../server/trpc/init.js';
 import type { ApiResponse, TestApp } from '../setup/harness.js';
 import { insertMember, type Caller, type CallerLevel, type CallerSet, type OrganizerHook } from './callers.js';
 import { infiltrationRules } from './infiltration-rules.js';
+import { postsRules } from './posts-rules.js';
 
 /**
  * ok           2xx when built, 501 `not_implemented` when unbuilt
@@ -331,17 +332,8 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'POST /api/friends/invites': member,
   'POST /api/friends/invites/{code}/accept': member,
   'DELETE /api/friends/{userId}': member,
-  'GET /api/feed': member,
-  'POST /api/posts': member,
-  'GET /api/posts/{id}': member,
-  'DELETE /api/posts/{id}': member,
-  'POST /api/posts/{id}/reactions': member,
-  'DELETE /api/posts/{id}/reactions': member,
-  'GET /api/posts/{id}/comments': member,
-  'POST /api/posts/{id}/comments': member,
-  'POST /api/posts/{id}/save': member,
-  'DELETE /api/posts/{id}/save': member,
-  'GET /api/handles/{handle}/posts': pub,
+  // Feed, posts, handle posts, saved posts: tests/security/posts-rules.ts.
+  ...postsRules,
   'POST /api/reports': { auth: 'member', setup: reportOnFreshMember },
   'GET /api/me/reports': member,
 

@@ -1,0 +1,118 @@
+// Lists of posts, newest first, cursor over `_id` (UUIDv7: id order is creation order):
+// the feed in its three scopes, a member's public posts, and the caller's saved posts. Every list
+// applies postVisibleTo in its SQL; hidden posts are left out of every list (admins open them by id).
+import { sql, type SQL } from 'drizzle-orm';
+import { AppError } from '../../errors.js';
+import { decodeCursor, toPage } from '../../lib/pagination.js';
+import type { MemberContext } from '../../shared/context.js';
+import type { Context } from '../../trpc/context.js';
+import type { PostOutput } from './schemas.js';
+import { selectPosts, toPost, type PostRow } from './view.js';
+import { memberViewer, postViewerOf, postVisibleTo, type PostViewer } from './visibility.js';
+
+interface PageInput {
+  cursor?: string;
+  limit: number;
+}
+
+type PostPage = { items: PostOutput[]; nextCursor: string | null };
+
+function page(rows: PostRow[], limit: number): PostPage {
+  const cut = toPage(rows, limit, (r) => r.id);
+  return { items: cut.items.map(toPost), nextCursor: cut.nextCursor };
+}
+
+/** `and <column> < cursor id`, or nothing on the first page. */
+function before(column: SQL, cursor: string | undefined): SQL {
+  return cursor === undefined ? sql`` : sql`and ${column} < ${decodeCursor(cursor)}`;
+}
+
+export async function feed(ctx: MemberContext, input: PageInput & { scope: string }): Promise<PostPage> {
+  const viewer = memberViewer(ctx.user);
+  if (input.scope === 'public') return publicFeed(ctx, viewer, input);
+  if (input.scope.startsWith('grove:')) return groveFeed(ctx, viewer, input.scope.slice(6).toLowerCase(), input);
+  return friendsFeed(ctx, viewer, input);
+}
+
+/**
+ * The caller's own posts and their friends' posts that the caller may see. Candidates come from
+ * the caller's inbox (feed_entries, kept by triggers: bench/README.md "Friends feed"), walked
+ * backwards on its primary key; each candidate is re-checked here, so a friendship that ended or
+ * a grove the caller left hides the post on the very next request.
+ */
+async function friendsFeed(ctx: Context, viewer: PostViewer, input: PageInput): Promise<PostPage> {
+  const me = viewer.id!;
+  const rows = await selectPosts(
+    ctx.database,
+    viewer,
+    sql`from feed_entries fe join posts p on p.id = fe.post_id join users u on u.id = p.author_id
+        where fe.owner_id = ${me} ${before(sql`fe.post_id`, input.cursor)}
+          and p.hidden_at is null
+          and (p.author_id = ${me} or exists (select 1 from friendships ff where ff.user_id = ${me} and ff.friend_id = p.author_id))
+          and ${postVisibleTo(viewer)}
+        order by fe.post_id desc limit ${input.limit + 1}`,
+  );
+  return page(rows, input.limit);
+}
+
+async function publicFeed(ctx: Context, viewer: PostViewer, input: PageInput): Promise<PostPage> {
+  const rows = await selectPosts(
+    ctx.database,
+    viewer,
+    sql`from posts p join users u on u.id = p.author_id
+        where p.visibility = 'public' and p.hidden_at is null ${before(sql`p.id`, input.cursor)}
+          and ${postVisibleTo(viewer)}
+        order by p.id desc limit ${input.limit + 1}`,
+  );
+  return page(rows, input.limit);
+}
+
+/** Members of the grove only (site admins too); anyone else gets the answer of a missing grove. */
+async function groveFeed(ctx: Context, viewer: PostViewer, groveId: string, input: PageInput): Promise<PostPage> {
+  const [allowed] = await ctx.database.rows<{ ok: boolean }>(
+    sql`select true as ok from groves g where g.id = ${groveId} and (${viewer.isSiteAdmin}::boolean
+          or exists (select 1 from grove_members gm where gm.grove_id = g.id and gm.user_id = ${viewer.id}))`,
+  );
+  if (!allowed) throw new AppError('not_found', 'No such grove among the groves you belong to.');
+  const rows = await selectPosts(
+    ctx.database,
+    viewer,
+    sql`from posts p join users u on u.id = p.author_id
+        where p.grove_id = ${groveId} and p.hidden_at is null ${before(sql`p.id`, input.cursor)}
+          and ${postVisibleTo(viewer)}
+        order by p.id desc limit ${input.limit + 1}`,
+  );
+  return page(rows, input.limit);
+}
+
+/** Public posts only, whoever asks (friends of the member included); an unknown handle is 404. */
+export async function handlePosts(ctx: Context, input: PageInput & { handle: string }): Promise<PostPage> {
+  const viewer = await postViewerOf(ctx);
+  const [author] = await ctx.database.rows<{ id: string }>(
+    sql`select id from users where handle = ${input.handle.toLowerCase()}`,
+  );
+  if (!author) throw new AppError('not_found', 'No member with that handle.');
+  const rows = await selectPosts(
+    ctx.database,
+    viewer,
+    sql`from posts p join users u on u.id = p.author_id
+        where p.author_id = ${author.id} and p.visibility = 'public' and p.hidden_at is null
+          ${before(sql`p.id`, input.cursor)} and ${postVisibleTo(viewer)}
+        order by p.id desc limit ${input.limit + 1}`,
+  );
+  return page(rows, input.limit);
+}
+
+/** The caller's saved posts, newest post first; a post the caller can no longer see drops out. */
+export async function savedPosts(ctx: MemberContext, input: PageInput): Promise<PostPage> {
+  const viewer = memberViewer(ctx.user);
+  const rows = await selectPosts(
+    ctx.database,
+    viewer,
+    sql`from post_saves sv join posts p on p.id = sv.post_id join users u on u.id = p.author_id
+        where sv.user_id = ${ctx.user.id} and p.hidden_at is null ${before(sql`sv.post_id`, input.cursor)}
+          and ${postVisibleTo(viewer)}
+        order by sv.post_id desc limit ${input.limit + 1}`,
+  );
+  return page(rows, input.limit);
+}

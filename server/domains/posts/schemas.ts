@@ -1,0 +1,122 @@
+// Posts, feeds, reactions, comments and saves: inputs and outputs.
+import { z } from 'zod';
+import { postVisibilityValues, reactionKindValues } from '../../../db/schema/posts.js';
+import { handleParam, listEnvelope, memberRef, pageQueryFields, uuidParam } from '../../shared/schemas.js';
+
+export const POST_LIMITS = { body: 5000, comment: 2000, images: 4, imageKey: 200 } as const;
+
+export const postVisibilities = postVisibilityValues;
+export const reactionKinds = reactionKindValues;
+
+/** Feed scope: `friends`, `public`, or `grove:<uuid>` for one grove the caller belongs to. */
+export const FEED_SCOPE_PATTERN =
+  /^(friends|public|grove:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+
+const reactionCounts = z
+  .object(
+    Object.fromEntries(reactionKinds.map((k) => [k, z.number().int()])) as Record<
+      (typeof reactionKinds)[number],
+      z.ZodNumber
+    >,
+  )
+  .meta({ id: 'ReactionCounts', description: 'Number of reactions of each kind (every kind present, 0 when none).' });
+
+export const postOutput = z
+  .object({
+    _id: z.string(),
+    author: memberRef,
+    body: z.string(),
+    visibility: z.enum(postVisibilities),
+    groveId: z.string().nullable().meta({ description: 'The grove of a `grove` post; null otherwise.' }),
+    imageKeys: z.array(z.string()).meta({
+      description:
+        'Upload keys given at creation, in order. Image URLs are added when the uploads milestone lands; until then the keys are stored as given (shape-checked only).',
+    }),
+    reactions: reactionCounts,
+    myReaction: z
+      .enum(reactionKinds)
+      .nullable()
+      .meta({ description: "The caller's reaction; null when none or anonymous." }),
+    commentCount: z.number().int().meta({ description: 'Comments that are not hidden by moderation.' }),
+    saved: z.boolean().meta({ description: 'Whether the caller saved it; false when anonymous.' }),
+    hidden: z.boolean().meta({
+      description: 'True only when a site admin reads a post that moderation hid (everyone else gets 404).',
+    }),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Post' });
+export type PostOutput = z.infer<typeof postOutput>;
+export const postListOutput = listEnvelope(postOutput);
+
+export const feedInput = () =>
+  z.object({
+    scope: z
+      .string()
+      .regex(FEED_SCOPE_PATTERN, 'Must be friends, public or grove:<uuid>.')
+      .default('friends')
+      .meta({ description: '`friends` (default), `public`, or `grove:<uuid>`.' }),
+    ...pageQueryFields(),
+  });
+
+export const createPostInput = z
+  .object({
+    body: z.string().trim().min(1).max(POST_LIMITS.body),
+    visibility: z.enum(postVisibilities),
+    groveId: uuidParam()
+      .optional()
+      .meta({ description: 'Required when visibility is `grove`; the caller must be a member.' }),
+    imageKeys: z
+      .array(z.string().min(1).max(POST_LIMITS.imageKey))
+      .max(POST_LIMITS.images)
+      .default([])
+      .meta({
+        description: `Up to ${POST_LIMITS.images} keys from POST /api/uploads/image/presign (purpose \`post\`). Only their shape is checked until the uploads milestone validates them.`,
+      }),
+  })
+  .strict()
+  .refine((v) => (v.visibility === 'grove') === (v.groveId !== undefined), {
+    message: 'groveId is required for grove visibility and only allowed with it.',
+    path: ['groveId'],
+  })
+  .meta({
+    description: '`groveId` is required with `visibility: grove` and allowed only with it.',
+    examples: [
+      {
+        body: 'Great turnout at the vigil today!',
+        visibility: 'grove',
+        groveId: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6',
+        imageKeys: [],
+      },
+    ],
+  });
+export type CreatePostInput = z.infer<typeof createPostInput>;
+
+export const postIdInput = z.object({ id: uuidParam() });
+export const reactInput = z
+  .object({ id: uuidParam(), kind: z.enum(reactionKinds) })
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', kind: 'heart' }] });
+export const reactionStateOutput = z
+  .object({ reactions: reactionCounts, myReaction: z.enum(reactionKinds).nullable() })
+  .meta({ id: 'ReactionState' });
+
+export const commentOutput = z
+  .object({
+    _id: z.string(),
+    postId: z.string(),
+    author: memberRef,
+    body: z.string(),
+    hidden: z.boolean().meta({ description: 'True only when a site admin reads a comment that moderation hid.' }),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Comment' });
+export const commentListOutput = listEnvelope(commentOutput);
+export const listCommentsInput = () => z.object({ id: uuidParam(), ...pageQueryFields() });
+export const createCommentInput = z
+  .object({ id: uuidParam(), body: z.string().trim().min(1).max(POST_LIMITS.comment) })
+  .strict()
+  .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', body: 'Thanks for organising!' }] });
+export const commentIdInput = z.object({ id: uuidParam(), commentId: uuidParam() });
+
+export const handlePostsInput = () => z.object({ handle: handleParam(), ...pageQueryFields() });
+export const savedPostsInput = () => z.object(pageQueryFields());

@@ -1,0 +1,76 @@
+// Reading posts as a caller sees them: one statement per page that brings each post with its
+// author's handle, its reaction counts per kind, the caller's own reaction, its comment count and
+// whether the caller saved it (correlated subqueries on indexes, evaluated only for the rows of
+// the page: no query per post). Callers pass the FROM/WHERE part, which always includes the
+// visibility condition of visibility.ts.
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database, DbOrTx } from '../../../db/client.js';
+import type { ReactionKind } from '../../../db/schema/posts.js';
+import { reactionKinds, type PostOutput } from './schemas.js';
+import type { PostViewer } from './visibility.js';
+
+export interface PostRow {
+  id: string;
+  author_id: string;
+  handle: string;
+  body: string;
+  visibility: PostOutput['visibility'];
+  grove_id: string | null;
+  image_keys: string[];
+  hidden: boolean;
+  created_at: Date | string;
+  reactions: Partial<Record<ReactionKind, number>> | string | null;
+  my_reaction: ReactionKind | null;
+  comment_count: number;
+  saved: boolean;
+}
+
+/** The reaction counts of post `p` as one JSON object (kinds with no reaction are absent). */
+export const reactionCountsSql = sql`coalesce((select json_object_agg(rc.kind, rc.n) from (select r.kind, count(*)::int as n from post_reactions r where r.post_id = p.id group by r.kind) rc), '{}'::json)`;
+
+/** The select list of a post view; `p` is the post, `u` its author. */
+export function postColumns(viewer: PostViewer): SQL {
+  const me = viewer.id;
+  const mine = me
+    ? sql`(select r.kind from post_reactions r where r.post_id = p.id and r.user_id = ${me})`
+    : sql`null::text`;
+  const saved = me ? sql`exists (select 1 from post_saves s where s.user_id = ${me} and s.post_id = p.id)` : sql`false`;
+  return sql`p.id, p.author_id, u.handle, p.body, p.visibility, p.grove_id, p.image_keys,
+    (p.hidden_at is not null) as hidden, p.created_at,
+    ${reactionCountsSql} as reactions,
+    ${mine} as my_reaction,
+    (select count(*)::int from post_comments c where c.post_id = p.id and c.hidden_at is null) as comment_count,
+    ${saved} as saved`;
+}
+
+export function fullCounts(raw: PostRow['reactions']): Record<ReactionKind, number> {
+  const counts = typeof raw === 'string' ? (JSON.parse(raw) as Record<string, number>) : (raw ?? {});
+  return Object.fromEntries(reactionKinds.map((k) => [k, Number(counts[k] ?? 0)])) as Record<ReactionKind, number>;
+}
+
+export function toPost(row: PostRow): PostOutput {
+  return {
+    _id: row.id,
+    author: { _id: row.author_id, handle: row.handle },
+    body: row.body,
+    visibility: row.visibility,
+    groveId: row.grove_id,
+    imageKeys: row.image_keys ?? [],
+    reactions: fullCounts(row.reactions),
+    myReaction: row.my_reaction,
+    commentCount: Number(row.comment_count),
+    saved: Boolean(row.saved),
+    hidden: Boolean(row.hidden),
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** Post views for `fromWhere` (which names `posts p` and `users u`), ordered and limited by the caller. */
+export async function selectPosts(
+  database: Database,
+  viewer: PostViewer,
+  fromWhere: SQL,
+  executor?: DbOrTx,
+): Promise<PostRow[]> {
+  return database.rows<PostRow>(sql`select ${postColumns(viewer)} ${fromWhere}`, executor);
+}
