@@ -250,7 +250,6 @@ describe('unbuilt routes through the typed tRPC client', () => {
       () => m.placeLists.create.mutate({ name: 'Weekend' }),
       () => m.posts.create.mutate({ body: 'Hello grove', visibility: 'public' }),
       () => m.feed.list.query({ scope: 'public' }),
-      () => m.reports.create.mutate({ targetType: 'comment', targetId: id, reason: 'spam' }),
       () => m.uploads.presignImage.mutate({ contentType: 'image/jpeg', purpose: 'avatar', contentLength: 1024 }),
       () => m.uploads.createVideo.mutate({ title: 'Street outreach' }),
       () => m.conversations.sendMessage.mutate({ id, body: 'hi' }),
