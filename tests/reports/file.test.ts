@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
 import { reportTargetTypes } from '../../server/domains/reports/targets.js';
-import { befriend, createEvent, createGrove, groveWithOrganizer } from '../events/helpers.js';
+import { befriend, createEvent, groveWithOrganizer } from '../events/helpers.js';
 import { submitPlace } from '../places/helpers.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 import { allPages, decide, fileReport } from './helpers.js';
