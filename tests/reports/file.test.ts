@@ -141,6 +141,17 @@ describe('POST /api/reports', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409]);
   });
 
+  it('replays a retried create with the same Idempotency-Key instead of answering 409', async () => {
+    const target = await createMember(t);
+    const body = { targetType: 'member', targetId: target.id, reason: 'spam' };
+    const headers = { 'idempotency-key': `report-${target.id}` };
+    const first = await t.request('POST', '/api/reports', { token: reporter.token, body, headers });
+    const retry = await t.request('POST', '/api/reports', { token: reporter.token, body, headers });
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+  });
+
   it('validates the body: 400 for an unknown type, reason or field, a bad id, overlong details (errors)', async () => {
     const target = await createMember(t);
     const ok = { targetType: 'member', targetId: target.id, reason: 'spam' };
