@@ -443,7 +443,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reports, newest id last */
+        /**
+         * Reports, oldest first
+         * @description The moderation queue, ordered by `_id` (oldest first); filters `status`, `targetType`, `reason`. Each report carries its reporter, the snapshot of the target taken when it was reported, the target's state now (`present`, `hidden`, `deleted`, `unknown`), its current author, and every decision made on it.
+         */
         get: operations["reports-adminList"];
         put?: never;
         post?: never;
@@ -463,7 +466,7 @@ export interface paths {
         get?: never;
         /**
          * Resolve or dismiss a report
-         * @description Only from `open`; anything else answers 409.
+         * @description Records a decision: `status` `resolved` or `dismissed`, an internal `note` (admins only), a `publicNote` (shown to the reporter) and an optional `action` `hide` (posts and comments, with `resolved`: the target then answers 404 to everyone but admins; 400 `validation_failed` for another type or with `dismissed`; 409 `conflict` when the target no longer exists). A decided report may be decided again (a second opinion, a corrected note): the report shows the latest decision and the audit trail (`decisions`) keeps every one with who and when. A later decision does not undo a hide. 404 for an unknown id.
          */
         put: operations["reports-resolve"];
         post?: never;
@@ -1615,6 +1618,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's reports and their outcome
+         * @description Newest first. Each report shows its status and the public part of the latest decision (`publicNote`, `action`, `decidedAt`); never who decided, nor the admins' internal note. Reports are deleted with the reporter's account.
+         */
+        get: operations["me-listReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/saved-posts": {
         parameters: {
             query?: never;
@@ -2201,7 +2224,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report content or a member to the admins */
+        /**
+         * Report content or a member to the admins
+         * @description Reportable: a post, comment, message, review, event or place the caller can see, or any member. A target the caller may not see, one that does not exist, and a type whose feature is not built yet all answer the same 404 `not_found`. The admins get a snapshot of the target as it is now, so deleting it later keeps the evidence. One open report per reporter and target: another answers 409 `conflict` (once the first is decided, the target can be reported again). The reporter's identity is shown to admins only. Rate limited per member (429 `rate_limited`).
+         */
         post: operations["reports-create"];
         delete?: never;
         options?: never;
@@ -2407,17 +2433,27 @@ export interface components {
         };
         AdminReport: {
             _id: string;
+            /** @description `hide`: the reported post or comment was hidden from everyone. */
+            action: "hide" | null;
             createdAt: string;
+            decidedAt: string | null;
+            /** @description Moderator of the latest decision (null: none, or deleted). */
+            decidedBy: components["schemas"]["MemberRef"] | null;
+            /** @description Every decision on this report, oldest first. */
+            decisions: components["schemas"]["ReportDecision"][];
             details: string | null;
+            /** @description Internal note of the latest decision; admins only. */
+            note: string | null;
+            /** @description The admins' message to the reporter about the outcome. */
+            publicNote: string | null;
             /** @enum {string} */
             reason: "spam" | "harassment" | "hate" | "violence" | "misinformation" | "other";
-            /** @description Null when the reporter deleted the account. */
-            reporter: components["schemas"]["MemberRef"] | null;
-            resolutionNote: string | null;
-            resolvedAt: string | null;
+            reporter: components["schemas"]["MemberRef"];
             /** @enum {string} */
             status: "open" | "resolved" | "dismissed";
-            targetId: string;
+            target: components["schemas"]["ReportTargetView"];
+            /** @description Null only for a reported member who has since deleted the account. */
+            targetId: string | null;
             /** @enum {string} */
             targetType: "post" | "comment" | "member" | "message" | "place" | "review" | "event";
         };
@@ -2915,17 +2951,50 @@ export interface components {
             myReaction: ("heart" | "support" | "celebrate" | "sad") | null;
             reactions: components["schemas"]["ReactionCounts"];
         };
+        /** @description A report as its reporter sees it: its status and the public part of the latest decision. Who decided, and the admins' internal note, are never shown to the reporter. */
         Report: {
             _id: string;
+            /** @description `hide`: the reported post or comment was hidden from everyone. */
+            action: "hide" | null;
             createdAt: string;
+            decidedAt: string | null;
             details: string | null;
+            /** @description The admins' message to the reporter about the outcome. */
+            publicNote: string | null;
             /** @enum {string} */
             reason: "spam" | "harassment" | "hate" | "violence" | "misinformation" | "other";
             /** @enum {string} */
             status: "open" | "resolved" | "dismissed";
-            targetId: string;
+            /** @description Null only for a reported member who has since deleted the account. */
+            targetId: string | null;
             /** @enum {string} */
             targetType: "post" | "comment" | "member" | "message" | "place" | "review" | "event";
+        };
+        ReportDecision: {
+            _id: string;
+            action: "hide" | null;
+            decidedAt: string;
+            /** @description Null once the moderator's account was deleted. */
+            moderator: components["schemas"]["MemberRef"] | null;
+            note: string | null;
+            publicNote: string | null;
+            /** @enum {string} */
+            status: "resolved" | "dismissed";
+        };
+        ReportTargetView: {
+            /** @description Who wrote or owns the target now (null: no single author, or deleted account). */
+            author: components["schemas"]["MemberRef"] | null;
+            /** @description The author deleted the account: the snapshot lost their id and handle, kept the words. */
+            authorDeleted: boolean;
+            /** @description The target as the reporter saw it when reporting. */
+            snapshot: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description `present`, `hidden` (by a moderator), `deleted` (gone; the snapshot remains), `unknown` (its domain does not report state).
+             * @enum {string}
+             */
+            state: "present" | "hidden" | "deleted" | "unknown";
         };
         RevokedOthers: {
             /** @constant */
@@ -6014,15 +6083,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -6050,17 +6110,21 @@ export interface operations {
                 /**
                  * @example {
                  *       "status": "resolved",
-                 *       "resolutionNote": "Spam removed.",
-                 *       "removeContent": true
+                 *       "note": "Third spam post from this account this week.",
+                 *       "publicNote": "Thanks: the post was hidden.",
+                 *       "action": "hide"
                  *     }
                  */
                 "application/json": {
                     /**
-                     * @description With `resolved`: delete the reported content.
-                     * @default false
+                     * @description `hide` (posts and comments, with `resolved` only): the target then answers 404 to everyone but admins.
+                     * @enum {string}
                      */
-                    removeContent?: boolean;
-                    resolutionNote?: string;
+                    action?: "hide";
+                    /** @description Internal: seen by admins only. */
+                    note?: string;
+                    /** @description Shown to the reporter with the outcome (never who decided). */
+                    publicNote?: string;
                     /** @enum {string} */
                     status: "resolved" | "dismissed";
                 };
@@ -6112,6 +6176,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
             413: {
                 headers: {
@@ -6132,15 +6205,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12223,6 +12287,70 @@ export interface operations {
             };
         };
     };
+    "me-listReports": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Report"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "me-listSavedPosts": {
         parameters: {
             query?: {
@@ -15640,6 +15768,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description What the admins should know, up to 1000 characters. */
                     details?: string;
                     /** @enum {string} */
                     reason: "spam" | "harassment" | "hate" | "violence" | "misinformation" | "other";
@@ -15671,6 +15800,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15718,15 +15856,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };

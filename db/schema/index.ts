@@ -16,3 +16,4 @@ export * from './library.js';
 export * from './messaging.js';
 export * from './actions.js';
 export * from './posts.js';
+export * from './reports.js';

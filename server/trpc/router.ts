@@ -29,6 +29,7 @@ import { notificationPreferencesRouter, pushTokensRouter } from '../domains/noti
 import { placeListsRouter, placeReviewsRouter } from '../domains/place-social/router.js';
 import { mediaRouter, watchlistRouter } from '../domains/media/router.js';
 import { guideCategoriesRouter, guidesRouter } from '../domains/guides/router.js';
+import { myReportsRouter, reportsRouter } from '../domains/reports/router.js';
 import { feedRouter, handlesRouter, postsRouter, savedPostsProcedures } from '../domains/posts/router.js';
 import { unbuiltInBuiltNamespaces as unbuilt, unbuiltNamespaces } from '../domains/unbuilt/index.js';
 import { mergeRouters, router } from './init.js';
@@ -41,6 +42,7 @@ export const appRouter = router({
     watchlistRouter,
     router(actionsMeProcedures),
     router(savedPostsProcedures),
+    myReportsRouter,
   ),
   stats: statsRouter,
   events: eventsRouter,
@@ -60,6 +62,7 @@ export const appRouter = router({
   posts: postsRouter,
   feed: feedRouter,
   handles: handlesRouter,
+  reports: reportsRouter,
   ...unbuiltNamespaces,
 });
 

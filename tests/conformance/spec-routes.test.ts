@@ -250,14 +250,12 @@ describe('unbuilt routes through the typed tRPC client', () => {
   it('types the inputs of every unbuilt namespace', async () => {
     const id = '0190d3b2-6f1e-7c3a-8b2d-1234567890ab';
     const m = t.trpc(member.token);
-    const a = t.trpc(admin.token);
     const calls: (() => Promise<unknown>)[] = [
+      // Built, and unconfigured on this test server (no Google client id): 501 too.
       () => t.trpc().auth.google.mutate({ idToken: 'jwt' }),
-      () => m.reports.create.mutate({ targetType: 'comment', targetId: id, reason: 'spam' }),
       () => m.uploads.presignImage.mutate({ contentType: 'image/jpeg', purpose: 'avatar', contentLength: 1024 }),
       () => m.companion.chat.mutate({ message: 'Hello' }),
       () => m.companion.pinConversation.mutate({ id, pinned: false }),
-      () => a.reports.resolve.mutate({ id, status: 'dismissed' }),
     ];
     for (const call of calls) expect(await trpcErrorCode(call())).toBe('not_implemented');
   });

@@ -214,6 +214,15 @@ const draftHiddenFromAll = {
   organizer: 'hidden',
   admin: 'hidden',
 } as const;
+/** A report body on a fresh member (any member can be reported; a fresh one never collides). */
+const reportOnFreshMember = async (ctx: SetupContext) => ({
+  body: { targetType: 'member', targetId: (await insertMember(ctx.t, { prefix: 'rep' })).id, reason: 'spam' },
+});
+/** An open report filed by the `member` caller, to decide. */
+const openReport = async (ctx: SetupContext) => {
+  const report = await ctx.create('POST /api/reports', ctx.callers.member, await reportOnFreshMember(ctx));
+  return { params: { id: report._id }, body: { status: 'dismissed', publicNote: 'Nothing to act on.' } };
+};
 
 export const authorizationMatrix: Record<string, RouteRule> = {
   // Auth and account
@@ -461,7 +470,8 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'DELETE /api/friends/{userId}': member,
   // Feed, posts, handle posts, saved posts: tests/security/posts-rules.ts.
   ...postsRules,
-  'POST /api/reports': member,
+  'POST /api/reports': { auth: 'member', setup: reportOnFreshMember },
+  'GET /api/me/reports': member,
 
   // Uploads, messaging, media, guides, actions, companion
   'POST /api/uploads/image/presign': member,
@@ -622,7 +632,7 @@ export const authorizationMatrix: Record<string, RouteRule> = {
     setup: async (ctx) => ({ params: { id: (await newGuideCategory(ctx))._id } }),
   },
   'GET /api/admin/reports': admin,
-  'PUT /api/admin/reports/{id}': admin,
+  'PUT /api/admin/reports/{id}': { auth: 'admin', setup: openReport },
 
   // Grove moderation, RSVP approval, reveal log (issue 10)
   ...infiltrationRules,

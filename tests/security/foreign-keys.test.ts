@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../setup/harness.js';
 
 /** Public records that stay when their author deletes the account (README: Places, Events). */
-const KEPT_WITHOUT_AUTHOR = ['events.creator_id', 'places.submitter_id'];
+const KEPT_WITHOUT_AUTHOR = [
+  'events.creator_id',
+  'places.submitter_id',
+  // Moderation evidence and its audit trail outlive the reported author and the moderator.
+  'report_decisions.moderator_id',
+  'reports.decided_by_id',
+  'reports.target_author_id',
+];
 /** Rows account deletion removes itself before the user row (server/domains/me/account-deletion.ts). */
 const CLEANED_BY_CODE = ['places'];
 

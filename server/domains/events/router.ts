@@ -11,6 +11,8 @@ import * as schemas from './schemas.js';
 import * as service from './service.js';
 import type { EventOutput } from './schemas.js';
 import type { Context } from '../../trpc/context.js';
+import { eventReportTarget } from './report-target.js';
+import { registerReportTarget } from '../reports/targets.js';
 
 const tags = ['events'];
 
@@ -228,3 +230,6 @@ export const eventsRouter = router({
     .output(okOutput)
     .mutation(({ ctx }) => calendar.revokeCalendarToken(ctx)),
 });
+
+// Reportable (POST /api/reports): this domain decides what a reporter may see and what the admins get.
+registerReportTarget(eventReportTarget);

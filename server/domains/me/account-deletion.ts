@@ -10,6 +10,7 @@ import { removeMessagingOfDeletedMember } from '../conversations/account-cleanup
 import { removePlacesOfDeletedMember } from '../places/account-cleanup.js';
 import { removeVideosOfDeletedMember } from '../uploads/account-cleanup.js';
 import { removePlaceSocialOfDeletedMember } from '../place-social/account-cleanup.js';
+import { detachReportsOfDeletedMember } from '../reports/account-cleanup.js';
 
 /** What a cleaner may need beyond the transaction: the configuration (file locations) and the log. */
 export interface AccountDeletionEnv {
@@ -36,3 +37,4 @@ onAccountDeletion(removePlacesOfDeletedMember);
 onAccountDeletion(removeVideosOfDeletedMember);
 onAccountDeletion(removePlaceSocialOfDeletedMember);
 onAccountDeletion(removeMessagingOfDeletedMember);
+onAccountDeletion(detachReportsOfDeletedMember);

@@ -5,6 +5,8 @@ import { emptyInput, okOutput } from '../../shared/schemas.js';
 import { accountOutput } from '../auth/schemas.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
+import { memberReportTarget } from './report-target.js';
+import { registerReportTarget } from '../reports/targets.js';
 
 const tags = ['me'];
 
@@ -121,3 +123,6 @@ export const meRouter = router({
     .output(schemas.panicOutput)
     .mutation(({ ctx, input }) => service.panic(ctx, input)),
 });
+
+// Reportable (POST /api/reports): this domain decides what a reporter may see and what the admins get.
+registerReportTarget(memberReportTarget);

@@ -3,6 +3,8 @@ import { router } from '../../trpc/init.js';
 import { adminProcedure, memberProcedure, publicProcedure } from '../../trpc/procedures.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
+import { placeReportTarget } from './report-target.js';
+import { registerReportTarget } from '../reports/targets.js';
 
 const tags = ['places'];
 const adminTags = ['admin'];
@@ -109,3 +111,6 @@ export const placesRouter = router({
     .output(schemas.placeOutput)
     .mutation(({ ctx, input }) => service.rejectPlace(ctx, input)),
 });
+
+// Reportable (POST /api/reports): this domain decides what a reporter may see and what the admins get.
+registerReportTarget(placeReportTarget);

@@ -2,10 +2,11 @@
 // router, so the registration happens whenever the app is built. The snapshot is the content as
 // the reporter sees it, read through the same visibility SQL as every other read: a post or
 // comment the reporter may not see has no snapshot, and the report answers 404 like a missing one.
-import { sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client.js';
+import { inArray, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../../db/client.js';
+import { postComments, posts } from '../../../db/schema/index.js';
 import type { MemberContext } from '../../shared/context.js';
-import { registerReportTarget, type ReportSnapshot } from '../reports/targets.js';
+import { registerReportTarget, type ReportSnapshot, type ReportTargetState } from '../reports/targets.js';
 import { commentVisibleTo, memberViewer, postVisibleTo } from './visibility.js';
 
 interface PostSnapshotRow {
@@ -84,9 +85,25 @@ async function hideRow(tx: Tx, table: 'posts' | 'post_comments', id: string): Pr
   return rows.length > 0;
 }
 
-registerReportTarget({ type: 'post', snapshot: postSnapshot, hide: (tx, id) => hideRow(tx, 'posts', id) });
+/** For the admin report list: present or hidden; a deleted row is absent from the map. */
+async function rowStates(
+  db: DbOrTx,
+  table: typeof posts | typeof postComments,
+  ids: string[],
+): Promise<Map<string, ReportTargetState>> {
+  const rows = await db.select({ id: table.id, hiddenAt: table.hiddenAt }).from(table).where(inArray(table.id, ids));
+  return new Map(rows.map((r): [string, ReportTargetState] => [r.id, r.hiddenAt ? 'hidden' : 'present']));
+}
+
+registerReportTarget({
+  type: 'post',
+  snapshot: postSnapshot,
+  hide: (tx, id) => hideRow(tx, 'posts', id),
+  states: (db, ids) => rowStates(db, posts, ids),
+});
 registerReportTarget({
   type: 'comment',
   snapshot: commentSnapshot,
   hide: (tx, id) => hideRow(tx, 'post_comments', id),
+  states: (db, ids) => rowStates(db, postComments, ids),
 });

@@ -2,17 +2,27 @@
 // that owns reportable content registers its target here (posts and comments, messages,
 // reviews, members, places, events), so the reports domain never reads another domain's tables
 // and a new kind of content becomes reportable by registering one object.
-import type { Tx } from '../../../db/client.js';
+import type { DbOrTx, Tx } from '../../../db/client.js';
+import { reportTargetTypes } from '../../../db/schema/reports.js';
 import type { MemberContext } from '../../shared/context.js';
 
-export const reportTargetTypes = ['post', 'comment', 'member', 'message', 'place', 'review', 'event'] as const;
+// The list lives with the reports table (db/ never imports server/); re-exported for the domains.
+export { reportTargetTypes };
 export type ReportTargetType = (typeof reportTargetTypes)[number];
+
+/** Where a reported target stands now, for the admin list: still there, hidden by a moderator. */
+export type ReportTargetState = 'present' | 'hidden';
 
 /** The target as the reporter saw it, kept with the report so deleting the target keeps the evidence. */
 export interface ReportSnapshot {
   /** The member who wrote or owns the target, for moderators (null: no single author, e.g. a place). */
   authorId: string | null;
-  /** Plain JSON: the fields a moderator needs to judge it (text, handle, title...), as they were. */
+  /**
+   * Plain JSON: the fields a moderator needs to judge it (text, handle, title...), as they were.
+   * Never an email or another private field. When the author deletes the account, every string
+   * equal to their id or handle is blanked (server/domains/reports/account-cleanup.ts), so put
+   * the author's handle in a field of its own (e.g. `authorHandle`), not inside a sentence.
+   */
   content: Record<string, unknown>;
 }
 
@@ -30,6 +40,12 @@ export interface ReportTarget {
    * target no longer exists.
    */
   hide?(tx: Tx, targetId: string): Promise<boolean>;
+  /**
+   * Optional: the state of each of these targets now (an id missing from the map no longer
+   * exists). The admin report list shows it; a target without it shows state `unknown`.
+   * One query for the whole page, read with admin eyes (hidden targets included).
+   */
+  states?(db: DbOrTx, targetIds: string[]): Promise<Map<string, ReportTargetState>>;
 }
 
 const targets = new Map<ReportTargetType, ReportTarget>();

@@ -7,9 +7,7 @@
 // This file is the one list of them, already under their final tRPC paths (the naming rule is
 // in server/trpc/router.ts): building a route moves its procedure into its domain router under
 // the same namespace and name, so no client's tRPC path changes.
-import { adminContentProcedures as adminContent } from './admin-content.js';
 import { companionProcedures as companion } from './companion.js';
-import { socialProcedures as social } from './social.js';
 import { uploadsProcedures as uploads } from './uploads.js';
 
 /** Unbuilt procedures of namespaces that also hold built ones; merged into those routers. */
@@ -19,11 +17,6 @@ export const unbuiltInBuiltNamespaces = {
 
 /** Namespaces with no built route yet. */
 export const unbuiltNamespaces = {
-  reports: {
-    create: social.createReport,
-    adminList: adminContent.listReports,
-    resolve: adminContent.resolveReport,
-  },
   companion: {
     chat: companion.chat,
     listConversations: companion.listConversations,
