@@ -98,6 +98,11 @@ const configSchema = z.object({
   TRPC_MAX_BATCH_SIZE: positiveInt.max(100).default(10),
   /** Lifetime of a private calendar feed link; creating the link again renews it. */
   CALENDAR_FEED_TTL_DAYS: positiveInt.max(3650).default(90),
+  /**
+   * How often each process re-checks the sessions of its open sockets (expired, or deleted by a
+   * path that did not disconnect them at once); revocations themselves disconnect immediately.
+   */
+  REALTIME_SESSION_RECHECK_SECONDS: positiveInt.max(3600).default(60),
 });
 
 /** postgres:// or postgresql:// with a host; anything else is a typo we name at startup. */

@@ -7,3 +7,4 @@ export * from './organizations.js';
 export * from './friendships.js';
 export * from './events.js';
 export * from './idempotency.js';
+export * from './realtime.js';
