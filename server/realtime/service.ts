@@ -122,7 +122,10 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
   const armExpiry = (socket: MessagesSocket) => {
     const delay = socket.data.expiresAt - clock.now().getTime();
     if (delay <= 0) return endSession(socket, 'expired');
-    const timer = setTimeout(() => armExpiry(socket), Math.min(delay, MAX_TIMER_MS));
+    const timer = setTimeout(
+      () => (delay > MAX_TIMER_MS ? armExpiry(socket) : endSession(socket, 'expired')),
+      Math.min(delay, MAX_TIMER_MS),
+    );
     timer.unref();
     expiryTimers.set(socket.id, timer);
   };

@@ -54,14 +54,19 @@ describe('handshake authentication', () => {
 
     const n = await createMember(t);
     await t.deps.database.rows(
-      sql`update sessions set expires_at = ${new Date(t.clock.now().getTime() - 1000)} where user_id = ${n.id}`,
+      sql`update sessions set expires_at = ${new Date(t.clock.now().getTime() - 1000).toISOString()} where user_id = ${n.id}`,
     );
     expect((await refusedHandshake(server.url, { token: n.token })).data?.code).toBe('unauthorized');
   });
 
   it('refuses a token in the URL, even a valid one, even alongside auth', async () => {
     const m = await createMember(t);
-    for (const query of [{ token: m.token }, { access_token: m.token }, { sessionToken: m.token }, { x: m.token }]) {
+    for (const query of <Record<string, string>[]>[
+      { token: m.token },
+      { access_token: m.token },
+      { sessionToken: m.token },
+      { x: m.token },
+    ]) {
       const alone = await refusedHandshake(server.url, { query });
       expect(alone.data?.code, JSON.stringify(query)).toBe('unauthorized');
       expect(alone.data?.message).toContain('never in the URL');
