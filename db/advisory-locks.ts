@@ -10,6 +10,8 @@ export const ADVISORY_LOCKS = {
   oldRsvpsSweep: 7_310_104,
   /** Job: delete Idempotency-Key records older than 24 h (server/jobs/sweeps.ts). */
   expiredIdempotencyKeysSweep: 7_310_105,
+  /** Job: delete messages past their expiresAt (server/jobs/messages-sweep.ts). */
+  expiredMessagesSweep: 7_310_401,
 } as const;
 
 export type AdvisoryLockName = keyof typeof ADVISORY_LOCKS;

@@ -1,5 +1,6 @@
 // The one place that reads process.env. Every variable is documented in README.md with its default.
 import { z } from 'zod';
+import { MessageKeysError, parseMessageKeys } from './crypto/message-keys.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
@@ -99,6 +100,22 @@ const configSchema = z.object({
   /** Lifetime of a private calendar feed link; creating the link again renews it. */
   CALENDAR_FEED_TTL_DAYS: positiveInt.max(3650).default(90),
   /**
+   * Message encryption keys: `<key id>:<base64 32 bytes>[,…]`, oldest first, the last encrypts
+   * (server/crypto/message-keys.ts). Required by the server in production; elsewhere, unset means
+   * a key generated once into DATA_DIR.
+   */
+  MESSAGE_KEYS: z
+    .string()
+    .superRefine((text, issues) => {
+      try {
+        parseMessageKeys(text);
+      } catch (error) {
+        if (!(error instanceof MessageKeysError)) throw error;
+        issues.addIssue({ code: 'custom', message: error.message });
+      }
+    })
+    .optional(),
+  /**
    * How often each process re-checks the sessions of its open sockets (expired, or deleted by a
    * path that did not disconnect them at once); revocations themselves disconnect immediately.
    */
@@ -117,7 +134,7 @@ function isPostgresUrl(value: string): boolean {
 
 export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
 
-const secretVariables = new Set(['DATABASE_URL', 'SMTP_URL']);
+const secretVariables = new Set(['DATABASE_URL', 'SMTP_URL', 'MESSAGE_KEYS']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

@@ -1,6 +1,7 @@
 // Builds the long-lived dependencies from configuration: database (migrated), mailer, logger.
 import { openDatabase, type Database } from '../db/client.js';
 import type { Config } from './config.js';
+import { MessageKeysError, messageKeyring } from './crypto/message-keys.js';
 import { isDatabaseUnavailable } from './errors.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { TtlCache } from './lib/ttl-cache.js';
@@ -95,12 +96,26 @@ export async function openConfiguredDatabase(config: Config, log: Logger, poolMa
   return database;
 }
 
+/**
+ * The message encryption keys, read (or, outside production, generated into DATA_DIR) before
+ * anything else starts: production without MESSAGE_KEYS stops here with an operator message.
+ */
+export function loadMessageKeys(config: Config, log: Logger): void {
+  try {
+    messageKeyring(config, log);
+  } catch (error) {
+    if (error instanceof MessageKeysError) throw new StartupError(error.message);
+    throw error;
+  }
+}
+
 export async function createDeps(
   config: Config,
   overrides: { log?: Logger; clock?: Clock; mailer?: Mailer } = {},
 ): Promise<AppDeps> {
   const log = overrides.log ?? createLogger(config.LOG_LEVEL);
   const clock = overrides.clock ?? systemClock;
+  loadMessageKeys(config, log);
   const database = await openConfiguredDatabase(config, log);
   // Building the app must not touch the database (the SDK document is generated without one),
   // so the health state's log lines are wired here, once per process.

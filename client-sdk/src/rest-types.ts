@@ -611,15 +611,59 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's conversations */
+        /**
+         * The caller's conversations
+         * @description Newest activity first (the newest readable message, or creation while there is none). A conversation that gets a message while you page moves to the top: the realtime `message.created` event (or a fresh first page) brings it. `unreadCount`, `lastReadAt` and `lastReadMessageId` are the caller's own.
+         */
         get: operations["conversations-list"];
         put?: never;
         /**
          * Start a conversation
-         * @description A one-to-one conversation that already exists is returned instead of a new one.
+         * @description Only with members who are the caller's friends or share a grove with the caller; any other id answers 404 `not_found`, exactly like an id nobody has. One other member: the one-to-one conversation of the pair, unique while both are in it (starting again answers 201 with the same `_id`; after either left, a new one). Two or more: a group, up to 50 members with the caller, with an optional `title`. Members of a group may all write to each other, whether or not they are friends.
          */
         post: operations["conversations-create"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One conversation the caller is in */
+        get: operations["conversations-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the title (groups) or the disappearing-message lifetime
+         * @description Any member may change either; every change reaches all members (realtime `conversation.changed`). `messageLifetimeSeconds` (3600 to 7776000, null = 90 days) applies to messages sent from then on, and a shorter lifetime also shortens the messages already there (those already older than it are deleted at once): a change can make messages disappear sooner, never keep them longer. A one-to-one conversation has no title (400).
+         */
+        patch: operations["conversations-update"];
+        trace?: never;
+    };
+    "/api/conversations/{id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Leave a conversation
+         * @description The caller stops being a member (404 afterwards, like any conversation they are not in); their messages stay for the others until they expire. A one-to-one conversation closes: the other member keeps its history but can no longer write in it (409), and starting again opens a new one. The last member out deletes the conversation and its messages.
+         */
+        delete: operations["conversations-leave"];
         options?: never;
         head?: never;
         patch?: never;
@@ -632,11 +676,57 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Messages of a conversation the caller is in */
+        /**
+         * Messages of a conversation the caller is in
+         * @description Newest first; `nextCursor` pages back in time. Messages are encrypted at rest and decrypted for the answer. A message past its `expiresAt` is never returned.
+         */
         get: operations["conversations-listMessages"];
         put?: never;
-        /** Send a message */
+        /**
+         * Send a message
+         * @description Up to 4000 characters. `expiresAt` is 90 days on, or the conversation's disappearing-message lifetime. 409 in a one-to-one conversation the other member left.
+         */
         post: operations["conversations-sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete your message for everyone
+         * @description Only its sender may (403 for a message of another member); the message is deleted, not hidden, and every member is told (realtime `message.deleted`).
+         */
+        delete: operations["conversations-deleteMessage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark the conversation read
+         * @description Moves the caller's read marker to `messageId` (404 if it is not a readable message of this conversation) or, without it, to the newest message; it never moves backwards. Read markers are private: other members are never told when someone read.
+         */
+        put: operations["conversations-markRead"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1909,10 +1999,31 @@ export interface components {
         Conversation: {
             _id: string;
             createdAt: string;
+            /**
+             * @description `direct`: one-to-one, unique per pair while both are in it; `group`: up to 50 members, with an optional title.
+             * @enum {string}
+             */
+            kind: "direct" | "group";
+            /** @description When the newest message the caller can still read was sent; null when there is none. */
             lastMessageAt: string | null;
-            /** @description Everyone in the conversation, the caller included. */
+            /** @description When the caller last marked the conversation read; private to the caller. */
+            lastReadAt: string | null;
+            /** @description Newest message covered by the caller's read marker; private to the caller. */
+            lastReadMessageId: string | null;
+            /** @description Everyone currently in the conversation, the caller included, ordered by handle. */
             members: components["schemas"]["MemberRef"][];
+            /** @description Disappearing messages: seconds a message lives, 3600 (1 hour) to 7776000 (90 days); null = the 90-day default. */
+            messageLifetimeSeconds: number | null;
+            /** @description Groups only; always null for `direct`. */
             title: string | null;
+            /** @description Messages from others after the caller's read marker (expired ones never count). */
+            unreadCount: number;
+        };
+        ConversationReadState: {
+            conversationId: string;
+            lastReadAt: string | null;
+            lastReadMessageId: string | null;
+            unreadCount: number;
         };
         Credentials: {
             /** @description The private calendar feed link, when one is live (its URL is shown only when created). */
@@ -2139,7 +2250,7 @@ export interface components {
             body: string;
             conversationId: string;
             createdAt: string;
-            /** @description Messages are deleted 90 days after they are sent. */
+            /** @description When the message is deleted: 90 days after it was sent, or sooner under the conversation's disappearing-message lifetime. It is never returned after this time. */
             expiresAt: string;
             sender: components["schemas"]["MemberRef"];
         };
@@ -6310,15 +6421,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
             503: {
                 headers: {
@@ -6348,13 +6450,13 @@ export interface operations {
                  * @example {
                  *       "memberIds": [
                  *         "01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6"
-                 *       ],
-                 *       "title": "Saturday outreach"
+                 *       ]
                  *     }
                  */
                 "application/json": {
-                    /** @description The other members (friends of the caller); the caller is added. */
+                    /** @description The other members' `_id`s (the caller is added): each must be a friend of the caller or share a grove with them. One id starts (or returns) the one-to-one conversation; more make a group of up to 50. */
                     memberIds: string[];
+                    /** @description Groups only (two or more other members). */
                     title?: string;
                 };
             };
@@ -6380,6 +6482,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6434,8 +6545,241 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "conversations-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "conversations-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "messageLifetimeSeconds": 86400
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Disappearing messages: seconds a message lives, 3600 (1 hour) to 7776000 (90 days); null = the 90-day default. */
+                    messageLifetimeSeconds?: number | null;
+                    /** @description Groups only; null removes it. */
+                    title?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "conversations-leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6511,15 +6855,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6648,8 +6983,179 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "conversations-deleteMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "conversations-markRead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Read up to this message (in send order); absent: up to the newest message.
+                     */
+                    messageId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationReadState"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

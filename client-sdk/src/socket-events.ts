@@ -1,6 +1,6 @@
-// The events of the `/messages` namespace, as types (erased at build time). Connection events
-// come from the realtime service; the messaging events are placeholders until the messaging
-// domain's list (server/realtime/messaging-events.ts) lands, then re-exported from there.
+// The events of the `/messages` namespace, as types (erased at build time): the connection
+// events of the realtime service (server/realtime/protocol.ts) and the messaging events with
+// their payloads (server/realtime/messaging-events.ts, the one list the server publishes from).
 export type {
   ConnectErrorCode,
   ConnectErrorData,
@@ -9,9 +9,8 @@ export type {
   ReadyPayload,
   SessionEndedPayload,
 } from '../../server/realtime/protocol.js';
-
-/** Placeholder: event name → listener, replaced by the server's messaging event list. */
-export type MessagingServerToClientEvents = Record<
-  `${'message' | 'conversation'}.${string}`,
-  (payload: unknown) => void
->;
+export type {
+  MessagingEventName,
+  MessagingEventPayload,
+  MessagingServerToClientEvents,
+} from '../../server/realtime/messaging-events.js';

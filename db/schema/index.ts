@@ -7,4 +7,5 @@ export * from './organizations.js';
 export * from './friendships.js';
 export * from './events.js';
 export * from './idempotency.js';
+export * from './messaging.js';
 export * from './realtime.js';

@@ -4,6 +4,7 @@ import { idempotencyKeys, magicLinkTokens, rateLimits, sessions } from '../../db
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../lib/idempotency.js';
 import type { Job } from './runner.js';
+import { expiredMessagesSweep } from './messages-sweep.js';
 import { rsvpSweep } from './rsvp-sweep.js';
 
 export const expiredCredentialsSweep: Job = {
@@ -40,3 +41,4 @@ export const expiredIdempotencyKeysSweep: Job = {
   },
 };
 allJobs.push(expiredIdempotencyKeysSweep);
+allJobs.push(expiredMessagesSweep);

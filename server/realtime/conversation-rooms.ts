@@ -1,17 +1,14 @@
-// Which conversation rooms a socket joins when it connects: the ids of the conversations its
-// member currently belongs to, read from the messaging tables in one query. Kept behind a
-// function so the realtime service does not depend on how messaging stores membership.
+// Which conversation rooms a socket joins when it connects: the conversations its member
+// belongs to right now, in one indexed query (conversation_members_user_id_idx).
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { conversationMembers } from '../../db/schema/index.js';
 
-export type ConversationIdsOf = (db: Db, userId: string) => Promise<string[]>;
-
-let lookup: ConversationIdsOf = async () => [];
-
-/** Installed by the messaging domain's membership query (and by tests). */
-export function setConversationLookup(next: ConversationIdsOf): void {
-  lookup = next;
-}
-
-export function conversationIdsOf(db: Db, userId: string): Promise<string[]> {
-  return lookup(db, userId);
+export async function conversationIdsOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: conversationMembers.conversationId })
+    .from(conversationMembers)
+    .where(eq(conversationMembers.userId, userId))
+    .orderBy(conversationMembers.conversationId);
+  return rows.map((row) => row.id);
 }

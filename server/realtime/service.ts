@@ -7,6 +7,7 @@ import { and, gt, inArray } from 'drizzle-orm';
 import { type Namespace, Server, type Socket } from 'socket.io';
 import { sessions } from '../../db/schema/index.js';
 import { validateSessionToken } from '../auth/sessions.js';
+import { messageKeyring } from '../crypto/message-keys.js';
 import { looksLikeSecretToken } from '../auth/tokens.js';
 import { isDatabaseUnavailable } from '../errors.js';
 import type { AppDeps } from '../trpc/context.js';
@@ -75,7 +76,9 @@ function credentialInUrl(query: Record<string, unknown>): boolean {
 export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: RealtimeOptions = {}): RealtimeService {
   const { config, clock, log } = deps;
   const db = deps.database.db;
-  const cluster: ClusterAdapter | null = options.databaseUrl ? createPostgresAdapter(options.databaseUrl, log) : null;
+  const cluster: ClusterAdapter | null = options.databaseUrl
+    ? createPostgresAdapter(options.databaseUrl, messageKeyring(config, log), log)
+    : null;
   const io: MessagesServer = new Server(httpServer, {
     serveClient: false,
     maxHttpBufferSize: MAX_CLIENT_PACKET_BYTES,

@@ -14,6 +14,7 @@
 // (/api/admin/groves, /api/admin/organizations) lives under `adminSetup`, and the calendar feed
 // token (/api/me/calendar-token) under `events`. tests/http/trpc-paths.test.ts checks the rule.
 import { authRouter } from '../domains/auth/router.js';
+import { conversationsRouter } from '../domains/conversations/router.js';
 import { meRouter } from '../domains/me/router.js';
 import { statsRouter } from '../domains/stats/router.js';
 import { eventsRouter } from '../domains/events/router.js';
@@ -33,6 +34,7 @@ export const appRouter = router({
   organizations: organizationsRouter,
   adminSetup: adminSetupRouter,
   places: mergeRouters(placesRouter, router(unbuilt.places)),
+  conversations: conversationsRouter,
   ...unbuiltNamespaces,
 });
 

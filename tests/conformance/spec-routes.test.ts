@@ -253,7 +253,6 @@ describe('unbuilt routes through the typed tRPC client', () => {
       () => m.reports.create.mutate({ targetType: 'comment', targetId: id, reason: 'spam' }),
       () => m.uploads.presignImage.mutate({ contentType: 'image/jpeg', purpose: 'avatar', contentLength: 1024 }),
       () => m.uploads.createVideo.mutate({ title: 'Street outreach' }),
-      () => m.conversations.sendMessage.mutate({ id, body: 'hi' }),
       () => t.trpc().media.list.query({ kind: 'film' }),
       () => m.media.save.mutate({ id }),
       () => t.trpc().guides.get.query({ slug: 'leafleting-101' }),

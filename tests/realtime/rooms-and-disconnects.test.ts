@@ -3,8 +3,8 @@
 // account deletion, and a session expiring while connected.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setConversationLookup } from '../../server/realtime/conversation-rooms.js';
 import { conversationRoom, realtime, userRoom } from '../../server/realtime/publish.js';
+import { befriend, startConversation } from '../messaging/helpers.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 import {
   closeAllSockets,
@@ -19,15 +19,11 @@ import {
 
 let t: TestApp;
 let server: RealtimeServer;
-/** Conversation memberships the lookup serves (the messaging tables back it in production). */
-const memberships = new Map<string, string[]>();
 beforeAll(async () => {
   t = await createTestApp();
   server = await startRealtimeServer(t);
-  setConversationLookup(async (_db, userId) => memberships.get(userId) ?? []);
 });
 afterAll(async () => {
-  setConversationLookup(async () => []);
   closeAllSockets();
   await server?.close();
   await t?.close();
@@ -44,22 +40,23 @@ const toUser = (userId: string) => (event: string) => realtime().emit(userRoom(u
 describe('rooms and delivery', () => {
   it('joins the rooms of its conversations on connect and receives their events', async () => {
     const [a, b, c] = await Promise.all([createMember(t), createMember(t), createMember(t)]);
-    memberships.set(a.id, ['c-ab', 'c-abc']);
-    memberships.set(b.id, ['c-ab', 'c-abc']);
-    memberships.set(c.id, ['c-abc']);
+    await befriend(t, a, b);
+    await befriend(t, a, c);
+    const ab = await startConversation(t, a, [b]);
+    const abc = await startConversation(t, a, [b, c], 'all three');
     const [sa, sa2, sb, sc] = await Promise.all([
       connectReady(server.url, a.token),
       connectReady(server.url, await secondSession(a)),
       connectReady(server.url, b.token),
       connectReady(server.url, c.token),
     ]);
-    expect(sa.ready).toEqual({ userId: a.id, conversationIds: ['c-ab', 'c-abc'] });
-    expect(sc.ready.conversationIds).toEqual(['c-abc']);
+    expect(sa.ready).toEqual({ userId: a.id, conversationIds: [ab._id, abc._id].sort() });
+    expect(sc.ready.conversationIds).toEqual([abc._id]);
 
     // Every socket of every member receives; the non-member does not.
     const logC = recorder(sc.socket);
     const got = [sa, sa2, sb].map((s) => nextEvent(s.socket, 'message:new'));
-    realtime().emit(conversationRoom('c-ab'), 'message:new', { text: 'hello' });
+    realtime().emit(conversationRoom(ab._id), 'message:new', { text: 'hello' });
     expect(await Promise.all(got)).toEqual([{ text: 'hello' }, { text: 'hello' }, { text: 'hello' }]);
     await expectNothingBefore(sc.socket, logC, 'message:new', toUser(c.id));
 
@@ -95,8 +92,8 @@ describe('rooms and delivery', () => {
 
   it('a client cannot emit into rooms: the namespace ignores client events', async () => {
     const [a, b] = await Promise.all([createMember(t), createMember(t)]);
-    memberships.set(a.id, ['c-spoof']);
-    memberships.set(b.id, ['c-spoof']);
+    await befriend(t, a, b);
+    await startConversation(t, a, [b]);
     const [sa, sb] = await Promise.all([connectReady(server.url, a.token), connectReady(server.url, b.token)]);
     const logB = recorder(sb.socket);
     sa.socket.emit('message:new', { forged: true });

@@ -52,8 +52,8 @@ describe('client-sdk connectMessages', () => {
     const m = await createMember(t);
     const socket = open(m.token);
     await new Promise((resolve) => socket.on('ready', resolve));
-    const got = new Promise((resolve) => socket.on('message.created' as never, resolve as never));
-    realtime().emit(userRoom(m.id), 'message.created', { message: { _id: 'x' } });
-    expect(await got).toEqual({ message: { _id: 'x' } });
+    const got = new Promise((resolve) => socket.on('conversation.left', resolve));
+    realtime().emit(userRoom(m.id), 'conversation.left', { conversationId: 'x' });
+    expect(await got).toEqual({ conversationId: 'x' });
   });
 });

@@ -11,6 +11,7 @@ import type { AuthLevel } from '../../server/trpc/init.js';
 import type { ApiResponse, TestApp } from '../setup/harness.js';
 import { insertMember, type Caller, type CallerLevel, type CallerSet, type OrganizerHook } from './callers.js';
 import { infiltrationRules } from './infiltration-rules.js';
+import { messagingRules } from './messaging-rules.js';
 
 /**
  * ok           2xx when built, 501 `not_implemented` when unbuilt
@@ -337,10 +338,6 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   // Uploads, messaging, media, guides, actions, companion
   'POST /api/uploads/image/presign': member,
   'POST /api/uploads/video/create': member,
-  'GET /api/conversations': member,
-  'POST /api/conversations': member,
-  'GET /api/conversations/{id}/messages': member,
-  'POST /api/conversations/{id}/messages': member,
   'GET /api/media': pub,
   'GET /api/media/{slug}': pub,
   'POST /api/media/{id}/save': member,
@@ -424,4 +421,7 @@ export const authorizationMatrix: Record<string, RouteRule> = {
 
   // Grove moderation, RSVP approval, reveal log (issue 10)
   ...infiltrationRules,
+
+  // Conversations and messages (issue 12)
+  ...messagingRules,
 };

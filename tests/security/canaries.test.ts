@@ -152,10 +152,25 @@ beforeAll(async () => {
   ]) {
     const route = routeByKey.get(key);
     if (!route || route.unbuilt) continue;
-    const made = await create(key, submitter.token, canaryBody(route));
+    const made = await create(key, submitter.token, { ...canaryBody(route), ...(await seedingExtras(key)) });
     if (made?._id) paramValues.id!.add(made._id);
+    // A conversation gets a message with a canary text (read back only by its members).
+    const messages = routeByKey.get('POST /api/conversations/{id}/messages');
+    if (key === 'POST /api/conversations' && made?._id && messages && !messages.unbuilt)
+      paramValues.id!.add((await create(messages.key, submitter.token, canaryBody(messages), { id: made._id }))._id);
   }
 });
+
+/** What a seeding create needs beyond its canaries: conversations are only with friends (two make a group). */
+async function seedingExtras(key: string): Promise<Record<string, unknown>> {
+  if (key !== 'POST /api/conversations') return {};
+  const friends = [await insertMember(t, { prefix: 'canfr' }), await insertMember(t, { prefix: 'canfr' })];
+  for (const friend of friends)
+    await t.deps.database.rows(
+      sql`insert into friendships (user_id, friend_id) values (${submitter.id}, ${friend.id}), (${friend.id}, ${submitter.id})`,
+    );
+  return { memberIds: friends.map((f) => f.id) };
+}
 afterAll(async () => {
   await t?.close();
 });

@@ -4,6 +4,7 @@
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
 import { users } from '../../../db/schema/index.js';
+import { removeMessagingOfDeletedMember } from '../conversations/account-cleanup.js';
 import { removePlacesOfDeletedMember } from '../places/account-cleanup.js';
 
 export type AccountDataCleaner = (tx: Tx, userId: string) => Promise<void>;
@@ -22,3 +23,4 @@ export async function deleteAccountData(tx: Tx, userId: string): Promise<void> {
 
 // Registered here (not in the domain) so a cleaner cannot be lost to an unimported module.
 onAccountDeletion(removePlacesOfDeletedMember);
+onAccountDeletion(removeMessagingOfDeletedMember);

@@ -13,7 +13,6 @@ import { adminContentProcedures as adminContent } from './admin-content.js';
 import { companionProcedures as companion } from './companion.js';
 import { guidesProcedures as guides } from './guides.js';
 import { mediaProcedures as media } from './media.js';
-import { messagingProcedures as messaging } from './messaging.js';
 import { placeExtrasProcedures as placeExtras } from './places-extras.js';
 import { socialSignInProcedures as socialSignIn } from './social-sign-in.js';
 import { socialProcedures as social } from './social.js';
@@ -65,12 +64,6 @@ export const unbuiltNamespaces = {
     resolve: adminContent.resolveReport,
   },
   uploads: { presignImage: uploads.presignImage, createVideo: uploads.createVideo },
-  conversations: {
-    list: messaging.listConversations,
-    create: messaging.createConversation,
-    listMessages: messaging.listMessages,
-    sendMessage: messaging.sendMessage,
-  },
   media: {
     list: media.list,
     get: media.get,

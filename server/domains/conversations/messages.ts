@@ -1,0 +1,143 @@
+// Messages: send, list (newest first), delete one's own for everyone. Text is sealed with
+// AES-256-GCM before it reaches the database and opened only on the way out; a message past
+// its expiresAt is never returned, whether or not the hourly sweep has deleted it yet.
+import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { conversationMembers, conversations, directConversations, messages, users } from '../../../db/schema/index.js';
+import { newId } from '../../../db/ids.js';
+import { messageKeyring } from '../../crypto/message-keys.js';
+import { openMessage, sealMessage } from '../../crypto/message-cipher.js';
+import { AppError } from '../../errors.js';
+import { decodeCursor, toPage } from '../../lib/pagination.js';
+import type { MemberContext } from '../../shared/context.js';
+import type { Context } from '../../trpc/context.js';
+import { conversationRoom, publish } from './publish.js';
+import { MESSAGE_TTL_SECONDS, type MessageOutput } from './schemas.js';
+import { notFound } from './views.js';
+
+export function keyringOf(ctx: Pick<Context, 'config' | 'log'>) {
+  return messageKeyring(ctx.config, ctx.log);
+}
+
+/** Is the caller in the conversation? (The join every message query starts from.) */
+const callerIsMember = (ctx: MemberContext, conversationId: string) =>
+  sql`exists (select 1 from conversation_members cm where cm.conversation_id = ${conversationId}::uuid and cm.user_id = ${ctx.user.id}::uuid)`;
+
+export async function sendMessage(ctx: MemberContext, input: { id: string; body: string }): Promise<MessageOutput> {
+  const keyring = keyringOf(ctx);
+  const now = ctx.clock.now();
+  const message = await ctx.db.transaction(async (tx) => {
+    // FOR SHARE on the membership: a concurrent leave waits, so no message lands after it.
+    const [conversation] = await tx
+      .select({
+        kind: conversations.kind,
+        lifetime: conversations.messageLifetimeSeconds,
+        openPair: directConversations.conversationId,
+      })
+      .from(conversationMembers)
+      .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
+      .leftJoin(directConversations, eq(directConversations.conversationId, conversations.id))
+      .where(and(eq(conversationMembers.conversationId, input.id), eq(conversationMembers.userId, ctx.user.id)))
+      .for('share', { of: conversationMembers });
+    if (!conversation) throw notFound();
+    if (conversation.kind === 'direct' && !conversation.openPair)
+      throw new AppError('conflict', 'The other member left this conversation; start a new one to write to them.');
+    const id = newId();
+    const expiresAt = new Date(now.getTime() + (conversation.lifetime ?? MESSAGE_TTL_SECONDS) * 1000);
+    const sealed = sealMessage(keyring, { conversationId: input.id, messageId: id }, input.body);
+    await tx.insert(messages).values({
+      id,
+      conversationId: input.id,
+      senderId: ctx.user.id,
+      keyId: sealed.keyId,
+      nonce: sealed.nonce,
+      ciphertext: sealed.ciphertext,
+      createdAt: now,
+      expiresAt,
+    });
+    return {
+      _id: id,
+      conversationId: input.id,
+      sender: { _id: ctx.user.id, handle: ctx.user.handle },
+      body: input.body,
+      createdAt: now.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+    };
+  });
+  publish(ctx.log, conversationRoom(input.id), 'message.created', { message });
+  return message;
+}
+
+/** Newest first; `nextCursor` pages back in time. */
+export async function listMessages(ctx: MemberContext, input: { id: string; cursor?: string; limit: number }) {
+  const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const keyring = keyringOf(ctx);
+  const [member] = await ctx.db
+    .select({ id: conversationMembers.conversationId })
+    .from(conversationMembers)
+    .where(and(eq(conversationMembers.conversationId, input.id), eq(conversationMembers.userId, ctx.user.id)));
+  if (!member) throw notFound();
+  const rows = await ctx.db
+    .select({
+      id: messages.id,
+      keyId: messages.keyId,
+      nonce: messages.nonce,
+      ciphertext: messages.ciphertext,
+      createdAt: messages.createdAt,
+      expiresAt: messages.expiresAt,
+      senderId: users.id,
+      senderHandle: users.handle,
+    })
+    .from(messages)
+    .innerJoin(users, eq(users.id, messages.senderId))
+    .where(
+      and(
+        eq(messages.conversationId, input.id),
+        gt(messages.expiresAt, ctx.clock.now()),
+        callerIsMember(ctx, input.id),
+        before ? lt(messages.id, before) : undefined,
+      ),
+    )
+    .orderBy(desc(messages.id))
+    .limit(input.limit + 1);
+  const page = toPage(rows, input.limit, (r) => r.id);
+  return {
+    items: page.items.map(
+      (row): MessageOutput => ({
+        _id: row.id,
+        conversationId: input.id,
+        sender: { _id: row.senderId, handle: row.senderHandle },
+        body: openMessage(keyring, { conversationId: input.id, messageId: row.id }, row),
+        createdAt: row.createdAt.toISOString(),
+        expiresAt: row.expiresAt.toISOString(),
+      }),
+    ),
+    nextCursor: page.nextCursor,
+  };
+}
+
+/** The sender deletes their message for everyone: the row goes. Someone else's message: 403. */
+export async function deleteMessage(ctx: MemberContext, input: { id: string; messageId: string }) {
+  const [message] = await ctx.db
+    .select({ senderId: messages.senderId })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.id, input.messageId),
+        eq(messages.conversationId, input.id),
+        gt(messages.expiresAt, ctx.clock.now()),
+        callerIsMember(ctx, input.id),
+      ),
+    );
+  if (!message) throw new AppError('not_found', 'No such message.');
+  if (message.senderId !== ctx.user.id) throw new AppError('forbidden', 'Only its sender can delete a message.');
+  const deleted = await ctx.db
+    .delete(messages)
+    .where(and(eq(messages.id, input.messageId), eq(messages.senderId, ctx.user.id)))
+    .returning({ id: messages.id });
+  if (deleted.length > 0)
+    publish(ctx.log, conversationRoom(input.id), 'message.deleted', {
+      conversationId: input.id,
+      messageId: input.messageId,
+    });
+  return { ok: true as const };
+}

@@ -1,0 +1,161 @@
+// Conversations and messages: wiring only (logic in service.ts and messages.ts). Every route
+// answers 404 for a conversation the caller is not in, exactly as for one that does not exist.
+import { router } from '../../trpc/init.js';
+import { memberProcedure } from '../../trpc/procedures.js';
+import { okOutput } from '../../shared/schemas.js';
+import * as messages from './messages.js';
+import './report-target.js';
+import * as schemas from './schemas.js';
+import * as service from './service.js';
+
+const tags = ['messaging'];
+
+export const conversationsRouter = router({
+  list: memberProcedure
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'GET',
+        path: '/api/conversations',
+        tags,
+        summary: "The caller's conversations",
+        description:
+          "Newest activity first (the newest readable message, or creation while there is none). A conversation that gets a message while you page moves to the top: the realtime `message.created` event (or a fresh first page) brings it. `unreadCount`, `lastReadAt` and `lastReadMessageId` are the caller's own.",
+      },
+    })
+    .input(schemas.listConversationsInput())
+    .output(schemas.conversationListOutput)
+    .query(({ ctx, input }) => service.listConversations(ctx, input)),
+
+  create: memberProcedure
+    .meta({
+      auth: 'member',
+      writeLimit: 'messages.create',
+      successStatus: 201,
+      errors: ['not_found'],
+      openapi: {
+        method: 'POST',
+        path: '/api/conversations',
+        tags,
+        summary: 'Start a conversation',
+        description:
+          "Only with members who are the caller's friends or share a grove with the caller; any other id answers 404 `not_found`, exactly like an id nobody has. One other member: the one-to-one conversation of the pair, unique while both are in it (starting again answers 201 with the same `_id`; after either left, a new one). Two or more: a group, up to 50 members with the caller, with an optional `title`. Members of a group may all write to each other, whether or not they are friends.",
+      },
+    })
+    .input(schemas.createConversationInput)
+    .output(schemas.conversationOutput)
+    .mutation(({ ctx, input }) => service.createConversation(ctx, input)),
+
+  get: memberProcedure
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'GET',
+        path: '/api/conversations/{id}',
+        tags,
+        summary: 'One conversation the caller is in',
+      },
+    })
+    .input(schemas.conversationIdInput())
+    .output(schemas.conversationOutput)
+    .query(({ ctx, input }) => service.getConversation(ctx, input)),
+
+  update: memberProcedure
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'PATCH',
+        path: '/api/conversations/{id}',
+        tags,
+        summary: 'Set the title (groups) or the disappearing-message lifetime',
+        description:
+          'Any member may change either; every change reaches all members (realtime `conversation.changed`). `messageLifetimeSeconds` (3600 to 7776000, null = 90 days) applies to messages sent from then on, and a shorter lifetime also shortens the messages already there (those already older than it are deleted at once): a change can make messages disappear sooner, never keep them longer. A one-to-one conversation has no title (400).',
+      },
+    })
+    .input(schemas.updateConversationInput)
+    .output(schemas.conversationOutput)
+    .mutation(({ ctx, input }) => service.updateConversation(ctx, input)),
+
+  leave: memberProcedure
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'DELETE',
+        path: '/api/conversations/{id}/leave',
+        tags,
+        summary: 'Leave a conversation',
+        description:
+          'The caller stops being a member (404 afterwards, like any conversation they are not in); their messages stay for the others until they expire. A one-to-one conversation closes: the other member keeps its history but can no longer write in it (409), and starting again opens a new one. The last member out deletes the conversation and its messages.',
+      },
+    })
+    .input(schemas.conversationIdInput())
+    .output(okOutput)
+    .mutation(({ ctx, input }) => service.leaveConversation(ctx, input)),
+
+  markRead: memberProcedure
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'PUT',
+        path: '/api/conversations/{id}/read',
+        tags,
+        summary: 'Mark the conversation read',
+        description:
+          "Moves the caller's read marker to `messageId` (404 if it is not a readable message of this conversation) or, without it, to the newest message; it never moves backwards. Read markers are private: other members are never told when someone read.",
+      },
+    })
+    .input(schemas.markReadInput)
+    .output(schemas.readStateOutput)
+    .mutation(({ ctx, input }) => service.markRead(ctx, input)),
+
+  listMessages: memberProcedure
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'GET',
+        path: '/api/conversations/{id}/messages',
+        tags,
+        summary: 'Messages of a conversation the caller is in',
+        description:
+          'Newest first; `nextCursor` pages back in time. Messages are encrypted at rest and decrypted for the answer. A message past its `expiresAt` is never returned.',
+      },
+    })
+    .input(schemas.listMessagesInput())
+    .output(schemas.messageListOutput)
+    .query(({ ctx, input }) => messages.listMessages(ctx, input)),
+
+  sendMessage: memberProcedure
+    .meta({
+      auth: 'member',
+      writeLimit: 'messages.create',
+      successStatus: 201,
+      openapi: {
+        method: 'POST',
+        path: '/api/conversations/{id}/messages',
+        tags,
+        summary: 'Send a message',
+        description:
+          "Up to 4000 characters. `expiresAt` is 90 days on, or the conversation's disappearing-message lifetime. 409 in a one-to-one conversation the other member left.",
+      },
+    })
+    .input(schemas.sendMessageInput)
+    .output(schemas.messageOutput)
+    .mutation(({ ctx, input }) => messages.sendMessage(ctx, input)),
+
+  deleteMessage: memberProcedure
+    .meta({
+      auth: 'member',
+      errors: ['forbidden'],
+      openapi: {
+        method: 'DELETE',
+        path: '/api/conversations/{id}/messages/{messageId}',
+        tags,
+        summary: 'Delete your message for everyone',
+        description:
+          'Only its sender may (403 for a message of another member); the message is deleted, not hidden, and every member is told (realtime `message.deleted`).',
+      },
+    })
+    .input(schemas.deleteMessageInput())
+    .output(okOutput)
+    .mutation(({ ctx, input }) => messages.deleteMessage(ctx, input)),
+});
