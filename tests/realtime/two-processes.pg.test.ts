@@ -2,6 +2,8 @@
 // the same realtime service in-process) on one PostgreSQL database, joined by
 // @socket.io/postgres-adapter. What one process publishes reaches sockets on the others; joins,
 // leaves and disconnects apply everywhere. PostgreSQL only: PGlite belongs to one process.
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationRoom, realtime, userRoom } from '../../server/realtime/publish.js';
 import { http, startServer, type ServerProcess } from '../multiprocess/server-process.js';
@@ -19,14 +21,16 @@ import {
 } from './socket-harness.js';
 
 const databaseUrl = testDatabaseUrl()!;
+/** Every process of a deployment shares the message keys. */
+const env = { MESSAGE_KEYS: `k1:${randomBytes(32).toString('base64')}` };
 let a: ServerProcess;
 let b: ServerProcess;
 let t: TestApp;
 let c: RealtimeServer;
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([startServer(databaseUrl), startServer(databaseUrl)]);
-  t = await createTestApp();
+  [a, b] = await Promise.all([startServer(databaseUrl, env), startServer(databaseUrl, env)]);
+  t = await createTestApp(env);
   c = await startRealtimeServer(t);
 }, 120_000);
 afterAll(async () => {
@@ -116,6 +120,47 @@ describe('fan-out across processes (PostgreSQL adapter)', () => {
     const gone = sockets.map((s) => disconnection(s.socket));
     expect((await http(a.url, 'DELETE', '/api/me', { token: n.token })).status).toBe(200);
     expect(await Promise.all(gone)).toEqual(['io server disconnect', 'io server disconnect']);
+  });
+
+  it('a message sent through the REST API of process A reaches the members\' sockets on B and C', async () => {
+    const [sender, reader] = await Promise.all([register(a), register(b)]);
+    await t.deps.database.rows(
+      sql`insert into friendships (user_id, friend_id) values (${sender.id}, ${reader.id}), (${reader.id}, ${sender.id})`,
+    );
+    const onB = await connectReady(b.url, reader.token);
+    const onC = await connectReady(c.url, await login(a, reader));
+    const announced = nextEvent(onB.socket, 'conversation.created');
+    const started = await http(a.url, 'POST', '/api/conversations', {
+      token: sender.token,
+      body: { memberIds: [reader.id] },
+    });
+    expect(started.status, started.text).toBe(201);
+    expect((await announced).conversation._id).toBe(started.body._id);
+
+    const delivered = [onB, onC].map((s) => nextEvent(s.socket, 'message.created'));
+    const posted = await http(a.url, 'POST', `/api/conversations/${started.body._id}/messages`, {
+      token: sender.token,
+      body: { body: 'sent through A' },
+    });
+    expect(posted.status, posted.text).toBe(201);
+    for (const payload of await Promise.all(delivered)) expect(payload.message._id).toBe(posted.body._id);
+
+    // Larger than a NOTIFY payload (8000 bytes): it travels through socket_io_attachments,
+    // sealed, so the table never holds the text.
+    const canary = `canary-${unique()}`;
+    const long = `${canary} ${'ж'.repeat(3900)}`;
+    const bigOnB = nextEvent(onB.socket, 'message.created');
+    const big = await http(a.url, 'POST', `/api/conversations/${started.body._id}/messages`, {
+      token: sender.token,
+      body: { body: long },
+    });
+    expect(big.status, big.text).toBe(201);
+    expect((await bigOnB).message.body).toBe(long);
+    const rows = await t.deps.database.rows<{ n: number; plain: number }>(
+      sql`select count(*)::int as n, count(*) filter (where position(convert_to(${canary}, 'UTF8') in payload) > 0)::int as plain from socket_io_attachments`,
+    );
+    expect(rows[0]!.n).toBeGreaterThan(0);
+    expect(rows[0]!.plain).toBe(0);
   });
 
   it('neither server process logged an error', () => {
