@@ -122,7 +122,7 @@ describe('fan-out across processes (PostgreSQL adapter)', () => {
     expect(await Promise.all(gone)).toEqual(['io server disconnect', 'io server disconnect']);
   });
 
-  it('a message sent through the REST API of process A reaches the members\' sockets on B and C', async () => {
+  it("a message sent through the REST API of process A reaches the members' sockets on B and C", async () => {
     const [sender, reader] = await Promise.all([register(a), register(b)]);
     await t.deps.database.rows(
       sql`insert into friendships (user_id, friend_id) values (${sender.id}, ${reader.id}), (${reader.id}, ${sender.id})`,
