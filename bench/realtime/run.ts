@@ -109,9 +109,15 @@ async function makeConversations(members: Member[]): Promise<Conversation[]> {
   return conversations;
 }
 
-const sentAt = new Map<string, number>();
-const latencies: number[] = [];
-let received = 0;
+interface Sent {
+  at: number;
+  recipients: number;
+  /** When the POST answered, and with what (0: network error). */
+  answeredAt?: number;
+  status?: number;
+  deliveries: number[];
+}
+const sent = new Map<string, Sent>();
 let unexpected = 0;
 
 function connect(base: string, member: Member): Promise<Socket> {
@@ -124,10 +130,9 @@ function connect(base: string, member: Member): Promise<Socket> {
       timeout: 20_000,
     });
     socket.on('message.created', (payload: { message: { body: string } }) => {
-      const at = sentAt.get(payload.message.body);
-      if (at === undefined) return void unexpected++;
-      received++;
-      latencies.push(performance.now() - at);
+      const entry = sent.get(payload.message.body);
+      if (entry === undefined) return void unexpected++;
+      entry.deliveries.push(performance.now());
     });
     socket.once('ready', () => resolve(socket));
     socket.once('connect_error', reject);
@@ -154,8 +159,7 @@ try {
     const interval = 1000 / rate;
     const begin = performance.now();
     const posts: Promise<unknown>[] = [];
-    let expected = 0;
-    let failed = 0;
+    const entries: Sent[] = [];
     for (let i = 0; i < count; i++) {
       const due = begin + i * interval;
       const wait = due - performance.now();
@@ -163,43 +167,71 @@ try {
       const conversation = conversations[Math.floor(Math.random() * conversations.length)]!;
       const sender = conversation.members[Math.floor(Math.random() * conversation.members.length)]!;
       const body = `${label}-${i}`;
-      sentAt.set(body, performance.now());
-      expected += conversation.members.length;
+      const entry: Sent = { at: performance.now(), recipients: conversation.members.length, deliveries: [] };
+      sent.set(body, entry);
+      entries.push(entry);
       posts.push(
-        post(servers[i % 2]!.url, `/api/conversations/${conversation.id}/messages`, sender.token, { body }).catch(
+        fetch(`${servers[i % 2]!.url}/api/conversations/${conversation.id}/messages`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${sender.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ body }),
+        }).then(
+          async (res) => {
+            await res.arrayBuffer();
+            entry.status = res.status;
+            entry.answeredAt = performance.now();
+          },
           () => {
-            failed++;
-            expected -= conversation.members.length;
+            entry.status = 0;
+            entry.answeredAt = performance.now();
           },
         ),
       );
     }
     const achieved = count / ((performance.now() - begin) / 1000);
     await Promise.all(posts);
-    await new Promise((r) => setTimeout(r, 2000)); // late deliveries still count
-    return { count, expected, achieved, failed };
+    await new Promise((r) => setTimeout(r, 3000)); // late deliveries still count
+    return { count, achieved, entries };
   }
 
   await steady(warmup, 'warmup');
-  latencies.length = 0;
-  received = 0;
   const run = await steady(duration, 'run');
-  const sorted = [...latencies].sort((a, b) => a - b);
+  const ok = run.entries.filter((e) => e.status === 201);
+  const failed = run.entries.filter((e) => e.status !== 201);
+  const statuses: Record<string, number> = {};
+  for (const e of failed) statuses[String(e.status)] = (statuses[String(e.status)] ?? 0) + 1;
+  const expected = ok.reduce((n, e) => n + e.recipients, 0);
+  const received = ok.reduce((n, e) => n + Math.min(e.deliveries.length, e.recipients), 0);
+  const extra = run.entries.reduce((n, e) => n + Math.max(0, e.deliveries.length - e.recipients), 0);
+  const sorted = ok.flatMap((e) => e.deliveries.map((d) => d - e.at)).sort((a, b) => a - b);
+  const postLatency = ok.map((e) => e.answeredAt! - e.at).sort((a, b) => a - b);
+  // Delivery measured from the POST's answer: what the fan-out adds once the API has committed
+  // (negative: the socket had it before the HTTP answer arrived).
+  const afterAnswer = ok.flatMap((e) => e.deliveries.map((d) => d - e.answeredAt!)).sort((a, b) => a - b);
   const delivery = {
     messages: run.count,
     achievedRate: run.achieved,
-    failedPosts: run.failed,
-    expectedDeliveries: run.expected,
+    failedPosts: failed.length,
+    failedStatuses: statuses,
+    deliveredDespiteFailedPost: failed.reduce((n, e) => n + e.deliveries.length, 0),
+    expectedDeliveries: expected,
     received,
-    lost: run.expected - received,
-    duplicatesOrStrays: unexpected,
+    lost: expected - received,
+    duplicates: extra,
+    strays: unexpected,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     max: sorted.at(-1) ?? Number.NaN,
+    postP50: percentile(postLatency, 50),
+    postP99: percentile(postLatency, 99),
+    afterAnswerP50: percentile(afterAnswer, 50),
+    afterAnswerP99: percentile(afterAnswer, 99),
   };
   console.error(
-    `delivery: ${run.count} messages at ${run.achieved.toFixed(1)}/s, ${received}/${run.expected} deliveries, ` +
-      `p50 ${delivery.p50.toFixed(1)} ms, p99 ${delivery.p99.toFixed(1)} ms, max ${delivery.max.toFixed(1)} ms`,
+    `delivery: ${run.count} messages at ${run.achieved.toFixed(1)}/s (${failed.length} POSTs failed: ${JSON.stringify(statuses)}), ` +
+      `${received}/${expected} deliveries, p50 ${delivery.p50.toFixed(1)} ms, p99 ${delivery.p99.toFixed(1)} ms; ` +
+      `POST p50 ${delivery.postP50.toFixed(1)} p99 ${delivery.postP99.toFixed(1)} ms; after the answer p50 ` +
+      `${delivery.afterAnswerP50.toFixed(1)} p99 ${delivery.afterAnswerP99.toFixed(1)} ms`,
   );
 
   // The yard stick: message POSTs against the place list, same connections, both processes,
@@ -258,11 +290,15 @@ try {
     `\n${clients} sockets (half on each of 2 processes), conversations of ${groupSize}, ${rate} msg/s for ${duration} s ` +
       `after ${warmup} s warm-up; latency from just before the POST to the receiving socket. Results: ${file}\n`,
   );
-  console.log('| messages | rate | deliveries | lost | p50 | p99 | max |');
-  console.log('|--:|--:|--:|--:|--:|--:|--:|');
+  const ms = (n: number) => `${n.toFixed(1)} ms`;
   console.log(
-    `| ${run.count} | ${run.achieved.toFixed(1)}/s | ${received} | ${delivery.lost} | ${delivery.p50.toFixed(1)} ms | ` +
-      `${delivery.p99.toFixed(1)} ms | ${delivery.max.toFixed(1)} ms |`,
+    '| messages | rate | failed POSTs | deliveries | lost | p50 | p99 | max | POST p50 / p99 | after the answer p50 / p99 |',
+  );
+  console.log('|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
+  console.log(
+    `| ${run.count} | ${run.achieved.toFixed(1)}/s | ${failed.length} | ${received}/${expected} | ${delivery.lost} | ` +
+      `${ms(delivery.p50)} | ${ms(delivery.p99)} | ${ms(delivery.max)} | ${ms(delivery.postP50)} / ${ms(delivery.postP99)} | ` +
+      `${ms(delivery.afterAnswerP50)} / ${ms(delivery.afterAnswerP99)} |`,
   );
   console.log(`\nYard stick (${connections} connections over both processes, ${yardstickSeconds} s each):\n`);
   console.log('| route | req/s | p50 | p99 | errors |');
