@@ -1,8 +1,9 @@
 // The table @socket.io/postgres-adapter needs: PostgreSQL NOTIFY carries at most 8000 bytes, so
 // a larger (or binary) broadcast is written here and only its id is notified. Rows are read
-// within milliseconds by the other processes and deleted by the adapter after
-// REALTIME_ATTACHMENT_TTL_MS (server/realtime/adapter.ts). No row names a member by key: the
-// payload is an opaque msgpack blob, gone within seconds.
+// within milliseconds by the other processes and deleted by the adapter after ~10 s
+// (ATTACHMENT_TTL_MS in server/realtime/adapter.ts). The payload is sealed with AES-256-GCM
+// before it is written (a long message's text must never be stored readable); no column names
+// a member.
 import { bigserial, index, pgTable, timestamp } from 'drizzle-orm/pg-core';
 import { bytea } from './columns.js';
 
