@@ -144,6 +144,8 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
     if (socket.disconnected) return [];
     socket.join(first.map(conversationRoom));
     const second = await conversationIdsOf(db, socket.data.userId);
+    // A socket gone meanwhile must not leave room entries behind in the adapter.
+    if (socket.disconnected) return [];
     const now = new Set(second);
     for (const id of first) if (!now.has(id)) socket.leave(conversationRoom(id));
     for (const id of second) socket.join(conversationRoom(id));
