@@ -183,6 +183,11 @@ const configSchema = z.object({
       }
     })
     .optional(),
+  /**
+   * How often each process re-checks the sessions of its open sockets (expired, or deleted by a
+   * path that did not disconnect them at once); revocations themselves disconnect immediately.
+   */
+  REALTIME_SESSION_RECHECK_SECONDS: positiveInt.max(3600).default(60),
 });
 
 /** postgres:// or postgresql:// with a host; anything else is a typo we name at startup. */

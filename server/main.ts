@@ -15,6 +15,7 @@ import { allJobs } from './jobs/sweeps.js';
 import { createEventReminderJob } from './jobs/event-reminders.js';
 import { createWebPushSender } from './push/web-push.js';
 import { createLogger } from './log.js';
+import { startRealtime } from './realtime/service.js';
 
 function portProblem(error: NodeJS.ErrnoException, config: Config): StartupError {
   if (error.code === 'EADDRINUSE')
@@ -64,6 +65,8 @@ async function main() {
     started.once('error', (error: NodeJS.ErrnoException) => reject(portProblem(error, config)));
   });
   const drain = prepareNodeServer(server, lifecycle);
+  // socket.io /messages on the same server; several processes fan out through PostgreSQL.
+  const realtime = startRealtime(server, deps, { databaseUrl: config.DATABASE_URL });
   jobs.start();
 
   let stopping = false;
@@ -89,6 +92,8 @@ async function main() {
       server.closeAllConnections();
     }, config.SHUTDOWN_TIMEOUT_MS);
     force.unref();
+    // Open sockets would keep the listener from closing; their clients reconnect elsewhere.
+    await realtime.close();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

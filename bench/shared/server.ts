@@ -1,8 +1,16 @@
 // The real server (`node --import tsx server/main.ts`, as `npm start` runs it) as a child process
 // on a bench database, in production mode and quiet, for the transport and processes benchmarks.
+import { randomBytes } from 'node:crypto';
 import { type ServerProcess, startServer } from '../../tests/multiprocess/server-process.js';
 
-export async function startBenchServer(databaseUrl: string, poolMax: number): Promise<ServerProcess> {
+/** Production requires message keys; every server of one bench run shares this one. */
+const benchMessageKeys = `bench:${randomBytes(32).toString('base64')}`;
+
+export async function startBenchServer(
+  databaseUrl: string,
+  poolMax: number,
+  extraEnv: Record<string, string> = {},
+): Promise<ServerProcess> {
   const server = await startServer(databaseUrl, {
     NODE_ENV: 'production',
     // Warnings and errors only: a healthy request logs nothing, a failing one shows up in output().
@@ -11,8 +19,8 @@ export async function startBenchServer(databaseUrl: string, poolMax: number): Pr
     PUBLIC_URL: 'http://127.0.0.1:3000',
     // Production requires a rate-limit key secret (server/config.ts); this one is for benches only.
     RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
-    // Production requires message keys (server/crypto/message-keys.ts); a fixed one for benches only.
-    MESSAGE_KEYS: 'bench:YmVuY2gtb25seS1tZXNzYWdlLWtleS0zMi1ieXRlcyE=',
+    MESSAGE_KEYS: benchMessageKeys,
+    ...extraEnv,
   });
   // Never leave a server running if the benchmark dies.
   process.on('exit', () => server.child.kill('SIGKILL'));

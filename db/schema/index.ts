@@ -17,3 +17,4 @@ export * from './messaging.js';
 export * from './actions.js';
 export * from './posts.js';
 export * from './reports.js';
+export * from './realtime.js';

@@ -4,6 +4,7 @@ import { magicLinkTokens, users, type User } from '../../../db/schema/index.js';
 import { checkPassword, hashPassword, passwordProblem } from '../../auth/passwords.js';
 import { enforceRateLimit, hitRateLimit } from '../../auth/rate-limit.js';
 import { createSession, invalidateSession } from '../../auth/sessions.js';
+import { realtime } from '../../realtime/publish.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import type { Context } from '../../trpc/context.js';
@@ -254,5 +255,6 @@ export async function verifyMagicLink(ctx: Context, input: { token: string }) {
 
 export async function logout(ctx: Context & { session: { id: string } }): Promise<{ ok: true }> {
   await invalidateSession(ctx.db, ctx.session.id);
+  realtime().disconnectSession(ctx.session.id);
   return { ok: true };
 }

@@ -18,6 +18,7 @@ import {
 } from '../auth/service.js';
 import { calendarFeedExpiry } from '../events/calendar.js';
 import { deleteAccountData } from './account-deletion.js';
+import { realtime } from '../../realtime/publish.js';
 
 export function getAccount(ctx: MemberContext) {
   return toAccount(ctx.user);
@@ -46,14 +47,16 @@ export async function updateAccount(
   if (input.newPassword !== undefined) changes.passwordHash = await hashPassword(input.newPassword);
   const emailChanged = changes.email !== undefined && changes.email !== ctx.user.email;
   try {
+    let revoked: string[] = [];
     const updated = await ctx.db.transaction(async (tx) => {
       const [row] = await tx.update(users).set(changes).where(eq(users.id, ctx.user.id)).returning();
       // A new password or email signs out every other device and kills the calendar feed link:
       // whoever held the old credentials (or the phone) is out.
       if (input.newPassword !== undefined || emailChanged)
-        await revokeOtherCredentials(tx, ctx.user.id, ctx.session.id);
+        revoked = await revokeOtherCredentials(tx, ctx.user.id, ctx.session.id);
       return row!;
     });
+    for (const sessionId of revoked) realtime().disconnectSession(sessionId);
     return toAccount(updated);
   } catch (error) {
     const field = uniqueViolationField(error);
@@ -78,15 +81,18 @@ async function assertCurrentPassword(ctx: MemberContext, currentPassword: string
   if (!result) throw new AppError('forbidden', 'The current password is incorrect.');
 }
 
-/** Every session but `keepSessionId`, the calendar feed link and unused magic links. */
-async function revokeOtherCredentials(tx: Tx, userId: string, keepSessionId: string | null): Promise<number> {
+/**
+ * Every session but `keepSessionId`, the calendar feed link and unused magic links. Returns the
+ * revoked session ids: once committed, the caller disconnects their open sockets.
+ */
+async function revokeOtherCredentials(tx: Tx, userId: string, keepSessionId: string | null): Promise<string[]> {
   const revoked = await tx
     .delete(sessions)
     .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined))
     .returning({ id: sessions.id });
   await tx.delete(calendarFeeds).where(eq(calendarFeeds.userId, userId));
   await tx.delete(magicLinkTokens).where(eq(magicLinkTokens.userId, userId));
-  return revoked.length;
+  return revoked.map((s) => s.id);
 }
 
 async function deleteAccountWithCounters(ctx: MemberContext): Promise<void> {
@@ -95,6 +101,7 @@ async function deleteAccountWithCounters(ctx: MemberContext): Promise<void> {
     await deleteRateLimitsOf(ctx, tx, [ctx.user.email, ctx.user.id]);
     await deleteAccountData(tx, ctx.user.id, ctx);
   });
+  realtime().disconnectUser(ctx.user.id);
   ctx.log.info({ userId: ctx.user.id }, 'account hard-deleted');
 }
 
@@ -105,8 +112,9 @@ export async function deleteAccount(ctx: MemberContext): Promise<{ ok: true }> {
 
 /** "Sign out everywhere else": every other session, the calendar feed link, unused magic links. */
 export async function revokeOtherSessions(ctx: MemberContext): Promise<{ ok: true; revokedSessions: number }> {
-  const revokedSessions = await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, ctx.session.id));
-  return { ok: true, revokedSessions };
+  const revoked = await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, ctx.session.id));
+  for (const sessionId of revoked) realtime().disconnectSession(sessionId);
+  return { ok: true, revokedSessions: revoked.length };
 }
 
 /**
@@ -129,7 +137,8 @@ export async function panic(
     await deleteAccountWithCounters(ctx);
     return { ok: true, revokedSessions: Number(live?.n ?? 0), accountDeleted: true };
   }
-  const revokedSessions = await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, null));
+  const revokedSessions = (await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, null))).length;
+  realtime().disconnectUser(ctx.user.id);
   ctx.log.info({ userId: ctx.user.id }, 'panic: every credential revoked');
   return { ok: true, revokedSessions, accountDeleted: false };
 }
@@ -190,5 +199,6 @@ export async function revokeSession(ctx: MemberContext, input: { id: string }): 
     .where(and(eq(sessions.id, input.id), eq(sessions.userId, ctx.user.id)))
     .returning({ id: sessions.id });
   if (deleted.length === 0) throw new AppError('not_found', 'No such session.');
+  realtime().disconnectSession(input.id);
   return { ok: true };
 }

@@ -1,0 +1,322 @@
+// Realtime delivery under load: two real server processes (production mode) on a copy of the 10k
+// places set, joined by the PostgreSQL adapter; N socket.io clients (default 1,000, half on each
+// process), one per member, in conversations of `--group` members. Messages are POSTed through
+// the REST API at a steady `--rate` (alternating processes, a random member of a random
+// conversation sending), and every member socket of that conversation must receive it.
+// Reports delivery latency (from just before the POST to the receiving socket) p50/p99/max,
+// lost deliveries, and the message POST req/s against the place list (city boxes) as the yard
+// stick, both under autocannon with the sockets connected. Writes bench/results/realtime-*.json.
+//
+//   npm run bench:realtime                                    # defaults: 1,000 clients, 100 msg/s, 20 s (~2 min)
+//   npm run bench:realtime -- --clients 200 --duration 5      # a short check
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { io, type Socket } from 'socket.io-client';
+import { newId } from '../../db/ids.js';
+import { generateSecretToken, hashSecretToken } from '../../server/auth/tokens.js';
+import { boxGenerator, makeCities } from '../places/data.js';
+import { benchArgs } from '../shared/args.js';
+import { copyOfPlaces10k } from '../shared/places-copy.js';
+import { fmt, writeResults } from '../shared/report.js';
+import { serverErrors, startBenchServer } from '../shared/server.js';
+
+const { duration, warmup, connections, pool, options } = benchArgs(
+  { rounds: 1, duration: 20, warmup: 3 },
+  { clients: '1000', rate: '100', group: '10', yardstick: '8' },
+);
+const clients = Math.min(Number(options.clients), 5000);
+const rate = Math.min(Number(options.rate), 1000);
+const groupSize = Math.max(2, Math.min(Number(options.group), 50));
+const yardstickSeconds = Math.min(Number(options.yardstick), 60);
+if (clients % groupSize) throw new Error('--clients must be a multiple of --group');
+
+const DATABASE = 'cas_bench_realtime';
+/** The copy needs cas_bench_10k idle for a moment: another bench on it makes us wait and retry. */
+async function copyWhenIdle() {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await copyOfPlaces10k(DATABASE);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006' || attempt === 30) throw error;
+      console.error('cas_bench_10k is in use by another session; retrying in 10 s');
+      await new Promise((r) => setTimeout(r, 10_000));
+    }
+  }
+}
+const places = await copyWhenIdle();
+// One after the other: two at once would migrate the same database concurrently.
+const servers = [await startBenchServer(places.url, pool)];
+servers.push(await startBenchServer(places.url, pool));
+const sql = postgres(places.url, { max: 2, onnotice: () => {} });
+
+interface Member {
+  id: string;
+  token: string;
+}
+interface Conversation {
+  id: string;
+  members: Member[];
+}
+
+/** Members and their sessions straight into the database (registering 1,000 through the API would meet its per-address limits). */
+async function makeMembers(count: number): Promise<Member[]> {
+  const run = randomBytes(3).toString('hex');
+  const members = Array.from({ length: count }, () => ({ id: newId(), token: generateSecretToken() }));
+  for (let i = 0; i < count; i += 500) {
+    const slice = members.slice(i, i + 500);
+    await sql`insert into users ${sql(slice.map((m, j) => ({ id: m.id, email: `rt${run}${i + j}@bench.test`, handle: `rt${run}${i + j}` })))}`;
+    await sql`insert into sessions ${sql(
+      slice.map((m) => ({
+        id: newId(),
+        token_hash: Buffer.from(hashSecretToken(m.token)),
+        user_id: m.id,
+        expires_at: new Date(Date.now() + 86_400_000),
+      })),
+    )}`;
+  }
+  return members;
+}
+
+async function post(base: string, path: string, token: string, body: unknown) {
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${text}`);
+  return JSON.parse(text) as { _id: string };
+}
+
+/** Conversations of `groupSize` through the API: the first member is friends with the others. */
+async function makeConversations(members: Member[]): Promise<Conversation[]> {
+  const conversations: Conversation[] = [];
+  for (let i = 0; i < members.length; i += groupSize) {
+    const group = members.slice(i, i + groupSize);
+    const [owner, ...others] = group as [Member, ...Member[]];
+    await sql`insert into friendships ${sql(
+      others.flatMap((o) => [
+        { user_id: owner.id, friend_id: o.id },
+        { user_id: o.id, friend_id: owner.id },
+      ]),
+    )}`;
+    const created = await post(servers[(i / groupSize) % 2]!.url, '/api/conversations', owner.token, {
+      memberIds: others.map((o) => o.id),
+    });
+    conversations.push({ id: created._id, members: group });
+  }
+  return conversations;
+}
+
+interface Sent {
+  at: number;
+  recipients: number;
+  /** When the POST answered, and with what (0: network error). */
+  answeredAt?: number;
+  status?: number;
+  deliveries: number[];
+}
+const sent = new Map<string, Sent>();
+let unexpected = 0;
+
+function connect(base: string, member: Member): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = io(`${base}/messages`, {
+      auth: { token: member.token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      timeout: 20_000,
+    });
+    socket.on('message.created', (payload: { message: { body: string } }) => {
+      const entry = sent.get(payload.message.body);
+      if (entry === undefined) return void unexpected++;
+      entry.deliveries.push(performance.now());
+    });
+    socket.once('ready', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : Number.NaN;
+
+const sockets: Socket[] = [];
+let result: Record<string, unknown> = {};
+try {
+  console.error(`setting up ${clients} members in ${clients / groupSize} conversations of ${groupSize}…`);
+  const members = await makeMembers(clients);
+  const conversations = await makeConversations(members);
+  const started = performance.now();
+  for (let i = 0; i < members.length; i += 50)
+    sockets.push(...(await Promise.all(members.slice(i, i + 50).map((m, j) => connect(servers[(i + j) % 2]!.url, m)))));
+  console.error(`${sockets.length} sockets ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  /** Posts `count` messages at `rate` per second on a fixed schedule (not waiting for answers). */
+  async function steady(seconds: number, label: string) {
+    const count = Math.round(seconds * rate);
+    const interval = 1000 / rate;
+    const begin = performance.now();
+    const posts: Promise<unknown>[] = [];
+    const entries: Sent[] = [];
+    for (let i = 0; i < count; i++) {
+      const due = begin + i * interval;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      const conversation = conversations[Math.floor(Math.random() * conversations.length)]!;
+      const sender = conversation.members[Math.floor(Math.random() * conversation.members.length)]!;
+      const body = `${label}-${i}`;
+      const entry: Sent = { at: performance.now(), recipients: conversation.members.length, deliveries: [] };
+      sent.set(body, entry);
+      entries.push(entry);
+      posts.push(
+        fetch(`${servers[i % 2]!.url}/api/conversations/${conversation.id}/messages`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${sender.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ body }),
+        }).then(
+          async (res) => {
+            await res.arrayBuffer();
+            entry.status = res.status;
+            entry.answeredAt = performance.now();
+          },
+          () => {
+            entry.status = 0;
+            entry.answeredAt = performance.now();
+          },
+        ),
+      );
+    }
+    const achieved = count / ((performance.now() - begin) / 1000);
+    await Promise.all(posts);
+    await new Promise((r) => setTimeout(r, 3000)); // late deliveries still count
+    return { count, achieved, entries };
+  }
+
+  await steady(warmup, 'warmup');
+  const run = await steady(duration, 'run');
+  const ok = run.entries.filter((e) => e.status === 201);
+  const failed = run.entries.filter((e) => e.status !== 201);
+  const statuses: Record<string, number> = {};
+  for (const e of failed) statuses[String(e.status)] = (statuses[String(e.status)] ?? 0) + 1;
+  const expected = ok.reduce((n, e) => n + e.recipients, 0);
+  const received = ok.reduce((n, e) => n + Math.min(e.deliveries.length, e.recipients), 0);
+  const extra = run.entries.reduce((n, e) => n + Math.max(0, e.deliveries.length - e.recipients), 0);
+  const sorted = ok.flatMap((e) => e.deliveries.map((d) => d - e.at)).sort((a, b) => a - b);
+  const postLatency = ok.map((e) => e.answeredAt! - e.at).sort((a, b) => a - b);
+  // Delivery measured from the POST's answer: what the fan-out adds once the API has committed
+  // (negative: the socket had it before the HTTP answer arrived).
+  const afterAnswer = ok.flatMap((e) => e.deliveries.map((d) => d - e.answeredAt!)).sort((a, b) => a - b);
+  const delivery = {
+    messages: run.count,
+    achievedRate: run.achieved,
+    failedPosts: failed.length,
+    failedStatuses: statuses,
+    deliveredDespiteFailedPost: failed.reduce((n, e) => n + e.deliveries.length, 0),
+    expectedDeliveries: expected,
+    received,
+    lost: expected - received,
+    duplicates: extra,
+    strays: unexpected,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+    postP50: percentile(postLatency, 50),
+    postP99: percentile(postLatency, 99),
+    afterAnswerP50: percentile(afterAnswer, 50),
+    afterAnswerP99: percentile(afterAnswer, 99),
+  };
+  console.error(
+    `delivery: ${run.count} messages at ${run.achieved.toFixed(1)}/s (${failed.length} POSTs failed: ${JSON.stringify(statuses)}), ` +
+      `${received}/${expected} deliveries, p50 ${delivery.p50.toFixed(1)} ms, p99 ${delivery.p99.toFixed(1)} ms; ` +
+      `POST p50 ${delivery.postP50.toFixed(1)} p99 ${delivery.postP99.toFixed(1)} ms; after the answer p50 ` +
+      `${delivery.afterAnswerP50.toFixed(1)} p99 ${delivery.afterAnswerP99.toFixed(1)} ms`,
+  );
+
+  // The yard stick: message POSTs against the place list, same connections, both processes,
+  // sockets connected (each POST fans out to its conversation's sockets).
+  const urls = servers.map((s) => s.url) as unknown as string;
+  const target = conversations[0]!;
+  const cities = makeCities();
+  const nextBox = boxGenerator(cities, 'city', 7);
+  const posts = await autocannon({
+    url: urls,
+    connections,
+    duration: yardstickSeconds,
+    requests: [
+      {
+        method: 'POST',
+        path: `/api/conversations/${target.id}/messages`,
+        headers: { authorization: `Bearer ${target.members[0]!.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ body: 'yardstick' }),
+      },
+    ],
+  });
+  const list = await autocannon({
+    url: urls,
+    connections,
+    duration: yardstickSeconds,
+    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/api/places?bbox=${nextBox()}` }) }],
+  });
+  const yardstick = {
+    messagePost: {
+      rps: posts.requests.average,
+      p50: posts.latency.p50,
+      p99: posts.latency.p99,
+      errors: posts.errors + posts.non2xx + posts.timeouts,
+    },
+    placeList: {
+      rps: list.requests.average,
+      p50: list.latency.p50,
+      p99: list.latency.p99,
+      errors: list.errors + list.non2xx + list.timeouts,
+    },
+  };
+  result = { delivery, yardstick };
+
+  const file = writeResults('realtime', {
+    at: new Date().toISOString(),
+    command: process.argv.slice(2).join(' '),
+    clients,
+    groupSize,
+    rate,
+    duration,
+    warmup,
+    connections,
+    ...result,
+  });
+  console.log(
+    `\n${clients} sockets (half on each of 2 processes), conversations of ${groupSize}, ${rate} msg/s for ${duration} s ` +
+      `after ${warmup} s warm-up; latency from just before the POST to the receiving socket. Results: ${file}\n`,
+  );
+  const ms = (n: number) => `${n.toFixed(1)} ms`;
+  console.log(
+    '| messages | rate | failed POSTs | deliveries | lost | p50 | p99 | max | POST p50 / p99 | after the answer p50 / p99 |',
+  );
+  console.log('|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
+  console.log(
+    `| ${run.count} | ${run.achieved.toFixed(1)}/s | ${failed.length} | ${received}/${expected} | ${delivery.lost} | ` +
+      `${ms(delivery.p50)} | ${ms(delivery.p99)} | ${ms(delivery.max)} | ${ms(delivery.postP50)} / ${ms(delivery.postP99)} | ` +
+      `${ms(delivery.afterAnswerP50)} / ${ms(delivery.afterAnswerP99)} |`,
+  );
+  console.log(`\nYard stick (${connections} connections over both processes, ${yardstickSeconds} s each):\n`);
+  console.log('| route | req/s | p50 | p99 | errors |');
+  console.log('|---|--:|--:|--:|--:|');
+  for (const [name, r] of [
+    ['POST /api/conversations/:id/messages', yardstick.messagePost],
+    ['GET /api/places (city boxes)', yardstick.placeList],
+  ] as const)
+    console.log(`| ${name} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+  console.log(`\nmessage POST / place list: ${(yardstick.messagePost.rps / yardstick.placeList.rps).toFixed(2)}×`);
+} finally {
+  for (const socket of sockets) socket.close();
+  await Promise.all(servers.map((server) => server.stop()));
+  await sql.end();
+  await places.drop();
+}
+for (const server of servers) {
+  const errors = serverErrors(server.output());
+  if (errors.length) console.error(`server errors:\n${errors.join('\n')}`);
+}
+process.exit(0);

@@ -1,0 +1,16 @@
+// The events of the `/messages` namespace, as types (erased at build time): the connection
+// events of the realtime service (server/realtime/protocol.ts) and the messaging events with
+// their payloads (server/realtime/messaging-events.ts, the one list the server publishes from).
+export type {
+  ConnectErrorCode,
+  ConnectErrorData,
+  ConnectionEvents,
+  HandshakeAuth,
+  ReadyPayload,
+  SessionEndedPayload,
+} from '../../server/realtime/protocol.js';
+export type {
+  MessagingEventName,
+  MessagingEventPayload,
+  MessagingServerToClientEvents,
+} from '../../server/realtime/messaging-events.js';

@@ -1,0 +1,52 @@
+// The connection-level contract of the `/messages` namespace, shared (as types) with the client
+// SDK: how a handshake is refused, and the two events the realtime service itself sends. The
+// messaging events (new message, deleted, conversation changed, read) are named in
+// messaging-events.ts.
+
+/** The namespace (spec "Events"); socket.io's default path `/socket.io/` on the API's own port. */
+export const MESSAGES_NAMESPACE = '/messages';
+
+/** Codes of a refused handshake, from the API's error vocabulary. */
+export type ConnectErrorCode =
+  /** No token, a malformed/unknown/revoked/expired one, or a token sent in the URL. */
+  | 'unauthorized'
+  /** The database could not be reached: retry with backoff (the client does by itself). */
+  | 'unavailable'
+  /** A namespace other than `/messages`. */
+  | 'not_found'
+  | 'internal_error';
+
+/** `err.data` of the client's `connect_error` event when the server refused the handshake. */
+export interface ConnectErrorData {
+  code: ConnectErrorCode;
+  message: string;
+}
+
+/** What the handshake must carry: `io(url + '/messages', { auth: { token } })`. */
+export interface HandshakeAuth {
+  token: string;
+}
+
+/** `ready`: the socket has joined its rooms; from here on it receives every event of them. */
+export interface ReadyPayload {
+  /** The member's own id (room `user:<id>`). */
+  userId: string;
+  /** The conversations whose rooms the socket joined, as of the handshake. */
+  conversationIds: string[];
+}
+
+/**
+ * `session:ended`: sent just before the server disconnects the socket because its session is
+ * over. `revoked`: signed out (logout, revoked from another device, panic, password change) or
+ * the account was deleted; `expired`: the session reached its `expiresAt`. Do not reconnect
+ * with the same token: sign in again.
+ */
+export interface SessionEndedPayload {
+  reason: 'revoked' | 'expired';
+}
+
+/** Events the realtime service itself sends on `/messages`. */
+export interface ConnectionEvents {
+  ready: (payload: ReadyPayload) => void;
+  'session:ended': (payload: SessionEndedPayload) => void;
+}

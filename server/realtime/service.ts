@@ -1,0 +1,252 @@
+// The socket.io `/messages` namespace on the API's own HTTP server: the handshake checks the
+// session exactly as the API does, each socket joins `user:<id>`, its session's room and the
+// rooms of its conversations, and the publisher behind server/realtime/publish.ts fans events
+// out to every process (PostgreSQL adapter) or within the one process (PGlite).
+import type { Server as HttpServer } from 'node:http';
+import { and, gt, inArray } from 'drizzle-orm';
+import { type Namespace, Server, type Socket } from 'socket.io';
+import { sessions } from '../../db/schema/index.js';
+import { validateSessionToken } from '../auth/sessions.js';
+import { messageKeyring } from '../crypto/message-keys.js';
+import { looksLikeSecretToken } from '../auth/tokens.js';
+import { isDatabaseUnavailable } from '../errors.js';
+import type { AppDeps } from '../trpc/context.js';
+import { type ClusterAdapter, createPostgresAdapter } from './adapter.js';
+import { conversationIdsOf } from './conversation-rooms.js';
+import {
+  type ConnectErrorCode,
+  type ConnectErrorData,
+  type ConnectionEvents,
+  MESSAGES_NAMESPACE,
+  type SessionEndedPayload,
+} from './protocol.js';
+import { conversationRoom, installRealtimePublisher, type RealtimePublisher, userRoom } from './publish.js';
+
+/** Internal room of every socket opened with one session, so a revocation reaches exactly those. */
+const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+
+interface SocketData {
+  userId: string;
+  sessionId: string;
+  /** Epoch ms of the session's expiresAt. */
+  expiresAt: number;
+}
+
+type NoEvents = Record<string, never>;
+type MessagesServer = Server<NoEvents, ConnectionEvents, NoEvents, SocketData>;
+type MessagesNamespace = Namespace<NoEvents, ConnectionEvents, NoEvents, SocketData>;
+type MessagesSocket = Socket<NoEvents, ConnectionEvents, NoEvents, SocketData>;
+
+export interface RealtimeService {
+  io: MessagesServer;
+  /** Disconnects every local socket whose session was deleted or has expired; returns how many. */
+  recheckSessions(): Promise<number>;
+  /** Stops the namespace: open sockets are cut (clients reconnect, to another process), the adapter closes. */
+  close(): Promise<void>;
+}
+
+export interface RealtimeOptions {
+  /** PostgreSQL to fan out through; unset (PGlite): the in-memory adapter of one process. */
+  databaseUrl?: string | undefined;
+}
+
+/** Never a size a client could need: the namespace receives no events, only the handshake. */
+const MAX_CLIENT_PACKET_BYTES = 4096;
+/** setTimeout's ceiling (~24.8 days); longer sessions re-arm their expiry timer. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function refusal(code: ConnectErrorCode, message: string): Error & { data: ConnectErrorData } {
+  return Object.assign(new Error(message), { data: { code, message } });
+}
+
+/**
+ * A session token in the URL ends up in access logs and proxies: such a handshake is refused,
+ * even with a valid token. Any query parameter named like a credential, or whose value looks
+ * like one of our tokens, counts.
+ */
+function credentialInUrl(query: Record<string, unknown>): boolean {
+  return Object.entries(query).some(
+    ([key, value]) =>
+      /token|auth|session|bearer/i.test(key) ||
+      (typeof value === 'string' && looksLikeSecretToken(value)) ||
+      (Array.isArray(value) && value.some((v) => typeof v === 'string' && looksLikeSecretToken(v))),
+  );
+}
+
+export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: RealtimeOptions = {}): RealtimeService {
+  const { config, clock, log } = deps;
+  const db = deps.database.db;
+  const cluster: ClusterAdapter | null = options.databaseUrl
+    ? createPostgresAdapter(options.databaseUrl, messageKeyring(config, log), log)
+    : null;
+  const io: MessagesServer = new Server(httpServer, {
+    serveClient: false,
+    maxHttpBufferSize: MAX_CLIENT_PACKET_BYTES,
+    // Same origins as the API's CORS (polling transport); none configured: same origin only.
+    cors: config.CORS_ALLOWED_ORIGINS.length ? { origin: config.CORS_ALLOWED_ORIGINS } : undefined,
+    ...(cluster ? { adapter: cluster.adapter } : {}),
+  });
+  // The main namespace exists in every socket.io server; nothing is served there.
+  io.of('/').use((_socket, next) => next(refusal('not_found', `Connect to the ${MESSAGES_NAMESPACE} namespace.`)));
+
+  const nsp: MessagesNamespace = io.of(MESSAGES_NAMESPACE);
+  const expiryTimers = new Map<string, NodeJS.Timeout>();
+
+  nsp.use(async (socket, next) => {
+    if (credentialInUrl(socket.handshake.query))
+      return next(
+        refusal(
+          'unauthorized',
+          'Send the session token in the handshake auth object ({ auth: { token } }), never in the URL.',
+        ),
+      );
+    const token = (socket.handshake.auth as Partial<Record<string, unknown>> | undefined)?.token;
+    if (typeof token !== 'string' || token === '')
+      return next(refusal('unauthorized', 'Send the session token in the handshake: { auth: { token } }.'));
+    try {
+      const auth = await validateSessionToken(db, token, clock.now());
+      if (!auth) return next(refusal('unauthorized', 'The session token is invalid, expired or revoked.'));
+      socket.data = { userId: auth.user.id, sessionId: auth.session.id, expiresAt: auth.session.expiresAt.getTime() };
+      next();
+    } catch (error) {
+      if (isDatabaseUnavailable(error))
+        return next(refusal('unavailable', 'The service is temporarily unavailable; try again shortly.'));
+      log.error({ err: error }, 'realtime handshake failed');
+      next(refusal('internal_error', 'Something went wrong on our side.'));
+    }
+  });
+
+  const endSession = (socket: MessagesSocket, reason: SessionEndedPayload['reason']) => {
+    socket.emit('session:ended', { reason });
+    socket.disconnect(true);
+  };
+
+  /** Disconnects the socket at its session's expiresAt (by the injectable clock). */
+  const armExpiry = (socket: MessagesSocket) => {
+    const delay = socket.data.expiresAt - clock.now().getTime();
+    if (delay <= 0) return endSession(socket, 'expired');
+    const timer = setTimeout(
+      () => (delay > MAX_TIMER_MS ? armExpiry(socket) : endSession(socket, 'expired')),
+      Math.min(delay, MAX_TIMER_MS),
+    );
+    timer.unref();
+    expiryTimers.set(socket.id, timer);
+  };
+
+  /**
+   * Joins the member's conversation rooms. The first lookup runs before the socket is in its
+   * user room, so a join or leave published meanwhile would miss it: a second lookup, made once
+   * the socket is reachable, corrects the difference. Anything published after that second
+   * read finds the socket in its rooms.
+   */
+  const joinConversationRooms = async (socket: MessagesSocket): Promise<string[]> => {
+    const first = await conversationIdsOf(db, socket.data.userId);
+    if (socket.disconnected) return [];
+    socket.join(first.map(conversationRoom));
+    const second = await conversationIdsOf(db, socket.data.userId);
+    // A socket gone meanwhile must not leave room entries behind in the adapter.
+    if (socket.disconnected) return [];
+    const now = new Set(second);
+    for (const id of first) if (!now.has(id)) socket.leave(conversationRoom(id));
+    for (const id of second) socket.join(conversationRoom(id));
+    return second;
+  };
+
+  nsp.on('connection', (socket) => {
+    const { userId, sessionId } = socket.data;
+    socket.join([userRoom(userId), sessionRoom(sessionId)]);
+    armExpiry(socket);
+    socket.on('disconnect', () => {
+      clearTimeout(expiryTimers.get(socket.id));
+      expiryTimers.delete(socket.id);
+    });
+    joinConversationRooms(socket).then(
+      (conversationIds) => {
+        if (socket.connected) socket.emit('ready', { userId, conversationIds });
+      },
+      (error: unknown) => {
+        // Without its rooms the socket would silently miss messages: cut it, the client retries.
+        log.warn({ err: error }, 'realtime: could not read conversation memberships; disconnecting');
+        socket.disconnect(true);
+      },
+    );
+  });
+
+  // Domains call these after their transaction commits; a failure must never fail the write.
+  const safely =
+    <A extends unknown[]>(what: string, action: (...args: A) => void) =>
+    (...args: A) => {
+      try {
+        action(...args);
+      } catch (error) {
+        log.warn({ err: error }, `realtime: ${what} failed`);
+      }
+    };
+  const broadcast = nsp as unknown as Namespace;
+  const publisher: RealtimePublisher = {
+    emit: safely('emit', (room: string, event: string, payload: unknown) => {
+      broadcast.to(room).emit(event, payload);
+    }),
+    joinConversation: safely('join', (userId: string, conversationId: string) => {
+      nsp.in(userRoom(userId)).socketsJoin(conversationRoom(conversationId));
+    }),
+    leaveConversation: safely('leave', (userId: string, conversationId: string) => {
+      nsp.in(userRoom(userId)).socketsLeave(conversationRoom(conversationId));
+    }),
+    disconnectSession: safely('disconnect', (sessionId: string) => {
+      // Both go out through one sender, in order: the reason arrives before the disconnect.
+      nsp.to(sessionRoom(sessionId)).emit('session:ended', { reason: 'revoked' });
+      nsp.in(sessionRoom(sessionId)).disconnectSockets(true);
+    }),
+    disconnectUser: safely('disconnect', (userId: string) => {
+      nsp.to(userRoom(userId)).emit('session:ended', { reason: 'revoked' });
+      nsp.in(userRoom(userId)).disconnectSockets(true);
+    }),
+  };
+  installRealtimePublisher(publisher);
+
+  /**
+   * The safety net behind the immediate disconnects: a session deleted by a path that did not
+   * publish (the expiry sweep, a broadcast lost while the database connection was down) or
+   * expired is found here, in one query over this process's sockets.
+   */
+  const recheckSessions = async (): Promise<number> => {
+    const sockets = [...nsp.sockets.values()];
+    if (sockets.length === 0) return 0;
+    const ids = [...new Set(sockets.map((s) => s.data.sessionId))];
+    const live = new Set<string>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(inArray(sessions.id, ids.slice(i, i + 1000)), gt(sessions.expiresAt, clock.now())));
+      for (const row of rows) live.add(row.id);
+    }
+    let ended = 0;
+    for (const socket of sockets) {
+      if (live.has(socket.data.sessionId) || socket.disconnected) continue;
+      endSession(socket, socket.data.expiresAt <= clock.now().getTime() ? 'expired' : 'revoked');
+      ended++;
+    }
+    return ended;
+  };
+  const recheckTimer = setInterval(() => {
+    recheckSessions().catch((error: unknown) => log.warn({ err: error }, 'realtime: session re-check failed'));
+  }, config.REALTIME_SESSION_RECHECK_SECONDS * 1000);
+  recheckTimer.unref();
+
+  return {
+    io,
+    recheckSessions,
+    async close() {
+      clearInterval(recheckTimer);
+      for (const timer of expiryTimers.values()) clearTimeout(timer);
+      expiryTimers.clear();
+      installRealtimePublisher(null);
+      // Closing the transports (not socket.disconnect()) lets clients reconnect by themselves.
+      io.engine.close();
+      await Promise.allSettled([nsp.adapter.close(), io.of('/').adapter.close()]);
+      await cluster?.close();
+    },
+  };
+}
