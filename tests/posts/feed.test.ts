@@ -143,20 +143,24 @@ describe('report targets', () => {
       token: friend.token,
       body: { body: 'A reply' },
     });
+    // Read before the transactions: PGlite has one connection, which a transaction holds.
+    const asAuthor = await memberContext(author);
+    const asFriend = await memberContext(friend);
+    const asStranger = await memberContext(stranger);
     const postTarget = reportTarget('post')!;
     const commentTarget = reportTarget('comment')!;
     const db = t.deps.database.db;
     await db.transaction(async (tx) => {
-      const snap = await postTarget.snapshot(tx, await memberContext(friend), post._id);
+      const snap = await postTarget.snapshot(tx, asFriend, post._id);
       expect(snap).toMatchObject({
         authorId: author.id,
         content: { postId: post._id, authorHandle: author.handle, body: 'Friends only words', visibility: 'friends' },
       });
-      expect(await postTarget.snapshot(tx, await memberContext(stranger), post._id)).toBeNull();
-      expect(await postTarget.snapshot(tx, await memberContext(friend), missing)).toBeNull();
-      const commentSnap = await commentTarget.snapshot(tx, await memberContext(author), comment.body._id);
+      expect(await postTarget.snapshot(tx, asStranger, post._id)).toBeNull();
+      expect(await postTarget.snapshot(tx, asFriend, missing)).toBeNull();
+      const commentSnap = await commentTarget.snapshot(tx, asAuthor, comment.body._id);
       expect(commentSnap).toMatchObject({ authorId: friend.id, content: { body: 'A reply', postId: post._id } });
-      expect(await commentTarget.snapshot(tx, await memberContext(stranger), comment.body._id)).toBeNull();
+      expect(await commentTarget.snapshot(tx, asStranger, comment.body._id)).toBeNull();
     });
     await db.transaction(async (tx) => {
       expect(await commentTarget.hide!(tx, comment.body._id)).toBe(true);
@@ -165,7 +169,7 @@ describe('report targets', () => {
     });
     expect((await t.request('GET', `/api/posts/${post._id}`, { token: author.token })).status).toBe(404);
     await db.transaction(async (tx) => {
-      expect(await postTarget.snapshot(tx, await memberContext(friend), post._id)).toBeNull();
+      expect(await postTarget.snapshot(tx, asFriend, post._id)).toBeNull();
     });
   });
 });

@@ -45,7 +45,11 @@ export async function feed(ctx: MemberContext, input: PageInput & { scope: strin
 async function friendsFeed(ctx: Context, viewer: PostViewer, input: PageInput): Promise<PostPage> {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const statement = preparedFriendsFeed(ctx.database.db, { cursor: after !== undefined, admin: viewer.isSiteAdmin });
-  const rows = (await statement.execute(friendsFeedValues(viewer, after, input.limit))) as PostRow[];
+  const result = (await statement.execute(friendsFeedValues(viewer, after, input.limit))) as
+    | PostRow[]
+    | { rows: PostRow[] };
+  // postgres.js answers the rows; PGlite a result object around them.
+  const rows = Array.isArray(result) ? result : result.rows;
   return page(rows, input.limit);
 }
 
