@@ -183,6 +183,10 @@ const privateListOfMember = async (ctx: SetupContext) => ({
 const listAndPlace = async (ctx: SetupContext) => ({
   params: { id: (await privateListOfMember(ctx)).params.id, placeId: (await approvedPlace(ctx))._id },
 });
+const companionConversationOfMember = async (ctx: SetupContext) => {
+  const turn = await ctx.t.trpc(ctx.callers.member.token).companion.chat.mutate({ message: 'Potluck ideas?' });
+  return { params: { id: turn.conversationId } };
+};
 /** Every signed-in caller but the owner (`member`) gets the 404 of a missing resource. */
 const othersHidden = { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' } as const;
 /** Library (issue 13): drafts and categories made by the admin caller, fresh per call. */
@@ -519,10 +523,31 @@ export const authorizationMatrix: Record<string, RouteRule> = {
     expect: { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' },
   },
   'GET /api/actions/export': member,
-  'POST /api/companion/chat': member,
+  // Companion (issue 14): a conversation of the member (made by the typed client's whole-turn chat).
+  // Continuing a conversation: another member's answers 404 like a missing one, before any stream.
+  'POST /api/companion/chat': {
+    auth: 'member',
+    setup: async (ctx) => ({
+      body: { conversationId: (await companionConversationOfMember(ctx)).params.id, message: 'And then?' },
+    }),
+    expect: othersHidden,
+  },
   'GET /api/companion/conversations': member,
-  'POST /api/companion/conversations/{id}/pin': member,
-  'DELETE /api/companion/conversations/{id}': member,
+  'GET /api/companion/conversations/{id}/messages': {
+    auth: 'member',
+    setup: companionConversationOfMember,
+    expect: othersHidden,
+  },
+  'POST /api/companion/conversations/{id}/pin': {
+    auth: 'member',
+    setup: async (ctx) => ({ ...(await companionConversationOfMember(ctx)), body: { pinned: true } }),
+    expect: othersHidden,
+  },
+  'DELETE /api/companion/conversations/{id}': {
+    auth: 'member',
+    setup: companionConversationOfMember,
+    expect: othersHidden,
+  },
 
   // Admin
   'GET /api/admin/places/pending': admin,
