@@ -661,7 +661,7 @@ export interface paths {
          *     - or instead of `done`, `error` `{ code, message }` (codes of the error envelope: `unavailable` when the language model fails, breaks off or takes longer than COMPANION_TIMEOUT_MS; `not_found` when the conversation was deleted meanwhile; `internal_error`). Nothing of that turn is stored: send the message again.
          *     Lines starting with `:` are keep-alive comments. A client that disconnects cancels the reply (the provider request is aborted) and nothing is stored.
          *
-         *     Replies are grounded in the service's published guides and media (full-text search over the message's words), cited by reference (`[guide:slug]`, `[media:slug]`) and listed in `sources`. Without a configured language model (COMPANION_BASE_URL) the reply is a retrieval answer from those items, starting with "No language model is configured on this server; here is what the library has on this:". Typed clients: `companion.chat` answers the same turn as one JSON object (`CompanionReply`) once complete, within the request deadline.
+         *     Replies are grounded in the service's published guides and media (full-text search over the message's words), cited by reference (`[guide:slug]`, `[media:slug]`) and listed in `sources`. Without a configured language model (COMPANION_BASE_URL) the reply is a retrieval answer from those items, starting with "No language model is configured on this server; here is what the library has on this:". A request with `Accept: application/json` (and not `text/event-stream`) gets the same turn as one JSON object (`CompanionReply`) once complete, within the request deadline (a provider failure is then 503 `unavailable`); typed clients get that from `companion.chat`.
          */
         post: operations["companion-chat"];
         delete?: never;
@@ -7082,12 +7082,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reply as server-sent events (`meta`, `delta`…, then `done` or `error`). */
+            /** @description The reply as server-sent events (`meta`, `delta`…, then `done` or `error`); with `Accept: application/json` (and not `text/event-stream`), the finished turn as one JSON object instead. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["CompanionReply"];
                     /**
                      * @example event: meta
                      *     data: {"conversationId":"0193a5b2-6f1e-7c3a-8b2d-1234567890ab"}

@@ -264,3 +264,25 @@ describe('rate limit', () => {
     }
   });
 });
+
+describe('Accept: application/json', () => {
+  it('answers the whole turn as JSON over REST, like the typed client', async () => {
+    const member = await createMember(t);
+    const res = await t.request('POST', '/api/companion/chat', {
+      token: member.token,
+      body: { message: `${topic} as json` },
+      headers: { accept: 'application/json' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body.reply.startsWith(EMBEDDED_LABEL)).toBe(true);
+    expect(res.body.sources).toHaveLength(2);
+    const list = await t.request('GET', `/api/companion/conversations/${res.body.conversationId}/messages`, {
+      token: member.token,
+    });
+    expect(list.body.items.map((m: { _id: string }) => m._id)).toEqual([
+      res.body.replyMessageId,
+      res.body.userMessageId,
+    ]);
+  });
+});

@@ -44,8 +44,20 @@ function errorAnswer(c: HonoContext, ctx: Context, cause: unknown) {
   });
 }
 
+/** `Accept: application/json` without `text/event-stream`: the JSON answer, not the stream. */
+export function wantsJson(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept.toLowerCase();
+  return types.includes('application/json') && !types.includes('text/event-stream');
+}
+
 export function mountCompanionChat<E extends Env>(app: Hono<E>, contextFor: (c: HonoContext<E>) => Context) {
-  app.post(CHAT_PATH, async (c) => {
+  app.post(CHAT_PATH, async (c, next) => {
+    // A client asking for JSON only gets the whole turn from the REST adapter (`companion.chat`).
+    if (wantsJson(c.req.header('accept'))) {
+      await next();
+      return;
+    }
     const ctx = contextFor(c);
     let prepared: PreparedChat;
     try {
@@ -118,17 +130,20 @@ Events, in order:
 - or instead of \`done\`, \`error\` \`{ code, message }\` (codes of the error envelope: \`unavailable\` when the language model fails, breaks off or takes longer than COMPANION_TIMEOUT_MS; \`not_found\` when the conversation was deleted meanwhile; \`internal_error\`). Nothing of that turn is stored: send the message again.
 Lines starting with \`:\` are keep-alive comments. A client that disconnects cancels the reply (the provider request is aborted) and nothing is stored.
 
-Replies are grounded in the service's published guides and media (full-text search over the message's words), cited by reference (\`[guide:slug]\`, \`[media:slug]\`) and listed in \`sources\`. Without a configured language model (COMPANION_BASE_URL) the reply is a retrieval answer from those items, starting with "No language model is configured on this server; here is what the library has on this:". Typed clients: \`companion.chat\` answers the same turn as one JSON object (\`CompanionReply\`) once complete, within the request deadline.`;
+Replies are grounded in the service's published guides and media (full-text search over the message's words), cited by reference (\`[guide:slug]\`, \`[media:slug]\`) and listed in \`sources\`. Without a configured language model (COMPANION_BASE_URL) the reply is a retrieval answer from those items, starting with "No language model is configured on this server; here is what the library has on this:". A request with \`Accept: application/json\` (and not \`text/event-stream\`) gets the same turn as one JSON object (\`CompanionReply\`) once complete, within the request deadline (a provider failure is then 503 \`unavailable\`); typed clients get that from \`companion.chat\`.`;
 
 /** Replaces the JSON success the generator derived from `companion.chat` with the event stream. */
 export function documentCompanionChat(doc: OpenAPIObject) {
   const operation = (doc.paths?.[CHAT_PATH] as { post?: Record<string, unknown> } | undefined)?.post;
   if (!operation) throw new Error(`${CHAT_PATH} is missing from the OpenAPI document`);
   operation.description = EVENTS_DESCRIPTION;
-  const responses = operation.responses as Record<string, unknown>;
+  const responses = operation.responses as Record<string, { description?: string; content?: Record<string, unknown> }>;
+  const json = responses['200']?.content?.['application/json'];
   responses['200'] = {
-    description: 'The reply as server-sent events (`meta`, `delta`…, then `done` or `error`).',
+    description:
+      'The reply as server-sent events (`meta`, `delta`…, then `done` or `error`); with `Accept: application/json` (and not `text/event-stream`), the finished turn as one JSON object instead.',
     content: {
+      'application/json': json,
       'text/event-stream': {
         schema: { type: 'string' },
         example:
