@@ -181,7 +181,10 @@ async function storeTurn(ctx: Context, prepared: PreparedChat, reply: string): P
 /** The whole turn at once (the tRPC `companion.chat`), bounded by the request deadline too. */
 export async function chat(ctx: MemberContext, input: ChatInput): Promise<ChatReplyOutput> {
   const prepared = await prepareChat(ctx, input);
-  const timeoutMs = Math.min(ctx.config.COMPANION_TIMEOUT_MS, ctx.config.REQUEST_TIMEOUT_MS);
+  // Give up on the model a second before the request deadline, so storing the turn never races
+  // the 503 the caller would get (a reply stored after its caller was told it failed).
+  const deadline = ctx.config.REQUEST_TIMEOUT_MS;
+  const timeoutMs = Math.min(ctx.config.COMPANION_TIMEOUT_MS, Math.max(deadline - 1000, Math.floor(deadline / 2)));
   try {
     return await runChat(ctx, prepared, { timeoutMs });
   } catch (error) {
