@@ -16,6 +16,7 @@ import { mountBrowserPolicies } from './http/security-headers.js';
 import { documentCalendarFeed, mountCalendarFeed } from './domains/events/calendar-route.js';
 import { mountVideoUploads } from './domains/uploads/tus.js';
 import { documentActionsExport, mountActionsExport } from './domains/actions/export-route.js';
+import { documentCompanionChat, mountCompanionChat } from './domains/companion/chat-route.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 export const HEALTH_TIMEOUT_MS = 2000;
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
   });
   documentCalendarFeed(openApiDocument);
   documentActionsExport(openApiDocument);
+  documentCompanionChat(openApiDocument);
   const docs = createDocs(openApiDocument);
 
   const logUnexpected = (ctx: Context | undefined, error: TRPCError) => {
@@ -198,6 +200,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
   mountCalendarFeed(app, contextFor);
   mountVideoUploads(app, deps, contextFor);
   mountActionsExport(app, contextFor);
+  mountCompanionChat(app, contextFor);
   app.all('/api/*', async (c) => {
     c.set('answeredWithHeaders', true);
     const ctx = contextFor(c);

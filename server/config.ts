@@ -107,6 +107,19 @@ const configSchema = z.object({
    * elsewhere, unset means a random key generated once into DATA_DIR.
    */
   RATE_LIMIT_KEY_SECRET: z.string().min(32, 'Must be at least 32 characters.').optional(),
+  // Companion chat (README: Companion chat). With no COMPANION_BASE_URL the companion answers
+  // from the library itself (a labelled retrieval answer), so it works with no outside service.
+  /** An OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp server), e.g. http://localhost:11434/v1. */
+  COMPANION_BASE_URL: z.url().optional(),
+  /** The model asked; required with COMPANION_BASE_URL. */
+  COMPANION_MODEL: z.string().min(1).optional(),
+  /** Bearer key sent to the provider (local servers often need none). */
+  COMPANION_API_KEY: z.string().min(1).optional(),
+  /** Longest a whole reply may take before the stream ends with an `error` event. */
+  COMPANION_TIMEOUT_MS: positiveInt.default(60_000),
+  /** Chat messages per member per window; past it, 429 `rate_limited` with Retry-After. */
+  COMPANION_RATE_LIMIT_PER_MEMBER: positiveInt.default(20),
+  COMPANION_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(600),
   /** Calls one native tRPC batch request may hold; larger batches answer 400. */
   TRPC_MAX_BATCH_SIZE: positiveInt.max(100).default(10),
   /** Lifetime of a private calendar feed link; creating the link again renews it. */
@@ -202,7 +215,14 @@ function isPostgresUrl(value: string): boolean {
 
 export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
 
-const secretVariables = new Set(['DATABASE_URL', 'SMTP_URL', 'VAPID_PRIVATE_KEY', 'MESSAGE_KEYS']);
+const secretVariables = new Set([
+  'DATABASE_URL',
+  'SMTP_URL',
+  'VAPID_PRIVATE_KEY',
+  'MESSAGE_KEYS',
+  'COMPANION_BASE_URL',
+  'COMPANION_API_KEY',
+]);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -222,6 +242,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           code: 'custom',
           path: ['RATE_LIMIT_KEY_SECRET'],
           message: 'Required in production (a random string of at least 32 characters).',
+        });
+      if (config.COMPANION_BASE_URL && !config.COMPANION_MODEL)
+        issues.addIssue({
+          code: 'custom',
+          path: ['COMPANION_MODEL'],
+          message: 'Required with COMPANION_BASE_URL (the model the provider serves).',
         });
       if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY))
         issues.addIssue({

@@ -652,7 +652,16 @@ export interface paths {
         put?: never;
         /**
          * Chat with the companion (server-sent events)
-         * @description Answers a text/event-stream once built. Rate limited per member (429 `rate_limited` with Retry-After).
+         * @description Answers `text/event-stream` once the request is accepted. Before the stream starts, a refusal is the JSON error envelope: 400 `validation_failed`, 401, 404 `not_found` (`conversationId` missing or another member's), 429 `rate_limited` with Retry-After (COMPANION_RATE_LIMIT_PER_MEMBER messages per COMPANION_RATE_LIMIT_WINDOW_SECONDS, per member).
+         *
+         *     Events, in order:
+         *     - `meta` `{ conversationId }`: the conversation (for a new one, its id; it exists once `done` arrives);
+         *     - `delta` `{ text }`, any number: the reply's next piece;
+         *     - `done` `{ conversationId, userMessageId, replyMessageId, sources: [{ type: 'guide'|'media', slug, title }] }`: the turn is stored;
+         *     - or instead of `done`, `error` `{ code, message }` (codes of the error envelope: `unavailable` when the language model fails, breaks off or takes longer than COMPANION_TIMEOUT_MS; `not_found` when the conversation was deleted meanwhile; `internal_error`). Nothing of that turn is stored: send the message again.
+         *     Lines starting with `:` are keep-alive comments. A client that disconnects cancels the reply (the provider request is aborted) and nothing is stored.
+         *
+         *     Replies are grounded in the service's published guides and media (full-text search over the message's words), cited by reference (`[guide:slug]`, `[media:slug]`) and listed in `sources`. Without a configured language model (COMPANION_BASE_URL) the reply is a retrieval answer from those items, starting with "No language model is configured on this server; here is what the library has on this:". A request with `Accept: application/json` (and not `text/event-stream`) gets the same turn as one JSON object (`CompanionReply`) once complete, within the request deadline (a provider failure is then 503 `unavailable`); typed clients get that from `companion.chat`.
          */
         post: operations["companion-chat"];
         delete?: never;
@@ -668,7 +677,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's companion conversations */
+        /**
+         * The caller's companion conversations
+         * @description Only the caller's own, newest activity (last finished reply) first; `pinned=true` lists the pinned ones, `pinned=false` the others. A conversation exists once its first reply was stored.
+         */
         get: operations["companion-listConversations"];
         put?: never;
         post?: never;
@@ -688,8 +700,31 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a companion conversation */
+        /**
+         * Delete a companion conversation
+         * @description Hard delete, with every message. Another member's conversation answers 404.
+         */
         delete: operations["companion-deleteConversation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companion/conversations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the caller's companion conversations, its messages newest first
+         * @description Each stored turn is the member's message and the finished reply (with the library items it cites). Another member's conversation answers 404 like a missing one.
+         */
+        get: operations["companion-listMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -704,7 +739,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pin (or unpin) a companion conversation */
+        /**
+         * Pin (or unpin) a companion conversation
+         * @description `{ pinned: false }` unpins. Pinning does not change the conversation's place in the activity order. Another member's conversation answers 404.
+         */
         post: operations["companion-pinConversation"];
         delete?: never;
         options?: never;
@@ -2486,14 +2524,34 @@ export interface components {
             _id: string;
             createdAt: string;
             pinned: boolean;
+            /** @description The start of the first message. */
             title: string | null;
+            /** @description When the last finished reply was stored. */
             updatedAt: string;
+        };
+        CompanionMessage: {
+            _id: string;
+            content: string;
+            createdAt: string;
+            /** @enum {string} */
+            role: "user" | "assistant";
+            /** @description Assistant messages: the items cited. */
+            sources: components["schemas"]["CompanionSource"][];
         };
         CompanionReply: {
             conversationId: string;
             createdAt: string;
-            messageId: string;
             reply: string;
+            replyMessageId: string;
+            sources: components["schemas"]["CompanionSource"][];
+            userMessageId: string;
+        };
+        CompanionSource: {
+            /** @description GET /api/guides/{slug} or GET /api/media/{slug}. */
+            slug: string;
+            title: string;
+            /** @enum {string} */
+            type: "guide" | "media";
         };
         Conversation: {
             _id: string;
@@ -7016,7 +7074,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description Continue this conversation; a new one is started when absent.
+                     * @description Continue this conversation of yours; a new one is started when absent.
                      */
                     conversationId?: string;
                     message: string;
@@ -7024,13 +7082,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful response */
+            /** @description The reply as server-sent events (`meta`, `delta`…, then `done` or `error`); with `Accept: application/json` (and not `text/event-stream`), the finished turn as one JSON object instead. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CompanionReply"];
+                    /**
+                     * @example event: meta
+                     *     data: {"conversationId":"0193a5b2-6f1e-7c3a-8b2d-1234567890ab"}
+                     *
+                     *     event: delta
+                     *     data: {"text":"No language model is configured on this server; "}
+                     *
+                     *     event: done
+                     *     data: {"conversationId":"0193a5b2-6f1e-7c3a-8b2d-1234567890ab","userMessageId":"0193a5b2-6f1f-7c3a-8b2d-1234567890ac","replyMessageId":"0193a5b2-6f20-7c3a-8b2d-1234567890ad","sources":[{"type":"guide","slug":"potluck-basics","title":"Potluck basics"}]}
+                     */
+                    "text/event-stream": string;
                 };
             };
             /** @description The input is not valid: `validation_failed`. */
@@ -7044,6 +7113,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7069,17 +7147,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected error: `internal_error`. */
-            500: {
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
                 headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7145,15 +7225,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7233,8 +7304,74 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "companion-listMessages": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["CompanionMessage"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7337,15 +7474,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -64,7 +64,7 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
   return Buffer.concat(chunks);
 }
 
-async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const bytes = await readCapped(request, maxBytes);
   if (bytes.byteLength === 0) return {};
   const contentType = request.headers.get('content-type') ?? '';

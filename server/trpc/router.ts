@@ -14,6 +14,7 @@
 // (/api/admin/groves, /api/admin/organizations) lives under `adminSetup`, and the calendar feed
 // token (/api/me/calendar-token) under `events`. tests/http/trpc-paths.test.ts checks the rule.
 import { actionsMeProcedures, actionsRouter } from '../domains/actions/router.js';
+import { companionRouter } from '../domains/companion/router.js';
 import { authRouter } from '../domains/auth/router.js';
 import { conversationsRouter } from '../domains/conversations/router.js';
 import { meRouter } from '../domains/me/router.js';
@@ -63,6 +64,7 @@ export const appRouter = router({
   feed: feedRouter,
   handles: handlesRouter,
   reports: reportsRouter,
+  companion: companionRouter,
   ...unbuiltNamespaces,
 });
 

@@ -154,23 +154,6 @@ describe('501 not_implemented', () => {
     return { status: res.status, body: await res.json() };
   };
 
-  it('a real unbuilt route of the app answers the 501 envelope', async () => {
-    type Op = { 'x-auth'?: string; 'x-unbuilt'?: boolean; parameters?: { required?: boolean }[] };
-    const paths = Object.entries(t.openApiDocument.paths ?? {}) as [string, Record<string, Op>][];
-    const path = paths.find(
-      ([p, item]) =>
-        !p.includes('{') &&
-        item.get?.['x-unbuilt'] &&
-        ['public', 'member'].includes(item.get['x-auth'] ?? '') &&
-        !(item.get.parameters ?? []).some((x) => x.required),
-    )?.[0];
-    // Delete this test when the last milestone builds every route.
-    expect(path, 'an unbuilt public or member GET route without required parameters').toBeDefined();
-    const member = await createMember(t);
-    const res = await t.request('GET', path!, { token: member.token });
-    expectEnvelope(res, 501, 'not_implemented');
-  });
-
   it('answers 501 after validation passes, 400 before', async () => {
     expect(await call({ name: 'x' })).toEqual({
       status: 501,

@@ -6,6 +6,8 @@
 // the outcomes that differ from the level's defaults (see `defaultOutcome`). `setup` builds a
 // request per call when the route needs real data (an owned resource, valid credentials);
 // otherwise the request is generated from the route's schemas.
+import { sql } from 'drizzle-orm';
+import { newId } from '../../db/ids.js';
 import { createSession } from '../../server/auth/sessions.js';
 import type { AuthLevel } from '../../server/trpc/init.js';
 import type { ApiResponse, TestApp } from '../setup/harness.js';
@@ -183,6 +185,14 @@ const privateListOfMember = async (ctx: SetupContext) => ({
 const listAndPlace = async (ctx: SetupContext) => ({
   params: { id: (await privateListOfMember(ctx)).params.id, placeId: (await approvedPlace(ctx))._id },
 });
+/** A stored companion conversation of the member, written directly (chatting would spend its rate limit). */
+const companionConversationOfMember = async (ctx: SetupContext) => {
+  const id = newId();
+  await ctx.t.deps.database.rows(
+    sql`insert into companion_conversations (id, user_id, title, activity_id) values (${id}::uuid, ${ctx.callers.member.id}::uuid, 'Potluck ideas?', ${newId()}::uuid)`,
+  );
+  return { params: { id } };
+};
 /** Every signed-in caller but the owner (`member`) gets the 404 of a missing resource. */
 const othersHidden = { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' } as const;
 /** Library (issue 13): drafts and categories made by the admin caller, fresh per call. */
@@ -519,10 +529,31 @@ export const authorizationMatrix: Record<string, RouteRule> = {
     expect: { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' },
   },
   'GET /api/actions/export': member,
-  'POST /api/companion/chat': member,
+  // Companion (issue 14): a conversation of the member.
+  // Continuing a conversation: another member's answers 404 like a missing one, before any stream.
+  'POST /api/companion/chat': {
+    auth: 'member',
+    setup: async (ctx) => ({
+      body: { conversationId: (await companionConversationOfMember(ctx)).params.id, message: 'And then?' },
+    }),
+    expect: othersHidden,
+  },
   'GET /api/companion/conversations': member,
-  'POST /api/companion/conversations/{id}/pin': member,
-  'DELETE /api/companion/conversations/{id}': member,
+  'GET /api/companion/conversations/{id}/messages': {
+    auth: 'member',
+    setup: companionConversationOfMember,
+    expect: othersHidden,
+  },
+  'POST /api/companion/conversations/{id}/pin': {
+    auth: 'member',
+    setup: async (ctx) => ({ ...(await companionConversationOfMember(ctx)), body: { pinned: true } }),
+    expect: othersHidden,
+  },
+  'DELETE /api/companion/conversations/{id}': {
+    auth: 'member',
+    setup: companionConversationOfMember,
+    expect: othersHidden,
+  },
 
   // Admin
   'GET /api/admin/places/pending': admin,

@@ -96,6 +96,8 @@ export async function createTestApp(
     // Per-member write limits are tested with their own numbers (tests/auth/write-limits.test.ts);
     // other tests create freely.
     RATE_LIMIT_WRITES_PER_MEMBER: '100000',
+    // Likewise the companion chat limit (tests/companion/embedded.test.ts sets its own).
+    COMPANION_RATE_LIMIT_PER_MEMBER: '100000',
     ...env,
   });
   const clock = new ManualClock(new Date());

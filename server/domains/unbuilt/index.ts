@@ -7,7 +7,6 @@
 // This file is the one list of them, already under their final tRPC paths (the naming rule is
 // in server/trpc/router.ts): building a route moves its procedure into its domain router under
 // the same namespace and name, so no client's tRPC path changes.
-import { companionProcedures as companion } from './companion.js';
 import { uploadsProcedures as uploads } from './uploads.js';
 
 /** Unbuilt procedures of namespaces that also hold built ones; merged into those routers. */
@@ -16,11 +15,4 @@ export const unbuiltInBuiltNamespaces = {
 };
 
 /** Namespaces with no built route yet. */
-export const unbuiltNamespaces = {
-  companion: {
-    chat: companion.chat,
-    listConversations: companion.listConversations,
-    pinConversation: companion.pin,
-    deleteConversation: companion.deleteConversation,
-  },
-};
+export const unbuiltNamespaces = {};
