@@ -19,7 +19,7 @@ export const ADVISORY_LOCKS = {
   /** Job: delete messages past their expiresAt (server/jobs/messages-sweep.ts). */
   expiredMessagesSweep: 7_310_401,
   /**
-   * Not a job: the friends-feed triggers (migrations/0012_posts_feed_triggers.sql) take the
+   * Not a job: the friends-feed triggers (migrations/0019_posts_feed_triggers.sql) take the
    * two-key transaction lock (this id, hashtext(author id)) so a post and a new friendship of its
    * author never miss each other's inbox rows.
    */

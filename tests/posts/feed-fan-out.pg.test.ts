@@ -1,6 +1,6 @@
 // The friends-feed inbox under concurrency: a post and a new friendship of its author, each in a
 // transaction that commits while the other is under way, must not miss each other (the triggers
-// serialize on an advisory lock per author: migrations/0012_posts_feed_triggers.sql). The
+// serialize on an advisory lock per author: migrations/0019_posts_feed_triggers.sql). The
 // interleaving is forced with two connections. PostgreSQL only.
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
