@@ -18,3 +18,4 @@ export * from './actions.js';
 export * from './posts.js';
 export * from './reports.js';
 export * from './realtime.js';
+export * from './image-uploads.js';
