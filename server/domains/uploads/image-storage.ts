@@ -158,6 +158,8 @@ function s3Storage(config: ImageStorageConfig & { S3_BUCKET: string }): ImageSto
     region: config.S3_REGION,
     ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
     forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    // Otherwise the presigned URL carries the CRC32 of an empty body and the store refuses the PUT.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
     ...(config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
       ? { credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } }
       : {}),
