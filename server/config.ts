@@ -219,7 +219,13 @@ function isPostgresUrl(value: string): boolean {
 
 export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
 
-const secretVariables = new Set(['DATABASE_URL', 'SMTP_URL', 'VAPID_PRIVATE_KEY', 'MESSAGE_KEYS', 'S3_SECRET_ACCESS_KEY']);
+const secretVariables = new Set([
+  'DATABASE_URL',
+  'SMTP_URL',
+  'VAPID_PRIVATE_KEY',
+  'MESSAGE_KEYS',
+  'S3_SECRET_ACCESS_KEY',
+]);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

@@ -197,7 +197,9 @@ describe('attaching to a post', () => {
 
   it('works over the typed client', async () => {
     const key = await uploaded(owner, await jpegWithGps());
-    const post = await t.trpc(owner.token).posts.create.mutate({ body: 'Typed', visibility: 'public', imageKeys: [key] });
+    const post = await t
+      .trpc(owner.token)
+      .posts.create.mutate({ body: 'Typed', visibility: 'public', imageKeys: [key] });
     expect(post.imageUrls).toEqual([`${t.config.PUBLIC_URL}/uploads/images/${key}`]);
   });
 
@@ -208,7 +210,14 @@ describe('attaching to a post', () => {
     const notUploaded = (await presign(owner, { contentType: 'image/jpeg', purpose: 'post', contentLength: 10 })).key;
     const used = await uploaded(owner, bytes);
     expect((await createPost(owner, [used])).status).toBe(201);
-    for (const keys of [[othersKey], [mediaKey], [used], [notUploaded], ['post/aaaaaaaaaaaaaaaaaaaaaaaaaa'], ['../x']]) {
+    for (const keys of [
+      [othersKey],
+      [mediaKey],
+      [used],
+      [notUploaded],
+      ['post/aaaaaaaaaaaaaaaaaaaaaaaaaa'],
+      ['../x'],
+    ]) {
       const res = await createPost(owner, keys);
       expect(res.status, keys.join()).toBe(400);
       expect(res.body.error.code).toBe('validation_failed');
@@ -218,7 +227,9 @@ describe('attaching to a post', () => {
   });
 
   it('refuses bytes that are not the declared type, not decodable, or too many pixels, and creates no post', async () => {
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const jpeg = await jpegWithGps();
     const truncated = Buffer.concat([jpeg.subarray(0, 40), Buffer.alloc(200)]);
     const huge = await sharp({ create: { width: 1200, height: 1000, channels: 3, background: '#fff' } })
@@ -275,12 +286,11 @@ describe('cleanup', () => {
     expect((await createPost(member, [attached])).status).toBe(201);
     const res = await t.request('DELETE', '/api/me', { token: member.token });
     expect(res.status).toBeLessThan(300);
-    expect(await t.deps.database.db.select().from(imageUploads).where(eq(imageUploads.ownerId, member.id))).toHaveLength(
-      0,
-    );
+    expect(
+      await t.deps.database.db.select().from(imageUploads).where(eq(imageUploads.ownerId, member.id)),
+    ).toHaveLength(0);
     for (const key of [pending, attached])
-      for (const area of ['incoming', 'clean'])
-        expect(existsSync(join(dataDir, 'images', area, key))).toBe(false);
+      for (const area of ['incoming', 'clean']) expect(existsSync(join(dataDir, 'images', area, key))).toBe(false);
     expect((await fetch(`${t.config.PUBLIC_URL}/uploads/images/${attached}`)).status).toBe(404);
   });
 });

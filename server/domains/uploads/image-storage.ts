@@ -201,7 +201,9 @@ function s3Storage(config: ImageStorageConfig & { S3_BUCKET: string }): ImageSto
       const objects = keys.flatMap((key) => areas.map((area) => ({ Key: objectKey(area, key) })));
       for (let i = 0; i < objects.length; i += 1000) {
         try {
-          await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects.slice(i, i + 1000) } }));
+          await client.send(
+            new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects.slice(i, i + 1000) } }),
+          );
         } catch (error) {
           log.warn({ err: error instanceof Error ? error.message : String(error) }, 'image objects not removed');
         }

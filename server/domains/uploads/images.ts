@@ -169,10 +169,7 @@ export async function discardRawUploads(ctx: MemberContext, keys: readonly strin
 }
 
 /** A clean image to serve: only attached uploads have one. */
-export async function attachedImage(
-  db: DbOrTx,
-  key: string,
-): Promise<{ contentType: string } | null> {
+export async function attachedImage(db: DbOrTx, key: string): Promise<{ contentType: string } | null> {
   if (!IMAGE_KEY_PATTERN.test(key)) return null;
   const [row] = await db
     .select({ contentType: imageUploads.cleanContentType })

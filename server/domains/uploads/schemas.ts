@@ -62,7 +62,9 @@ export const presignImageInput = z
       .int()
       .min(1)
       .max(UPLOAD_LIMITS.imageBytes)
-      .meta({ description: `Size in bytes, at most ${UPLOAD_LIMITS.imageBytes}; the PUT must send exactly this many.` }),
+      .meta({
+        description: `Size in bytes, at most ${UPLOAD_LIMITS.imageBytes}; the PUT must send exactly this many.`,
+      }),
   })
   .strict()
   .meta({ examples: [{ contentType: 'image/jpeg', purpose: 'post', contentLength: 482113 }] });
