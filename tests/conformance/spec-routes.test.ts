@@ -253,7 +253,6 @@ describe('unbuilt routes through the typed tRPC client', () => {
     const calls: (() => Promise<unknown>)[] = [
       // Built, and unconfigured on this test server (no Google client id): 501 too.
       () => t.trpc().auth.google.mutate({ idToken: 'jwt' }),
-      () => m.uploads.presignImage.mutate({ contentType: 'image/jpeg', purpose: 'avatar', contentLength: 1024 }),
       () => m.companion.chat.mutate({ message: 'Hello' }),
       () => m.companion.pinConversation.mutate({ id, pinned: false }),
     ];

@@ -24,7 +24,11 @@ let other: TestMember;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'image-uploads-'));
-  t = await createTestApp({ DATA_DIR: dataDir, IMAGE_MAX_PIXELS: '1000000' });
+  t = await createTestApp({
+    DATA_DIR: dataDir,
+    IMAGE_MAX_PIXELS: '1000000',
+    CORS_ALLOWED_ORIGINS: 'https://app.example.org',
+  });
   await new Promise<void>((resolve) => {
     server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve());
   });
@@ -133,6 +137,23 @@ describe('the signed PUT (embedded storage)', () => {
     }
     expect((await put(presigned.url, 'image/jpeg', bytes)).status).toBe(200);
     expect(existsSync(join(dataDir, 'images', 'incoming', presigned.key))).toBe(true);
+  });
+
+  it('lets the configured web origin PUT from a browser (CORS preflight), and no other', async () => {
+    const presigned = await presign(owner, { contentType: 'image/jpeg', purpose: 'post', contentLength: 10 });
+    const preflight = (origin: string) =>
+      fetch(presigned.url, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'PUT',
+          'Access-Control-Request-Headers': 'content-type',
+        },
+      });
+    const allowed = await preflight('https://app.example.org');
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.org');
+    expect(allowed.headers.get('access-control-allow-methods')).toContain('PUT');
+    expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('does not serve raw uploads', async () => {
