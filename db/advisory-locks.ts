@@ -12,6 +12,8 @@ export const ADVISORY_LOCKS = {
   expiredIdempotencyKeysSweep: 7_310_105,
   /** Job: delete video uploads abandoned a day past their authorization (server/domains/uploads/sweep.ts). */
   abandonedVideoUploadsSweep: 7_310_701,
+  /** Job: delete image uploads never attached, a day after their presign (server/domains/uploads/image-sweep.ts). */
+  unattachedImageUploadsSweep: 7_310_711,
   /** Job: delete friend invite codes past their expiry (server/jobs/friend-invite-sweep.ts). */
   expiredFriendInvitesSweep: 7_310_201,
   /** Job: Web Push event reminders ~24 h ahead, once per member and event (server/jobs/event-reminders.ts). */

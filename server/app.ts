@@ -15,6 +15,7 @@ import { createRestHandler, errorResponse } from './http/rest.js';
 import { mountBrowserPolicies } from './http/security-headers.js';
 import { documentCalendarFeed, mountCalendarFeed } from './domains/events/calendar-route.js';
 import { mountVideoUploads } from './domains/uploads/tus.js';
+import { mountImageUploads } from './domains/uploads/image-routes.js';
 import { documentActionsExport, mountActionsExport } from './domains/actions/export-route.js';
 import { documentCompanionChat, mountCompanionChat } from './domains/companion/chat-route.js';
 import packageJson from '../package.json' with { type: 'json' };
@@ -199,6 +200,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
 
   mountCalendarFeed(app, contextFor);
   mountVideoUploads(app, deps, contextFor);
+  mountImageUploads(app, deps, contextFor);
   mountActionsExport(app, contextFor);
   mountCompanionChat(app, contextFor);
   app.all('/api/*', async (c) => {

@@ -132,6 +132,23 @@ const configSchema = z.object({
   /** Lifetime of a video's tus authorization, from its creation; an upload not finished by then must start over. */
   VIDEO_UPLOAD_AUTH_TTL_MINUTES: positiveInt.max(7 * 24 * 60).default(360),
 
+  /** Where embedded-driver image uploads are stored (no S3 configured). Unset: DATA_DIR/images. */
+  IMAGE_STORAGE_DIR: z.string().min(1).optional(),
+  /** Lifetime of a presigned image PUT URL. */
+  IMAGE_UPLOAD_URL_TTL_SECONDS: positiveInt.max(3600).default(600),
+  /** Largest decoded image (width × height) an attached upload may have. */
+  IMAGE_MAX_PIXELS: positiveInt.max(200_000_000).default(40_000_000),
+  // S3-compatible object storage for images (AWS, MinIO, R2, Garage). S3_BUCKET turns it on; unset,
+  // images go to the embedded driver (signed PUTs to this service, bytes under DATA_DIR).
+  /** Endpoint URL (MinIO, R2, Garage…); unset means AWS for S3_REGION. */
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Path-style URLs (`endpoint/bucket/key`), needed by MinIO, Garage and most self-hosted servers. */
+  S3_FORCE_PATH_STYLE: bool.default(false),
+
   // Sign in with Apple / Google. A provider with no client id is not offered: its route answers
   // 501 `not_implemented`. The JWKS and issuer defaults are the providers' published ones; tests
   // and private deployments point them elsewhere.
@@ -222,6 +239,7 @@ const secretVariables = new Set([
   'MESSAGE_KEYS',
   'COMPANION_BASE_URL',
   'COMPANION_API_KEY',
+  'S3_SECRET_ACCESS_KEY',
 ]);
 
 export class ConfigError extends Error {

@@ -61,7 +61,7 @@ export function createFeedBareApp(url: string, mode: FeedBareMode, poolMax = 10)
     const query = template({ cursor: before !== undefined, admin: viewer.isSiteAdmin });
     const params = fillPlaceholders(query.params, friendsFeedValues(viewer, before, limit));
     const rows = (await client.unsafe(query.sql, params as never[], { prepare: true })) as unknown as PostRow[];
-    const items = rows.slice(0, limit).map(toPost);
+    const items = rows.slice(0, limit).map((row) => toPost(row, { PUBLIC_URL: 'http://localhost' }));
     const last = items[items.length - 1];
     return c.json({ items, nextCursor: rows.length > limit && last ? encodeCursor(last._id) : null });
   });

@@ -2080,7 +2080,7 @@ export interface paths {
         put?: never;
         /**
          * Write a post
-         * @description Visibility `public` (everyone, also anonymous readers of /api/handles/{handle}/posts), `friends` (the author's friends at read time) or `grove` (members of `groveId` at read time; the author must be a member when posting, otherwise 404, the same answer as a grove that does not exist). `imageKeys`: up to 4 upload keys, shape-checked only until the uploads milestone validates them.
+         * @description Visibility `public` (everyone, also anonymous readers of /api/handles/{handle}/posts), `friends` (the author's friends at read time) or `grove` (members of `groveId` at read time; the author must be a member when posting, otherwise 404, the same answer as a grove that does not exist). `imageKeys`: up to 4 keys from POST /api/uploads/image/presign (purpose `post`), each attached to the post (checked, re-encoded without metadata); one that is not yours, not uploaded, already used or not a valid image answers 400 and no post is created.
          */
         post: operations["posts-create"];
         delete?: never;
@@ -2302,7 +2302,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Presign an image upload */
+        /**
+         * Presign an image upload
+         * @description Returns a URL to PUT the image to (valid IMAGE_UPLOAD_URL_TTL_SECONDS, 10 minutes by default) and its key. The URL's signature binds the content type and the exact length: the storage refuses (403) another Content-Type, another length or a late PUT. The image bytes never pass through the API. Then pass the key to the route that uses the image: attaching checks the key was issued to you for that purpose and not used yet, that the bytes are an image of the declared type within IMAGE_MAX_PIXELS, and re-encodes it without any metadata (EXIF GPS position, camera serial, XMP). The clean image is then served at `{PUBLIC_URL}/uploads/images/{key}` (anyone holding the URL can load it: the key is random and unguessable). Keys never attached are deleted with their bytes after a day.
+         */
         post: operations["uploads-presignImage"];
         delete?: never;
         options?: never;
@@ -2794,9 +2797,9 @@ export interface components {
         };
         ImagePresign: {
             expiresAt: string;
-            /** @description Pass this key to the route that attaches the image. */
+            /** @description Pass this key to the route that attaches the image (e.g. imageKeys of POST /api/posts). Only you can attach it, once, for this purpose; a key never attached is deleted with its bytes after a day. */
             key: string;
-            /** @description Send the file with HTTP PUT here, with the same Content-Type and Content-Length. */
+            /** @description Send the file with HTTP PUT here, with the same Content-Type and Content-Length, before expiresAt. Storage answers 2xx when stored and 403 for another type or length or an expired URL. */
             url: string;
         };
         MediaItem: {
@@ -2981,8 +2984,10 @@ export interface components {
             groveId: string | null;
             /** @description True only when a site admin reads a post that moderation hid (everyone else gets 404). */
             hidden: boolean;
-            /** @description Upload keys given at creation, in order. Image URLs are added when the uploads milestone lands; until then the keys are stored as given (shape-checked only). */
+            /** @description Upload keys given at creation, in order (attached images, see imageUrls). */
             imageKeys: string[];
+            /** @description The clean images (re-encoded, without metadata), in the order of imageKeys: GET answers the image. The URL is a capability: anyone holding it can load the image. */
+            imageUrls: string[];
             /** @description The caller's reaction; null when none or anonymous. */
             myReaction: ("heart" | "support" | "celebrate" | "sad") | null;
             reactions: components["schemas"]["ReactionCounts"];
@@ -14691,7 +14696,7 @@ export interface operations {
                      */
                     groveId?: string | null;
                     /**
-                     * @description Up to 4 keys from POST /api/uploads/image/presign (purpose `post`). Only their shape is checked until the uploads milestone validates them.
+                     * @description Up to 4 keys from POST /api/uploads/image/presign (purpose `post`), each uploaded and not used before: each is checked (yours, an image of its declared type, within the pixel limit), re-encoded without metadata, and attached to the post; a key that fails answers 400 and no post is created.
                      * @default []
                      */
                     imageKeys?: string[];
@@ -16070,12 +16075,15 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Size in bytes, at most 10485760; the signature binds it. */
+                    /** @description Size in bytes, at most 10485760; the PUT must send exactly this many. */
                     contentLength: number;
-                    /** @enum {string} */
+                    /**
+                     * @description The type of the file; the PUT must send exactly this Content-Type. HEIC is converted to JPEG when attached, if it can be decoded.
+                     * @enum {string}
+                     */
                     contentType: "image/jpeg" | "image/png" | "image/webp" | "image/heic";
                     /**
-                     * @description Where the image will be used; decides the key prefix and who may attach it.
+                     * @description Where the image will be used; it prefixes the key, and only a route of this purpose accepts the key (posts take `post`, media posters `media`, guide covers `guide`).
                      * @enum {string}
                      */
                     purpose: "avatar" | "place" | "post" | "event" | "grove" | "organization" | "review" | "media" | "guide";
@@ -16141,15 +16149,6 @@ export interface operations {
             };
             /** @description Unexpected error: `internal_error`. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not implemented yet (after auth and validation pass): `not_implemented`. */
-            501: {
                 headers: {
                     [name: string]: unknown;
                 };

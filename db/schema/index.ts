@@ -19,3 +19,4 @@ export * from './posts.js';
 export * from './reports.js';
 export * from './realtime.js';
 export * from './companion.js';
+export * from './image-uploads.js';

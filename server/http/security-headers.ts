@@ -80,4 +80,6 @@ export function mountBrowserPolicies<E extends Env>(
   const policy = corsFor(config.CORS_ALLOWED_ORIGINS);
   app.use('/api/*', policy);
   app.use('/trpc/*', policy);
+  // Browsers PUT images to the embedded driver's presigned URLs and load the clean ones.
+  app.use('/uploads/images/*', policy);
 }

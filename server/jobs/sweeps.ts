@@ -8,6 +8,7 @@ import type { Job } from './runner.js';
 import { expiredMessagesSweep } from './messages-sweep.js';
 import { rsvpSweep } from './rsvp-sweep.js';
 import { abandonedVideoUploadsSweep } from '../domains/uploads/sweep.js';
+import { unattachedImageUploadsSweep } from '../domains/uploads/image-sweep.js';
 import { friendInviteSweep } from './friend-invite-sweep.js';
 
 export const expiredCredentialsSweep: Job = {
@@ -49,5 +50,6 @@ export const expiredIdempotencyKeysSweep: Job = {
 };
 allJobs.push(expiredIdempotencyKeysSweep);
 allJobs.push(abandonedVideoUploadsSweep);
+allJobs.push(unattachedImageUploadsSweep);
 allJobs.push(friendInviteSweep);
 allJobs.push(expiredMessagesSweep);

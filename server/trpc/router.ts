@@ -32,7 +32,7 @@ import { mediaRouter, watchlistRouter } from '../domains/media/router.js';
 import { guideCategoriesRouter, guidesRouter } from '../domains/guides/router.js';
 import { myReportsRouter, reportsRouter } from '../domains/reports/router.js';
 import { feedRouter, handlesRouter, postsRouter, savedPostsProcedures } from '../domains/posts/router.js';
-import { unbuiltInBuiltNamespaces as unbuilt, unbuiltNamespaces } from '../domains/unbuilt/index.js';
+import { unbuiltNamespaces } from '../domains/unbuilt/index.js';
 import { mergeRouters, router } from './init.js';
 
 export const appRouter = router({
@@ -52,7 +52,7 @@ export const appRouter = router({
   adminSetup: adminSetupRouter,
   places: mergeRouters(placesRouter, placeReviewsRouter),
   placeLists: placeListsRouter,
-  uploads: mergeRouters(uploadsRouter, router(unbuilt.uploads)),
+  uploads: uploadsRouter,
   friends: friendsRouter,
   pushTokens: pushTokensRouter,
   media: mediaRouter,

@@ -115,20 +115,7 @@ export const specRoutes: SpecRoute[] = [
   { table: SOCIAL, method: 'POST', path: '/api/reports', auth: 'member', status: 'impl' },
 
   // ---- Uploads, messaging, media, guides, actions, companion ----
-  {
-    table: OTHER,
-    method: 'POST',
-    path: '/api/uploads/image/presign',
-    auth: 'member',
-    status: '501',
-    valid: { body: { contentType: 'image/webp', purpose: 'post', contentLength: 204800 } },
-    invalid: [
-      { body: { contentType: 'image/gif', purpose: 'post', contentLength: 10 } },
-      { body: { contentType: 'image/png', purpose: 'wallpaper', contentLength: 10 } },
-      { body: { contentType: 'image/png', purpose: 'avatar', contentLength: '10' } },
-      { body: { contentType: 'image/png', purpose: 'avatar', contentLength: 1e9 } },
-    ],
-  },
+  { table: OTHER, method: 'POST', path: '/api/uploads/image/presign', auth: 'member', status: 'impl' },
   { table: OTHER, method: 'POST', path: '/api/uploads/video/create', auth: 'member', status: 'impl' },
   { table: OTHER, method: 'GET', path: '/api/conversations', auth: 'member', status: 'impl' },
   { table: OTHER, method: 'POST', path: '/api/conversations', auth: 'member', status: 'impl' },

@@ -87,7 +87,8 @@ describe('README configuration table', () => {
   it('documents every variable with its real default', () => {
     const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
     const documented = new Map<string, string>();
-    for (const match of readme.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)) documented.set(match[1]!, match[2]!.trim());
+    for (const match of readme.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]+) \|/gm))
+      documented.set(match[1]!, match[2]!.trim());
     const defaults = loadConfig({});
     for (const [name, value] of Object.entries(defaults)) {
       expect(documented.has(name), `${name} missing from README`).toBe(true);

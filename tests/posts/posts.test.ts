@@ -15,11 +15,12 @@ const missing = '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6';
 const zeroCounts = { heart: 0, support: 0, celebrate: 0, sad: 0 };
 
 describe('POST /api/posts', () => {
-  it('creates a public post (REST) with counts, own state and image keys', async () => {
+  // Posts with images (real uploads, attached and stripped of metadata): tests/uploads/images.test.ts.
+  it('creates a public post (REST) with counts and own state', async () => {
     const author = await createMember(t);
     const res = await t.request('POST', '/api/posts', {
       token: author.token,
-      body: { body: '  Vigil tonight  ', visibility: 'public', imageKeys: ['uploads/a.jpg'] },
+      body: { body: '  Vigil tonight  ', visibility: 'public', imageKeys: [] },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -27,7 +28,8 @@ describe('POST /api/posts', () => {
       body: 'Vigil tonight',
       visibility: 'public',
       groveId: null,
-      imageKeys: ['uploads/a.jpg'],
+      imageKeys: [],
+      imageUrls: [],
       reactions: zeroCounts,
       myReaction: null,
       commentCount: 0,

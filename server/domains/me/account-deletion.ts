@@ -9,6 +9,7 @@ import { users } from '../../../db/schema/index.js';
 import { removeMessagingOfDeletedMember } from '../conversations/account-cleanup.js';
 import { removePlacesOfDeletedMember } from '../places/account-cleanup.js';
 import { removeVideosOfDeletedMember } from '../uploads/account-cleanup.js';
+import { removeImagesOfDeletedMember } from '../uploads/images.js';
 import { removePlaceSocialOfDeletedMember } from '../place-social/account-cleanup.js';
 import { detachReportsOfDeletedMember } from '../reports/account-cleanup.js';
 
@@ -35,6 +36,7 @@ export async function deleteAccountData(tx: Tx, userId: string, env: AccountDele
 // Registered here (not in the domain) so a cleaner cannot be lost to an unimported module.
 onAccountDeletion(removePlacesOfDeletedMember);
 onAccountDeletion(removeVideosOfDeletedMember);
+onAccountDeletion(removeImagesOfDeletedMember);
 onAccountDeletion(removePlaceSocialOfDeletedMember);
 onAccountDeletion(removeMessagingOfDeletedMember);
 onAccountDeletion(detachReportsOfDeletedMember);

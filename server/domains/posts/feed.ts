@@ -10,6 +10,7 @@ import type { MemberContext } from '../../shared/context.js';
 import type { Context } from '../../trpc/context.js';
 import type { PostOutput } from './schemas.js';
 import { postColumns, selectPosts, toPost, type PostRow } from './view.js';
+import type { Config } from '../../config.js';
 import { memberViewer, postViewerOf, postVisibleTo, type PostViewer } from './visibility.js';
 
 interface PageInput {
@@ -19,9 +20,9 @@ interface PageInput {
 
 type PostPage = { items: PostOutput[]; nextCursor: string | null };
 
-function page(rows: PostRow[], limit: number): PostPage {
+function page(rows: PostRow[], limit: number, config: Pick<Config, 'PUBLIC_URL'>): PostPage {
   const cut = toPage(rows, limit, (r) => r.id);
-  return { items: cut.items.map(toPost), nextCursor: cut.nextCursor };
+  return { items: cut.items.map((row) => toPost(row, config)), nextCursor: cut.nextCursor };
 }
 
 /** `and <column> < cursor id`, or nothing on the first page. */
@@ -50,7 +51,7 @@ async function friendsFeed(ctx: Context, viewer: PostViewer, input: PageInput): 
     | { rows: PostRow[] };
   // postgres.js answers the rows; PGlite a result object around them.
   const rows = Array.isArray(result) ? result : result.rows;
-  return page(rows, input.limit);
+  return page(rows, input.limit, ctx.config);
 }
 
 export interface FriendsFeedShape {
@@ -109,7 +110,7 @@ async function publicFeed(ctx: Context, viewer: PostViewer, input: PageInput): P
           and ${postVisibleTo(viewer)}
         order by p.id desc limit ${input.limit + 1}`,
   );
-  return page(rows, input.limit);
+  return page(rows, input.limit, ctx.config);
 }
 
 /** Members of the grove only; anyone else (site admins too) gets the answer of a missing grove. */
@@ -126,7 +127,7 @@ async function groveFeed(ctx: Context, viewer: PostViewer, groveId: string, inpu
           and ${postVisibleTo(viewer)}
         order by p.id desc limit ${input.limit + 1}`,
   );
-  return page(rows, input.limit);
+  return page(rows, input.limit, ctx.config);
 }
 
 /** Public posts only, whoever asks (friends of the member included); an unknown handle is 404. */
@@ -144,7 +145,7 @@ export async function handlePosts(ctx: Context, input: PageInput & { handle: str
           ${before(sql`p.id`, input.cursor)} and ${postVisibleTo(viewer)}
         order by p.id desc limit ${input.limit + 1}`,
   );
-  return page(rows, input.limit);
+  return page(rows, input.limit, ctx.config);
 }
 
 /** The caller's saved posts, newest post first; a post the caller can no longer see drops out. */
@@ -158,5 +159,5 @@ export async function savedPosts(ctx: MemberContext, input: PageInput): Promise<
           and ${postVisibleTo(viewer)}
         order by sv.post_id desc limit ${input.limit + 1}`,
   );
-  return page(rows, input.limit);
+  return page(rows, input.limit, ctx.config);
 }

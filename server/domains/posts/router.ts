@@ -27,7 +27,7 @@ export const postsRouter = router({
         tags,
         summary: 'Write a post',
         description:
-          "Visibility `public` (everyone, also anonymous readers of /api/handles/{handle}/posts), `friends` (the author's friends at read time) or `grove` (members of `groveId` at read time; the author must be a member when posting, otherwise 404, the same answer as a grove that does not exist). `imageKeys`: up to 4 upload keys, shape-checked only until the uploads milestone validates them.",
+          "Visibility `public` (everyone, also anonymous readers of /api/handles/{handle}/posts), `friends` (the author's friends at read time) or `grove` (members of `groveId` at read time; the author must be a member when posting, otherwise 404, the same answer as a grove that does not exist). `imageKeys`: up to 4 keys from POST /api/uploads/image/presign (purpose `post`), each attached to the post (checked, re-encoded without metadata); one that is not yours, not uploaded, already used or not a valid image answers 400 and no post is created.",
       },
     })
     .input(s.createPostInput)

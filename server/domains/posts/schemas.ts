@@ -29,8 +29,11 @@ export const postOutput = z
     visibility: z.enum(postVisibilities),
     groveId: z.string().nullable().meta({ description: 'The grove of a `grove` post; null otherwise.' }),
     imageKeys: z.array(z.string()).meta({
+      description: 'Upload keys given at creation, in order (attached images, see imageUrls).',
+    }),
+    imageUrls: z.array(z.string()).meta({
       description:
-        'Upload keys given at creation, in order. Image URLs are added when the uploads milestone lands; until then the keys are stored as given (shape-checked only).',
+        'The clean images (re-encoded, without metadata), in the order of imageKeys: GET answers the image. The URL is a capability: anyone holding it can load the image.',
     }),
     reactions: reactionCounts,
     myReaction: z
@@ -74,7 +77,7 @@ export const createPostInput = z
       .max(POST_LIMITS.images)
       .default([])
       .meta({
-        description: `Up to ${POST_LIMITS.images} keys from POST /api/uploads/image/presign (purpose \`post\`). Only their shape is checked until the uploads milestone validates them.`,
+        description: `Up to ${POST_LIMITS.images} keys from POST /api/uploads/image/presign (purpose \`post\`), each uploaded and not used before: each is checked (yours, an image of its declared type, within the pixel limit), re-encoded without metadata, and attached to the post; a key that fails answers 400 and no post is created.`,
       }),
   })
   .strict()

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { newId } from '../../../db/ids.js';
 import type { ReactionKind } from '../../../db/schema/posts.js';
 import { AppError } from '../../errors.js';
+import { attachImage, discardRawUploads } from '../uploads/images.js';
 import type { MemberContext } from '../../shared/context.js';
 import type { Context } from '../../trpc/context.js';
 import type { CreatePostInput, PostOutput } from './schemas.js';
@@ -21,7 +22,7 @@ export async function readPost(ctx: Context, viewer: PostViewer, postId: string)
     sql`from posts p join users u on u.id = p.author_id where p.id = ${postId} and ${postVisibleTo(viewer)}`,
   );
   if (!row) throw noSuchPost();
-  return toPost(row);
+  return toPost(row, ctx.config);
 }
 
 /** 404 unless the viewer may see the post; returns its author. */
@@ -52,17 +53,25 @@ export async function createPost(ctx: MemberContext, input: CreatePostInput): Pr
   const membership = groveId
     ? sql`exists (select 1 from grove_members gm where gm.grove_id = ${groveId} and gm.user_id = ${ctx.user.id})`
     : sql`true`;
-  const inserted = await ctx.database.rows<{ id: string }>(
-    sql`insert into posts (id, author_id, body, visibility, grove_id, image_keys, created_at)
-        select ${id}::uuid, ${ctx.user.id}::uuid, ${input.body}, ${input.visibility}, ${groveId}::uuid,
-               ${sql.raw('ARRAY[')}${sql.join(
-                 input.imageKeys.map((k) => sql`${k}`),
-                 sql`, `,
-               )}${sql.raw(']::text[]')}, ${nowSql(ctx)}
-        where ${membership}
-        returning id`,
-  );
-  if (inserted.length === 0) throw new AppError('not_found', 'No such grove among the groves you belong to.');
+  // The images are attached in the transaction that writes the post: a refused post leaves its
+  // keys attachable again, and a refused image leaves no post.
+  await ctx.db.transaction(async (tx) => {
+    const inserted = await ctx.database.rows<{ id: string }>(
+      sql`insert into posts (id, author_id, body, visibility, grove_id, image_keys, created_at)
+          select ${id}::uuid, ${ctx.user.id}::uuid, ${input.body}, ${input.visibility}, ${groveId}::uuid,
+                 ${sql.raw('ARRAY[')}${sql.join(
+                   input.imageKeys.map((k) => sql`${k}`),
+                   sql`, `,
+                 )}${sql.raw(']::text[]')}, ${nowSql(ctx)}
+          where ${membership}
+          returning id`,
+      tx,
+    );
+    if (inserted.length === 0) throw new AppError('not_found', 'No such grove among the groves you belong to.');
+    for (const [index, key] of input.imageKeys.entries())
+      await attachImage(ctx, key, 'post', { executor: tx, field: `imageKeys[${index}]` });
+  });
+  await discardRawUploads(ctx, input.imageKeys);
   return readPost(ctx, memberViewer(ctx.user), id);
 }
 

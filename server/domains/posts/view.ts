@@ -8,6 +8,8 @@ import type { Database, DbOrTx } from '../../../db/client.js';
 import type { ReactionKind } from '../../../db/schema/posts.js';
 import { reactionKinds, type PostOutput } from './schemas.js';
 import type { PostViewer } from './visibility.js';
+import type { Config } from '../../config.js';
+import { imageUrlFor } from '../uploads/image-storage.js';
 
 export interface PostRow {
   id: string;
@@ -48,7 +50,7 @@ export function fullCounts(raw: PostRow['reactions']): Record<ReactionKind, numb
   return Object.fromEntries(reactionKinds.map((k) => [k, Number(counts[k] ?? 0)])) as Record<ReactionKind, number>;
 }
 
-export function toPost(row: PostRow): PostOutput {
+export function toPost(row: PostRow, config: Pick<Config, 'PUBLIC_URL'>): PostOutput {
   return {
     _id: row.id,
     author: { _id: row.author_id, handle: row.handle },
@@ -56,6 +58,7 @@ export function toPost(row: PostRow): PostOutput {
     visibility: row.visibility,
     groveId: row.grove_id,
     imageKeys: row.image_keys ?? [],
+    imageUrls: (row.image_keys ?? []).map((key) => imageUrlFor(config, key)),
     reactions: fullCounts(row.reactions),
     myReaction: row.my_reaction,
     commentCount: Number(row.comment_count),

@@ -7,12 +7,9 @@
 // This file is the one list of them, already under their final tRPC paths (the naming rule is
 // in server/trpc/router.ts): building a route moves its procedure into its domain router under
 // the same namespace and name, so no client's tRPC path changes.
-import { uploadsProcedures as uploads } from './uploads.js';
 
 /** Unbuilt procedures of namespaces that also hold built ones; merged into those routers. */
-export const unbuiltInBuiltNamespaces = {
-  uploads: { presignImage: uploads.presignImage },
-};
+export const unbuiltInBuiltNamespaces = {};
 
 /** Namespaces with no built route yet. */
 export const unbuiltNamespaces = {};

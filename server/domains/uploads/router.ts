@@ -1,13 +1,31 @@
-// Uploads: resumable video uploads over tus (image presign is still unbuilt, in unbuilt/uploads.ts).
+// Uploads: presigned image uploads (attached by the routes that use them) and resumable video uploads over tus.
 import { router } from '../../trpc/init.js';
 import { memberProcedure } from '../../trpc/procedures.js';
 import { okOutput } from '../../shared/schemas.js';
 import * as schemas from './schemas.js';
+import * as images from './images.js';
 import * as videos from './videos.js';
 
 const tags = ['uploads'];
 
 export const uploadsRouter = router({
+  presignImage: memberProcedure
+    .meta({
+      auth: 'member',
+      writeLimit: 'uploads.create',
+      openapi: {
+        method: 'POST',
+        path: '/api/uploads/image/presign',
+        tags,
+        summary: 'Presign an image upload',
+        description:
+          "Returns a URL to PUT the image to (valid IMAGE_UPLOAD_URL_TTL_SECONDS, 10 minutes by default) and its key. The URL's signature binds the content type and the exact length: the storage refuses (403) another Content-Type, another length or a late PUT. The image bytes never pass through the API. Then pass the key to the route that uses the image: attaching checks the key was issued to you for that purpose and not used yet, that the bytes are an image of the declared type within IMAGE_MAX_PIXELS, and re-encodes it without any metadata (EXIF GPS position, camera serial, XMP). The clean image is then served at `{PUBLIC_URL}/uploads/images/{key}` (anyone holding the URL can load it: the key is random and unguessable). Keys never attached are deleted with their bytes after a day.",
+      },
+    })
+    .input(schemas.presignImageInput)
+    .output(schemas.presignImageOutput)
+    .mutation(({ ctx, input }) => images.presignImage(ctx, input)),
+
   createVideo: memberProcedure
     .meta({
       auth: 'member',

@@ -1,6 +1,7 @@
 // Upload shapes (spec "Upload shapes"): image presign and resumable video uploads.
 import { z } from 'zod';
 import { idInput } from '../../shared/schemas.js';
+import { imageContentTypes, imagePurposes } from './images.js';
 
 export const UPLOAD_LIMITS = { imageBytes: 10 * 1024 * 1024, videoBytes: 2 * 1024 * 1024 * 1024, title: 200 } as const;
 
@@ -45,3 +46,39 @@ export const videoOutput = z
     readyAt: z.string().nullable(),
   })
   .meta({ id: 'Video' });
+
+export const presignImageInput = z
+  .object({
+    contentType: z.enum(imageContentTypes).meta({
+      description:
+        'The type of the file; the PUT must send exactly this Content-Type. HEIC is converted to JPEG when attached, if it can be decoded.',
+    }),
+    purpose: z.enum(imagePurposes).meta({
+      description:
+        'Where the image will be used; it prefixes the key, and only a route of this purpose accepts the key (posts take `post`, media posters `media`, guide covers `guide`).',
+    }),
+    contentLength: z
+      .number()
+      .int()
+      .min(1)
+      .max(UPLOAD_LIMITS.imageBytes)
+      .meta({
+        description: `Size in bytes, at most ${UPLOAD_LIMITS.imageBytes}; the PUT must send exactly this many.`,
+      }),
+  })
+  .strict()
+  .meta({ examples: [{ contentType: 'image/jpeg', purpose: 'post', contentLength: 482113 }] });
+
+export const presignImageOutput = z
+  .object({
+    url: z.string().meta({
+      description:
+        'Send the file with HTTP PUT here, with the same Content-Type and Content-Length, before expiresAt. Storage answers 2xx when stored and 403 for another type or length or an expired URL.',
+    }),
+    key: z.string().meta({
+      description:
+        'Pass this key to the route that attaches the image (e.g. imageKeys of POST /api/posts). Only you can attach it, once, for this purpose; a key never attached is deleted with its bytes after a day.',
+    }),
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'ImagePresign' });

@@ -1,0 +1,36 @@
+// Images members upload with a presigned PUT (POST /api/uploads/image/presign). The row is the
+// proof that a key was issued to this member for this purpose; attaching it (a post's image, a
+// media poster…) checks and re-encodes the bytes and sets attachedAt. Rows never attached are
+// swept with their bytes after a day.
+import { sql } from 'drizzle-orm';
+import { bigint, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts.js';
+import { createdAt } from './columns.js';
+
+export const imageUploads = pgTable(
+  'image_uploads',
+  {
+    /** `<purpose>/<random>`: the key the client received and passes to the attaching route. */
+    key: text().primaryKey(),
+    ownerId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text().notNull(),
+    /** The content type the signature binds (what the client declared). */
+    contentType: text().notNull(),
+    /** The exact length the signature binds. */
+    contentLength: bigint({ mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    /** Set once the clean, re-encoded image is stored and used by a record. */
+    attachedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** Content type of the clean image (re-encoding may change it, e.g. HEIC → JPEG). */
+    cleanContentType: text(),
+  },
+  (t) => [
+    index('image_uploads_owner_id_idx').on(t.ownerId),
+    index('image_uploads_unattached_idx').on(t.createdAt).where(sql`attached_at is null`),
+  ],
+);
+
+export type ImageUpload = typeof imageUploads.$inferSelect;
