@@ -152,45 +152,47 @@ describe('every spec route is in the OpenAPI document', () => {
   });
 });
 
-describe('unbuilt routes over REST', () => {
-  it.each(unbuiltRows.map((r) => [routeKey(r), r] as const))(
-    '%s: 501 with valid input, 400 with invalid, auth first',
-    async (_key, route) => {
-      expect(operationOf(route)?.['x-unbuilt'], `${routeKey(route)} should be mounted as unbuilt`).toBe(true);
-      const token = callerFor(route);
+// Every spec route is built today; a route mounted unbuilt later is checked here again.
+if (unbuiltRows.length > 0)
+  describe('unbuilt routes over REST', () => {
+    it.each(unbuiltRows.map((r) => [routeKey(r), r] as const))(
+      '%s: 501 with valid input, 400 with invalid, auth first',
+      async (_key, route) => {
+        expect(operationOf(route)?.['x-unbuilt'], `${routeKey(route)} should be mounted as unbuilt`).toBe(true);
+        const token = callerFor(route);
 
-      const ok = await send(route, route.valid!, token);
-      expect(ok.status, `${routeKey(route)} valid: ${ok.text}`).toBe(501);
-      expect(ok.body).toEqual({ error: { code: 'not_implemented', message: expect.any(String) } });
+        const ok = await send(route, route.valid!, token);
+        expect(ok.status, `${routeKey(route)} valid: ${ok.text}`).toBe(501);
+        expect(ok.body).toEqual({ error: { code: 'not_implemented', message: expect.any(String) } });
 
-      for (const sample of route.invalid!) {
-        const bad = await send(route, sample, token);
-        expect(bad.status, `${routeKey(route)} invalid ${JSON.stringify(sample)}: ${bad.text}`).toBe(400);
-        expect(bad.body.error.code).toBe('validation_failed');
-      }
+        for (const sample of route.invalid!) {
+          const bad = await send(route, sample, token);
+          expect(bad.status, `${routeKey(route)} invalid ${JSON.stringify(sample)}: ${bad.text}`).toBe(400);
+          expect(bad.body.error.code).toBe('validation_failed');
+        }
 
-      if (route.auth !== 'public') {
-        const anonymous = await send(route, route.valid!, undefined);
-        expect(anonymous.status).toBe(401);
-        expect(anonymous.body.error.code).toBe('unauthorized');
-        // Auth is checked before validation: an anonymous caller learns nothing about the schema.
-        const anonymousInvalid = await send(route, route.invalid![0] ?? route.valid!, undefined);
-        expect(anonymousInvalid.status).toBe(401);
-      }
-      if (route.auth === 'admin') {
-        const notAdmin = await send(route, route.valid!, member.token);
-        expect(notAdmin.status).toBe(403);
-        expect(notAdmin.body.error.code).toBe('forbidden');
-      }
-      if (route.auth === 'public') {
-        // A dead token is refused even on public routes (the client learns its session is gone),
-        // except by sign-in routes, which ignore it so that signing in again always works.
-        const dead = await send(route, route.valid!, 'a'.repeat(52));
-        expect(dead.status).toBe(route.signIn ? 501 : 401);
-      }
-    },
-  );
-});
+        if (route.auth !== 'public') {
+          const anonymous = await send(route, route.valid!, undefined);
+          expect(anonymous.status).toBe(401);
+          expect(anonymous.body.error.code).toBe('unauthorized');
+          // Auth is checked before validation: an anonymous caller learns nothing about the schema.
+          const anonymousInvalid = await send(route, route.invalid![0] ?? route.valid!, undefined);
+          expect(anonymousInvalid.status).toBe(401);
+        }
+        if (route.auth === 'admin') {
+          const notAdmin = await send(route, route.valid!, member.token);
+          expect(notAdmin.status).toBe(403);
+          expect(notAdmin.body.error.code).toBe('forbidden');
+        }
+        if (route.auth === 'public') {
+          // A dead token is refused even on public routes (the client learns its session is gone),
+          // except by sign-in routes, which ignore it so that signing in again always works.
+          const dead = await send(route, route.valid!, 'a'.repeat(52));
+          expect(dead.status).toBe(route.signIn ? 501 : 401);
+        }
+      },
+    );
+  });
 
 // ---- tRPC ----
 
@@ -229,29 +231,31 @@ async function trpcErrorCode(promise: Promise<unknown>): Promise<string> {
   return (error as TRPCClientError<any>).data?.code as string;
 }
 
-describe('unbuilt routes through the typed tRPC client', () => {
-  it.each(unbuiltRows.map((r) => [routeKey(r), r] as const))(
-    '%s: not_implemented, validation_failed, unauthorized',
-    async (_key, route) => {
-      const { path, type } = procedureFor(route);
-      const token = callerFor(route);
-      expect(await trpcErrorCode(callTrpc(token, path, type, sampleTrpcInput(route.valid!)))).toBe('not_implemented');
-      const invalid = route.invalid![0];
-      if (invalid)
-        expect(await trpcErrorCode(callTrpc(token, path, type, sampleTrpcInput(invalid)))).toBe('validation_failed');
-      if (route.auth !== 'public')
-        expect(await trpcErrorCode(callTrpc(undefined, path, type, sampleTrpcInput(route.valid!)))).toBe(
-          'unauthorized',
-        );
-    },
-  );
+if (unbuiltRows.length > 0)
+  describe('unbuilt routes through the typed tRPC client', () => {
+    it.each(unbuiltRows.map((r) => [routeKey(r), r] as const))(
+      '%s: not_implemented, validation_failed, unauthorized',
+      async (_key, route) => {
+        const { path, type } = procedureFor(route);
+        const token = callerFor(route);
+        expect(await trpcErrorCode(callTrpc(token, path, type, sampleTrpcInput(route.valid!)))).toBe('not_implemented');
+        const invalid = route.invalid![0];
+        if (invalid)
+          expect(await trpcErrorCode(callTrpc(token, path, type, sampleTrpcInput(invalid)))).toBe('validation_failed');
+        if (route.auth !== 'public')
+          expect(await trpcErrorCode(callTrpc(undefined, path, type, sampleTrpcInput(route.valid!)))).toBe(
+            'unauthorized',
+          );
+      },
+    );
+  });
 
-  // Compile-time checked calls, one per unbuilt namespace: the client's types carry the real schemas.
-  it('types the inputs of every unbuilt namespace', async () => {
-    const m = t.trpc(member.token);
+describe('an unconfigured feature through the typed tRPC client', () => {
+  // Every route is built now; a feature this server has not configured still answers 501, typed.
+  it('answers not_implemented through the typed client for an unconfigured sign-in provider', async () => {
     const calls: (() => Promise<unknown>)[] = [
-      // Built, and unconfigured on this test server (no Google client id): 501 too.
       () => t.trpc().auth.google.mutate({ idToken: 'jwt' }),
+      () => t.trpc().auth.apple.mutate({ identityToken: 'jwt', nonce: 'n' }),
     ];
     for (const call of calls) expect(await trpcErrorCode(call())).toBe('not_implemented');
   });
