@@ -56,7 +56,6 @@ describe('GET /api/docs', () => {
     const res = await t.request('GET', '/api/docs/openapi.json');
     expect(res.status).toBe(200);
     const paths = res.body.paths as Record<string, Record<string, Operation>>;
-    let unbuilt = 0;
     let checked = 0;
     forEachOpenApiProcedure(appRouter._def.procedures, ({ meta }) => {
       const m = meta as RouteMeta & { openapi: NonNullable<RouteMeta['openapi']> };
@@ -67,8 +66,8 @@ describe('GET /api/docs', () => {
       const auth = m.auth ?? 'public';
       expect(badges[0]).toBe(auth === 'public' ? 'public' : `${auth} token`);
       expect(operation!.description).toMatch(/^(\*\*Not built yet\.\*\*|\*\*Auth:\*\*)/);
+      // Every spec route is built today; a route mounted unbuilt later gets the marks.
       if (m.unbuilt) {
-        unbuilt++;
         expect(badges).toContain('not built yet: 501');
         expect(operation!.summary).toMatch(/\(not built yet\)$/);
       } else {
@@ -77,7 +76,6 @@ describe('GET /api/docs', () => {
       checked++;
     });
     expect(checked).toBeGreaterThan(50);
-    expect(unbuilt).toBeGreaterThan(0);
     // The contract itself is untouched.
     const contract = (await t.request('GET', '/api/openapi.json')).body;
     expect(JSON.stringify(contract)).not.toContain('x-badges');
