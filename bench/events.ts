@@ -10,6 +10,7 @@ import { createApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { createDeps } from '../server/deps.js';
 import { createSession } from '../server/auth/sessions.js';
+import { benchSecrets } from './shared/secrets.js';
 
 const serverUrl = process.env.BENCH_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const N = { users: 20_000, groves: 10_000, orgs: 1_000, events: 100_000, places: 100_000, rsvps: 300_000 };
@@ -25,9 +26,7 @@ try {
   const config = loadConfig({
     DATABASE_URL: url.toString(),
     NODE_ENV: 'production',
-    RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
-    // Production requires message keys (server/crypto/message-keys.ts); a fixed one for benches only.
-    MESSAGE_KEYS: 'bench:YmVuY2gtb25seS1tZXNzYWdlLWtleS0zMi1ieXRlcyE=',
+    ...benchSecrets,
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://127.0.0.1:3000',
   });

@@ -17,6 +17,9 @@ import { friendsFeedStatement, friendsFeedValues, type FriendsFeedShape } from '
 import { postColumns, toPost, type PostRow } from '../../server/domains/posts/view.js';
 import { postVisibleTo, type PostViewer } from '../../server/domains/posts/visibility.js';
 
+/** The public address every feed bench server answers with (image URLs are built from it), so their pages match byte for byte. */
+export const BENCH_PUBLIC_URL = 'http://127.0.0.1:3000';
+
 export type FeedBareMode = 'design' | 'naive';
 
 /** The naive plan: every post by the caller or a friend, newest first, visibility checked. */
@@ -61,7 +64,7 @@ export function createFeedBareApp(url: string, mode: FeedBareMode, poolMax = 10)
     const query = template({ cursor: before !== undefined, admin: viewer.isSiteAdmin });
     const params = fillPlaceholders(query.params, friendsFeedValues(viewer, before, limit));
     const rows = (await client.unsafe(query.sql, params as never[], { prepare: true })) as unknown as PostRow[];
-    const items = rows.slice(0, limit).map((row) => toPost(row, { PUBLIC_URL: 'http://localhost' }));
+    const items = rows.slice(0, limit).map((row) => toPost(row, { PUBLIC_URL: BENCH_PUBLIC_URL }));
     const last = items[items.length - 1];
     return c.json({ items, nextCursor: rows.length > limit && last ? encodeCursor(last._id) : null });
   });

@@ -23,11 +23,12 @@ import { boxGenerator, makeCities } from '../places/data.js';
 import { databaseName as placesDatabase, databaseUrl as placesUrl, serverUrl } from '../places/load.js';
 import { FEED_DB, READER_HANDLE, feedDatabaseUrl, loadFeed } from './load.js';
 
-const { rounds, duration, warmup, connections, options } = benchArgs(
+const { rounds, duration, warmup, connections, options, flags } = benchArgs(
   { rounds: 3, duration: 10, warmup: 5 },
-  { targets: 'api,bare,naive,places', load: 'false' },
+  { targets: 'api,bare,naive,places' },
+  ['load'],
 );
-if (process.argv.includes('--load') || options.load === 'true') await loadFeed();
+if (flags.load) await loadFeed();
 
 type Target = 'api' | 'bare' | 'naive' | 'places';
 const targets = options.targets.split(',') as Target[];

@@ -9,7 +9,8 @@ import { createApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { createDeps } from '../../server/deps.js';
 import { createSession } from '../../server/auth/sessions.js';
-import { createFeedBareApp } from './bare.js';
+import { BENCH_PUBLIC_URL, createFeedBareApp } from './bare.js';
+import { benchSecrets } from '../shared/secrets.js';
 
 type Fetch = (request: Request) => Response | Promise<Response>;
 
@@ -27,10 +28,10 @@ const configFor = (url: string) =>
   loadConfig({
     DATABASE_URL: url,
     NODE_ENV: 'production',
-    RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
+    ...benchSecrets,
     LOG_LEVEL: 'silent',
     DATABASE_POOL_MAX: String(poolMax),
-    PUBLIC_URL: 'http://127.0.0.1:3000',
+    PUBLIC_URL: BENCH_PUBLIC_URL,
   });
 
 const feedUrl = process.env.BENCH_FEED_DB_URL!;

@@ -3,6 +3,7 @@
 // (default postgres://postgres@127.0.0.1:5432/postgres); the database is dropped afterwards.
 import postgres from 'postgres';
 import { http, startServer, type ServerProcess } from '../../tests/multiprocess/server-process.js';
+import { benchSecrets } from '../shared/secrets.js';
 
 export interface Seeded {
   server: ServerProcess;
@@ -34,9 +35,7 @@ export async function startSeededServer(
   url.pathname = `/${databaseName}`;
   const server = await startServer(url.toString(), {
     NODE_ENV: 'production',
-    RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
-    // Production requires message keys (server/crypto/message-keys.ts); a fixed one for benches only.
-    MESSAGE_KEYS: 'bench:YmVuY2gtb25seS1tZXNzYWdlLWtleS0zMi1ieXRlcyE=',
+    ...benchSecrets,
     LOG_LEVEL: 'warn',
     // Benchmarks come from one address; the limits are not what is measured here.
     RATE_LIMIT_REGISTER_PER_IP: '100000',

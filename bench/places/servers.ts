@@ -8,6 +8,7 @@ import { createApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { createDeps } from '../../server/deps.js';
 import { createBareApp } from './bare.js';
+import { benchSecrets } from '../shared/secrets.js';
 
 type Fetch = (request: Request) => Response | Promise<Response>;
 
@@ -27,9 +28,7 @@ const poolMax = Number(process.env.BENCH_POOL_MAX ?? 10);
 const config = loadConfig({
   DATABASE_URL: url,
   NODE_ENV: 'production',
-  RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
-  // Production requires message keys (server/crypto/message-keys.ts); a fixed one for benches only.
-  MESSAGE_KEYS: 'bench:YmVuY2gtb25seS1tZXNzYWdlLWtleS0zMi1ieXRlcyE=',
+  ...benchSecrets,
   LOG_LEVEL: 'silent',
   DATABASE_POOL_MAX: String(poolMax),
   PUBLIC_URL: 'http://127.0.0.1:3000',

@@ -4,14 +4,23 @@ import { parseArgs } from 'node:util';
 
 type Defaults = { rounds: number; duration: number; warmup: number };
 
-/** Parses the shared options plus the bench's own string options (`extra`, name → default). */
-export function benchArgs<K extends string>(defaults: Defaults, extra: Record<K, string>) {
+/**
+ * Parses the shared options plus the bench's own string options (`extra`, name → default) and
+ * its on/off switches (`flags`, e.g. `--load`, false unless given).
+ */
+export function benchArgs<K extends string, F extends string = never>(
+  defaults: Defaults,
+  extra: Record<K, string>,
+  flags: readonly F[] = [],
+) {
   const extraOptions = Object.fromEntries(
     Object.entries(extra).map(([name, value]) => [name, { type: 'string' as const, default: value as string }]),
   );
+  const flagOptions = Object.fromEntries(flags.map((name) => [name, { type: 'boolean' as const, default: false }]));
   const { values } = parseArgs({
     options: {
       ...extraOptions,
+      ...flagOptions,
       rounds: { type: 'string', default: String(defaults.rounds) },
       duration: { type: 'string', default: String(defaults.duration) },
       warmup: { type: 'string', default: String(defaults.warmup) },
@@ -20,6 +29,7 @@ export function benchArgs<K extends string>(defaults: Defaults, extra: Record<K,
     },
   });
   const own = values as Record<string, string>;
+  const on = values as unknown as Record<string, boolean>;
   return {
     rounds: Math.min(Number(own.rounds), 20),
     duration: Math.min(Number(own.duration), 60),
@@ -27,5 +37,6 @@ export function benchArgs<K extends string>(defaults: Defaults, extra: Record<K,
     connections: Number(own.connections),
     pool: Number(own.pool),
     options: Object.fromEntries(Object.keys(extra).map((name) => [name, own[name]!])) as Record<K, string>,
+    flags: Object.fromEntries(flags.map((name) => [name, on[name] === true])) as Record<F, boolean>,
   };
 }

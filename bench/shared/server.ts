@@ -1,10 +1,7 @@
 // The real server (`node --import tsx server/main.ts`, as `npm start` runs it) as a child process
 // on a bench database, in production mode and quiet, for the transport and processes benchmarks.
-import { randomBytes } from 'node:crypto';
 import { type ServerProcess, startServer } from '../../tests/multiprocess/server-process.js';
-
-/** Production requires message keys; every server of one bench run shares this one. */
-const benchMessageKeys = `bench:${randomBytes(32).toString('base64')}`;
+import { benchSecrets } from './secrets.js';
 
 export async function startBenchServer(
   databaseUrl: string,
@@ -17,9 +14,8 @@ export async function startBenchServer(
     LOG_LEVEL: 'warn',
     DATABASE_POOL_MAX: String(poolMax),
     PUBLIC_URL: 'http://127.0.0.1:3000',
-    // Production requires a rate-limit key secret (server/config.ts); this one is for benches only.
-    RATE_LIMIT_KEY_SECRET: 'bench-only-rate-limit-key-not-a-real-secret',
-    MESSAGE_KEYS: benchMessageKeys,
+    // Production requires these secrets (server/config.ts, server/deps.ts); bench-only values.
+    ...benchSecrets,
     ...extraEnv,
   });
   // Never leave a server running if the benchmark dies.
