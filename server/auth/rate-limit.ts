@@ -9,12 +9,12 @@
 //   `limit` hits in the window it never locks: it lets one hit through, then refuses for 1 s, then
 //   2 s, 4 s… (capped at backoffMaxSeconds) after each further hit it lets through.
 import { sql } from 'drizzle-orm';
-import { createHmac, randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { readOrCreateHexSecret } from '../lib/write-once-file.js';
 
 export interface RateLimitRule {
   /** e.g. 'login:ip', 'login:account-ip' */
@@ -49,29 +49,10 @@ export function rateLimitSecret(config: Deps['config']): Buffer {
   if (config.RATE_LIMIT_KEY_SECRET) secret = Buffer.from(config.RATE_LIMIT_KEY_SECRET, 'utf8');
   else {
     const file = path.resolve(config.DATA_DIR, GENERATED_SECRET_FILE);
-    secret = readOrCreateSecretFile(file);
+    secret = readOrCreateHexSecret(file);
   }
   secrets.set(config, secret);
   return secret;
-}
-
-function readOrCreateSecretFile(file: string): Buffer {
-  try {
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
-  } catch {
-    mkdirSync(path.dirname(file), { recursive: true });
-    // Written aside then hard-linked into place: two processes starting together agree on one.
-    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    writeFileSync(temporary, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
-    try {
-      linkSync(temporary, file);
-    } catch {
-      // Another process won the race; use its secret.
-    } finally {
-      unlinkSync(temporary);
-    }
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
-  }
 }
 
 function keyPart(secret: Buffer, value: string): string {

@@ -7,10 +7,10 @@
 // Without MESSAGE_KEYS (development, tests) a key is generated once into DATA_DIR/message-keys
 // and the server logs that it did; in production the server refuses to start without it.
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
+import { readOrCreateFile } from '../lib/write-once-file.js';
 
 export const MESSAGE_KEY_BYTES = 32;
 const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
@@ -89,7 +89,7 @@ export function messageKeyring(config: KeyConfig, log?: Pick<Logger, 'warn'>): M
   else if (config.NODE_ENV === 'production') throw new MessageKeysError(MISSING_IN_PRODUCTION);
   else {
     const file = path.resolve(config.DATA_DIR, GENERATED_MESSAGE_KEYS_FILE);
-    const { text, created } = readOrCreateKeyFile(file);
+    const { text, created } = readOrCreateFile(file, newMessageKeyEntry);
     keyring = parseMessageKeys(text);
     if (created)
       log?.warn(
@@ -100,24 +100,4 @@ export function messageKeyring(config: KeyConfig, log?: Pick<Logger, 'warn'>): M
   }
   keyrings.set(config, keyring);
   return keyring;
-}
-
-function readOrCreateKeyFile(file: string): { text: string; created: boolean } {
-  try {
-    return { text: readFileSync(file, 'utf8').trim(), created: false };
-  } catch {
-    mkdirSync(path.dirname(file), { recursive: true });
-    // Written aside then hard-linked into place: processes starting together agree on one key.
-    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    writeFileSync(temporary, `${newMessageKeyEntry()}\n`, { mode: 0o600 });
-    let created = true;
-    try {
-      linkSync(temporary, file);
-    } catch {
-      created = false; // another process won the race; use its key
-    } finally {
-      unlinkSync(temporary);
-    }
-    return { text: readFileSync(file, 'utf8').trim(), created };
-  }
 }

@@ -1,12 +1,11 @@
 // The VAPID key pair that signs every Web Push request (RFC 8292), from configuration or, outside
 // production, generated once into DATA_DIR so restarts and every process sharing DATA_DIR agree
 // (browsers bind a subscription to the public key: a new pair would orphan every subscription).
-import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import webPush from 'web-push';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
+import { readOrCreateFile } from '../lib/write-once-file.js';
 
 export interface VapidDetails {
   publicKey: string;
@@ -49,30 +48,14 @@ export function vapidDetails(config: VapidConfig, log?: Logger): VapidDetails | 
 
 type KeyPair = { publicKey: string; privateKey: string };
 
-function readKeyFile(file: string): KeyPair {
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as KeyPair;
+function parseKeyFile(file: string, text: string): KeyPair {
+  const parsed = JSON.parse(text) as KeyPair;
   if (typeof parsed.publicKey !== 'string' || typeof parsed.privateKey !== 'string')
     throw new Error(`${file} does not hold a VAPID key pair; delete it to generate a new one`);
   return { publicKey: parsed.publicKey, privateKey: parsed.privateKey };
 }
 
 function readOrCreateKeyFile(file: string): { keys: KeyPair; generated: boolean } {
-  try {
-    return { keys: readKeyFile(file), generated: false };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  mkdirSync(path.dirname(file), { recursive: true });
-  // Written aside then hard-linked into place: two processes starting together agree on one pair.
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(temporary, `${JSON.stringify(webPush.generateVAPIDKeys())}\n`, { mode: 0o600 });
-  let generated = true;
-  try {
-    linkSync(temporary, file);
-  } catch {
-    generated = false; // another process won the race; use its pair
-  } finally {
-    unlinkSync(temporary);
-  }
-  return { keys: readKeyFile(file), generated };
+  const { text, created } = readOrCreateFile(file, () => JSON.stringify(webPush.generateVAPIDKeys()));
+  return { keys: parseKeyFile(file, text), generated: created };
 }

@@ -10,11 +10,11 @@
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
+import { readOrCreateHexSecret } from '../../lib/write-once-file.js';
 
 export type ImageStorageConfig = Pick<
   Config,
@@ -67,29 +67,10 @@ export function imageSigningSecret(config: Pick<Config, 'DATA_DIR'>): Buffer {
   const file = path.resolve(config.DATA_DIR, IMAGE_SIGNING_SECRET_FILE);
   let secret = signingSecrets.get(file);
   if (!secret) {
-    secret = readOrCreateSecret(file);
+    secret = readOrCreateHexSecret(file);
     signingSecrets.set(file, secret);
   }
   return secret;
-}
-
-function readOrCreateSecret(file: string): Buffer {
-  try {
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
-  } catch {
-    mkdirSync(path.dirname(file), { recursive: true });
-    // Written aside then hard-linked into place: two processes starting together agree on one.
-    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    writeFileSync(temporary, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
-    try {
-      linkSync(temporary, file);
-    } catch {
-      // Another process won the race; use its secret.
-    } finally {
-      unlinkSync(temporary);
-    }
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
-  }
 }
 
 function embeddedSignature(secret: Buffer, put: Omit<SignedPut, 'expiresAt'> & { expires: number }): string {
