@@ -33,7 +33,7 @@
   });
 
   for (const input of [latInput, lngInput]) {
-    input.addEventListener('change', () => {
+    input.addEventListener('input', () => {
       const point = fromInputs();
       if (point) {
         place(point);

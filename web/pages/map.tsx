@@ -105,15 +105,23 @@ function FilterForm({ filters }: { filters: MapFilters }) {
         </select>
       </div>
       <div>
-        <label for="filter-bbox">
-          Area{' '}
-          <span class="hint">west,south,east,north in degrees, e.g. 13.0,52.3,13.8,52.7; empty for everywhere</span>
-        </label>
-        <input id="filter-bbox" name="bbox" type="text" value={filters.bbox ?? ''} maxlength={200} />
+        <label for="filter-bbox">Area</label>
+        <input
+          id="filter-bbox"
+          name="bbox"
+          type="text"
+          value={filters.bbox ?? ''}
+          maxlength={200}
+          aria-describedby="filter-bbox-hint"
+        />
       </div>
       <div>
         <button type="submit">Show places</button>
       </div>
+      <p id="filter-bbox-hint" class="hint wide">
+        Area: west,south,east,north in degrees (e.g. 13.0,52.3,13.8,52.7), or empty for everywhere. The map fills it in
+        as you move it.
+      </p>
     </form>
   );
 }

@@ -113,7 +113,9 @@ describe("a newcomer's journey, part 1", () => {
     await expect.poll(() => page.locator('#map').isVisible()).toBe(true);
     await page.locator('.leaflet-container').waitFor();
     await expectAccessible(page);
-    await saveScreenshot(page, 'map-map');
+    const cookie = (await newcomer.context.cookies()).find((entry) => entry.name === 'app_session');
+    expect(cookie?.value).toBeTruthy();
+    expectNoToken(await page.content(), cookie?.value ?? '', 'the map page');
 
     // 3. Submit a place: a click on the map fills the coordinates, then the exact ones are typed.
     await page.getByRole('link', { name: 'Submit a place' }).click();
@@ -171,7 +173,10 @@ describe("a newcomer's journey, part 1", () => {
     expect(body.items.map((item: { name: string }) => item.name)).toContain(name);
     const marker = page.locator(`.leaflet-marker-icon[title="${name}"]`);
     await marker.waitFor();
+    await expectAccessible(page);
     await marker.click();
+    await page.locator('.leaflet-popup').waitFor();
+    await saveScreenshot(page, 'map-map');
     await page.locator('.leaflet-popup').getByRole('link', { name }).click();
     await page.waitForURL((url) => url.pathname.startsWith('/app/places/'));
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
