@@ -31,12 +31,13 @@ export function renderForbidden(c: Context<WebEnv>): Promise<Response> {
 }
 
 /**
- * For a page's read: an API 404 or 403 becomes that page; anything else (a 401 included, which
+ * For a page's read: an API 404 (or 400 for an impossible address) or 403 becomes that page; anything else (a 401 included, which
  * the app's error handler turns into a sign-in redirect) is rethrown.
  */
 export function renderReadFailure(c: Context<WebEnv>, error: unknown): Promise<Response> {
   const status = apiStatus(error);
-  if (status === 404) return renderNotFound(c);
+  // 400: an address no item can have (a slug too long...): as unknown as a missing one.
+  if (status === 404 || status === 400) return renderNotFound(c);
   if (status === 403) return renderForbidden(c);
   throw error;
 }

@@ -197,7 +197,12 @@ describe('the map without JavaScript and its filters', () => {
     });
     await approvedPlace(-58.4, -34.6, { name: 'Far Away Buenos Aires' });
 
-    const context = await browser.newContext({ baseURL: stack.webUrl, javaScriptEnabled: false });
+    // A phone-sized window: the page must not scroll sideways.
+    const context = await browser.newContext({
+      baseURL: stack.webUrl,
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 800 },
+    });
     const page = await context.newPage();
     await signInAs(context, page, submitter);
     await page.goto('/app/map');
@@ -206,6 +211,7 @@ describe('the map without JavaScript and its filters', () => {
     const names = () => page.locator('#place-list a').allTextContents();
     expect((await names()).sort()).toEqual([cafe.name, shop.name].sort());
     expect(await page.locator('#map').isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     await page.getByLabel('Type').selectOption('shop');
     await page.getByRole('button', { name: 'Show places' }).click();
@@ -269,6 +275,15 @@ describe('the map without JavaScript and its filters', () => {
     expect(anonymous.headers.get('location')).toContain('/login?next=');
   });
 
+  it('sends the map script to sign in when the API no longer accepts the session', async () => {
+    const leaving = await stack.member({ prefix: 'leaving' });
+    await stack.api.trpc(leaving.token).auth.logout.mutate({});
+    const response = await getAs(leaving, '/app/map/places.json?bbox=0,0,1,1');
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toContain('/login?next=');
+    expect(response.headers.get('set-cookie')).toMatch(/app_session=;.*Max-Age=0/);
+  });
+
   it('the map page shows a bad area as a form error (400), not a crash', async () => {
     const response = await getAs(submitter, '/app/map?bbox=1,2,3');
     expect(response.status).toBe(400);
@@ -284,6 +299,7 @@ describe('place pages', () => {
     const missing = await getAs(submitter, '/app/places/no-such-place-anywhere');
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('Not found');
+    expect((await getAs(submitter, `/app/places/${'x'.repeat(300)}`)).status).toBe(404);
 
     const pending = await stack.api.trpc(submitter.token).places.create.mutate({
       name: 'Secret Pending Place',
