@@ -211,7 +211,13 @@ describe('admin guide CRUD', () => {
     const body = `# Leafleting\n\nBring a **smile** and [a map](https://maps.example.org/x).\n\n${'word '.repeat(401)}`;
     const res = await t.request('POST', '/api/admin/guides', {
       token: admin.token,
-      body: { title, category: category.slug, summary: 'Start here.', body, coverImage: 'https://img.example.org/leaf.jpg' },
+      body: {
+        title,
+        category: category.slug,
+        summary: 'Start here.',
+        body,
+        coverImage: 'https://img.example.org/leaf.jpg',
+      },
     });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({
