@@ -33,8 +33,10 @@ export async function deleteOrphanedImages(tx: Tx, attachedBefore: Date): Promis
   const keys: string[] = [];
   for (const [purpose, holder] of held) {
     const column = sql`h.${sql.identifier(holder.column)}`;
+    // Both forms are pulled up into one anti-join (one pass over the holding table), where
+    // `key = any(column)` would scan the table once per image.
     const holds = holder.list
-      ? sql`select 1 from ${holder.table} h where ${imageUploads.key} = any(${column})`
+      ? sql`select 1 from ${holder.table} h cross join unnest(${column}) as held(ref) where held.ref = ${imageUploads.key}`
       : sql`select 1 from ${holder.table} h where ${column} = ${imageUploads.key}`;
     const rows = await tx
       .delete(imageUploads)
@@ -54,15 +56,19 @@ export async function deleteOrphanedImages(tx: Tx, attachedBefore: Date): Promis
 
 /**
  * Account deletion: records that outlive the member (an approved place, an event of a grove, a
- * media item) stop naming the member's uploads, whose rows and bytes go with the account.
+ * media item) stop naming the member's uploads, whose rows and bytes go with the account. A key
+ * starts with its purpose, so only the holders of those purposes are touched; posts are not: a
+ * post holds only its author's keys and goes with the account.
  */
 export async function forgetImagesOf(tx: Tx, keys: readonly string[]): Promise<void> {
-  if (keys.length === 0) return;
-  const list = sql`array[${sql.join(
-    keys.map((key) => sql`${key}`),
-    sql`, `,
-  )}]::text[]`;
-  for (const [, holder] of held) {
+  for (const [purpose, holder] of held) {
+    if (purpose === 'post') continue;
+    const ofPurpose = keys.filter((key) => key.startsWith(`${purpose}/`));
+    if (ofPurpose.length === 0) continue;
+    const list = sql`array[${sql.join(
+      ofPurpose.map((key) => sql`${key}`),
+      sql`, `,
+    )}]::text[]`;
     const column = sql.identifier(holder.column);
     if (holder.list)
       await tx.execute(
