@@ -173,27 +173,30 @@ export async function updateEvent(ctx: MemberContext, input: UpdateEventInput) {
   // UPDATE's WHERE after waiting for a concurrent writer), so a cancelled event is never edited
   // or un-cancelled, whichever PATCH commits first.
   // A new cover is attached with the change; the one it replaces is released (its URL answers 404).
+  // Only a change of cover locks the row first, to know for sure which cover it replaces.
   const { attached, dropped } = await ctx.db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select({ coverImage: events.coverImage })
-      .from(events)
-      .where(eq(events.id, id))
-      .for('update');
-    const attached =
-      rest.coverImage === undefined
-        ? []
-        : await attachImageRefs(ctx, [rest.coverImage], 'event', {
-            executor: tx,
-            field: 'coverImage',
-            keep: [locked?.coverImage],
-          });
+    let attached: string[] = [];
+    let before: string | null = null;
+    if (rest.coverImage !== undefined) {
+      const [locked] = await tx
+        .select({ coverImage: events.coverImage })
+        .from(events)
+        .where(eq(events.id, id))
+        .for('update');
+      before = locked?.coverImage ?? null;
+      attached = await attachImageRefs(ctx, [rest.coverImage], 'event', {
+        executor: tx,
+        field: 'coverImage',
+        keep: [before],
+      });
+    }
     const changed = await tx
       .update(events)
       .set({ ...rest, startsAt, endsAt, ...meetingPointColumns(meetingPoint), updatedAt: ctx.clock.now() })
       .where(and(eq(events.id, id), ne(events.status, 'cancelled')))
       .returning({ coverImage: events.coverImage });
     if (changed.length === 0) throw new AppError('conflict', 'The event was cancelled; it can no longer be changed.');
-    return { attached, dropped: droppedImageRefs([locked?.coverImage], [changed[0]!.coverImage]) };
+    return { attached, dropped: droppedImageRefs([before], [changed[0]!.coverImage]) };
   });
   await afterImagesAttached(ctx, attached);
   await releaseImages(ctx, dropped);
