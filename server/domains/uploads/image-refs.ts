@@ -18,10 +18,13 @@ import { attachImage, discardRawUploads, type ImagePurpose } from './images.js';
 export const isUploadKey = (ref: string | null | undefined): ref is string =>
   typeof ref === 'string' && IMAGE_KEY_PATTERN.test(ref);
 
+/** An image hosted elsewhere (the input schema only lets https URLs through; the scheme is case-blind). */
+const isHttpsUrl = (ref: string) => /^https:\/\//i.test(ref);
+
 /** The URL a client loads: the https URL as stored, the clean image of an upload key, else null. */
 export function imageRefUrl(config: Pick<Config, 'PUBLIC_URL'>, ref: string | null | undefined): string | null {
   if (!ref) return null;
-  if (ref.startsWith('https://')) return ref;
+  if (isHttpsUrl(ref)) return ref;
   return isUploadKey(ref) ? imageUrlFor(config, ref) : null;
 }
 
@@ -43,7 +46,7 @@ export async function attachImageRefs(
   const kept = new Set(options.keep ?? []);
   for (const [index, ref] of refs.entries()) {
     // A URL stays a URL; a key the record already holds is not attached a second time.
-    if (!ref || ref.startsWith('https://') || kept.has(ref)) continue;
+    if (!ref || isHttpsUrl(ref) || kept.has(ref)) continue;
     const field = options.list ? `${options.field}[${index}]` : options.field;
     await attachImage(ctx, ref, purpose, { executor: options.executor, field });
     attached.push(ref);
