@@ -54,11 +54,11 @@ function PendingPlace({ place }: { place: Place }) {
               <dd>{place.tags.join(', ')}</dd>
             </>
           ) : null}
-          {place.photos.length > 0 ? (
+          {place.photoUrls.length > 0 ? (
             <>
               <dt>Photos</dt>
               <dd>
-                {place.photos.map((url, index) => (
+                {place.photoUrls.map((url, index) => (
                   <>
                     {index > 0 ? ', ' : ''}
                     <a href={url} rel={EXTERNAL_REL}>{`Photo ${index + 1}`}</a>

@@ -384,12 +384,12 @@ async function renderPlacePage(c: Context<WebEnv>, slug: string, state: PlacePag
             <dd>{place.tags.join(', ')}</dd>
           </>
         ) : null}
-        {place.photos.length > 0 ? (
+        {place.photoUrls.length > 0 ? (
           <>
             <dt>Photos</dt>
             <dd>
               <ul class="plain">
-                {place.photos.map((url, index) => (
+                {place.photoUrls.map((url, index) => (
                   <li>
                     <a href={url} rel={EXTERNAL_REL}>{`Photo ${index + 1}`}</a>
                   </li>
