@@ -76,7 +76,7 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
     const org = await visitorSignedIn(organizer);
     await org.page.goto('/app/events/new');
     await expectAccessible(org.page);
-    await saveScreenshot(org.page, 'events-event-create');
+    await saveScreenshot(org.page, 'event-create');
     const year = new Date().getUTCFullYear() + 1;
     await org.page.getByLabel('Host').selectOption({ label: grove.name });
     await org.page.getByLabel('Title').fill(title);
@@ -128,7 +128,7 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
     expect(await att.page.textContent('main')).toContain('Your RSVP: Going.');
     expect(await att.page.getByRole('heading', { name: 'Attendees' }).count()).toBe(0);
     await expectAccessible(att.page);
-    await saveScreenshot(att.page, 'events-event');
+    await saveScreenshot(att.page, 'event');
     expectNoToken(await att.page.content(), attendee.token, 'the event page');
 
     // The organizer sees the attendee (and who was shown the meeting point).
@@ -265,7 +265,7 @@ describe('the events list', () => {
     // Upcoming (default): 23 events, 20 then 3; the past one only under "Past".
     await page.goto(`/app/events?area=${area}`);
     await expectAccessible(page);
-    await saveScreenshot(page, 'events-events');
+    await saveScreenshot(page, 'events');
     const first = await page.locator('main li.card h3 a').allTextContents();
     expect(first).toHaveLength(20);
     await page.getByRole('link', { name: 'Next page' }).click();
