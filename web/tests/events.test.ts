@@ -209,6 +209,54 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
     await org.context.close();
     await out.context.close();
   });
+  it('an RSVP that needs approval shows the meeting point once the organizer approves it on the page', async () => {
+    const admin = await createAdmin(stack.api);
+    const grove = await createGrove(stack.api, admin);
+    const organizer = await stack.member({ prefix: 'org' });
+    await appointOrganizer(stack.api, admin, grove._id, organizer);
+    const meetingPoint = 'Behind the library, green door';
+    const event = await createEvent(
+      stack.api,
+      organizer,
+      { groveId: grove._id },
+      { meetingPoint: { text: meetingPoint }, meetingPointVisibility: 'rsvp', rsvpApproval: true },
+    );
+    const member = await stack.member({ prefix: 'ask' });
+
+    const visitor = await visitorSignedIn(member);
+    await visitor.page.goto(`/app/events/${event.slug}`);
+    await visitor.page.getByRole('button', { name: "RSVP: I'm going" }).click();
+    await visitor.page.waitForURL(`**/app/events/${event.slug}`);
+    expect(await visitor.page.textContent('main')).toContain('waiting for an organizer to approve it');
+    expect(await visitor.page.content()).not.toContain(meetingPoint);
+
+    const org = await visitorSignedIn(organizer);
+    await org.page.goto(`/app/events/${event.slug}`);
+    await org.page.getByRole('button', { name: `Approve @${member.handle}` }).click();
+    await org.page.waitForURL(`**/app/events/${event.slug}`);
+    expect(await org.page.getByRole('status').textContent()).toContain(`Approved @${member.handle}.`);
+
+    await visitor.page.goto(`/app/events/${event.slug}`);
+    expect(await visitor.page.textContent('main')).toContain(meetingPoint);
+    await visitor.context.close();
+    await org.context.close();
+  });
+
+  it('refuses a cross-site RSVP post (the global Origin check)', async () => {
+    const admin = await createAdmin(stack.api);
+    const organization = await createOrganization(stack.api, admin);
+    const event = await createEvent(stack.api, admin, { organizationId: organization._id });
+    const member = await stack.member();
+    const response = await fetch(`${stack.webUrl}/app/events/${event.slug}/rsvp`, {
+      method: 'POST',
+      headers: { cookie: `app_session=${member.token}`, origin: 'https://evil.example' },
+      body: new URLSearchParams({ status: 'going' }),
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(403);
+    const state = await stack.api.trpc(member.token).events.get.query({ event: event.slug });
+    expect(state.myRsvp).toBeNull();
+  });
 });
 
 describe('the events list', () => {
