@@ -318,44 +318,30 @@ function RsvpControls({ event }: { event: EventView }) {
 function AttendeeList({ event, attendees }: { event: EventView; attendees: Attendees }) {
   if (attendees.items.length === 0) return <p>No RSVPs yet.</p>;
   return (
-    <table>
-      <caption class="visually-hidden">Attendees</caption>
-      <thead>
-        <tr>
-          <th scope="col">Member</th>
-          <th scope="col">RSVP</th>
-          <th scope="col">Since</th>
-          {event.rsvpApproval ? <th scope="col">Approval</th> : null}
-        </tr>
-      </thead>
-      <tbody>
-        {attendees.items.map((attendee) => (
-          <tr>
-            <td>@{attendee.handle}</td>
-            <td>{rsvpLabels[attendee.status]}</td>
-            <td>
-              <When iso={attendee.respondedAt} />
-            </td>
-            {event.rsvpApproval ? (
-              <td>
-                {attendee.pending ? (
-                  <form method="post" action={eventPath(event, `/attendees/${encodeURIComponent(attendee.handle)}`)}>
-                    <button type="submit" name="decision" value="approve">
-                      Approve @{attendee.handle}
-                    </button>{' '}
-                    <button type="submit" name="decision" value="decline" class="secondary">
-                      Decline @{attendee.handle}
-                    </button>
-                  </form>
-                ) : (
-                  'Approved'
-                )}
-              </td>
-            ) : null}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <ul class="plain" aria-label="Attendees">
+      {attendees.items.map((attendee) => (
+        <li class="card">
+          <p>
+            @{attendee.handle} · {rsvpLabels[attendee.status]} since <When iso={attendee.respondedAt} />
+            {attendee.pending ? ' · waiting for approval' : ''}
+          </p>
+          {attendee.pending ? (
+            <form
+              method="post"
+              action={eventPath(event, `/attendees/${encodeURIComponent(attendee.handle)}`)}
+              class="actions"
+            >
+              <button type="submit" name="decision" value="approve">
+                Approve @{attendee.handle}
+              </button>
+              <button type="submit" name="decision" value="decline" class="secondary">
+                Decline @{attendee.handle}
+              </button>
+            </form>
+          ) : null}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -225,8 +225,14 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
         <ul class="plain">
           {data.requests.items.map((request) => (
             <li class="card">
-              <form method="post" action={grovePath(grove, `/requests/${encodeURIComponent(request.handle)}`)}>
-                @{request.handle}, asked <When iso={request.requestedAt} />{' '}
+              <p>
+                @{request.handle}, asked <When iso={request.requestedAt} />
+              </p>
+              <form
+                method="post"
+                action={grovePath(grove, `/requests/${encodeURIComponent(request.handle)}`)}
+                class="actions"
+              >
                 <button type="submit" name="decision" value="accept">
                   Accept @{request.handle}
                 </button>{' '}
@@ -240,40 +246,25 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
       )}
       <h2>Members</h2>
       <p class="hint">Only the grove's organizers see this list.</p>
-      <table>
-        <caption class="visually-hidden">Members</caption>
-        <thead>
-          <tr>
-            <th scope="col">Member</th>
-            <th scope="col">Role</th>
-            <th scope="col">Joined</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.members.items.map((m) => (
-            <tr>
-              <td>@{m.handle}</td>
-              <td>{m.role}</td>
-              <td>
-                <When iso={m.joinedAt} />
-              </td>
-              <td>
-                {m.role === 'member' ? (
-                  <form method="post" action={grovePath(grove, `/members/${encodeURIComponent(m.handle)}`)}>
-                    <button type="submit" name="decision" value="remove" class="secondary">
-                      Remove @{m.handle}
-                    </button>{' '}
-                    <button type="submit" name="decision" value="ban" class="danger">
-                      Ban @{m.handle}
-                    </button>
-                  </form>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ul class="plain" aria-label="Members">
+        {data.members.items.map((m) => (
+          <li class="card">
+            <p>
+              @{m.handle} · {m.role === 'organizer' ? 'organizer' : 'member'} · joined <When iso={m.joinedAt} />
+            </p>
+            {m.role === 'member' ? (
+              <form method="post" action={grovePath(grove, `/members/${encodeURIComponent(m.handle)}`)} class="actions">
+                <button type="submit" name="decision" value="remove" class="secondary">
+                  Remove @{m.handle}
+                </button>
+                <button type="submit" name="decision" value="ban" class="danger">
+                  Ban @{m.handle}
+                </button>
+              </form>
+            ) : null}
+          </li>
+        ))}
+      </ul>
       {data.bans.items.length > 0 ? (
         <>
           <h2>Banned</h2>

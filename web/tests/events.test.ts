@@ -133,7 +133,7 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
 
     // The organizer sees the attendee (and who was shown the meeting point).
     await org.page.goto(`/app/events/${slug}`);
-    const attendees = org.page.getByRole('table', { name: 'Attendees' });
+    const attendees = org.page.getByRole('list', { name: 'Attendees' });
     expect(await attendees.textContent()).toContain(`@${attendee.handle}`);
     expect(await org.page.textContent('main')).toContain('Who was shown the meeting point');
     await expectAccessible(org.page);

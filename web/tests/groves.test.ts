@@ -99,14 +99,23 @@ describe('groves', () => {
     await org.page.getByRole('button', { name: `Accept @${newcomer.handle}` }).click();
     await org.page.waitForURL(`**/app/groves/${grove.slug}`);
     expect(await org.page.getByRole('status').textContent()).toContain(`@${newcomer.handle} is a member now.`);
-    expect(await org.page.getByRole('table', { name: 'Members' }).textContent()).toContain(`@${newcomer.handle}`);
+    expect(await org.page.getByRole('list', { name: 'Members' }).textContent()).toContain(`@${newcomer.handle}`);
     expectNoToken(await org.page.content(), organizer.token, 'the grove page');
+
+    // Readable on a phone: the organizer's fullest page does not scroll sideways.
+    await org.page.setViewportSize({ width: 375, height: 740 });
+    await org.page.goto(`/app/groves/${grove.slug}`);
+    expect(await org.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await org.page.goto(`/app/events/${event.slug}`);
+    expect(await org.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await org.page.goto('/app/events/new');
+    expect(await org.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 
     // The new member sees the grove-only event, not the member list.
     await page.goto(`/app/groves/${grove.slug}`);
     expect(await page.textContent('main')).toContain('You are a member of this grove.');
     expect(await page.getByRole('link', { name: event.title }).count()).toBe(1);
-    expect(await page.getByRole('table', { name: 'Members' }).count()).toBe(0);
+    expect(await page.getByRole('list', { name: 'Members' }).count()).toBe(0);
 
     // Leaving works from the same page.
     await page.getByRole('button', { name: 'Leave the grove' }).click();
