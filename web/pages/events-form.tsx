@@ -349,6 +349,8 @@ async function editPage(
   values: Values,
   options: { error?: string | null; autoZone: boolean },
 ): Promise<Response> {
+  // The form carries the exact meeting point: never kept by a shared cache.
+  c.header('Cache-Control', 'private, no-store');
   return renderPage(
     c,
     { title: `Edit: ${event.title}`, scripts: ['/assets/local-times.js'] },

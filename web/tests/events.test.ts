@@ -169,6 +169,7 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
 
     const org = await visitorSignedIn(organizer);
     await org.page.goto(`/app/events/${event.slug}/edit`);
+    await expectAccessible(org.page);
     // Prefilled in UTC or moved into the browser's zone by the script: either way it round-trips.
     await org.page.getByLabel('Title').fill('Renamed vigil');
     await org.page.getByLabel('Time zone').selectOption('UTC');
