@@ -25,6 +25,17 @@ export function forbiddenPage(c: Context<WebEnv>, message: string): Promise<Resp
   return renderPage(c, { title: 'Not allowed' }, <p>{message}</p>);
 }
 
+/** Only http(s) links are ever rendered from API data (the API checks too; a `javascript:` href never). */
+export function safeHttpUrl(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Re-throws anything that is not the expected API status (a 401 then reaches app.onError). */
 export function rethrowUnless(error: unknown, ...statuses: number[]): void {
   const status = apiStatus(error);

@@ -21,6 +21,7 @@ import {
   notFoundPage,
   rethrowUnless,
   rsvpLabels,
+  safeHttpUrl,
   TimeZoneSelect,
   validTimeZone,
   visibilityLabels,
@@ -354,6 +355,7 @@ async function eventPage(c: Context<WebEnv>): Promise<Response> {
     return notFoundPage(c);
   }
   const lists = await organizerLists(c, event);
+  const coverImage = safeHttpUrl(event.coverImage);
   // The page can carry an RSVP-only meeting point: never kept by a shared cache.
   c.header('Cache-Control', 'private, no-store');
   return renderPage(
@@ -392,11 +394,11 @@ async function eventPage(c: Context<WebEnv>): Promise<Response> {
         ) : null}
         <dt>Who can see it</dt>
         <dd>{visibilityLabels[event.visibility]}</dd>
-        {event.coverImage ? (
+        {coverImage ? (
           <>
             <dt>Cover image</dt>
             <dd>
-              <a href={event.coverImage} rel="noopener noreferrer nofollow">
+              <a href={coverImage} rel="noopener noreferrer nofollow">
                 Open the cover image (another site)
               </a>
             </dd>

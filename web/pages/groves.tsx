@@ -173,7 +173,7 @@ function MembershipControls({ grove }: { grove: Grove }) {
         <p>
           You are {grove.myRole === 'organizer' ? 'an organizer' : 'a member'} of this grove.{' '}
           <button type="submit" class="secondary">
-            Leave the grove
+            {grove.myRole === 'organizer' ? 'Leave the grove (you stop being an organizer)' : 'Leave the grove'}
           </button>
         </p>
       </form>

@@ -7,23 +7,12 @@ import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { FormError, renderPage } from '../server/layout.js';
-import { EventCard, notFoundPage, rethrowUnless } from './events-common.js';
+import { EventCard, notFoundPage, rethrowUnless, safeHttpUrl } from './events-common.js';
 
 type Organization = RouterOutputs['organizations']['get'];
 
 function organizationPath(organization: Pick<Organization, 'slug'>): string {
   return `/app/organizations/${encodeURIComponent(organization.slug)}`;
-}
-
-/** Only http(s) links are ever rendered (the API checks too). */
-function safeWebsite(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.toString() : null;
-  } catch {
-    return null;
-  }
 }
 
 async function listPage(c: Context<WebEnv>): Promise<Response> {
@@ -94,7 +83,7 @@ async function organizationPage(c: Context<WebEnv>): Promise<Response> {
     from: new Date().toISOString(),
     limit: 10,
   });
-  const website = safeWebsite(organization.website);
+  const website = safeHttpUrl(organization.website);
   return renderPage(
     c,
     { title: organization.name, scripts: ['/assets/local-times.js'] },
