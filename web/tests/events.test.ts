@@ -4,7 +4,7 @@
 // sees neither attendees nor the edit link and is refused the edit URL), the filters and the
 // paging, and the private calendar link shown only to its owner.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   appointOrganizer,
   createAdmin,
@@ -34,6 +34,14 @@ beforeAll(async () => {
   loginServed = (await fetch(`${stack.webUrl}/login`)).status === 200;
 });
 
+/** Script errors in any page a test opened (the pages' own scripts must run under the CSP). */
+const pageErrors: string[] = [];
+
+afterEach(() => {
+  expect(pageErrors).toEqual([]);
+  pageErrors.length = 0;
+});
+
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
@@ -45,6 +53,7 @@ afterAll(async () => {
  */
 async function visitorSignedIn(member: TestMember): Promise<{ context: BrowserContext; page: Page }> {
   const visitor = await newVisitor(browser, stack);
+  visitor.page.on('pageerror', (error) => pageErrors.push(String(error)));
   if (loginServed) {
     await signIn(visitor.page, member);
   } else {
@@ -337,6 +346,43 @@ describe('the events list', () => {
     const broken = await page.goto(`/app/events?area=${area}&cursor=nonsense`);
     expect(broken?.status()).toBe(400);
     expect(await page.getByRole('alert').count()).toBe(1);
+    await context.close();
+  });
+});
+
+describe("the visitor's time zone", () => {
+  it("the script shows dates and prefills the forms in the browser's zone, and saving unchanged keeps the instant", async () => {
+    const admin = await createAdmin(stack.api);
+    const grove = await createGrove(stack.api, admin);
+    const organizer = await stack.member({ prefix: 'org' });
+    await appointOrganizer(stack.api, admin, grove._id, organizer);
+    const event = await createEvent(
+      stack.api,
+      organizer,
+      { groveId: grove._id },
+      { startsAt: '2031-01-10T19:00:00.000Z', endsAt: '2031-01-10T21:00:00.000Z' },
+    );
+    const context = await browser.newContext({ baseURL: stack.webUrl, timezoneId: 'America/New_York' });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    if (loginServed) await signIn(page, organizer);
+    else await context.addCookies([{ name: 'app_session', value: organizer.token, url: stack.webUrl, httpOnly: true }]);
+
+    await page.goto(`/app/events/${event.slug}`);
+    expect(await page.locator('dl.facts time').first().textContent()).toMatch(/2:00\sPM EST|14:00 EST/);
+    await page.goto(`/app/events/${event.slug}/edit`);
+    expect(await page.getByLabel('Time zone').inputValue()).toBe('America/New_York');
+    expect(await page.getByLabel('Starts').inputValue()).toBe('2031-01-10T14:00');
+    await Promise.all([
+      page.waitForURL(`**/app/events/${event.slug}`),
+      page.getByRole('button', { name: 'Save changes' }).click(),
+    ]);
+    const saved = await stack.api.trpc(organizer.token).events.get.query({ event: event.slug });
+    expect(saved.startsAt).toBe('2031-01-10T19:00:00.000Z');
+    expect(saved.endsAt).toBe('2031-01-10T21:00:00.000Z');
+
+    await page.goto('/app/events/new');
+    expect(await page.getByLabel('Time zone').inputValue()).toBe('America/New_York');
     await context.close();
   });
 });
