@@ -367,7 +367,7 @@ async function eventPage(c: Context<WebEnv>): Promise<Response> {
           This event was cancelled.
         </p>
       ) : null}
-      <dl class="facts">
+      <dl class="details">
         <dt>When</dt>
         <dd>
           <When iso={event.startsAt} /> to <When iso={event.endsAt} />
@@ -417,7 +417,7 @@ async function eventPage(c: Context<WebEnv>): Promise<Response> {
       {event.description ? (
         <>
           <h2>About</h2>
-          <p class="prewrap">{event.description}</p>
+          <p class="pre-line">{event.description}</p>
         </>
       ) : null}
       <h2>RSVP</h2>

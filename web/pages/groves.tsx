@@ -345,7 +345,7 @@ async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Pro
     c,
     { title: grove.name, scripts: ['/assets/local-times.js'] },
     <>
-      <dl class="facts">
+      <dl class="details">
         <dt>Region</dt>
         <dd>{grove.region.name}</dd>
         <dt>Members</dt>
@@ -355,7 +355,7 @@ async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Pro
         <dt>Who can join</dt>
         <dd>{joinPolicyLabels[grove.joinPolicy]}</dd>
       </dl>
-      {grove.description ? <p class="prewrap">{grove.description}</p> : null}
+      {grove.description ? <p class="pre-line">{grove.description}</p> : null}
       <h2>Membership</h2>
       <MembershipControls grove={grove} />
       <h2>Upcoming events</h2>

@@ -88,7 +88,7 @@ async function organizationPage(c: Context<WebEnv>): Promise<Response> {
     c,
     { title: organization.name, scripts: ['/assets/local-times.js'] },
     <>
-      {organization.description ? <p class="prewrap">{organization.description}</p> : null}
+      {organization.description ? <p class="pre-line">{organization.description}</p> : null}
       {website ? (
         <p>
           Website:{' '}

@@ -369,7 +369,7 @@ describe("the visitor's time zone", () => {
     else await context.addCookies([{ name: 'app_session', value: organizer.token, url: stack.webUrl, httpOnly: true }]);
 
     await page.goto(`/app/events/${event.slug}`);
-    expect(await page.locator('dl.facts time').first().textContent()).toMatch(/2:00\sPM EST|14:00 EST/);
+    expect(await page.locator('dl.details time').first().textContent()).toMatch(/2:00\sPM EST|14:00 EST/);
     await page.goto(`/app/events/${event.slug}/edit`);
     expect(await page.getByLabel('Time zone').inputValue()).toBe('America/New_York');
     expect(await page.getByLabel('Starts').inputValue()).toBe('2031-01-10T14:00');
