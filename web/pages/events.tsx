@@ -355,7 +355,7 @@ async function eventPage(c: Context<WebEnv>): Promise<Response> {
     return notFoundPage(c);
   }
   const lists = await organizerLists(c, event);
-  const coverImage = safeHttpUrl(event.coverImage);
+  const coverImage = safeHttpUrl(event.coverImageUrl);
   // The page can carry an RSVP-only meeting point: never kept by a shared cache.
   c.header('Cache-Control', 'private, no-store');
   return renderPage(
