@@ -39,7 +39,10 @@ async function connectWithTicket(ticket: string) {
   return { socket, ready };
 }
 
-const ticketRefused = { code: 'unauthorized', message: 'The ticket is invalid, already used or expired, or its session ended.' };
+const ticketRefused = {
+  code: 'unauthorized',
+  message: 'The ticket is invalid, already used or expired, or its session ended.',
+};
 
 describe('POST /api/realtime/tickets', () => {
   it('issues a 60-second ticket to a member (REST), and refuses an anonymous caller', async () => {

@@ -2,7 +2,9 @@
 import type { Hono } from 'hono';
 import type { WebEnv } from '../server/env.js';
 import { registerHomePage } from './home.js';
+import { registerMessagesPages } from './messages.js';
 
 export function registerPages(app: Hono<WebEnv>): void {
   registerHomePage(app);
+  registerMessagesPages(app);
 }

@@ -5,7 +5,10 @@ import { z } from 'zod';
 /** Seconds a ticket can be redeemed: long enough for a page to load and connect, no longer. */
 export const TICKET_LIFETIME_SECONDS = 60;
 
-export const createTicketInput = z.object({}).strict().meta({ examples: [{}] });
+export const createTicketInput = z
+  .object({})
+  .strict()
+  .meta({ examples: [{}] });
 
 export const ticketOutput = z
   .object({
