@@ -1,10 +1,12 @@
 // Every page module registers its routes here (one line each).
 import type { Hono } from 'hono';
 import type { WebEnv } from '../server/env.js';
+import { registerCompanionPages } from './companion.js';
 import { registerHomePage } from './home.js';
 import { registerMessagesPages } from './messages.js';
 
 export function registerPages(app: Hono<WebEnv>): void {
   registerHomePage(app);
   registerMessagesPages(app);
+  registerCompanionPages(app);
 }
