@@ -49,7 +49,7 @@
   };
 
   const addSources = (entry, sources) => {
-    if (!sources || !sources.length) return;
+    if (!sources?.length) return;
     const line = document.createElement('p');
     line.className = 'sources';
     line.append('Sources: ');

@@ -232,6 +232,30 @@ async function passThrough(c: Context<WebEnv>, upstream: Response): Promise<Resp
   });
 }
 
+/**
+ * The API's event stream, piece by piece. A stream cut on either side just ends here: the
+ * visitor leaving aborts the upstream request (its body then errors, which is expected, not a
+ * failure to log), and an API that breaks off ends the page's stream without `done`, which the
+ * page script reports as a reply that broke off.
+ */
+function relayStream(upstream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = upstream.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch {
+        controller.close();
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason).catch(() => {});
+    },
+  });
+}
+
 export function registerCompanionPages(app: Hono<WebEnv>): void {
   app.get('/app/companion', (c) => renderIndex(c));
 
@@ -289,7 +313,7 @@ export function registerCompanionPages(app: Hono<WebEnv>): void {
     });
     if (!upstream.ok || !(upstream.headers.get('content-type') ?? '').startsWith('text/event-stream'))
       return passThrough(c, upstream);
-    return new Response(upstream.body, {
+    return new Response(relayStream(upstream.body!), {
       status: 200,
       headers: {
         'content-type': 'text/event-stream; charset=utf-8',
