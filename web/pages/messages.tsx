@@ -229,7 +229,11 @@ async function renderConversation(
     <>
       <p class="muted">
         {conversation.kind === 'group' ? 'Group' : 'One-to-one'} conversation with{' '}
-        {conversation.members.map((m) => `@${m.handle}`).join(', ')}. <a href="/app/messages">All conversations</a>
+        {conversation.members
+          .filter((m) => m._id !== me!._id)
+          .map((m) => `@${m.handle}`)
+          .join(', ') || 'nobody else'}
+        . <a href="/app/messages">All conversations</a>
       </p>
       <h2 id="messages-heading">Messages</h2>
       {page.nextCursor ? (
