@@ -68,7 +68,7 @@
       .catch(() => {});
   };
 
-  /** A fresh ticket from the web server; null when the session is over. */
+  /** A fresh ticket from the web server: { ticket }, { limited: true } or null when the session is over. */
   const fetchTicket = async () => {
     const response = await fetch(data.ticketUrl, {
       method: 'POST',
@@ -76,8 +76,9 @@
       credentials: 'same-origin',
     });
     const type = response.headers.get('content-type') || '';
+    if (response.status === 429) return { limited: true };
     if (!response.ok || !type.includes('application/json')) return null;
-    return (await response.json()).ticket;
+    return { ticket: (await response.json()).ticket };
   };
 
   let ended = false;
@@ -85,12 +86,15 @@
     // Called before every (re)connection: each handshake gets its own single-use ticket.
     auth: (send) => {
       fetchTicket().then(
-        (ticket) => {
-          if (!ticket) {
+        (answer) => {
+          if (!answer) {
             ended = true;
             setStatus('ended', 'Your session has ended. Reload the page to sign in again.');
+          } else if (answer.limited) {
+            ended = true;
+            setStatus('off', 'Live updates are paused for a few minutes; reload the page to see new messages.');
           }
-          send({ ticket: ticket || '' });
+          send({ ticket: answer?.ticket || '' });
         },
         () => send({ ticket: '' }),
       );

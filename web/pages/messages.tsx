@@ -317,8 +317,14 @@ export function registerMessagesPages(app: Hono<WebEnv>): void {
   // The page script's ticket for the API's socket (see the header comment): POST, so the global
   // Origin check covers it, and no-store (the frame's default for pages).
   app.post('/app/messages/ticket', async (c) => {
-    const { ticket, expiresAt } = await api(c).realtime.createTicket.mutate({});
-    return c.json({ ticket, expiresAt });
+    try {
+      const { ticket, expiresAt } = await api(c).realtime.createTicket.mutate({});
+      return c.json({ ticket, expiresAt });
+    } catch (error) {
+      // Tickets count against a per-member limit: past it, the page stops live updates for a while.
+      if (apiStatus(error) !== 429) throw error;
+      return c.json({ error: { code: 'rate_limited', message: apiErrorMessage(error) } }, 429);
+    }
   });
 
   app.get('/app/messages/:id', (c) => renderConversation(c, c.req.param('id')));
