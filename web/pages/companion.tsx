@@ -9,12 +9,14 @@
 // with it the model's). Without JavaScript the form posts to /app/companion, which calls
 // `companion.chat` (the finished turn, as JSON) and shows the stored conversation.
 import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, relayHeaders } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { clearSessionCookie, readSessionToken } from '../server/session.js';
+import { formatTime } from './messages.js';
 
 type CompanionConversation = RouterOutputs['companion']['listConversations']['items'][number];
 type CompanionMessage = RouterOutputs['companion']['listMessages']['items'][number];
@@ -31,13 +33,6 @@ const apiStatus = (error: unknown): number | undefined => (isApiError(error) ? e
 async function notFound(c: Context<WebEnv>): Promise<Response> {
   c.status(404);
   return renderPage(c, { title: 'Not found' }, <p>Not found.</p>);
-}
-
-function formatTime(iso: string): string {
-  const date = new Date(iso);
-  const day = date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
-  return `${day}, ${time} UTC`;
 }
 
 function sourceHref(source: { type: 'guide' | 'media'; slug: string }): string {
@@ -279,49 +274,54 @@ export function registerCompanionPages(app: Hono<WebEnv>): void {
   });
 
   // The page script's stream (see the header comment): the API's SSE relayed as it comes.
-  app.post('/app/companion/stream', async (c) => {
-    const { config, fetch } = c.get('web');
-    const raw = await c.req.text();
-    if (raw.length > MAX_STREAM_BODY_BYTES)
-      return c.json({ error: { code: 'validation_failed', message: 'The message is too long.' } }, 400);
-    let input: { message?: unknown; conversationId?: unknown };
-    try {
-      input = JSON.parse(raw);
-    } catch {
-      return c.json(
-        { error: { code: 'validation_failed', message: 'Send { message, conversationId? } as JSON.' } },
-        400,
-      );
-    }
-    const body = {
-      message: input?.message,
-      ...(input?.conversationId === undefined || input.conversationId === ''
-        ? {}
-        : { conversationId: input.conversationId }),
-    };
-    const upstream = await fetch(`${config.API_URL}/api/companion/chat`, {
-      method: 'POST',
-      headers: {
-        ...relayHeaders(c),
-        authorization: `Bearer ${readSessionToken(c)}`,
-        'content-type': 'application/json',
-        accept: 'text/event-stream',
-      },
-      body: JSON.stringify(body),
-      // The visitor leaving aborts the API request, which aborts the model's.
-      signal: c.req.raw.signal,
-    });
-    if (!upstream.ok || !(upstream.headers.get('content-type') ?? '').startsWith('text/event-stream'))
-      return passThrough(c, upstream);
-    return new Response(relayStream(upstream.body!), {
-      status: 200,
-      headers: {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-accel-buffering': 'no',
-      },
-    });
-  });
+  app.post(
+    '/app/companion/stream',
+    bodyLimit({
+      maxSize: MAX_STREAM_BODY_BYTES,
+      onError: (c) => c.json({ error: { code: 'payload_too_large', message: 'The message is too long.' } }, 413),
+    }),
+    async (c) => {
+      const { config, fetch } = c.get('web');
+      const raw = await c.req.text();
+      let input: { message?: unknown; conversationId?: unknown };
+      try {
+        input = JSON.parse(raw);
+      } catch {
+        return c.json(
+          { error: { code: 'validation_failed', message: 'Send { message, conversationId? } as JSON.' } },
+          400,
+        );
+      }
+      const body = {
+        message: input?.message,
+        ...(input?.conversationId === undefined || input.conversationId === ''
+          ? {}
+          : { conversationId: input.conversationId }),
+      };
+      const upstream = await fetch(`${config.API_URL}/api/companion/chat`, {
+        method: 'POST',
+        headers: {
+          ...relayHeaders(c),
+          authorization: `Bearer ${readSessionToken(c)}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+        },
+        body: JSON.stringify(body),
+        // The visitor leaving aborts the API request, which aborts the model's.
+        signal: c.req.raw.signal,
+      });
+      if (!upstream.ok || !(upstream.headers.get('content-type') ?? '').startsWith('text/event-stream'))
+        return passThrough(c, upstream);
+      return new Response(relayStream(upstream.body!), {
+        status: 200,
+        headers: {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-accel-buffering': 'no',
+        },
+      });
+    },
+  );
 
   app.get('/app/companion/:id', (c) => renderConversation(c, c.req.param('id')));
 

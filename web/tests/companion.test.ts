@@ -183,6 +183,8 @@ describe('the stream endpoint', () => {
     const empty = await post('/app/companion/stream', m, JSON.stringify({ message: '' }));
     expect(empty.status).toBe(400);
     expect((await empty.json()).error.code).toBe('validation_failed');
+    const huge = await post('/app/companion/stream', m, JSON.stringify({ message: 'x'.repeat(30_000) }));
+    expect(huge.status).toBe(413);
   });
 
   it('relays the event stream, and a revoked session gets 401 with the cookie cleared', async () => {
