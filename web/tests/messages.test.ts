@@ -177,6 +177,13 @@ describe('a conversation page', () => {
     await expectPageHasNoToken(ana.page, a.token);
     await expectPageHasNoToken(ben.page, b.token);
     for (const answer of tickets) expectNoToken(answer, a.token, 'the ticket answer');
+
+    // Deleting it for everyone (a plain form) takes it off the other page live too.
+    await ana.page.getByRole('button', { name: 'Delete for everyone' }).click();
+    await ana.page.waitForLoadState();
+    expect(await ana.page.locator('.notice').textContent()).toBe('Message deleted.');
+    await expect.poll(() => ben.page.getByText('I will, see you at 2').count(), { timeout: 10_000 }).toBe(0);
+    expect(await ben.page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     await ana.context.close();
     await ben.context.close();
   });
