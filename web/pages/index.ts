@@ -3,10 +3,12 @@ import type { Hono } from 'hono';
 import type { WebEnv } from '../server/env.js';
 import { registerCompanionPages } from './companion.js';
 import { registerHomePage } from './home.js';
+import { registerMapAreaPages } from './map-area.js';
 import { registerMessagesPages } from './messages.js';
 
 export function registerPages(app: Hono<WebEnv>): void {
   registerHomePage(app);
+  registerMapAreaPages(app);
   registerMessagesPages(app);
   registerCompanionPages(app);
 }
