@@ -19,7 +19,7 @@ function visitorAddress(c: Context<WebEnv>): string | undefined {
  * Headers that let the API rate-limit the visitor rather than the web server: the visitor's
  * address, believed by the API only with the shared relay secret (WEB_RELAY_SECRET).
  */
-function relayHeaders(c: Context<WebEnv>): Record<string, string> {
+export function relayHeaders(c: Context<WebEnv>): Record<string, string> {
   const { config } = c.get('web');
   const address = visitorAddress(c);
   if (!config.WEB_RELAY_SECRET || !address) return {};
