@@ -1,8 +1,14 @@
 // Every page module registers its routes here (one line each).
 import type { Hono } from 'hono';
 import type { WebEnv } from '../server/env.js';
+import { registerActionsPages } from './actions.js';
+import { registerAuthPages } from './auth.js';
 import { registerHomePage } from './home.js';
+import { registerSettingsPages } from './settings.js';
 
 export function registerPages(app: Hono<WebEnv>): void {
   registerHomePage(app);
+  registerAuthPages(app);
+  registerSettingsPages(app);
+  registerActionsPages(app);
 }
