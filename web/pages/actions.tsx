@@ -98,7 +98,7 @@ function SuggestionItem({ suggestion }: { suggestion: Suggestion }) {
         action={`/app/actions/suggestions/${encodeURIComponent(suggestion.eventId)}/confirm`}
         class="inline"
       >
-        <button type="submit" aria-label={`Add “${suggestion.title}” to my log`}>
+        <button type="submit" aria-label={`Add to my log: ${suggestion.title}`}>
           Add to my log
         </button>
       </form>
