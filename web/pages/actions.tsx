@@ -9,7 +9,7 @@ import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { loginRedirect } from '../server/next-path.js';
 import { clearSessionCookie } from '../server/session.js';
-import { type ApiFailure, failureMessage, setFailureStatus, tryApi } from '../server/session-route.js';
+import { type ApiFailure, failureMessage, formFields, setFailureStatus, tryApi } from '../server/session-route.js';
 
 type Entry = RouterOutputs['actions']['list']['items'][number];
 type Kind = Entry['kind'];
@@ -297,13 +297,6 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
   );
 }
 
-async function fieldsOf(c: Context<WebEnv>): Promise<Record<string, string>> {
-  const parsed = await c.req.parseBody();
-  const fields: Record<string, string> = {};
-  for (const [key, value] of Object.entries(parsed)) if (typeof value === 'string') fields[key] = value;
-  return fields;
-}
-
 /** The form's strings as the API's input: empty fields are left out, hours are a number. */
 function createInputOf(fields: Record<string, string>): CreateInput {
   const text = (name: string) => fields[name]?.trim() || undefined;
@@ -326,7 +319,7 @@ export function registerActionsPages(app: Hono<WebEnv>): void {
   app.get('/app/actions', (c) => renderActions(c));
 
   app.post('/app/actions', async (c) => {
-    const fields = await fieldsOf(c);
+    const fields = await formFields(c);
     const result = await tryApi(() => api(c).actions.create.mutate(createInputOf(fields)));
     if (!result.ok)
       return failedOnPage(c, result.failure, { createError: failureMessage(result.failure), values: fields });
@@ -348,7 +341,7 @@ export function registerActionsPages(app: Hono<WebEnv>): void {
   });
 
   app.post('/app/actions/aggregate-opt-in', async (c) => {
-    const { optIn } = await fieldsOf(c);
+    const { optIn } = await formFields(c);
     const result = await tryApi(() => api(c).me.setActionAggregateOptIn.mutate({ optIn: optIn === 'true' }));
     if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
     return redirectWithNotice(

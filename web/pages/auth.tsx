@@ -12,6 +12,7 @@ import {
   apiFailure,
   DEFAULT_AFTER_SIGN_IN,
   failureMessage,
+  formFields,
   registerSessionRoute,
   SESSION_ROUTE,
   type SessionIntent,
@@ -212,8 +213,7 @@ export function registerAuthPages(app: Hono<WebEnv>): void {
   });
 
   app.post('/login/magic-link', async (c) => {
-    const fields = await c.req.parseBody();
-    const email = typeof fields.email === 'string' ? fields.email : '';
+    const { email = '' } = await formFields(c);
     try {
       // Always 202 from the API, account or not: the page says the same either way.
       await anonymousApi(c).auth.requestMagicLink.mutate({ email });

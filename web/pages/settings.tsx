@@ -8,7 +8,7 @@ import { api, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
-import { failureMessage, setFailureStatus, tryApi, type ApiFailure } from '../server/session-route.js';
+import { type ApiFailure, failureMessage, formFields, setFailureStatus, tryApi } from '../server/session-route.js';
 import { clearSessionCookie } from '../server/session.js';
 
 type Preferences = RouterOutputs['me']['getNotificationPreferences'];
@@ -305,13 +305,6 @@ function renderDeleteConfirmation(c: Context<WebEnv>, error?: string) {
   );
 }
 
-async function fieldsOf(c: Context<WebEnv>): Promise<Record<string, string>> {
-  const parsed = await c.req.parseBody();
-  const fields: Record<string, string> = {};
-  for (const [key, value] of Object.entries(parsed)) if (typeof value === 'string') fields[key] = value;
-  return fields;
-}
-
 function failed(c: Context<WebEnv>, section: Section, failure: ApiFailure, values?: Record<string, string>) {
   setFailureStatus(c, failure);
   return renderSettings(c, { error: { section, message: failureMessage(failure) }, values });
@@ -321,21 +314,21 @@ export function registerSettingsPages(app: Hono<WebEnv>): void {
   app.get('/app/settings', (c) => renderSettings(c));
 
   app.post('/app/settings/handle', async (c) => {
-    const { handle = '' } = await fieldsOf(c);
+    const { handle = '' } = await formFields(c);
     const result = await tryApi(() => api(c).me.update.mutate({ handle }));
     if (!result.ok) return failed(c, 'handle', result.failure, { handle });
     return redirectWithNotice(c, '/app/settings', `Your handle is now @${result.value.handle}.`);
   });
 
   app.post('/app/settings/email', async (c) => {
-    const { email = '', currentPassword = '' } = await fieldsOf(c);
+    const { email = '', currentPassword = '' } = await formFields(c);
     const result = await tryApi(() => api(c).me.update.mutate({ email, currentPassword }));
     if (!result.ok) return failed(c, 'email', result.failure, { email });
     return redirectWithNotice(c, '/app/settings', 'Your email was changed. Your other sessions were signed out.');
   });
 
   app.post('/app/settings/password', async (c) => {
-    const { currentPassword = '', newPassword = '' } = await fieldsOf(c);
+    const { currentPassword = '', newPassword = '' } = await formFields(c);
     const result = await tryApi(() => api(c).me.update.mutate({ newPassword, currentPassword }));
     if (!result.ok) return failed(c, 'password', result.failure);
     return redirectWithNotice(c, '/app/settings', 'Your password was changed. Your other sessions were signed out.');
@@ -360,7 +353,7 @@ export function registerSettingsPages(app: Hono<WebEnv>): void {
   });
 
   app.post('/app/settings/notifications', async (c) => {
-    const fields = await fieldsOf(c);
+    const fields = await formFields(c);
     // A plain form sends only ticked boxes: every box not sent is off.
     const flags = (channel: 'push' | 'email') =>
       Object.fromEntries(KINDS.map((kind) => [kind, fields[`${channel}.${kind}`] === 'on'])) as Preferences['push'];
@@ -389,7 +382,7 @@ export function registerSettingsPages(app: Hono<WebEnv>): void {
   app.get('/app/settings/delete', (c) => renderDeleteConfirmation(c));
 
   app.post('/app/settings/delete', async (c) => {
-    const { confirmHandle = '' } = await fieldsOf(c);
+    const { confirmHandle = '' } = await formFields(c);
     const member = await currentMember(c);
     if (!member) return c.redirect('/login', 303);
     if (confirmHandle.trim().replace(/^@/, '').toLowerCase() !== member.handle) {

@@ -152,8 +152,8 @@ function isJson(contentType: string): boolean {
   return /^application\/([a-z.+-]*\+)?json\b/i.test(contentType);
 }
 
-/** Form fields as strings (a file field is dropped). */
-async function formFields(c: Context<WebEnv>): Promise<Record<string, string>> {
+/** A posted form's fields as strings (a file field is dropped). */
+export async function formFields(c: Context<WebEnv>): Promise<Record<string, string>> {
   const parsed = await c.req.parseBody();
   const fields: Record<string, string> = {};
   for (const [key, value] of Object.entries(parsed)) if (typeof value === 'string') fields[key] = value;
