@@ -213,7 +213,7 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
 
       <section aria-labelledby="log-heading">
         <h2 id="log-heading">Your log</h2>
-        <form method="get" action="/app/actions" class="actions filters" aria-label="Filter the log">
+        <form method="get" action="/app/actions" class="filters" aria-label="Filter the log">
           <div>
             <label for="filter-kind">Show</label>
             <select id="filter-kind" name="kind">

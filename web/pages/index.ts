@@ -3,11 +3,15 @@ import type { Hono } from 'hono';
 import type { WebEnv } from '../server/env.js';
 import { registerActionsPages } from './actions.js';
 import { registerAuthPages } from './auth.js';
+import { registerEventPages } from './events.js';
 import { registerHomePage } from './home.js';
+import { registerMapAreaPages } from './map-area.js';
 import { registerSettingsPages } from './settings.js';
 
 export function registerPages(app: Hono<WebEnv>): void {
   registerHomePage(app);
+  registerMapAreaPages(app);
+  registerEventPages(app);
   registerAuthPages(app);
   registerSettingsPages(app);
   registerActionsPages(app);
