@@ -37,6 +37,21 @@ export function api(c: Context<WebEnv>): ApiClient {
   });
 }
 
+/** A client that sends no token (sign-in routes, the magic-link request): a cookie never travels where it is not needed. */
+export function anonymousApi(c: Context<WebEnv>): ApiClient {
+  const { config, fetch } = c.get('web');
+  return createClient({ baseUrl: config.API_URL, token: null, fetch, headers: relayHeaders(c) });
+}
+
+/**
+ * The headers for a raw call to the API (a route the typed client cannot speak, such as a CSV
+ * download): the cookie's token as the Bearer header, and the relay headers.
+ */
+export function rawApiHeaders(c: Context<WebEnv>): Record<string, string> {
+  const token = readSessionToken(c);
+  return { ...relayHeaders(c), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+}
+
 /** A client for a freshly issued token (right after login), before the cookie reaches the browser. */
 export function apiWithToken(c: Context<WebEnv>, token: string): ApiClient {
   const { config, fetch } = c.get('web');
