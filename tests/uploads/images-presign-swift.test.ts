@@ -36,7 +36,7 @@ beforeAll(async () => {
     S3_FORCE_PATH_STYLE: 'true',
   });
   owner = await createMember(t, { prefix: 'imgsw' });
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await t?.close();
