@@ -1,14 +1,19 @@
 // The tus upload locker on PostgreSQL advisory locks, as N processes of the service use it: each
 // PostgresLocker has its own database session, like a process. PostgreSQL only (*.pg.test.ts):
 // embedded PGlite belongs to one process and keeps the tus server's in-memory locker.
+import { serve, type ServerType } from '@hono/node-server';
 import { ERRORS } from '@tus/utils';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import { createLogger } from '../../server/log.js';
 import { PostgresLocker } from '../../server/domains/uploads/tus-locker.js';
 import { testDatabaseUrl } from '../setup/database.js';
-import { createTestApp, type TestApp } from '../setup/harness.js';
+import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 
 let t: TestApp;
 let url: string;
@@ -195,5 +200,98 @@ describe('PostgresLocker (tus uploads across processes)', () => {
     expect(await sessions()).toBeGreaterThanOrEqual(1);
     await lock.unlock();
     await expect.poll(sessions, { timeout: 5000 }).toBe(0);
+  });
+});
+
+describe('two processes of the service serving one upload', () => {
+  const apps: { t: TestApp; server: ServerType; origin: string }[] = [];
+  let dataDir: string;
+
+  beforeAll(async () => {
+    // Two apps on one database and one shared volume, each with its own tus server and locker.
+    dataDir = mkdtempSync(join(tmpdir(), 'tus-two-processes-'));
+    for (let i = 0; i < 2; i++) {
+      const app = await createTestApp({ DATA_DIR: dataDir, DATABASE_URL: url, VIDEO_UPLOAD_AUTH_TTL_MINUTES: '60' });
+      const server = await new Promise<ServerType>((resolve) => {
+        const started = serve({ fetch: app.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+      });
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      app.config.PUBLIC_URL = origin;
+      apps.push({ t: app, server, origin });
+    }
+  });
+
+  afterAll(async () => {
+    for (const { t: app, server } of apps) {
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+    }
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a HEAD on the second process waits for the stalled PATCH on the first to let go, then sees its true offset', async () => {
+    const [a, b] = apps as [(typeof apps)[0], (typeof apps)[0]];
+    const member = await createMember(a.t, { prefix: 'tuslock' });
+    const created = await a.t.request('POST', '/api/uploads/video/create', {
+      token: member.token,
+      body: { title: 'Two processes' },
+    });
+    expect(created.status).toBe(201);
+    const { videoId, authorization } = created.body as { videoId: string; authorization: string };
+    const tusHeaders = { 'Tus-Resumable': '1.0.0', Authorization: authorization };
+    const post = await fetch(`${a.origin}/uploads/videos`, {
+      method: 'POST',
+      headers: { ...tusHeaders, 'Upload-Length': String(256 * 1024) },
+    });
+    expect(post.status).toBe(201);
+
+    // A PATCH to the first process that sends 64 KiB and then stalls (a phone losing its network).
+    let stop: () => void = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(64 * 1024).fill(7));
+        stop = () => {
+          try {
+            controller.close();
+          } catch {}
+        };
+      },
+    });
+    const stalled = fetch(`${a.origin}/uploads/videos/${videoId}`, {
+      method: 'PATCH',
+      headers: { ...tusHeaders, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+      body,
+      duplex: 'half',
+    } as RequestInit).then(
+      (res) => res.status,
+      () => 'aborted' as const,
+    );
+    const file = join(dataDir, 'videos', videoId);
+    await expect.poll(() => statSync(file, { throwIfNoEntry: false })?.size ?? 0).toBe(64 * 1024);
+
+    // The client resumes on the second process: its HEAD may only answer once nothing writes.
+    const started = Date.now();
+    const head = await fetch(`${b.origin}/uploads/videos/${videoId}`, { method: 'HEAD', headers: tusHeaders });
+    const waited = Date.now() - started;
+    expect(head.status).toBe(200);
+    expect(head.headers.get('upload-offset')).toBe(String(64 * 1024));
+    // It waited for the first process to cancel its request (tus lockDrainTimeout, 3 s), and no longer.
+    expect(waited).toBeGreaterThanOrEqual(2000);
+    expect(waited).toBeLessThan(20_000);
+    // The stalled request was ended by its process (tus answers it with the offset it reached).
+    const outcome = await Promise.race([stalled, sleep(2000).then(() => 'still running' as const)]);
+    stop();
+    expect(outcome).not.toBe('still running');
+
+    // And the upload finishes on the second process from that offset.
+    const rest = await fetch(`${b.origin}/uploads/videos/${videoId}`, {
+      method: 'PATCH',
+      headers: { ...tusHeaders, 'Upload-Offset': String(64 * 1024), 'Content-Type': 'application/offset+octet-stream' },
+      body: new Uint8Array(192 * 1024).fill(8),
+    });
+    expect(rest.status).toBe(204);
+    const video = await b.t.request('GET', `/api/uploads/videos/${videoId}`, { token: member.token });
+    expect(video.body).toMatchObject({ state: 'ready', sizeBytes: 256 * 1024 });
   });
 });
