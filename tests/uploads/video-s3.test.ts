@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { videos } from '../../db/schema/index.js';
 import { abandonedVideoUploadsSweep } from '../../server/domains/uploads/sweep.js';
 import { videoStorage } from '../../server/domains/uploads/video-storage.js';
+import { testDatabaseUrl } from '../setup/database.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 import { SWIFT_INSTALL_HINT, type SwiftS3, startSwiftS3, swiftInstalled } from './swift-s3-server.js';
 
@@ -35,7 +36,10 @@ beforeAll(async () => {
   if (!runnable) return;
   swift = await startSwiftS3(BUCKET);
   dataDir = mkdtempSync(join(tmpdir(), 'video-s3-'));
+  // On PostgreSQL runs the tus server locks uploads across processes (tus-locker.ts), as in production.
+  const databaseUrl = testDatabaseUrl();
   t = await createTestApp({
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     DATA_DIR: dataDir,
     VIDEO_UPLOAD_AUTH_TTL_MINUTES: '60',
     S3_ENDPOINT: swift.endpoint,
