@@ -11,7 +11,7 @@ export default defineConfig(async () => {
   const realDatabase = Boolean(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL) || (await dockerAnswers());
   return {
     test: {
-      include: ['tests/**/*.test.ts', 'client-sdk/**/*.test.ts'],
+      include: ['tests/**/*.test.ts', 'client-sdk/**/*.test.ts', 'web/**/*.test.ts'],
       exclude: [...configDefaults.exclude, ...(realDatabase ? [] : ['**/*.pg.test.ts'])],
       // The first records every /api answer and fails the run if the OpenAPI document does not declare
       // it; listed first so that its check runs last (teardowns run in reverse), after the database is dropped.

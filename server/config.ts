@@ -53,6 +53,12 @@ const configSchema = z.object({
   /** Trust the left-most X-Forwarded-For address. Only behind a proxy that overwrites it. */
   TRUST_PROXY: bool.default(false),
   /**
+   * Shared with the web front end (web/): a request carrying `X-Web-Relay: <this secret>` comes
+   * from our own web server, so its X-Forwarded-For (the visitor's address) is believed for the
+   * per-address rate limits. `npm start` generates one for the web server it runs alongside.
+   */
+  WEB_RELAY_SECRET: z.string().min(32).optional(),
+  /**
    * Browser origins allowed to call /api and /trpc cross-origin (comma-separated, exact, e.g.
    * `https://app.example.org`). Empty: no CORS headers at all, so browsers refuse cross-origin reads.
    */

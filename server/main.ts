@@ -16,6 +16,12 @@ import { createEventReminderJob } from './jobs/event-reminders.js';
 import { createWebPushSender } from './push/web-push.js';
 import { createLogger } from './log.js';
 import { startRealtime } from './realtime/service.js';
+import { randomBytes } from 'node:crypto';
+import { loadWebConfig, WebConfigError } from '../web/server/config.js';
+import { type RunningWebServer, startWebServer } from '../web/server/serve.js';
+
+/** `npm start` passes --web: the web front end is served too, on WEB_PORT (default 5173). */
+const withWeb = process.argv.includes('--web');
 
 function portProblem(error: NodeJS.ErrnoException, config: Config): StartupError {
   if (error.code === 'EADDRINUSE')
@@ -51,6 +57,9 @@ async function main() {
     throw error;
   }
   const log = createLogger(config.LOG_LEVEL);
+  // The web server started alongside reaches this API with a relay secret made for this run,
+  // so the API can rate-limit visitors by their own address (server/trpc/context.ts).
+  if (withWeb && !config.WEB_RELAY_SECRET) config = { ...config, WEB_RELAY_SECRET: randomBytes(32).toString('hex') };
   await checkPortIsFree(config);
   const deps = await createDeps(config, { log });
   const lifecycle: AppLifecycle = { draining: false };
@@ -68,6 +77,24 @@ async function main() {
   // socket.io /messages on the same server; several processes fan out through PostgreSQL.
   const realtime = startRealtime(server, deps, { databaseUrl: config.DATABASE_URL });
   jobs.start();
+  let web: RunningWebServer | undefined;
+  if (withWeb) {
+    try {
+      const webConfig = loadWebConfig({
+        ...process.env,
+        API_URL: process.env.API_URL ?? `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+        SESSION_TTL_DAYS: String(config.SESSION_TTL_DAYS),
+        WEB_RELAY_SECRET: config.WEB_RELAY_SECRET,
+      });
+      web = await startWebServer(webConfig, (err, context) => log.error({ err, ...context }, 'web page failed'));
+      log.info({ web: webConfig.WEB_URL, api: webConfig.API_URL }, 'web front end listening');
+    } catch (error) {
+      const reason = error instanceof WebConfigError ? error.message : (error as Error).message;
+      throw new StartupError(
+        `The web front end could not start (${reason}). Set WEB_PORT to a free port, or run the API alone with npm run start:api.`,
+      );
+    }
+  }
 
   let stopping = false;
   /**
@@ -94,6 +121,7 @@ async function main() {
     force.unref();
     // Open sockets would keep the listener from closing; their clients reconnect elsewhere.
     await realtime.close();
+    await web?.close();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

@@ -1,4 +1,5 @@
 // Per-request context shared by the REST adapter, native tRPC and socket handshakes.
+import { timingSafeEqual } from 'node:crypto';
 import type { Database, Db } from '../../db/client.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../lib/clock.js';
@@ -57,11 +58,24 @@ export function parseAuthorization(header: string | null): { token: string | nul
   return match ? { token: match[1]!, malformed: false } : { token: null, malformed: true };
 }
 
+/** Constant-time comparison, so the relay secret cannot be guessed a byte at a time. */
+function sameSecret(given: string | null, expected: string): boolean {
+  if (given === null) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 export function clientAddress(
   deps: Pick<AppDeps, 'config'>,
   headers: HeaderReader,
   remoteAddress: string | undefined,
 ): string {
+  const relaySecret = deps.config.WEB_RELAY_SECRET;
+  if (relaySecret && sameSecret(headers.get('x-web-relay'), relaySecret)) {
+    const visitor = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    if (visitor) return visitor;
+  }
   if (deps.config.TRUST_PROXY) {
     const forwarded = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
     if (forwarded) return forwarded;

@@ -1,0 +1,68 @@
+// The web server's only way to the API: the typed client (client-sdk), one per request, carrying
+// the visitor's cookie token as the Bearer header. Pages never see the token, only data.
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { type ApiClient, createClient, isApiError } from '../../client-sdk/src/index.js';
+import type { WebEnv } from './env.js';
+import { readSessionToken } from './session.js';
+
+/** The visitor's address as the web server saw it (undefined under app.request in tests). */
+function visitorAddress(c: Context<WebEnv>): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Headers that let the API rate-limit the visitor rather than the web server: the visitor's
+ * address, believed by the API only with the shared relay secret (WEB_RELAY_SECRET).
+ */
+function relayHeaders(c: Context<WebEnv>): Record<string, string> {
+  const { config } = c.get('web');
+  const address = visitorAddress(c);
+  if (!config.WEB_RELAY_SECRET || !address) return {};
+  return { 'x-forwarded-for': address, 'x-web-relay': config.WEB_RELAY_SECRET };
+}
+
+/** A client for this request: signed in with the cookie's token when there is one. */
+export function api(c: Context<WebEnv>): ApiClient {
+  const { config, fetch } = c.get('web');
+  return createClient({
+    baseUrl: config.API_URL,
+    token: readSessionToken(c) ?? null,
+    fetch,
+    headers: relayHeaders(c),
+  });
+}
+
+/** A client for a freshly issued token (right after login), before the cookie reaches the browser. */
+export function apiWithToken(c: Context<WebEnv>, token: string): ApiClient {
+  const { config, fetch } = c.get('web');
+  return createClient({ baseUrl: config.API_URL, token, fetch, headers: relayHeaders(c) });
+}
+
+/** The API answered 401: the session expired or was revoked (spec rule 4 handles it in app.tsx). */
+export function isSessionRejected(error: unknown): boolean {
+  return isApiError(error) && error.data?.httpStatus === 401;
+}
+
+/** A message for a form from an API error; unexpected failures get a generic sentence. */
+export function apiErrorMessage(error: unknown): string {
+  if (isApiError(error) && error.data && error.data.httpStatus < 500) return error.message;
+  return 'Something went wrong on our side. Please try again.';
+}
+
+/** The current member (memoized per request): handle, role... or null when signed out. */
+export async function currentMember(c: Context<WebEnv>) {
+  const cached = c.get('member');
+  if (cached !== undefined) return cached;
+  if (!readSessionToken(c)) {
+    c.set('member', null);
+    return null;
+  }
+  const me = await api(c).me.get.query({});
+  c.set('member', me);
+  return me;
+}

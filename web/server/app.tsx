@@ -1,0 +1,87 @@
+// createWebApp(): the companion web front end (spec, "Web front end"). Server-rendered pages
+// that talk to the API only through the typed client, with the API token kept in the
+// `app_session` cookie and never shown to the page. Exported for tests (app.request) and for
+// web/main.ts and server/main.ts, which serve it.
+import { Hono } from 'hono';
+import { registerPages } from '../pages/index.js';
+import { isSessionRejected } from './api.js';
+import type { WebConfig } from './config.js';
+import type { WebEnv } from './env.js';
+import { readFlash } from './flash.js';
+import { renderPage } from './layout.js';
+import { loginRedirect } from './next-path.js';
+import { requireSameOrigin } from './origin-check.js';
+import { securityHeaders } from './security-headers.js';
+import { clearSessionCookie, readSessionToken } from './session.js';
+import { mountStaticFiles } from './static.js';
+
+export interface WebAppOptions {
+  config: WebConfig;
+  /** How to reach the API; defaults to globalThis.fetch. */
+  fetch?: typeof globalThis.fetch;
+  /** Where unexpected errors are reported (never with the token or a request body). */
+  logError?: (error: unknown, context: { method: string; path: string }) => void;
+}
+
+export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
+  const { config } = options;
+  const deps = { config, fetch: options.fetch ?? globalThis.fetch.bind(globalThis) };
+  const app = new Hono<WebEnv>();
+
+  app.use('*', securityHeaders(config));
+  app.use('*', async (c, next) => {
+    c.set('web', deps);
+    await next();
+  });
+  mountStaticFiles(app);
+  app.use('*', readFlash);
+  // Every state-changing request, the session route included (spec rule 1).
+  app.use('*', requireSameOrigin);
+  // Spec rule 3: no cookie, no /app page; the token itself is validated by the API.
+  app.use('/app/*', async (c, next) => {
+    if (readSessionToken(c)) return next();
+    const url = new URL(c.req.url);
+    return c.redirect(loginRedirect(c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/app/feed'), 303);
+  });
+
+  registerPages(app);
+
+  app.onError(async (error, c) => {
+    // Spec rule 4: the API no longer accepts the session: clear the cookie, back to login.
+    if (isSessionRejected(error)) {
+      clearSessionCookie(c, config);
+      const url = new URL(c.req.url);
+      const back = c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/app/feed';
+      if (c.req.path.startsWith('/api/')) {
+        return c.json(
+          { error: { code: 'unauthorized', message: 'Your session has ended. Please sign in again.' } },
+          401,
+        );
+      }
+      return c.redirect(loginRedirect(back), 303);
+    }
+    options.logError?.(error, { method: c.req.method, path: c.req.path });
+    c.set('member', null);
+    c.status(500);
+    return renderPage(
+      c,
+      { title: 'Something went wrong' },
+      <p>The page could not be shown. Please try again in a moment.</p>,
+    );
+  });
+
+  app.notFound(async (c) => {
+    c.status(404);
+    // No API call for the navigation here: unknown paths stay cheap and reveal nothing.
+    c.set('member', null);
+    return renderPage(
+      c,
+      { title: 'Page not found' },
+      <p>
+        There is nothing at this address. <a href="/">Go to the start page</a>.
+      </p>,
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,21 @@
+// What every web request carries through Hono's context.
+import type { RouterOutputs } from '../../client-sdk/src/index.js';
+import type { WebConfig } from './config.js';
+
+export interface WebDeps {
+  config: WebConfig;
+  /** How the web server reaches the API (globalThis.fetch in production; tests may pass their own). */
+  fetch: typeof globalThis.fetch;
+}
+
+export type Member = RouterOutputs['me']['get'];
+
+export interface WebEnv {
+  Variables: {
+    web: WebDeps;
+    /** The signed-in member, loaded at most once per request (undefined: not loaded yet). */
+    member: Member | null | undefined;
+    /** A one-time notice from the previous form submission (see flash.ts). */
+    flash: string | undefined;
+  };
+}

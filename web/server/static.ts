@@ -1,0 +1,48 @@
+// Static files: the site's own assets (web/assets) and the few browser libraries it serves from
+// node_modules (Leaflet, the socket.io client), so pages load nothing from another origin but tiles.
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Hono } from 'hono';
+import type { WebEnv } from './env.js';
+
+const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** URL prefix → directory on disk. */
+const mounts: Array<[prefix: string, directory: string]> = [
+  ['/assets/vendor/leaflet/', join(repositoryRoot, 'node_modules/leaflet/dist')],
+  ['/assets/vendor/socket.io/', join(repositoryRoot, 'node_modules/socket.io-client/dist')],
+  ['/assets/', join(repositoryRoot, 'web/assets')],
+];
+
+const contentTypes: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.map': 'application/json',
+};
+
+export function mountStaticFiles(app: Hono<WebEnv>): void {
+  app.get('/assets/*', async (c) => {
+    const path = decodeURIComponent(c.req.path);
+    const mount = mounts.find(([prefix]) => path.startsWith(prefix));
+    if (!mount) return c.notFound();
+    const [prefix, directory] = mount;
+    const file = normalize(join(directory, path.slice(prefix.length)));
+    const type = contentTypes[extname(file)];
+    if (!file.startsWith(directory + sep) || !type) return c.notFound();
+    try {
+      if (!(await stat(file)).isFile()) return c.notFound();
+      const body = await readFile(file);
+      return c.body(body, 200, {
+        'content-type': type,
+        // Assets change with a deployment; an hour keeps pages fast without serving stale code for long.
+        'cache-control': 'public, max-age=3600',
+      });
+    } catch {
+      return c.notFound();
+    }
+  });
+}

@@ -1,0 +1,177 @@
+// The web front end under test, for real: the API test app served on a real port (with the
+// socket.io /messages namespace), the web app on another, and Debian's Chromium driven by
+// playwright-core (never a downloaded browser). Each test file starts one stack and one browser.
+import { serve } from '@hono/node-server';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { type RealtimeService, startRealtime } from '../../server/realtime/service.js';
+import { testDatabaseUrl } from '../../tests/setup/database.js';
+import { createMember, createTestApp, type TestApp, type TestMember } from '../../tests/setup/harness.js';
+import { createWebApp } from '../server/app.js';
+import { loadWebConfig, type WebConfig } from '../server/config.js';
+import type { WebEnv } from '../server/env.js';
+import type { Hono } from 'hono';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface WebStack {
+  /** The API test app (database, clock, captured mail, typed client). */
+  api: TestApp;
+  apiUrl: string;
+  webUrl: string;
+  webConfig: WebConfig;
+  web: Hono<WebEnv>;
+  realtime: RealtimeService;
+  /** Registers a member through the API (admin: promoted in the database). */
+  member(options?: { admin?: boolean; prefix?: string }): Promise<TestMember>;
+  close(): Promise<void>;
+}
+
+async function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<Server> {
+  return new Promise<Server>((resolve) => {
+    const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(server)) as Server;
+  });
+}
+
+async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
+
+/**
+ * Starts API + web on real ports. `apiEnv` goes to the API's configuration, `webEnv` to the
+ * web's (e.g. WEB_TILE_URL). The two share a relay secret, as under `npm start`.
+ */
+export async function startWebStack(
+  options: { apiEnv?: Record<string, string>; webEnv?: Record<string, string> } = {},
+): Promise<WebStack> {
+  let web: Hono<WebEnv> | undefined;
+  // The web port first: the API needs the web's origin (CORS for live messages, magic links).
+  const webServer = await listen((request) => web!.fetch(request, {}));
+  const webUrl = `http://127.0.0.1:${(webServer.address() as AddressInfo).port}`;
+  const relaySecret = randomBytes(32).toString('hex');
+  const api = await createTestApp({
+    CORS_ALLOWED_ORIGINS: webUrl,
+    MAGIC_LINK_URL: `${webUrl}/login/magic`,
+    WEB_RELAY_SECRET: relaySecret,
+    ...options.apiEnv,
+  });
+  const apiServer = await listen(api.app.fetch);
+  const realtime = startRealtime(apiServer, api.deps, { databaseUrl: testDatabaseUrl() ?? undefined });
+  const apiUrl = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`;
+  const webConfig = loadWebConfig({
+    NODE_ENV: 'test',
+    WEB_URL: webUrl,
+    API_URL: apiUrl,
+    SESSION_TTL_DAYS: String(api.config.SESSION_TTL_DAYS),
+    WEB_RELAY_SECRET: relaySecret,
+    // No tile server in tests (offline): the map draws markers on an empty background.
+    WEB_TILE_URL: `${webUrl}/assets/test-tiles/{z}/{x}/{y}.png`,
+    ...options.webEnv,
+  });
+  web = createWebApp({
+    config: webConfig,
+    logError: (error, context) => {
+      process.stderr.write(
+        `web page failed: ${context.method} ${context.path}: ${String((error as Error)?.stack ?? error)}\n`,
+      );
+    },
+  });
+  return {
+    api,
+    apiUrl,
+    webUrl,
+    webConfig,
+    web,
+    realtime,
+    member: (memberOptions) => createMember(api, memberOptions),
+    async close() {
+      await realtime.close();
+      await closeServer(webServer);
+      await closeServer(apiServer);
+      await api.close();
+    },
+  };
+}
+
+/** Debian's Chromium, headless. Root needs --no-sandbox (CI runs as root). */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
+}
+
+/** A fresh browser profile (own cookies) on the web front end. */
+export async function newVisitor(browser: Browser, stack: WebStack): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: stack.webUrl, viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Signs in through the login form (labels "Email", "Password"; button "Sign in"). */
+export async function signIn(page: Page, member: Pick<TestMember, 'email' | 'password'>, next?: string): Promise<void> {
+  await page.goto(next ? `/login?next=${encodeURIComponent(next)}` : '/login');
+  await page.getByLabel('Email').fill(member.email);
+  await page.getByLabel('Password').fill(member.password);
+  await Promise.all([
+    page.waitForURL((url) => url.pathname.startsWith('/app/')),
+    page.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
+}
+
+const axeSource = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
+
+/**
+ * Runs axe-core in the page (evaluated through the DevTools protocol, which the page's CSP does
+ * not govern, so the site's policy stays as strict as in production) and fails on any serious
+ * or critical violation, naming rule, impact and the offending elements.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: AxeRunner }).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+    }));
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious, `accessibility violations on ${page.url()}`).toEqual([]);
+}
+
+/** The part of axe-core's API the check uses. */
+interface AxeRunner {
+  run(
+    context: Document,
+    options: { runOnly: { type: 'tag'; values: string[] } },
+  ): Promise<{
+    violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }>;
+  }>;
+}
+
+const screenshotsDir = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+
+/** Saves docs/screenshots/<name>.png when SCREENSHOTS=1 (kept out of ordinary runs: CI does not rewrite docs). */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  if (process.env.SCREENSHOTS !== '1') return;
+  await mkdir(screenshotsDir, { recursive: true });
+  await writeFile(`${screenshotsDir}${name}.png`, await page.screenshot({ fullPage: true }));
+}
+
+/** Fails when the session token appears anywhere in `text` (a page, a script, a JSON block). */
+export function expectNoToken(text: string, token: string, where: string): void {
+  expect(text.includes(token), `the session token leaked into ${where}`).toBe(false);
+}
