@@ -12,6 +12,11 @@ export const ADVISORY_LOCKS = {
   expiredIdempotencyKeysSweep: 7_310_105,
   /** Job: delete video uploads abandoned a day past their authorization (server/domains/uploads/sweep.ts). */
   abandonedVideoUploadsSweep: 7_310_701,
+  /**
+   * Not a job: the tus upload locker (server/domains/uploads/tus-locker.ts) holds the session
+   * two-key lock (this id, hashtext(upload id)) while a request writes an upload, across processes.
+   */
+  tusUpload: 7_310_702,
   /** Job: delete image uploads never attached, a day after their presign (server/domains/uploads/image-sweep.ts). */
   unattachedImageUploadsSweep: 7_310_711,
   /** Job: delete friend invite codes past their expiry (server/jobs/friend-invite-sweep.ts). */

@@ -12,6 +12,7 @@ import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { videos } from '../../db/schema/index.js';
 import { abandonedVideoUploadsSweep } from '../../server/domains/uploads/sweep.js';
+import { testDatabaseUrl } from '../setup/database.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 
 let t: TestApp;
@@ -22,7 +23,14 @@ let other: TestMember;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'video-uploads-'));
-  t = await createTestApp({ DATA_DIR: dataDir, VIDEO_UPLOAD_AUTH_TTL_MINUTES: '60' });
+  // On PostgreSQL runs DATABASE_URL is set, so the tus server locks uploads across processes
+  // (tus-locker.ts) as in production; on PGlite it keeps its in-memory lock.
+  const databaseUrl = testDatabaseUrl();
+  t = await createTestApp({
+    DATA_DIR: dataDir,
+    VIDEO_UPLOAD_AUTH_TTL_MINUTES: '60',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
   await new Promise<void>((resolve) => {
     server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve());
   });

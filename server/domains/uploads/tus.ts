@@ -7,9 +7,13 @@
 //   - a second creation for the same video → 409 (it would truncate the bytes already sent);
 //   - more bytes than the bound → 413, enforced by the tus server itself;
 //   - GET (download) → 405: the service stores uploads, it does not serve them back here.
-import { EVENTS, Server } from '@tus/server';
+// Two requests never write one upload at once, even on two processes: with PostgreSQL the lock
+// is an advisory lock (./tus-locker.ts); embedded PGlite belongs to one process, so the tus
+// server's in-memory locker is enough there.
+import { EVENTS, MemoryLocker, Server } from '@tus/server';
 import type { Env, Hono, Context as HonoContext } from 'hono';
 import type { AppDeps, Context } from '../../trpc/context.js';
+import { PostgresLocker } from './tus-locker.js';
 import { videoStorage } from './video-storage.js';
 import {
   deleteVideoRow,
@@ -46,6 +50,9 @@ export function mountVideoUploads<E extends Env>(
     server = new Server({
       path: TUS_PATH,
       datastore: storage.store,
+      locker: deps.config.DATABASE_URL
+        ? new PostgresLocker({ databaseUrl: deps.config.DATABASE_URL, log: deps.log })
+        : new MemoryLocker(),
       maxSize: (req) => grants.get(req as unknown as Request)?.grant.maxBytes ?? deps.config.VIDEO_MAX_BYTES,
       // The upload's id is the video's: the authorization decides it, not the client.
       namingFunction: (req) => granted(req as unknown as Request).grant.videoId,
