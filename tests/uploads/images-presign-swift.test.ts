@@ -58,9 +58,9 @@ async function put(url: string, contentType: string, body: Buffer) {
   return { status: res.status, text: await res.text() };
 }
 
-async function stored(key: string): Promise<boolean> {
+async function stored(key: string, area: 'incoming' | 'clean' = 'incoming'): Promise<boolean> {
   try {
-    await swift.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: `incoming/${key}` }));
+    await swift.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: `${area}/${key}` }));
     return true;
   } catch (error) {
     if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
@@ -123,5 +123,21 @@ describe.runIf(runnable)('S3 presigned image PUTs, refused by the storage itself
     expect(res.status).toBe(403);
     expect(res.text).toContain('Request has expired');
     expect(await stored(presigned.key)).toBe(false);
+  });
+
+  it('deletes the clean image from the store when its post is deleted (one DeleteObject per key: Swift refuses batch deletes without Content-MD5)', async () => {
+    const bytes = await jpegWithGps();
+    const presigned = await presign('image/jpeg', bytes.length);
+    expect((await put(presigned.url, 'image/jpeg', bytes)).status).toBe(200);
+    const created = await t.request('POST', '/api/posts', {
+      token: owner.token,
+      body: { body: 'Vigil photos', visibility: 'public', imageKeys: [presigned.key] },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(await stored(presigned.key, 'clean')).toBe(true);
+    expect(await stored(presigned.key, 'incoming')).toBe(false);
+    const deleted = await t.request('DELETE', `/api/posts/${created.body._id}`, { token: owner.token });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await stored(presigned.key, 'clean')).toBe(false);
   });
 });

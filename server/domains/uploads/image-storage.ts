@@ -7,7 +7,7 @@
 //     Content-Length, so the object store itself refuses anything else.
 // Each upload has two objects: `incoming/<key>` (the member's raw bytes, never served) and
 // `clean/<key>` (the re-encoded image, without metadata, written when the key is attached).
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -179,16 +179,20 @@ function s3Storage(config: ImageStorageConfig & { S3_BUCKET: string }): ImageSto
     },
     async remove(keys, log, areas = BOTH_AREAS) {
       if (keys.length === 0) return;
-      const objects = keys.flatMap((key) => areas.map((area) => ({ Key: objectKey(area, key) })));
-      for (let i = 0; i < objects.length; i += 1000) {
-        try {
-          await client.send(
-            new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects.slice(i, i + 1000) } }),
-          );
-        } catch (error) {
-          log.warn({ err: error instanceof Error ? error.message : String(error) }, 'image objects not removed');
-        }
+      // One DeleteObject per key rather than DeleteObjects: the batch call needs a Content-MD5
+      // header that this SDK no longer sends, and stores that insist on it (Swift's s3api) refuse
+      // the whole batch. A missing object is not an error for DeleteObject.
+      const objectKeys = keys.flatMap((key) => areas.map((area) => objectKey(area, key)));
+      const failures: string[] = [];
+      for (let i = 0; i < objectKeys.length; i += 8) {
+        const results = await Promise.allSettled(
+          objectKeys.slice(i, i + 8).map((Key) => client.send(new DeleteObjectCommand({ Bucket: bucket, Key }))),
+        );
+        for (const result of results)
+          if (result.status === 'rejected')
+            failures.push(result.reason instanceof Error ? result.reason.message : String(result.reason));
       }
+      if (failures.length > 0) log.warn({ err: failures[0], failed: failures.length }, 'image objects not removed');
     },
   };
 }
