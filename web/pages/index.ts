@@ -1,8 +1,10 @@
 // Every page module registers its routes here (one line each).
 import type { Hono } from 'hono';
 import type { WebEnv } from '../server/env.js';
+import { registerFeedPages } from './feed.js';
 import { registerHomePage } from './home.js';
 
 export function registerPages(app: Hono<WebEnv>): void {
   registerHomePage(app);
+  registerFeedPages(app);
 }
