@@ -11,15 +11,7 @@ import { redirectWithNotice } from '../server/flash.js';
 import { registerAdminReportPages } from './admin-reports.js';
 import { registerFriendsPages } from './friends.js';
 import { registerPostPages } from './posts.js';
-import {
-  currentPath,
-  formErrorStatus,
-  isNotFound,
-  Pager,
-  PostList,
-  renderNotFound,
-  textField,
-} from './posts-view.js';
+import { currentPath, formErrorStatus, isNotFound, Pager, PostList, renderNotFound, textField } from './posts-view.js';
 import { registerReportPages } from './reports.js';
 
 const SCOPE_PATTERN = /^(friends|public|grove:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
@@ -70,10 +62,14 @@ function ScopeSwitcher({ scope, groves }: { scope: string; groves: GroveChoice[]
   const scopes = ['friends', 'public', ...groves.map((g) => `grove:${g._id}`)];
   return (
     <nav aria-label="Feed scope" class="scopes">
-      <ul class="actions plain">
+      <ul class="actions plain scope-list">
         {scopes.map((s) => (
           <li>
-            <a href={`/app/feed?scope=${encodeURIComponent(s)}`} aria-current={s === scope ? 'page' : undefined}>
+            <a
+              href={`/app/feed?scope=${encodeURIComponent(s)}`}
+              aria-current={s === scope ? 'page' : undefined}
+              class={s === scope ? 'current' : undefined}
+            >
               {scopeLabel(s, groves)}
             </a>
           </li>
@@ -139,22 +135,14 @@ async function renderFeed(
     { title: 'Feed' },
     <>
       <ScopeSwitcher scope={scope} groves={groves} />
-      <ComposeForm
-        scope={scope}
-        groves={groves}
-        state={compose ?? { body: '', audience: scope }}
-      />
+      <ComposeForm scope={scope} groves={groves} state={compose ?? { body: '', audience: scope }} />
       <section aria-labelledby="posts-heading">
         <h2 id="posts-heading">{scopeLabel(scope, groves)} posts</h2>
         <PostList
           posts={page.items}
           back={back}
           me={me}
-          empty={
-            scope === 'friends'
-              ? 'No posts from you or your friends yet.'
-              : 'No posts here yet.'
-          }
+          empty={scope === 'friends' ? 'No posts from you or your friends yet.' : 'No posts here yet.'}
         />
         <Pager
           basePath="/app/feed"

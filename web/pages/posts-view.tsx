@@ -33,9 +33,7 @@ const visibilityLabels: Record<Post['visibility'], string> = {
 /** A UTC date a person can read, inside <time> with the exact instant for machines. */
 export function DateTime({ value }: { value: string }) {
   const date = new Date(value);
-  const readable = Number.isNaN(date.getTime())
-    ? value
-    : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const readable = Number.isNaN(date.getTime()) ? value : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return <time datetime={value}>{readable}</time>;
 }
 

@@ -147,8 +147,7 @@ export function registerPostPages(app: Hono<WebEnv>): void {
 
   app.post('/app/posts/:id/reaction', async (c) => {
     const { kind } = await c.req.parseBody();
-    if (kind === 'none')
-      return postAction(c, (id) => api(c).posts.unreact.mutate({ id }), 'Your reaction is removed.');
+    if (kind === 'none') return postAction(c, (id) => api(c).posts.unreact.mutate({ id }), 'Your reaction is removed.');
     if (!isReactionKind(kind)) return c.text('Unknown reaction.', 400);
     return postAction(c, (id) => api(c).posts.react.mutate({ id, kind }), 'Your reaction is saved.');
   });

@@ -64,18 +64,36 @@ async function notice(page: Page): Promise<string> {
   return (await page.getByRole('status').first().textContent()) ?? '';
 }
 
+// One journey in steps (each needs the one before): the browser pages are slow on a shared machine.
+const STEP_TIMEOUT = 90_000;
+const secret = 'Planning the sanctuary visit on Saturday, friends only.';
+
 describe('feed, friends and reports in the browser', () => {
-  it('runs the whole journey', async () => {
-    const [alice, bob, carol, admin] = await Promise.all([
+  let alice: TestMember;
+  let bob: TestMember;
+  let carol: TestMember;
+  let admin: TestMember;
+  let a: Visitor;
+  let b: Visitor;
+  let c: Visitor;
+  let m: Visitor;
+  let postPath: string;
+
+  beforeAll(async () => {
+    [alice, bob, carol, admin] = await Promise.all([
       stack.member({ prefix: 'alice' }),
       stack.member({ prefix: 'bob' }),
       stack.member({ prefix: 'carol' }),
       stack.member({ prefix: 'admin', admin: true }),
     ]);
-    const a = await visitor(alice);
-    const b = await visitor(bob);
-    const c = await visitor(carol);
+    [a, b, c, m] = await Promise.all([visitor(alice), visitor(bob), visitor(carol), visitor(admin)]);
+  });
 
+  afterAll(async () => {
+    for (const v of [a, b, c, m]) await v?.context.close();
+  });
+
+  it('makes two members friends through an invite code', { timeout: STEP_TIMEOUT }, async () => {
     // Alice creates an invite code on the friends page; it is shown once, with its expiry.
     await open(a, '/app/friends');
     await a.page.getByLabel('Valid for (days, 1–30)').fill('3');
@@ -113,9 +131,10 @@ describe('feed, friends and reports in the browser', () => {
     await a.page.getByRole('button', { name: /^Revoke/ }).click();
     expect(await notice(a.page)).toContain('revoked');
     expect(await a.page.getByText('No open invite codes.').count()).toBe(1);
+  });
 
+  it("shows a friends-only post in the friend's feed; reactions and saves", { timeout: STEP_TIMEOUT }, async () => {
     // Alice writes a friends-only post and a public one.
-    const secret = 'Planning the sanctuary visit on Saturday, friends only.';
     await open(a, '/app/feed');
     await a.page.getByLabel('Post', { exact: true }).fill('A public hello from the vigil.');
     await a.page.getByLabel('Who can see it').selectOption('public');
@@ -152,18 +171,24 @@ describe('feed, friends and reports in the browser', () => {
     await open(b, '/app/saved');
     expect(await b.page.getByText(secret).count()).toBe(1);
     await expectAccessible(b.page);
+  });
 
+  it('comments on the post page; a stranger gets the 404 page', { timeout: STEP_TIMEOUT }, async () => {
     // The post page: comment, a second comment deleted again.
     await open(b, '/app/feed');
+    const card = b.page.locator('article.post', { hasText: secret });
     await card.getByRole('link', { name: /0 comments/ }).click();
-    const postPath = new URL(b.page.url()).pathname;
+    postPath = new URL(b.page.url()).pathname;
     expect(postPath).toMatch(/^\/app\/posts\/[0-9a-f-]{36}$/);
     await b.page.getByLabel('Comment', { exact: true }).fill('Count me in!');
     await b.page.getByRole('button', { name: 'Comment', exact: true }).click();
     expect(await b.page.getByText('Count me in!').count()).toBe(1);
     await b.page.getByLabel('Comment', { exact: true }).fill('Oops, wrong post.');
     await b.page.getByRole('button', { name: 'Comment', exact: true }).click();
-    await b.page.locator('li.comment', { hasText: 'Oops, wrong post.' }).getByRole('button', { name: /^Delete comment/ }).click();
+    await b.page
+      .locator('li.comment', { hasText: 'Oops, wrong post.' })
+      .getByRole('button', { name: /^Delete comment/ })
+      .click();
     expect(await notice(b.page)).toContain('deleted');
     expect(await b.page.getByText('Oops, wrong post.').count()).toBe(0);
     expect(await b.page.getByRole('heading', { name: /Comments/ }).textContent()).toContain('(1)');
@@ -174,7 +199,11 @@ describe('feed, friends and reports in the browser', () => {
     await open(c, postPath, 404);
     expect(await c.page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
     expect(await c.page.content()).not.toContain(secret);
+  });
 
+  it('lets the friend report it and an admin resolve it with a public note and hide it', {
+    timeout: STEP_TIMEOUT,
+  }, async () => {
     // Bob reports the post.
     await open(b, postPath);
     await b.page.getByRole('link', { name: /^Report the post/ }).click();
@@ -188,7 +217,6 @@ describe('feed, friends and reports in the browser', () => {
     // resolves it with a public note and hides the post.
     const invite = await stack.api.trpc(alice.token).friends.createInvite.mutate({});
     await stack.api.trpc(admin.token).friends.acceptInvite.mutate({ code: invite.code });
-    const m = await visitor(admin);
     await open(m, '/app/admin/reports');
     const report = m.page.locator('article.report', { hasText: secret });
     expect(await report.count()).toBe(1);
@@ -213,7 +241,11 @@ describe('feed, friends and reports in the browser', () => {
     await m.page.getByLabel('What was reported').selectOption('comment');
     await m.page.getByRole('button', { name: 'Filter' }).click();
     expect(await m.page.locator('article.report').count()).toBe(0);
+  });
 
+  it('shows the reporter the outcome; the post is gone for everyone but admins', {
+    timeout: STEP_TIMEOUT,
+  }, async () => {
     // Bob sees the outcome: status and public note, never the moderator or the internal note.
     await open(b, '/app/reports');
     const mine = await b.page.locator('li.report').textContent();
@@ -233,7 +265,5 @@ describe('feed, friends and reports in the browser', () => {
     await open(m, postPath);
     expect(await m.page.getByText('Hidden by moderation').count()).toBe(1);
     expect(await m.page.getByText(secret).count()).toBe(1);
-
-    for (const v of [a, b, c, m]) await v.context.close();
   });
 });
