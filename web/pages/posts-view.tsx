@@ -146,6 +146,19 @@ export function PostCard({
         {post.hidden ? <strong class="badge">Hidden by moderation</strong> : null}
       </p>
       <p class="post-body">{post.body}</p>
+      {post.imageUrls.length > 0 ? (
+        // Links, not <img>: the images live on the API's origin, which the page's policy does not load from.
+        <ul class="actions plain post-images">
+          {post.imageUrls.map((url, index) => (
+            <li>
+              <a href={url} rel="noreferrer">
+                Image {index + 1}
+                <span class="visually-hidden"> of the post by @{post.author.handle}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <ReactionForm post={post} back={back} />
       <div class="actions">
         {standalone ? null : (
