@@ -152,6 +152,25 @@ describe('posts, handles and friends', () => {
     expect(saved.location).toBe(`/app/posts/${post._id}`);
   });
 
+  it('sets, replaces and removes a reaction; saves and unsaves', async () => {
+    const post = await stack.api.trpc(alice.token).posts.create.mutate({ body: 'React to me.', visibility: 'friends' });
+    const path = `/app/posts/${post._id}`;
+    const state = () => stack.api.trpc(bob.token).posts.get.query({ id: post._id });
+    expect((await web(bob, `${path}/reaction`, { form: { kind: 'celebrate', back: '/app/feed' } })).location).toBe(
+      `/app/feed#post-${post._id}`,
+    );
+    expect((await state()).myReaction).toBe('celebrate');
+    await web(bob, `${path}/reaction`, { form: { kind: 'sad', back: path } });
+    expect((await state()).reactions).toMatchObject({ celebrate: 0, sad: 1 });
+    await web(bob, `${path}/reaction`, { form: { kind: 'none', back: path } });
+    expect((await state()).myReaction).toBeNull();
+    expect((await web(bob, `${path}/reaction`, { form: { kind: 'angry', back: path } })).status).toBe(400);
+    await web(bob, `${path}/save`, { form: { back: '/app/saved' } });
+    expect((await web(bob, '/app/saved')).html).toContain('React to me.');
+    await web(bob, `${path}/unsave`, { form: { back: '/app/saved' } });
+    expect((await web(bob, '/app/saved')).html).not.toContain('React to me.');
+  });
+
   it('removing a friend hides their friends-only posts from the next page on', async () => {
     const [dave, erin] = await Promise.all([stack.member({ prefix: 'dave' }), stack.member({ prefix: 'erin' })]);
     const invite = await stack.api.trpc(dave.token).friends.createInvite.mutate({});
