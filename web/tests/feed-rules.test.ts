@@ -171,6 +171,17 @@ describe('posts, handles and friends', () => {
     expect((await web(bob, '/app/saved')).html).not.toContain('React to me.');
   });
 
+  it("deletes a post for its author only; a friend's delete is refused with a notice", async () => {
+    const post = await stack.api.trpc(alice.token).posts.create.mutate({ body: 'Delete me.', visibility: 'friends' });
+    const refused = await web(bob, `/app/posts/${post._id}/delete`, { form: {} });
+    expect(refused.status).toBe(303);
+    expect(refused.location).toBe(`/app/posts/${post._id}`);
+    expect((await stack.api.trpc(alice.token).posts.get.query({ id: post._id }))._id).toBe(post._id);
+    const deleted = await web(alice, `/app/posts/${post._id}/delete`, { form: {} });
+    expect(deleted.location).toBe('/app/feed');
+    expect((await web(alice, `/app/posts/${post._id}`)).status).toBe(404);
+  });
+
   it('removing a friend hides their friends-only posts from the next page on', async () => {
     const [dave, erin] = await Promise.all([stack.member({ prefix: 'dave' }), stack.member({ prefix: 'erin' })]);
     const invite = await stack.api.trpc(dave.token).friends.createInvite.mutate({});
