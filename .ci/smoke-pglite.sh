@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Boots the server exactly as `npm start` does on a fresh clone (no DATABASE_URL, new data
-# directory), then registers, logs in, checks /healthz and shuts it down with SIGTERM.
+# directory), then registers, logs in, checks /healthz and the web front end it serves beside the
+# API, and shuts it down with SIGTERM.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data_dir=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
+web_port=$((port + 1))
 log=$(mktemp)
 cleanup() { kill "$pid" 2>/dev/null || true; rm -rf "$data_dir"; }
 trap cleanup EXIT
 
 # Exactly `npm start`: its script execs node, so the SIGTERM below (sent to npm) reaches the server.
-DATA_DIR="$data_dir" PORT="$port" HOST=127.0.0.1 LOG_LEVEL=info npm start >"$log" 2>&1 &
+DATA_DIR="$data_dir" PORT="$port" WEB_PORT="$web_port" HOST=127.0.0.1 WEB_HOST=127.0.0.1 LOG_LEVEL=info npm start >"$log" 2>&1 &
 pid=$!
 base="http://127.0.0.1:$port"
 for _ in $(seq 1 120); do
@@ -34,6 +36,9 @@ token=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync("/tm
 check me 200 -H "authorization: Bearer $token" "$base/api/me"
 check openapi 200 "$base/api/openapi.json"
 check docs 200 "$base/api/docs"
+web="http://127.0.0.1:$web_port"
+check web-start-page 200 "$web/"
+check web-guard-redirects 303 "$web/app/feed"
 node_pid=$(ps -o pid= --ppid "$pid" | tr -d ' ')
 kill -TERM "$pid"
 wait "$pid" || true

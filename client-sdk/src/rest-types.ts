@@ -222,7 +222,7 @@ export interface paths {
         put?: never;
         /**
          * Create a guide (as a draft)
-         * @description Created unpublished: publish with PATCH `{ published: true }`. The Markdown body is rendered to sanitised HTML now. `category` must be an existing category slug (400 otherwise). Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`.
+         * @description Created unpublished: publish with PATCH `{ published: true }`. The Markdown body is rendered to sanitised HTML now. `category` must be an existing category slug (400 otherwise). Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`. `coverImage`: an https URL or an image upload key of purpose `guide` (attached: checked and re-encoded without metadata; a key that is not yours, of another purpose, used or not an image answers 400 and nothing is created).
          */
         post: operations["guides-adminCreate"];
         delete?: never;
@@ -242,13 +242,16 @@ export interface paths {
         get: operations["guides-adminGet"];
         put?: never;
         post?: never;
-        /** Delete a guide */
+        /**
+         * Delete a guide
+         * @description Its uploaded cover is deleted too (the URL answers 404).
+         */
         delete: operations["guides-adminDelete"];
         options?: never;
         head?: never;
         /**
          * Change a guide (edit, recategorise, publish)
-         * @description `published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`.
+         * @description `published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404).
          */
         patch: operations["guides-adminUpdate"];
         trace?: never;
@@ -268,7 +271,7 @@ export interface paths {
         put?: never;
         /**
          * Create a media item (as a draft)
-         * @description Created unpublished: publish with PATCH `{ published: true }`. Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`. `trailer` takes a YouTube or Vimeo URL; `poster` an https URL or an upload key.
+         * @description Created unpublished: publish with PATCH `{ published: true }`. Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`. `trailer` takes a YouTube or Vimeo URL; `poster` an https URL or an image upload key of purpose `media` (attached: checked and re-encoded without metadata; a key that is not yours, of another purpose, used or not an image answers 400 and nothing is created).
          */
         post: operations["media-adminCreate"];
         delete?: never;
@@ -288,13 +291,16 @@ export interface paths {
         get: operations["media-adminGet"];
         put?: never;
         post?: never;
-        /** Delete a media item (and every watchlist entry of it) */
+        /**
+         * Delete a media item (and every watchlist entry of it)
+         * @description Its uploaded poster is deleted too (the URL answers 404).
+         */
         delete: operations["media-adminDelete"];
         options?: never;
         head?: never;
         /**
          * Change a media item (edit, feature, publish)
-         * @description `published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`.
+         * @description `published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`. A new `poster` key is attached like at creation; the uploaded poster it replaces is deleted (its URL answers 404).
          */
         patch: operations["media-adminUpdate"];
         trace?: never;
@@ -894,7 +900,7 @@ export interface paths {
         put?: never;
         /**
          * Create an event
-         * @description Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a taken slug 409; a `placeId` that is not an approved place 400.
+         * @description Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a taken slug 409; a `placeId` that is not an approved place 400. `coverImage`: an https URL or an image upload key of purpose `event`, attached (checked, re-encoded without metadata; served at `coverImageUrl`); a key that is not yours, of another purpose, used or not an image answers 400 and no event is created.
          */
         post: operations["events-create"];
         delete?: never;
@@ -922,7 +928,7 @@ export interface paths {
         head?: never;
         /**
          * Change or cancel an event
-         * @description Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP'd to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change.
+         * @description Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP'd to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404).
          */
         patch: operations["events-update"];
         trace?: never;
@@ -1988,7 +1994,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a place for review
-         * @description Created with status `pending`: visible to the submitter and admins until an admin approves it. The slug is derived from the name; a taken slug gets a numeric suffix. Unknown fields are rejected.
+         * @description Created with status `pending`: visible to the submitter and admins until an admin approves it. The slug is derived from the name; a taken slug gets a numeric suffix. Unknown fields are rejected. `photos` take https URLs and image upload keys of purpose `place` (attached: checked, re-encoded without metadata, served at `photoUrls`); a key that is not yours, of another purpose, used or not an image answers 400 and no place is created.
          */
         post: operations["places-create"];
         delete?: never;
@@ -2105,7 +2111,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a post (its author or a site admin)
-         * @description A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one. Site admins delete posts they can read; others who can see it get 403. Its comments, reactions and saves go with it.
+         * @description A post the caller may not see (or one hidden by moderation) answers 404, exactly like a missing one. Site admins delete posts they can read; others who can see it get 403. Its comments, reactions, saves and images go with it (the image URLs answer 404).
          */
         delete: operations["posts-delete"];
         options?: never;
@@ -2304,7 +2310,7 @@ export interface paths {
         put?: never;
         /**
          * Presign an image upload
-         * @description Returns a URL to PUT the image to (valid IMAGE_UPLOAD_URL_TTL_SECONDS, 10 minutes by default) and its key. The URL's signature binds the content type and the exact length: the storage refuses (403) another Content-Type, another length or a late PUT. The image bytes never pass through the API. Then pass the key to the route that uses the image: attaching checks the key was issued to you for that purpose and not used yet, that the bytes are an image of the declared type within IMAGE_MAX_PIXELS, and re-encodes it without any metadata (EXIF GPS position, camera serial, XMP). The clean image is then served at `{PUBLIC_URL}/uploads/images/{key}` (anyone holding the URL can load it: the key is random and unguessable). Keys never attached are deleted with their bytes after a day.
+         * @description Returns a URL to PUT the image to (valid IMAGE_UPLOAD_URL_TTL_SECONDS, 10 minutes by default) and its key. The URL's signature binds the content type and the exact length: the storage refuses (403) another Content-Type, another length or a late PUT. The image bytes never pass through the API. Then pass the key to the route that uses the image: attaching checks the key was issued to you for that purpose and not used yet, that the bytes are an image of the declared type within IMAGE_MAX_PIXELS, and re-encodes it without any metadata (EXIF GPS position, camera serial, XMP). The clean image is then served at `{PUBLIC_URL}/uploads/images/{key}` (anyone holding the URL can load it: the key is random and unguessable) until the record holding it is deleted or replaces it: then the image is deleted and the URL answers 404. Keys never attached are deleted with their bytes after a day.
          */
         post: operations["uploads-presignImage"];
         delete?: never;
@@ -2415,9 +2421,9 @@ export interface components {
             /** @description The Markdown source. */
             body: string;
             category: components["schemas"]["GuideCategoryRef"];
-            /** @description As stored: an https URL or an upload key. */
+            /** @description As given: an https URL or the key of the attached upload (send it back to keep it). */
             coverImage: string | null;
-            /** @description https URL of the cover; null when there is none, or while an uploaded cover has no public URL yet. */
+            /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             createdAt: string;
             /** @description The body rendered to sanitised HTML: no raw HTML from the source, no script, style, iframe or event handler, only https/http/mailto and site-relative links (external ones with rel="noopener noreferrer nofollow"), https images only. */
@@ -2434,9 +2440,9 @@ export interface components {
         AdminGuideSummary: {
             _id: string;
             category: components["schemas"]["GuideCategoryRef"];
-            /** @description As stored: an https URL or an upload key. */
+            /** @description As given: an https URL or the key of the attached upload (send it back to keep it). */
             coverImage: string | null;
-            /** @description https URL of the cover; null when there is none, or while an uploaded cover has no public URL yet. */
+            /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             createdAt: string;
             published: boolean;
@@ -2454,9 +2460,9 @@ export interface components {
             featured: boolean;
             /** @enum {string} */
             kind: "documentary" | "film" | "series" | "talk" | "short";
-            /** @description As stored: an https URL or an upload key. */
+            /** @description As given: an https URL or the key of the attached upload (send it back to keep it). */
             poster: string | null;
-            /** @description https URL of the poster; null when there is none, or while an uploaded poster has no public URL yet. */
+            /** @description URL of the poster: the https URL given, or for an uploaded poster its clean image (re-encoded, without metadata) on this service; null when there is none. */
             posterUrl: string | null;
             published: boolean;
             publishedAt: string | null;
@@ -2630,7 +2636,10 @@ export interface components {
             area: string;
             /** @description True when the caller may edit or cancel the event. */
             canManage: boolean;
+            /** @description As given: an https URL or the key of the attached upload (send it back, or leave it out, to keep it). */
             coverImage: string | null;
+            /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
+            coverImageUrl: string | null;
             createdAt: string;
             description: string;
             endsAt: string;
@@ -2760,7 +2769,7 @@ export interface components {
             /** @description The Markdown source. */
             body: string;
             category: components["schemas"]["GuideCategoryRef"];
-            /** @description https URL of the cover; null when there is none, or while an uploaded cover has no public URL yet. */
+            /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             /** @description The body rendered to sanitised HTML: no raw HTML from the source, no script, style, iframe or event handler, only https/http/mailto and site-relative links (external ones with rel="noopener noreferrer nofollow"), https images only. */
             html: string;
@@ -2785,7 +2794,7 @@ export interface components {
         GuideSummary: {
             _id: string;
             category: components["schemas"]["GuideCategoryRef"];
-            /** @description https URL of the cover; null when there is none, or while an uploaded cover has no public URL yet. */
+            /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             publishedAt: string | null;
             /** @description Estimated reading time: words of the body / 200, rounded up (0 for an empty body). */
@@ -2797,7 +2806,7 @@ export interface components {
         };
         ImagePresign: {
             expiresAt: string;
-            /** @description Pass this key to the route that attaches the image (e.g. imageKeys of POST /api/posts). Only you can attach it, once, for this purpose; a key never attached is deleted with its bytes after a day. */
+            /** @description Pass this key to the field that attaches the image (see purpose). Only you can attach it, once, for this purpose; a key never attached is deleted with its bytes after a day. */
             key: string;
             /** @description Send the file with HTTP PUT here, with the same Content-Type and Content-Length, before expiresAt. Storage answers 2xx when stored and 403 for another type or length or an expired URL. */
             url: string;
@@ -2807,7 +2816,7 @@ export interface components {
             featured: boolean;
             /** @enum {string} */
             kind: "documentary" | "film" | "series" | "talk" | "short";
-            /** @description https URL of the poster; null when there is none, or while an uploaded poster has no public URL yet. */
+            /** @description URL of the poster: the https URL given, or for an uploaded poster its clean image (re-encoded, without metadata) on this service; null when there is none. */
             posterUrl: string | null;
             slug: string;
             synopsis: string;
@@ -2918,7 +2927,10 @@ export interface components {
                 lng: number;
             };
             name: string;
+            /** @description As given: https URLs and keys of attached uploads, in order. */
             photos: string[];
+            /** @description The URLs to load, in the order of photos: an https URL as given, an uploaded photo as its clean image (re-encoded, without metadata) on this service. */
+            photoUrls: string[];
             /** @description Number of reviews (GET /api/places/{id}/reviews). */
             reviewCount: number;
             slug: string;
@@ -14041,7 +14053,7 @@ export interface operations {
                     location: components["schemas"]["PlaceLocation"];
                     name: string;
                     /**
-                     * @description Up to 10 absolute https image URLs.
+                     * @description Up to 10 photos, each an absolute https image URL or a key from POST /api/uploads/image/presign (purpose `place`), uploaded and not used before. Each key is attached to the place (checked, re-encoded without metadata); one that is not yours, of another purpose, already used or not a valid image answers 400 and no place is created.
                      * @default []
                      */
                     photos?: string[];
@@ -16083,10 +16095,10 @@ export interface operations {
                      */
                     contentType: "image/jpeg" | "image/png" | "image/webp" | "image/heic";
                     /**
-                     * @description Where the image will be used; it prefixes the key, and only a route of this purpose accepts the key (posts take `post`, media posters `media`, guide covers `guide`).
+                     * @description Where the image will be used; it prefixes the key, and only a field of this purpose accepts the key: `post` (imageKeys of POST /api/posts), `place` (photos of POST /api/places), `event` (coverImage of POST and PATCH /api/events), `media` (poster of the admin media routes), `guide` (coverImage of the admin guide routes).
                      * @enum {string}
                      */
-                    purpose: "avatar" | "place" | "post" | "event" | "grove" | "organization" | "review" | "media" | "guide";
+                    purpose: "post" | "place" | "event" | "media" | "guide";
                 };
             };
         };

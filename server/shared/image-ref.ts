@@ -1,28 +1,22 @@
-// An image a record points at (media posters, guide covers): either an absolute https URL or
-// the key of an upload (POST /api/uploads/image/presign). Keys are stored as sent for now; the
-// uploads milestone checks, when it attaches them, that the key was issued for this purpose and
-// resolves it to a URL. Until then a key-based image has no public URL (`null`).
+// The input of an image field (place photos, event covers, media posters, guide covers): either
+// an absolute https URL (an image hosted elsewhere, stored as given) or the key of an upload from
+// POST /api/uploads/image/presign, which the route attaches (server/domains/uploads/image-refs.ts:
+// issued to the caller for this purpose, a real image, re-encoded without metadata).
 import { z } from 'zod';
+import { IMAGE_KEY_PATTERN } from '../domains/uploads/image-storage.js';
 
 export const IMAGE_REF_MAX_LENGTH = 2048;
-/** Path-like: segments of letters, digits, `.`, `_`, `-`, each starting with a letter or digit (no `..`). */
-const UPLOAD_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(?:\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 const httpsUrl = z.url({ protocol: /^https$/, hostname: z.regexes.domain });
 
-export const imageRefInput = (what: string) =>
+export const imageRefInput = (what: string, purpose: string) =>
   z
     .string()
     .trim()
     .min(1)
     .max(IMAGE_REF_MAX_LENGTH)
-    .refine((value) => (value.includes(':') ? httpsUrl.safeParse(value).success : UPLOAD_KEY.test(value)), {
-      message: 'Must be an absolute https URL or an upload key.',
+    .refine((value) => (value.includes(':') ? httpsUrl.safeParse(value).success : IMAGE_KEY_PATTERN.test(value)), {
+      message: 'Must be an absolute https URL or an image upload key.',
     })
     .meta({
-      description: `The ${what}: an absolute https image URL, or an upload key from POST /api/uploads/image/presign (purpose \`media\` or \`guide\`).`,
+      description: `The ${what}: an absolute https image URL, or a key from POST /api/uploads/image/presign (purpose \`${purpose}\`), uploaded and not used before; it is attached (checked and re-encoded without metadata). A key that is not yours, of another purpose, already used or not a valid image answers 400 and nothing is written.`,
     });
-
-/** The URL a client shows: the https URL itself; null for an upload key not yet resolvable. */
-export function imageUrl(ref: string | null): string | null {
-  return ref?.startsWith('https://') ? ref : null;
-}

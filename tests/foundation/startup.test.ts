@@ -69,11 +69,14 @@ describe('npm start', () => {
   it('says what it does while PGlite initialises, and SIGTERM to npm ends the server cleanly', async () => {
     const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'cas-start-')), 'data');
     const port = await freePort();
-    const npm = run('npm', ['start'], { DATA_DIR: dataDir, PORT: String(port) });
+    const webPort = await freePort();
+    const npm = run('npm', ['start'], { DATA_DIR: dataDir, PORT: String(port), WEB_PORT: String(webPort) });
     await waitFor(
-      () => npm.output().includes('"msg":"listening"'),
+      () => npm.output().includes('"msg":"web front end listening"'),
       () => npm.output(),
     );
+    // npm start serves the web front end beside the API, pointed at it.
+    expect(npm.output()).toContain(`"api":"http://127.0.0.1:${port}"`);
     expect(npm.output()).toContain(`creating the embedded database in ${dataDir} (first start takes ~10 s)`);
     // Links follow the port (PUBLIC_URL unset).
     expect(npm.output()).toContain(`"docs":"http://localhost:${port}/api/docs"`);
@@ -100,7 +103,7 @@ describe('npm start', () => {
     expect(existsSync(path.join(dataDir, 'cas.pid')), 'the data-dir lock is released').toBe(false);
 
     // The second start opens the existing database and says so.
-    const again = run('npm', ['start'], { DATA_DIR: dataDir, PORT: String(port) });
+    const again = run('npm', ['start'], { DATA_DIR: dataDir, PORT: String(port), WEB_PORT: String(webPort) });
     await waitFor(
       () => again.output().includes('"msg":"listening"'),
       () => again.output(),

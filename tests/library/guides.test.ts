@@ -211,7 +211,13 @@ describe('admin guide CRUD', () => {
     const body = `# Leafleting\n\nBring a **smile** and [a map](https://maps.example.org/x).\n\n${'word '.repeat(401)}`;
     const res = await t.request('POST', '/api/admin/guides', {
       token: admin.token,
-      body: { title, category: category.slug, summary: 'Start here.', body, coverImage: 'guides/covers/leaf.jpg' },
+      body: {
+        title,
+        category: category.slug,
+        summary: 'Start here.',
+        body,
+        coverImage: 'https://img.example.org/leaf.jpg',
+      },
     });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({
@@ -219,8 +225,9 @@ describe('admin guide CRUD', () => {
       category: { slug: category.slug, name: category.name },
       summary: 'Start here.',
       body,
-      coverImage: 'guides/covers/leaf.jpg',
-      coverImageUrl: null,
+      // Uploaded covers: tests/uploads/image-fields.test.ts.
+      coverImage: 'https://img.example.org/leaf.jpg',
+      coverImageUrl: 'https://img.example.org/leaf.jpg',
       // 1 + 1 + 2 + 1 + 2 + 401 = 408 words
       readingMinutes: Math.ceil(408 / WORDS_PER_MINUTE),
       published: false,

@@ -130,13 +130,14 @@ describe('admin media CRUD', () => {
   it('changes fields without resetting others, clears nullable ones, and deletes (REST + tRPC)', async () => {
     const item = await createMedia(t, admin, {
       year: 2005,
-      poster: 'media/posters/earthlings.jpg',
+      poster: 'https://images.example.org/earthlings.jpg',
       trailer: 'https://vimeo.com/123456',
       synopsis: 'Keep me',
     });
     expect(item).toMatchObject({
-      poster: 'media/posters/earthlings.jpg',
-      posterUrl: null,
+      // Uploaded posters: tests/uploads/image-fields.test.ts.
+      poster: 'https://images.example.org/earthlings.jpg',
+      posterUrl: 'https://images.example.org/earthlings.jpg',
       trailer: { provider: 'vimeo', videoId: '123456', embedUrl: 'https://player.vimeo.com/video/123456?dnt=1' },
     });
     const changed = await t.trpc(admin.token).media.adminUpdate.mutate({

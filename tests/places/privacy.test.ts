@@ -108,6 +108,7 @@ describe('privacy rule 1: the submitter is never shown', () => {
         'location',
         'name',
         'photos',
+        'photoUrls',
         'slug',
         'status',
         'tags',

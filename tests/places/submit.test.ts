@@ -30,6 +30,7 @@ describe('POST /api/places', () => {
       website: input.website,
       tags: ['brunch', 'outdoor seating'],
       photos: input.photos,
+      photoUrls: input.photos,
       location: input.location,
       status: 'pending',
       createdAt: t.clock.now().toISOString(),

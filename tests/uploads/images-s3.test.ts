@@ -1,4 +1,5 @@
-// Image uploads with the S3 driver against a real S3-protocol server started here (s3rver).
+// Image uploads with the S3 driver against a real S3-protocol server started here (s3rver):
+// presign, attach (metadata stripped), deleting the record deletes the object, the sweep.
 //
 // What s3rver enforces, and what it does not: it checks a presigned URL's expiry (403
 // AccessDenied "Request has expired"), but it does not compute SigV4 signatures at all
@@ -163,6 +164,22 @@ describe('S3 driver', () => {
     expect(await signatureFor('image/jpeg', 5000)).toBe(signature);
     expect(await signatureFor('image/png', 5000)).not.toBe(signature);
     expect(await signatureFor('image/jpeg', 5001)).not.toBe(signature);
+  });
+
+  it('deleting the post deletes the clean object from the bucket (the URL answers 404)', async () => {
+    const bytes = await jpegWithGps();
+    const presigned = await presign('image/jpeg', bytes.length);
+    expect((await put(presigned.url, 'image/jpeg', bytes)).status).toBe(200);
+    const post = await t.request('POST', '/api/posts', {
+      token: owner.token,
+      body: { body: 'Gone soon', visibility: 'public', imageKeys: [presigned.key] },
+    });
+    expect(post.status, post.text).toBe(201);
+    const storage = imageStorage(t.config);
+    expect(await storage.read('clean', presigned.key)).not.toBeNull();
+    expect((await t.request('DELETE', `/api/posts/${post.body._id}`, { token: owner.token })).status).toBe(200);
+    expect(await storage.read('clean', presigned.key)).toBeNull();
+    expect((await fetch(post.body.imageUrls[0])).status).toBe(404);
   });
 
   it('sweeps keys never attached, deleting their objects', async () => {

@@ -64,7 +64,7 @@ export async function calendarFeed(ctx: Context, token: string): Promise<string 
     .where(and(inArray(events.id, rsvpd), visibleTo(viewer)))
     .orderBy(asc(events.startsAt))
     .limit(FEED_LIMIT)) as EventRow[];
-  const served = rows.map((r) => toEvent(r, viewer));
+  const served = rows.map((r) => toEvent(r, viewer, ctx.config));
   // The feed carries RSVP-only meeting points too: it writes the reveal log like the API does.
   await recordReveals(ctx.database, owner.id, served, ctx.clock.now());
   return renderCalendar(ctx, served);

@@ -71,7 +71,7 @@ export const eventsRouter = router({
         tags,
         summary: 'Create an event',
         description:
-          'Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a taken slug 409; a `placeId` that is not an approved place 400.',
+          'Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a taken slug 409; a `placeId` that is not an approved place 400. `coverImage`: an https URL or an image upload key of purpose `event`, attached (checked, re-encoded without metadata; served at `coverImageUrl`); a key that is not yours, of another purpose, used or not an image answers 400 and no event is created.',
       },
     })
     .input(schemas.createEventInput)
@@ -88,7 +88,7 @@ export const eventsRouter = router({
         tags,
         summary: 'Change or cancel an event',
         description:
-          'Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP\'d to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change.',
+          'Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP\'d to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404).',
       },
     })
     .input(schemas.updateEventInput)

@@ -2,6 +2,7 @@
 // appear in an event; the exact meeting point is null for callers who may not see it.
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
+import { imageRefInput } from '../../shared/image-ref.js';
 import { slugInput } from '../groves/schemas.js';
 import {
   eventStatuses,
@@ -51,11 +52,7 @@ const eventFields = {
       'With `meetingPointVisibility: rsvp`: RSVPs start pending and see the meeting point only once an organizer approves them (PUT /api/events/{id}/rsvps/{handle}/approve). Pending RSVPs are not in the public counts. Ignored while the meeting point is for everyone.',
   }),
   placeId: z.uuid().nullable().optional().meta({ description: 'An approved place.' }),
-  coverImage: z
-    .url({ protocol: /^https?$/ })
-    .max(1000)
-    .nullable()
-    .optional(),
+  coverImage: imageRefInput('cover image', 'event').nullable().optional(),
   description: z.string().max(10000),
   visibility: z
     .enum(eventVisibilities)
@@ -176,7 +173,14 @@ export const eventOutput = z
         'True when an exact meeting point exists but is withheld from this caller; show `area` and `startsAt` instead.',
     }),
     placeId: z.string().nullable(),
-    coverImage: z.string().nullable(),
+    coverImage: z.string().nullable().meta({
+      description:
+        'As given: an https URL or the key of the attached upload (send it back, or leave it out, to keep it).',
+    }),
+    coverImageUrl: z.string().nullable().meta({
+      description:
+        'URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none.',
+    }),
     description: z.string(),
     rsvpCounts: rsvpCounts.meta({
       description: 'Visible to everyone; handles are for organizers only (GET /api/events/{id}/attendees).',

@@ -8,6 +8,7 @@ import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
 import type { MemberContext } from '../../shared/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
+import { afterImagesAttached, attachImageRefs, droppedImageRefs, releaseImages } from '../uploads/image-refs.js';
 import { isGroveOrganizer } from '../groves/service.js';
 import { isOrganizationAdmin } from '../organizations/service.js';
 import type { CreateEventInput, UpdateEventInput } from './schemas.js';
@@ -51,7 +52,7 @@ export async function listEvents(ctx: Context, input: ListEventsInput) {
     .orderBy(asc(events.id))
     .limit(input.limit + 1)) as EventRow[];
   const page = toPage(rows, input.limit, (r) => r.event.id);
-  return { items: page.items.map((r) => toEvent(r, viewer)), nextCursor: page.nextCursor };
+  return { items: page.items.map((r) => toEvent(r, viewer, ctx.config)), nextCursor: page.nextCursor };
 }
 
 /** An event the viewer may see, or 404 (the same answer as a missing one). */
@@ -63,7 +64,7 @@ export async function visibleEvent(db: DbOrTx, viewer: Viewer, where: ReturnType
 
 export async function getEvent(ctx: Context, input: { slug: string }) {
   const viewer = await viewerOf(ctx);
-  return toEvent(await visibleEvent(ctx.db, viewer, eq(events.slug, input.slug.toLowerCase())), viewer);
+  return toEvent(await visibleEvent(ctx.db, viewer, eq(events.slug, input.slug.toLowerCase())), viewer, ctx.config);
 }
 
 /** A member hosts only for a grove they organize or an organization they administer; site admins for any. */
@@ -105,37 +106,47 @@ export async function createEvent(ctx: MemberContext, input: CreateEventInput) {
   await assertMayHost(ctx, input);
   await assertApprovedPlace(ctx, input.placeId);
   const now = ctx.clock.now();
-  // Events can be non-public: a generated slug always carries a random suffix (server/shared/slug.ts).
-  const row = await insertWithSlug({ clientSlug: input.slug, text: input.title, hideable: true }, async (slug) => {
-    const [inserted] = await ctx.db
-      .insert(events)
-      .values({
-        slug,
-        title: input.title,
-        type: input.type,
-        startsAt: new Date(input.startsAt),
-        endsAt: new Date(input.endsAt),
-        hostGroveId: input.groveId ?? null,
-        hostOrganizationId: input.organizationId ?? null,
-        creatorId: ctx.user.id,
-        venueName: input.venueName ?? null,
-        address: input.address ?? null,
-        area: input.area,
-        ...meetingPointColumns(input.meetingPoint),
-        meetingPointVisibility: input.meetingPointVisibility,
-        rsvpApproval: input.rsvpApproval,
-        placeId: input.placeId ?? null,
-        coverImage: input.coverImage ?? null,
-        description: input.description,
-        visibility: input.visibility,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning({ id: events.id });
-    return inserted!;
+  // An uploaded cover (an `event` key) is attached in the transaction that writes the event: a
+  // refused cover leaves no event, a refused event leaves the key attachable.
+  const { row, attached } = await ctx.db.transaction(async (tx) => {
+    // Events can be non-public: a generated slug always carries a random suffix (server/shared/slug.ts).
+    // Each try in its own savepoint, so a lost slug race does not abort the transaction.
+    const row = await insertWithSlug({ clientSlug: input.slug, text: input.title, hideable: true }, (slug) =>
+      tx.transaction(async (savepoint) => {
+        const [inserted] = await savepoint
+          .insert(events)
+          .values({
+            slug,
+            title: input.title,
+            type: input.type,
+            startsAt: new Date(input.startsAt),
+            endsAt: new Date(input.endsAt),
+            hostGroveId: input.groveId ?? null,
+            hostOrganizationId: input.organizationId ?? null,
+            creatorId: ctx.user.id,
+            venueName: input.venueName ?? null,
+            address: input.address ?? null,
+            area: input.area,
+            ...meetingPointColumns(input.meetingPoint),
+            meetingPointVisibility: input.meetingPointVisibility,
+            rsvpApproval: input.rsvpApproval,
+            placeId: input.placeId ?? null,
+            coverImage: input.coverImage ?? null,
+            description: input.description,
+            visibility: input.visibility,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning({ id: events.id });
+        return inserted!;
+      }),
+    );
+    const attached = await attachImageRefs(ctx, [input.coverImage], 'event', { executor: tx, field: 'coverImage' });
+    return { row, attached };
   });
+  await afterImagesAttached(ctx, attached);
   const viewer = await viewerOf(ctx);
-  return toEvent((await selectOneEvent(ctx.db, viewer, eq(events.id, row.id)))!, viewer);
+  return toEvent((await selectOneEvent(ctx.db, viewer, eq(events.id, row.id)))!, viewer, ctx.config);
 }
 
 /**
@@ -161,11 +172,33 @@ export async function updateEvent(ctx: MemberContext, input: UpdateEventInput) {
   // write. The condition is re-checked on the newest row version (PostgreSQL re-evaluates an
   // UPDATE's WHERE after waiting for a concurrent writer), so a cancelled event is never edited
   // or un-cancelled, whichever PATCH commits first.
-  const changed = await ctx.db
-    .update(events)
-    .set({ ...rest, startsAt, endsAt, ...meetingPointColumns(meetingPoint), updatedAt: ctx.clock.now() })
-    .where(and(eq(events.id, id), ne(events.status, 'cancelled')))
-    .returning({ id: events.id });
-  if (changed.length === 0) throw new AppError('conflict', 'The event was cancelled; it can no longer be changed.');
-  return toEvent((await selectOneEvent(ctx.db, viewer, eq(events.id, id)))!, viewer);
+  // A new cover is attached with the change; the one it replaces is released (its URL answers 404).
+  // Only a change of cover locks the row first, to know for sure which cover it replaces.
+  const { attached, dropped } = await ctx.db.transaction(async (tx) => {
+    let attached: string[] = [];
+    let before: string | null = null;
+    if (rest.coverImage !== undefined) {
+      const [locked] = await tx
+        .select({ coverImage: events.coverImage })
+        .from(events)
+        .where(eq(events.id, id))
+        .for('update');
+      before = locked?.coverImage ?? null;
+      attached = await attachImageRefs(ctx, [rest.coverImage], 'event', {
+        executor: tx,
+        field: 'coverImage',
+        keep: [before],
+      });
+    }
+    const changed = await tx
+      .update(events)
+      .set({ ...rest, startsAt, endsAt, ...meetingPointColumns(meetingPoint), updatedAt: ctx.clock.now() })
+      .where(and(eq(events.id, id), ne(events.status, 'cancelled')))
+      .returning({ coverImage: events.coverImage });
+    if (changed.length === 0) throw new AppError('conflict', 'The event was cancelled; it can no longer be changed.');
+    return { attached, dropped: droppedImageRefs([before], [changed[0]!.coverImage]) };
+  });
+  await afterImagesAttached(ctx, attached);
+  await releaseImages(ctx, dropped);
+  return toEvent((await selectOneEvent(ctx.db, viewer, eq(events.id, id)))!, viewer, ctx.config);
 }

@@ -3,6 +3,8 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { events, groves, organizations, type Event } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
+import type { Config } from '../../config.js';
+import { imageRefUrl } from '../uploads/image-refs.js';
 import type { EventOutput } from './schemas.js';
 import { organizesHost, type Viewer } from './visibility.js';
 
@@ -76,7 +78,7 @@ export function meetingPointAllowed(row: EventRow, viewer: Viewer): boolean {
   return row.myRsvp !== null && !row.myRsvpPending;
 }
 
-export function toEvent(row: EventRow, viewer: Viewer): EventOutput {
+export function toEvent(row: EventRow, viewer: Viewer, config: Pick<Config, 'PUBLIC_URL'>): EventOutput {
   const e = row.event;
   const manage = canManage(row, viewer);
   const hasPoint = e.meetingPointText !== null;
@@ -116,6 +118,7 @@ export function toEvent(row: EventRow, viewer: Viewer): EventOutput {
     meetingPointHidden: hasPoint && !pointAllowed,
     placeId: e.placeId,
     coverImage: e.coverImage,
+    coverImageUrl: imageRefUrl(config, e.coverImage),
     description: e.description,
     rsvpCounts: { going: Number(row.going), interested: Number(row.interested) },
     myRsvp: row.myRsvp ?? null,

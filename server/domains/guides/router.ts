@@ -67,7 +67,7 @@ export const guidesRouter = router({
         tags: adminTags,
         summary: 'Create a guide (as a draft)',
         description:
-          'Created unpublished: publish with PATCH `{ published: true }`. The Markdown body is rendered to sanitised HTML now. `category` must be an existing category slug (400 otherwise). Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`.',
+          'Created unpublished: publish with PATCH `{ published: true }`. The Markdown body is rendered to sanitised HTML now. `category` must be an existing category slug (400 otherwise). Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`. `coverImage`: an https URL or an image upload key of purpose `guide` (attached: checked and re-encoded without metadata; a key that is not yours, of another purpose, used or not an image answers 400 and nothing is created).',
       },
     })
     .input(schemas.createGuideInput)
@@ -98,7 +98,7 @@ export const guidesRouter = router({
         tags: adminTags,
         summary: 'Change a guide (edit, recategorise, publish)',
         description:
-          '`published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`.',
+          '`published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404).',
       },
     })
     .input(schemas.updateGuideInput)
@@ -108,7 +108,13 @@ export const guidesRouter = router({
   adminDelete: adminProcedure
     .meta({
       auth: 'admin',
-      openapi: { method: 'DELETE', path: '/api/admin/guides/{id}', tags: adminTags, summary: 'Delete a guide' },
+      openapi: {
+        method: 'DELETE',
+        path: '/api/admin/guides/{id}',
+        tags: adminTags,
+        summary: 'Delete a guide',
+        description: 'Its uploaded cover is deleted too (the URL answers 404).',
+      },
     })
     .input(schemas.guideIdInput())
     .output(okOutput)

@@ -71,7 +71,8 @@ export const guideSummaryOutput = z
     category: guideCategoryRef,
     summary: z.string(),
     coverImageUrl: z.string().nullable().meta({
-      description: 'https URL of the cover; null when there is none, or while an uploaded cover has no public URL yet.',
+      description:
+        'URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none.',
     }),
     readingMinutes,
     publishedAt: z.string().nullable(),
@@ -92,7 +93,10 @@ export const guideOutput = guideSummaryOutput
   .meta({ id: 'Guide' });
 
 const adminFields = {
-  coverImage: z.string().nullable().meta({ description: 'As stored: an https URL or an upload key.' }),
+  coverImage: z
+    .string()
+    .nullable()
+    .meta({ description: 'As given: an https URL or the key of the attached upload (send it back to keep it).' }),
   published: z.boolean(),
   createdAt: z.string(),
 };
@@ -129,7 +133,7 @@ const guideFields = {
     .string()
     .max(GUIDE_LIMITS.body)
     .meta({ description: 'Markdown (CommonMark with tables and autolinks). Raw HTML in it is shown as text.' }),
-  coverImage: imageRefInput('cover image').nullable(),
+  coverImage: imageRefInput('cover image', 'guide').nullable(),
 };
 
 export const createGuideInput = z

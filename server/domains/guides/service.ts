@@ -5,9 +5,17 @@ import { and, asc, eq, gt, isNotNull, isNull, sql, type SQL } from 'drizzle-orm'
 import { guideCategories, guides } from '../../../db/schema/index.js';
 import { AppError, hasDatabaseCode, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import { imageUrl } from '../../shared/image-ref.js';
 import { insertWithSlug } from '../../shared/slug.js';
+import type { Config } from '../../config.js';
+import type { MemberContext } from '../../shared/context.js';
 import type { Context } from '../../trpc/context.js';
+import {
+  afterImagesAttached,
+  attachImageRefs,
+  droppedImageRefs,
+  imageRefUrl,
+  releaseImages,
+} from '../uploads/image-refs.js';
 import { RENDER_VERSION, renderGuideBody } from './markdown.js';
 import type {
   AdminGuideOutput,
@@ -61,24 +69,26 @@ interface FullRow extends SummaryRow {
   renderVersion: number;
 }
 
-function toSummary(row: SummaryRow): GuideSummaryOutput {
+type UrlConfig = Pick<Config, 'PUBLIC_URL'>;
+
+function toSummary(row: SummaryRow, config: UrlConfig): GuideSummaryOutput {
   return {
     _id: row.id,
     slug: row.slug,
     title: row.title,
     category: { slug: row.categorySlug, name: row.categoryName },
     summary: row.summary,
-    coverImageUrl: imageUrl(row.coverImage),
+    coverImageUrl: imageRefUrl(config, row.coverImage),
     readingMinutes: row.readingMinutes,
     publishedAt: row.publishedAt?.toISOString() ?? null,
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-function toGuide(row: FullRow): GuideOutput {
+function toGuide(row: FullRow, config: UrlConfig): GuideOutput {
   const current = row.renderVersion === RENDER_VERSION;
   const rendered = current ? { html: row.bodyHtml, readingMinutes: row.readingMinutes } : renderGuideBody(row.body);
-  return { ...toSummary(row), readingMinutes: rendered.readingMinutes, body: row.body, html: rendered.html };
+  return { ...toSummary(row, config), readingMinutes: rendered.readingMinutes, body: row.body, html: rendered.html };
 }
 
 const adminFields = (row: SummaryRow) => ({
@@ -115,14 +125,14 @@ async function page<R>(
 // ---- public ------------------------------------------------------------------------------
 
 export const listGuides = (ctx: Context, input: { category?: string; cursor?: string; limit: number }) =>
-  page(ctx, input, published, toSummary);
+  page(ctx, input, published, (row) => toSummary(row, ctx.config));
 
 export async function getGuide(ctx: Context, input: { slug: string }): Promise<GuideOutput> {
   const [row] = await selectGuides(ctx, fullColumns)
     .where(and(eq(guides.slug, input.slug), published))
     .limit(1);
   if (!row) throw notFound();
-  return toGuide(row);
+  return toGuide(row, ctx.config);
 }
 
 // ---- admin -------------------------------------------------------------------------------
@@ -135,13 +145,13 @@ export const adminListGuides = (
     ctx,
     input,
     input.published === undefined ? undefined : input.published ? published : isNull(guides.publishedAt),
-    (row) => ({ ...toSummary(row), ...adminFields(row) }),
+    (row) => ({ ...toSummary(row, ctx.config), ...adminFields(row) }),
   );
 
 async function adminGuideById(ctx: Context, id: string): Promise<AdminGuideOutput> {
   const [row] = await selectGuides(ctx, fullColumns).where(eq(guides.id, id)).limit(1);
   if (!row) throw notFound();
-  return { ...toGuide(row), ...adminFields(row) };
+  return { ...toGuide(row, ctx.config), ...adminFields(row) };
 }
 
 export const adminGetGuide = (ctx: Context, input: { id: string }) => adminGuideById(ctx, input.id);
@@ -163,35 +173,47 @@ function rendered(body: string) {
   return { body, bodyHtml: html, readingMinutes, renderVersion: RENDER_VERSION };
 }
 
-export async function adminCreateGuide(ctx: Context, input: CreateGuideInput): Promise<AdminGuideOutput> {
+/**
+ * An uploaded cover (a `guide` key) is attached in the transaction that writes the guide: a
+ * refused cover leaves no guide, and a refused guide leaves the key attachable.
+ */
+export async function adminCreateGuide(ctx: MemberContext, input: CreateGuideInput): Promise<AdminGuideOutput> {
   const categoryId = await categoryIdOf(ctx, input.category);
   const now = ctx.clock.now();
   const content = rendered(input.body);
-  // Drafts are hidden, so a generated slug always carries a random suffix (server/shared/slug.ts).
-  const row = await insertWithSlug(
-    { clientSlug: input.slug, text: input.title, hideable: true, fallback: 'guide' },
-    async (slug) => {
-      const [inserted] = await ctx.db
-        .insert(guides)
-        .values({
-          slug,
-          title: input.title,
-          categoryId,
-          summary: input.summary,
-          ...content,
-          coverImage: input.coverImage ?? null,
-          publishedAt: null,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: guides.id });
-      return inserted!;
-    },
-  );
+  const { row, attached } = await ctx.db.transaction(async (tx) => {
+    // Drafts are hidden, so a generated slug always carries a random suffix (server/shared/slug.ts).
+    // Each try in its own savepoint, so a lost slug race does not abort the transaction.
+    const row = await insertWithSlug(
+      { clientSlug: input.slug, text: input.title, hideable: true, fallback: 'guide' },
+      (slug) =>
+        tx.transaction(async (savepoint) => {
+          const [inserted] = await savepoint
+            .insert(guides)
+            .values({
+              slug,
+              title: input.title,
+              categoryId,
+              summary: input.summary,
+              ...content,
+              coverImage: input.coverImage ?? null,
+              publishedAt: null,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning({ id: guides.id });
+          return inserted!;
+        }),
+    );
+    const attached = await attachImageRefs(ctx, [input.coverImage], 'guide', { executor: tx, field: 'coverImage' });
+    return { row, attached };
+  });
+  await afterImagesAttached(ctx, attached);
   return adminGuideById(ctx, row.id);
 }
 
-export async function adminUpdateGuide(ctx: Context, input: UpdateGuideInput): Promise<AdminGuideOutput> {
+/** A new cover is attached with the change; the one it replaces is released (its URL answers 404). */
+export async function adminUpdateGuide(ctx: MemberContext, input: UpdateGuideInput): Promise<AdminGuideOutput> {
   const { id, category, body, published: publish, ...fields } = input;
   const now = ctx.clock.now();
   const changes: Partial<typeof guides.$inferInsert> = { ...fields, updatedAt: now };
@@ -203,12 +225,30 @@ export async function adminUpdateGuide(ctx: Context, input: UpdateGuideInput): P
       ? {}
       : { publishedAt: publish ? sql`coalesce(${guides.publishedAt}, ${now.toISOString()}::timestamptz)` : null };
   try {
-    const updated = await ctx.db
-      .update(guides)
-      .set({ ...changes, ...publishedAt })
-      .where(eq(guides.id, id))
-      .returning({ id: guides.id });
-    if (updated.length === 0) throw notFound();
+    const { attached, dropped } = await ctx.db.transaction(async (tx) => {
+      const [current] = await tx
+        .select({ coverImage: guides.coverImage })
+        .from(guides)
+        .where(eq(guides.id, id))
+        .for('update');
+      if (!current) throw notFound();
+      const attached =
+        fields.coverImage === undefined
+          ? []
+          : await attachImageRefs(ctx, [fields.coverImage], 'guide', {
+              executor: tx,
+              field: 'coverImage',
+              keep: [current.coverImage],
+            });
+      const [row] = await tx
+        .update(guides)
+        .set({ ...changes, ...publishedAt })
+        .where(eq(guides.id, id))
+        .returning({ coverImage: guides.coverImage });
+      return { attached, dropped: droppedImageRefs([current.coverImage], [row!.coverImage]) };
+    });
+    await afterImagesAttached(ctx, attached);
+    await releaseImages(ctx, dropped);
   } catch (error) {
     if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
     throw error;
@@ -216,9 +256,17 @@ export async function adminUpdateGuide(ctx: Context, input: UpdateGuideInput): P
   return adminGuideById(ctx, id);
 }
 
+/** Deletes the guide and its uploaded cover. */
 export async function adminDeleteGuide(ctx: Context, input: { id: string }): Promise<{ ok: true }> {
-  const removed = await ctx.db.delete(guides).where(eq(guides.id, input.id)).returning({ id: guides.id });
+  const removed = await ctx.db
+    .delete(guides)
+    .where(eq(guides.id, input.id))
+    .returning({ id: guides.id, coverImage: guides.coverImage });
   if (removed.length === 0) throw notFound();
+  await releaseImages(
+    ctx,
+    removed.map((row) => row.coverImage),
+  );
   return { ok: true };
 }
 

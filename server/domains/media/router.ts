@@ -100,7 +100,7 @@ export const mediaRouter = router({
         tags: adminTags,
         summary: 'Create a media item (as a draft)',
         description:
-          'Created unpublished: publish with PATCH `{ published: true }`. Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`. `trailer` takes a YouTube or Vimeo URL; `poster` an https URL or an upload key.',
+          'Created unpublished: publish with PATCH `{ published: true }`. Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`. `trailer` takes a YouTube or Vimeo URL; `poster` an https URL or an image upload key of purpose `media` (attached: checked and re-encoded without metadata; a key that is not yours, of another purpose, used or not an image answers 400 and nothing is created).',
       },
     })
     .input(schemas.createMediaInput)
@@ -131,7 +131,7 @@ export const mediaRouter = router({
         tags: adminTags,
         summary: 'Change a media item (edit, feature, publish)',
         description:
-          '`published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`.',
+          '`published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`. A new `poster` key is attached like at creation; the uploaded poster it replaces is deleted (its URL answers 404).',
       },
     })
     .input(schemas.updateMediaInput)
@@ -146,6 +146,7 @@ export const mediaRouter = router({
         path: '/api/admin/media/{id}',
         tags: adminTags,
         summary: 'Delete a media item (and every watchlist entry of it)',
+        description: 'Its uploaded poster is deleted too (the URL answers 404).',
       },
     })
     .input(schemas.mediaIdInput())

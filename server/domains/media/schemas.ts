@@ -50,7 +50,7 @@ export const mediaItemOutput = z
     tags: z.array(z.enum(mediaTags)),
     posterUrl: z.string().nullable().meta({
       description:
-        'https URL of the poster; null when there is none, or while an uploaded poster has no public URL yet.',
+        'URL of the poster: the https URL given, or for an uploaded poster its clean image (re-encoded, without metadata) on this service; null when there is none.',
     }),
     watchLinks: z.array(z.object({ platform: z.string(), url: z.string() }).strict()),
     trailer: trailerOutput.nullable(),
@@ -61,7 +61,10 @@ export const mediaItemOutput = z
 
 export const adminMediaItemOutput = mediaItemOutput
   .extend({
-    poster: z.string().nullable().meta({ description: 'As stored: an https URL or an upload key.' }),
+    poster: z
+      .string()
+      .nullable()
+      .meta({ description: 'As given: an https URL or the key of the attached upload (send it back to keep it).' }),
     published: z.boolean(),
     publishedAt: z.string().nullable(),
     createdAt: z.string(),
@@ -157,7 +160,7 @@ const mediaFields = {
   year: z.number().int().min(1870).max(2100).nullable(),
   synopsis: z.string().trim().max(MEDIA_LIMITS.synopsis),
   tags: tagsInput(),
-  poster: imageRefInput('poster').nullable(),
+  poster: imageRefInput('poster', 'media').nullable(),
   watchLinks: z.array(watchLinkInput).max(MEDIA_LIMITS.watchLinks),
   trailer: trailerInput().nullable(),
   featured: z.boolean(),

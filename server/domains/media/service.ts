@@ -2,13 +2,20 @@
 // admin editing. A draft answers exactly like a missing item to everyone but admins, for
 // reading, saving and listing alike. No query here counts saves, and nothing records viewing.
 import { and, asc, eq, gt, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Config } from '../../config.js';
 import { mediaItems, watchlistEntries, type MediaItem } from '../../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, encodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
-import { imageUrl } from '../../shared/image-ref.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Context } from '../../trpc/context.js';
+import {
+  afterImagesAttached,
+  attachImageRefs,
+  droppedImageRefs,
+  imageRefUrl,
+  releaseImages,
+} from '../uploads/image-refs.js';
 // The places word-prefix rule, shared so `q` means the same on both lists.
 import { toPrefixTsquery } from '../places/list-query.js';
 import type {
@@ -23,7 +30,7 @@ import { trailerEmbedUrl } from './trailer.js';
 const published = isNotNull(mediaItems.publishedAt);
 const notFound = () => new AppError('not_found', 'No such media item.');
 
-export function toMediaItem(row: MediaItem): MediaItemOutput {
+export function toMediaItem(row: MediaItem, config: Pick<Config, 'PUBLIC_URL'>): MediaItemOutput {
   const trailer =
     row.trailerProvider && row.trailerVideoId ? { provider: row.trailerProvider, videoId: row.trailerVideoId } : null;
   return {
@@ -34,16 +41,16 @@ export function toMediaItem(row: MediaItem): MediaItemOutput {
     year: row.year,
     synopsis: row.synopsis,
     tags: row.tags,
-    posterUrl: imageUrl(row.poster),
+    posterUrl: imageRefUrl(config, row.poster),
     watchLinks: row.watchLinks.map(({ platform, url }) => ({ platform, url })),
     trailer: trailer && { ...trailer, embedUrl: trailerEmbedUrl(trailer) },
     featured: row.featured,
   };
 }
 
-function toAdminMediaItem(row: MediaItem): AdminMediaItemOutput {
+function toAdminMediaItem(row: MediaItem, config: Pick<Config, 'PUBLIC_URL'>): AdminMediaItemOutput {
   return {
-    ...toMediaItem(row),
+    ...toMediaItem(row, config),
     poster: row.poster,
     published: row.publishedAt !== null,
     publishedAt: row.publishedAt?.toISOString() ?? null,
@@ -95,7 +102,7 @@ export async function listMedia(ctx: Context, input: ListMediaInput) {
       .orderBy(asc(mediaItems.id))
       .limit(input.limit + 1);
     const page = toPage(rows, input.limit, (row) => row.id);
-    return { items: page.items.map(toMediaItem), nextCursor: page.nextCursor };
+    return { items: page.items.map((row) => toMediaItem(row, ctx.config)), nextCursor: page.nextCursor };
   }
   const cursor = input.cursor === undefined ? undefined : decodeFeaturedCursor(input.cursor);
   const afterCursor = !cursor
@@ -112,7 +119,7 @@ export async function listMedia(ctx: Context, input: ListMediaInput) {
   const items = rows.slice(0, input.limit);
   const last = items[items.length - 1];
   return {
-    items: items.map(toMediaItem),
+    items: items.map((row) => toMediaItem(row, ctx.config)),
     nextCursor: rows.length > input.limit && last ? encodeFeaturedCursor(last) : null,
   };
 }
@@ -124,7 +131,7 @@ export async function getMedia(ctx: Context, input: { slug: string }): Promise<M
     .where(and(eq(mediaItems.slug, input.slug), published))
     .limit(1);
   if (!row) throw notFound();
-  return toMediaItem(row);
+  return toMediaItem(row, ctx.config);
 }
 
 // ---- watchlist ---------------------------------------------------------------------------
@@ -178,7 +185,7 @@ export async function listWatchlist(ctx: MemberContext, input: { cursor?: string
     items: page.items.map((row) => ({
       _id: row.entryId,
       savedAt: row.savedAt.toISOString(),
-      media: toMediaItem(row.item),
+      media: toMediaItem(row.item, ctx.config),
     })),
     nextCursor: page.nextCursor,
   };
@@ -204,49 +211,61 @@ export async function adminListMedia(
     .orderBy(asc(mediaItems.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.id);
-  return { items: page.items.map(toAdminMediaItem), nextCursor: page.nextCursor };
+  return { items: page.items.map((row) => toAdminMediaItem(row, ctx.config)), nextCursor: page.nextCursor };
 }
 
 async function adminMediaById(ctx: Context, id: string): Promise<AdminMediaItemOutput> {
   const [row] = await ctx.db.select().from(mediaItems).where(eq(mediaItems.id, id)).limit(1);
   if (!row) throw notFound();
-  return toAdminMediaItem(row);
+  return toAdminMediaItem(row, ctx.config);
 }
 
 export const adminGetMedia = (ctx: Context, input: { id: string }) => adminMediaById(ctx, input.id);
 
-export async function adminCreateMedia(ctx: Context, input: CreateMediaInput): Promise<AdminMediaItemOutput> {
+/**
+ * An uploaded poster (a `media` key) is attached in the transaction that writes the item: a
+ * refused poster leaves no item, and a refused item leaves the key attachable.
+ */
+export async function adminCreateMedia(ctx: MemberContext, input: CreateMediaInput): Promise<AdminMediaItemOutput> {
   const now = ctx.clock.now();
-  // Drafts are hidden, so a generated slug always carries a random suffix (server/shared/slug.ts).
-  const row = await insertWithSlug(
-    { clientSlug: input.slug, text: input.title, hideable: true, fallback: 'media' },
-    async (slug) => {
-      const [inserted] = await ctx.db
-        .insert(mediaItems)
-        .values({
-          slug,
-          kind: input.kind,
-          title: input.title,
-          year: input.year ?? null,
-          synopsis: input.synopsis,
-          tags: input.tags,
-          poster: input.poster ?? null,
-          watchLinks: input.watchLinks,
-          trailerProvider: input.trailer?.provider ?? null,
-          trailerVideoId: input.trailer?.videoId ?? null,
-          featured: input.featured,
-          publishedAt: null,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return inserted!;
-    },
-  );
-  return toAdminMediaItem(row);
+  const { row, attached } = await ctx.db.transaction(async (tx) => {
+    // Drafts are hidden, so a generated slug always carries a random suffix (server/shared/slug.ts).
+    // Each try in its own savepoint, so a lost slug race does not abort the transaction.
+    const row = await insertWithSlug(
+      { clientSlug: input.slug, text: input.title, hideable: true, fallback: 'media' },
+      (slug) =>
+        tx.transaction(async (savepoint) => {
+          const [inserted] = await savepoint
+            .insert(mediaItems)
+            .values({
+              slug,
+              kind: input.kind,
+              title: input.title,
+              year: input.year ?? null,
+              synopsis: input.synopsis,
+              tags: input.tags,
+              poster: input.poster ?? null,
+              watchLinks: input.watchLinks,
+              trailerProvider: input.trailer?.provider ?? null,
+              trailerVideoId: input.trailer?.videoId ?? null,
+              featured: input.featured,
+              publishedAt: null,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning();
+          return inserted!;
+        }),
+    );
+    const attached = await attachImageRefs(ctx, [input.poster], 'media', { executor: tx, field: 'poster' });
+    return { row, attached };
+  });
+  await afterImagesAttached(ctx, attached);
+  return toAdminMediaItem(row, ctx.config);
 }
 
-export async function adminUpdateMedia(ctx: Context, input: UpdateMediaInput): Promise<AdminMediaItemOutput> {
+/** A new poster is attached with the change; the one it replaces is released (its URL answers 404). */
+export async function adminUpdateMedia(ctx: MemberContext, input: UpdateMediaInput): Promise<AdminMediaItemOutput> {
   const { id, trailer, published: publish, ...fields } = input;
   const now = ctx.clock.now();
   const changes: Partial<typeof mediaItems.$inferInsert> = { ...fields, updatedAt: now };
@@ -260,22 +279,47 @@ export async function adminUpdateMedia(ctx: Context, input: UpdateMediaInput): P
       ? {}
       : { publishedAt: publish ? sql`coalesce(${mediaItems.publishedAt}, ${now.toISOString()}::timestamptz)` : null };
   try {
-    const [row] = await ctx.db
-      .update(mediaItems)
-      .set({ ...changes, ...publishedAt })
-      .where(eq(mediaItems.id, id))
-      .returning();
-    if (!row) throw notFound();
-    return toAdminMediaItem(row);
+    const { row, attached, dropped } = await ctx.db.transaction(async (tx) => {
+      const [current] = await tx
+        .select({ poster: mediaItems.poster })
+        .from(mediaItems)
+        .where(eq(mediaItems.id, id))
+        .for('update');
+      if (!current) throw notFound();
+      const attached =
+        fields.poster === undefined
+          ? []
+          : await attachImageRefs(ctx, [fields.poster], 'media', {
+              executor: tx,
+              field: 'poster',
+              keep: [current.poster],
+            });
+      const [row] = await tx
+        .update(mediaItems)
+        .set({ ...changes, ...publishedAt })
+        .where(eq(mediaItems.id, id))
+        .returning();
+      return { row: row!, attached, dropped: droppedImageRefs([current.poster], [row!.poster]) };
+    });
+    await afterImagesAttached(ctx, attached);
+    await releaseImages(ctx, dropped);
+    return toAdminMediaItem(row, ctx.config);
   } catch (error) {
     if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
     throw error;
   }
 }
 
-/** Deletes the item and, with it (ON DELETE CASCADE), every watchlist entry of it. */
+/** Deletes the item and, with it (ON DELETE CASCADE), every watchlist entry of it, and its uploaded poster. */
 export async function adminDeleteMedia(ctx: Context, input: { id: string }): Promise<{ ok: true }> {
-  const removed = await ctx.db.delete(mediaItems).where(eq(mediaItems.id, input.id)).returning({ id: mediaItems.id });
+  const removed = await ctx.db
+    .delete(mediaItems)
+    .where(eq(mediaItems.id, input.id))
+    .returning({ id: mediaItems.id, poster: mediaItems.poster });
   if (removed.length === 0) throw notFound();
+  await releaseImages(
+    ctx,
+    removed.map((row) => row.poster),
+  );
   return { ok: true };
 }

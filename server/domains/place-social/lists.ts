@@ -124,7 +124,7 @@ export async function listPlacesOfList(ctx: Context, input: { id: string; cursor
     .orderBy(asc(places.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.id);
-  return { items: page.items.map(toPlace), nextCursor: page.nextCursor };
+  return { items: page.items.map((row) => toPlace(row, ctx.config)), nextCursor: page.nextCursor };
 }
 
 export async function createList(ctx: MemberContext, input: CreatePlaceListInput): Promise<PlaceListOutput> {

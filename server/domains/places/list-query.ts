@@ -16,6 +16,9 @@ import { PLACES_GRID, WGS84_SRID } from '../../../db/constants.js';
 import { places, type PlaceStatus, type PlaceType, type VeganLevel } from '../../../db/schema/places.js';
 import type { BoundingBox, PlaceOutput } from './schemas.js';
 
+/** A place as the API returns it, before its photo URLs are added (service.ts withPhotoUrls). */
+export type PlaceFields = Omit<PlaceOutput, 'photoUrls'>;
+
 /** Every column a response needs; the location comes out as numbers, never as raw geometry. */
 export const placeColumns = {
   id: places.id,
@@ -109,7 +112,7 @@ export function searchCondition(q: string): SQL | undefined {
  * Approved places matching the filters, in id order and already in the wire shape, `limit + 1`
  * of them so the caller can tell whether more exist.
  */
-export async function listApprovedPlaces(db: DbOrTx, filters: PlaceListFilters): Promise<PlaceOutput[]> {
+export async function listApprovedPlaces(db: DbOrTx, filters: PlaceListFilters): Promise<PlaceFields[]> {
   const statements = approvedPlacesStatements(filters);
   for (const [i, statement] of statements.entries()) {
     const rows = await executable(db, statement).execute(statement.values);
@@ -174,7 +177,7 @@ const at = Object.fromEntries(Object.keys(placeColumns).map((key, i) => [key, i]
  * only public fields. Both drivers leave timestamps as PostgreSQL's text under Drizzle
  * ("2025-05-01 10:00:00.123+00"), which Date parses.
  */
-function placeFromValues(row: unknown[]): PlaceOutput {
+function placeFromValues(row: unknown[]): PlaceFields {
   return {
     _id: row[at.id] as string,
     slug: row[at.slug] as string,

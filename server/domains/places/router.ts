@@ -55,7 +55,7 @@ export const placesRouter = router({
         tags,
         summary: 'Submit a place for review',
         description:
-          'Created with status `pending`: visible to the submitter and admins until an admin approves it. The slug is derived from the name; a taken slug gets a numeric suffix. Unknown fields are rejected.',
+          'Created with status `pending`: visible to the submitter and admins until an admin approves it. The slug is derived from the name; a taken slug gets a numeric suffix. Unknown fields are rejected. `photos` take https URLs and image upload keys of purpose `place` (attached: checked, re-encoded without metadata, served at `photoUrls`); a key that is not yours, of another purpose, used or not an image answers 400 and no place is created.',
       },
     })
     .input(schemas.createPlaceInput)

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { placeStatuses, placeTypes, veganLevels } from '../../../db/schema/places.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
+import { imageRefInput } from '../../shared/image-ref.js';
 
 export const PLACE_LIMITS = {
   name: 120,
@@ -60,10 +61,12 @@ export const createPlaceInput = z
       description: `Up to ${PLACE_LIMITS.tags} tags of 1–${PLACE_LIMITS.tag} characters; stored lower-cased, duplicates dropped.`,
     }),
     photos: z
-      .array(httpUrl('https', /^https$/))
+      .array(imageRefInput('photo', 'place'))
       .max(PLACE_LIMITS.photos)
       .default([])
-      .meta({ description: `Up to ${PLACE_LIMITS.photos} absolute https image URLs.` }),
+      .meta({
+        description: `Up to ${PLACE_LIMITS.photos} photos, each an absolute https image URL or a key from POST /api/uploads/image/presign (purpose \`place\`), uploaded and not used before. Each key is attached to the place (checked, re-encoded without metadata); one that is not yours, of another purpose, already used or not a valid image answers 400 and no place is created.`,
+      }),
     location: locationSchema,
   })
   .strict()
@@ -96,7 +99,13 @@ export const placeOutput = z
     hours: z.string().nullable(),
     website: z.string(),
     tags: z.array(z.string()),
-    photos: z.array(z.string()),
+    photos: z.array(z.string()).meta({
+      description: 'As given: https URLs and keys of attached uploads, in order.',
+    }),
+    photoUrls: z.array(z.string()).meta({
+      description:
+        'The URLs to load, in the order of photos: an https URL as given, an uploaded photo as its clean image (re-encoded, without metadata) on this service.',
+    }),
     location: z.object({ lng: z.number(), lat: z.number() }),
     status: z.enum(placeStatuses),
     createdAt: z.string(),

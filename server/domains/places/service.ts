@@ -8,31 +8,41 @@ import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Context } from '../../trpc/context.js';
-import { listApprovedPlaces, placeColumns, ratingFields, type PlaceRow } from './list-query.js';
+import type { Config } from '../../config.js';
+import { afterImagesAttached, attachImageRefs, imageRefUrl } from '../uploads/image-refs.js';
+import { listApprovedPlaces, placeColumns, ratingFields, type PlaceFields, type PlaceRow } from './list-query.js';
 import type { CreatePlaceInput, ListPlacesInput, PlaceOutput } from './schemas.js';
 
-export function toPlace(row: PlaceRow): PlaceOutput {
-  return {
-    _id: row.id,
-    slug: row.slug,
-    name: row.name,
-    type: row.type,
-    veganLevel: row.veganLevel,
-    address: row.address,
-    hours: row.hours,
-    website: row.website,
-    tags: row.tags,
-    photos: row.photos,
-    location: { lng: row.lng, lat: row.lat },
-    status: row.status,
-    createdAt: row.createdAt.toISOString(),
-    ...ratingFields(row.reviewCount, row.ratingSum),
-  };
+/** The URLs a client loads, in the order of photos (an uploaded photo is served clean by this service). */
+export function withPhotoUrls(place: PlaceFields, config: Pick<Config, 'PUBLIC_URL'>): PlaceOutput {
+  return { ...place, photoUrls: place.photos.flatMap((ref) => imageRefUrl(config, ref) ?? []) };
 }
 
-function page(rows: PlaceRow[], limit: number) {
+export function toPlace(row: PlaceRow, config: Pick<Config, 'PUBLIC_URL'>): PlaceOutput {
+  return withPhotoUrls(
+    {
+      _id: row.id,
+      slug: row.slug,
+      name: row.name,
+      type: row.type,
+      veganLevel: row.veganLevel,
+      address: row.address,
+      hours: row.hours,
+      website: row.website,
+      tags: row.tags,
+      photos: row.photos,
+      location: { lng: row.lng, lat: row.lat },
+      status: row.status,
+      createdAt: row.createdAt.toISOString(),
+      ...ratingFields(row.reviewCount, row.ratingSum),
+    },
+    config,
+  );
+}
+
+function page(rows: PlaceRow[], limit: number, config: Pick<Config, 'PUBLIC_URL'>) {
   const { items, nextCursor } = toPage(rows, limit, (row) => row.id);
-  return { items: items.map(toPlace), nextCursor };
+  return { items: items.map((row) => toPlace(row, config)), nextCursor };
 }
 
 /**
@@ -60,7 +70,8 @@ async function decodePlaceCursor(
 export async function listPlaces(ctx: Context, input: ListPlacesInput) {
   const after = await decodePlaceCursor(ctx, input.cursor, true);
   const items = await listApprovedPlaces(ctx.db, { ...input, after });
-  return toPage(items, input.limit, (item) => item._id);
+  const { items: served, nextCursor } = toPage(items, input.limit, (item) => item._id);
+  return { items: served.map((item) => withPhotoUrls(item, ctx.config)), nextCursor };
 }
 
 /** Approved: anyone. Otherwise only its submitter and admins; everyone else gets the same 404 as a missing slug. */
@@ -77,34 +88,46 @@ export async function getPlace(ctx: Context, input: { slug: string }) {
       auth !== null && (auth.user.role === 'admin' || (row.submitterId !== null && auth.user.id === row.submitterId));
     if (!allowed) throw new AppError('not_found', 'No such place.');
   }
-  return toPlace(row);
+  return toPlace(row, ctx.config);
 }
 
+/**
+ * Uploaded photos (`place` keys) are attached in the transaction that writes the place: a
+ * refused photo leaves no place, a refused place leaves the keys attachable.
+ */
 export async function createPlace(ctx: MemberContext, input: CreatePlaceInput) {
-  // A new place is pending (hidden): its slug always carries a random suffix (server/shared/slug.ts).
-  const created = await insertWithSlug({ text: input.name, hideable: true, fallback: 'place' }, async (slug) => {
-    const [row] = await ctx.db
-      .insert(places)
-      .values({
-        slug,
-        name: input.name,
-        type: input.type,
-        veganLevel: input.veganLevel,
-        address: input.address,
-        hours: input.hours ?? null,
-        website: input.website,
-        tags: input.tags,
-        photos: input.photos,
-        location: [input.location.lng, input.location.lat],
-        status: 'pending',
-        submitterId: ctx.user.id,
-        createdAt: ctx.clock.now(),
-      })
-      .returning({ id: places.id });
-    return row!;
+  const { created, attached } = await ctx.db.transaction(async (tx) => {
+    // A new place is pending (hidden): its slug always carries a random suffix (server/shared/slug.ts).
+    // Each try in its own savepoint, so a lost slug race does not abort the transaction.
+    const created = await insertWithSlug({ text: input.name, hideable: true, fallback: 'place' }, (slug) =>
+      tx.transaction(async (savepoint) => {
+        const [row] = await savepoint
+          .insert(places)
+          .values({
+            slug,
+            name: input.name,
+            type: input.type,
+            veganLevel: input.veganLevel,
+            address: input.address,
+            hours: input.hours ?? null,
+            website: input.website,
+            tags: input.tags,
+            photos: input.photos,
+            location: [input.location.lng, input.location.lat],
+            status: 'pending',
+            submitterId: ctx.user.id,
+            createdAt: ctx.clock.now(),
+          })
+          .returning({ id: places.id });
+        return row!;
+      }),
+    );
+    const attached = await attachImageRefs(ctx, input.photos, 'place', { executor: tx, field: 'photos', list: true });
+    return { created, attached };
   });
+  await afterImagesAttached(ctx, attached);
   const [row] = await ctx.db.select(placeColumns).from(places).where(eq(places.id, created.id));
-  return toPlace(row!);
+  return toPlace(row!, ctx.config);
 }
 
 export async function listPendingPlaces(ctx: Context, input: { cursor?: string; limit: number }) {
@@ -115,7 +138,7 @@ export async function listPendingPlaces(ctx: Context, input: { cursor?: string; 
     .where(and(eq(places.status, 'pending'), after ? gt(places.id, after) : undefined))
     .orderBy(asc(places.id))
     .limit(input.limit + 1);
-  return page(rows, input.limit);
+  return page(rows, input.limit, ctx.config);
 }
 
 /** pending → approved | rejected in one statement; any other state is 409, an unknown id 404. */
@@ -129,7 +152,7 @@ async function review(ctx: Context, id: string, next: 'approved' | 'rejected') {
   if (!row) throw new AppError('not_found', 'No such place.');
   if (updated.length === 0)
     throw new AppError('conflict', `Only a pending place can be reviewed; this one is ${row.status}.`);
-  return toPlace(row);
+  return toPlace(row, ctx.config);
 }
 
 export const approvePlace = (ctx: Context, input: { id: string }) => review(ctx, input.id, 'approved');

@@ -58,7 +58,7 @@ export const postsRouter = router({
         path: '/api/posts/{id}',
         tags,
         summary: 'Delete a post (its author or a site admin)',
-        description: `${hiddenNote} Site admins delete posts they can read; others who can see it get 403. Its comments, reactions and saves go with it.`,
+        description: `${hiddenNote} Site admins delete posts they can read; others who can see it get 403. Its comments, reactions, saves and images go with it (the image URLs answer 404).`,
       },
     })
     .input(s.postIdInput)

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { newId } from '../../../db/ids.js';
 import type { ReactionKind } from '../../../db/schema/posts.js';
 import { AppError } from '../../errors.js';
+import { releaseImages } from '../uploads/image-refs.js';
 import { attachImage, discardRawUploads } from '../uploads/images.js';
 import type { MemberContext } from '../../shared/context.js';
 import type { Context } from '../../trpc/context.js';
@@ -81,7 +82,14 @@ export async function deletePost(ctx: MemberContext, input: { id: string }): Pro
   const post = await assertVisiblePost(ctx, viewer, input.id);
   if (post.authorId !== ctx.user.id && !viewer.isSiteAdmin)
     throw new AppError('forbidden', 'Only the author of a post (or a site admin) can delete it.');
-  await ctx.database.rows(sql`delete from posts where id = ${input.id}`);
+  const deleted = await ctx.database.rows<{ image_keys: string[] }>(
+    sql`delete from posts where id = ${input.id} returning image_keys`,
+  );
+  // Its images go with it: their URLs answer 404 from now on.
+  await releaseImages(
+    ctx,
+    deleted.flatMap((row) => row.image_keys),
+  );
   return { ok: true };
 }
 

@@ -1,8 +1,14 @@
-// Image uploads never attached, a day after they were presigned: the rows and their bytes go.
+// Image uploads no record uses: keys never attached, a day after they were presigned, and
+// attached keys whose record is gone (deleted by a cascade, or a release interrupted after the
+// record's commit), an hour after attaching. The rows and their bytes go.
 import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
 import type { Job } from '../../jobs/runner.js';
+import { deleteOrphanedImages } from './image-holders.js';
 import { imageStorage } from './image-storage.js';
 import { deleteUnattachedUploads } from './images.js';
+
+/** An attach commits with its record; the margin only keeps the sweep clear of slow transactions. */
+const ORPHAN_GRACE_MS = 60 * 60_000;
 
 export const unattachedImageUploadsSweep: Job = {
   name: 'sweep-unattached-image-uploads',
@@ -10,9 +16,10 @@ export const unattachedImageUploadsSweep: Job = {
   intervalMs: 60 * 60_000,
   async run(tx, now, env) {
     // Without the server's configuration (a bare runner) the bytes' location is unknown: leave the rows.
-    if (!env) return { images: 0 };
+    if (!env) return { images: 0, orphaned: 0 };
     const keys = await deleteUnattachedUploads(tx, now);
-    await imageStorage(env.config).remove(keys, env.log);
-    return { images: keys.length };
+    const orphaned = await deleteOrphanedImages(tx, new Date(now.getTime() - ORPHAN_GRACE_MS));
+    await imageStorage(env.config).remove([...keys, ...orphaned], env.log);
+    return { images: keys.length, orphaned: orphaned.length };
   },
 };

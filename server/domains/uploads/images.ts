@@ -11,21 +11,17 @@ import { imageUploads } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import type { MemberContext } from '../../shared/context.js';
 import type { AccountDeletionEnv } from '../me/account-deletion.js';
+import { forgetImagesOf, uploadKeysOf } from './image-holders.js';
 import { imageStorage, imageUrlFor, IMAGE_KEY_PATTERN } from './image-storage.js';
 
 export const imageContentTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
 export type ImageContentType = (typeof imageContentTypes)[number];
-export const imagePurposes = [
-  'avatar',
-  'place',
-  'post',
-  'event',
-  'grove',
-  'organization',
-  'review',
-  'media',
-  'guide',
-] as const;
+/**
+ * One per image field that attaches uploads (image-holders.ts lists where each is kept): post
+ * images, place photos, event covers, media posters, guide covers. The spec has no avatar or
+ * other image field, so there is no purpose for one: a key nothing could attach is not issued.
+ */
+export const imagePurposes = ['post', 'place', 'event', 'media', 'guide'] as const;
 export type ImagePurpose = (typeof imagePurposes)[number];
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -189,8 +185,13 @@ export async function deleteUnattachedUploads(tx: Tx, now: Date): Promise<string
   return rows.map((r) => r.key);
 }
 
-/** Deleting an account deletes its image uploads: rows here (before the cascade), then the bytes. */
+/**
+ * Deleting an account deletes its image uploads: records that outlive the member (an approved
+ * place, a grove's event, a media item) stop naming them, then the rows go (before the cascade),
+ * then the bytes.
+ */
 export async function removeImagesOfDeletedMember(tx: Tx, userId: string, env: AccountDeletionEnv): Promise<void> {
+  await forgetImagesOf(tx, await uploadKeysOf(tx, userId));
   const rows = await tx
     .delete(imageUploads)
     .where(eq(imageUploads.ownerId, userId))

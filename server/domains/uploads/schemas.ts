@@ -55,7 +55,7 @@ export const presignImageInput = z
     }),
     purpose: z.enum(imagePurposes).meta({
       description:
-        'Where the image will be used; it prefixes the key, and only a route of this purpose accepts the key (posts take `post`, media posters `media`, guide covers `guide`).',
+        'Where the image will be used; it prefixes the key, and only a field of this purpose accepts the key: `post` (imageKeys of POST /api/posts), `place` (photos of POST /api/places), `event` (coverImage of POST and PATCH /api/events), `media` (poster of the admin media routes), `guide` (coverImage of the admin guide routes).',
     }),
     contentLength: z
       .number()
@@ -77,7 +77,7 @@ export const presignImageOutput = z
     }),
     key: z.string().meta({
       description:
-        'Pass this key to the route that attaches the image (e.g. imageKeys of POST /api/posts). Only you can attach it, once, for this purpose; a key never attached is deleted with its bytes after a day.',
+        'Pass this key to the field that attaches the image (see purpose). Only you can attach it, once, for this purpose; a key never attached is deleted with its bytes after a day.',
     }),
     expiresAt: z.string(),
   })

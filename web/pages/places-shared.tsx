@@ -1,0 +1,123 @@
+// Small pieces the map, place, admin, media and guide pages share: turning an API refusal into
+// the page a visitor should see (404, 403), form errors from an API validation answer, and
+// reading plain form fields.
+import type { Context } from 'hono';
+import { isApiError, type RouterInputs } from '../../client-sdk/src/index.js';
+import { apiErrorMessage } from '../server/api.js';
+import type { WebEnv } from '../server/env.js';
+import { renderPage } from '../server/layout.js';
+
+/** The API's HTTP status for a failed call, or undefined for anything that is not an API answer. */
+export function apiStatus(error: unknown): number | undefined {
+  return isApiError(error) ? error.data?.httpStatus : undefined;
+}
+
+/** A 404 page that says nothing more than "not found" (no hint whether something exists but is hidden). */
+export function renderNotFound(c: Context<WebEnv>): Promise<Response> {
+  c.status(404);
+  return renderPage(c, { title: 'Not found' }, <p>Not found.</p>);
+}
+
+/** The API refused the caller (403): say so plainly, with the same status. */
+export function renderForbidden(c: Context<WebEnv>): Promise<Response> {
+  c.status(403);
+  return renderPage(
+    c,
+    { title: 'Not allowed' },
+    <p>
+      This page is only for admins. <a href="/app/map">Back to the map</a>.
+    </p>,
+  );
+}
+
+/**
+ * For a page's read: an API 404 (or 400 for an impossible address) or 403 becomes that page; anything else (a 401 included, which
+ * the app's error handler turns into a sign-in redirect) is rethrown.
+ */
+export function renderReadFailure(c: Context<WebEnv>, error: unknown): Promise<Response> {
+  const status = apiStatus(error);
+  // 400: an address no item can have (a slug too long...): as unknown as a missing one.
+  if (status === 404 || status === 400) return renderNotFound(c);
+  if (status === 403) return renderForbidden(c);
+  throw error;
+}
+
+/** A sentence for a form: the API's message, plus each failing field of a validation answer. */
+export function formErrorMessage(error: unknown, fieldLabels: Record<string, string> = {}): string {
+  if (isApiError(error) && error.data?.code === 'validation_failed') {
+    const details = (error.data as { details?: Array<{ path: string; message: string }> }).details ?? [];
+    if (details.length > 0) {
+      return details
+        .map((detail) => {
+          const field = fieldLabels[detail.path] ?? fieldLabels[detail.path.split('.')[0] ?? ''] ?? detail.path;
+          return field ? `${field}: ${detail.message}` : detail.message;
+        })
+        .join(' ');
+    }
+  }
+  return apiErrorMessage(error);
+}
+
+/** The status a re-rendered form answers with: the API's 4xx, or 400. */
+export function formErrorStatus(error: unknown): 400 | 403 | 404 | 409 | 413 | 422 | 429 {
+  const status = apiStatus(error);
+  if (status === 403 || status === 404 || status === 409 || status === 413 || status === 422 || status === 429) {
+    return status;
+  }
+  return 400;
+}
+
+/** A posted form field as trimmed text ('' when absent or a file). */
+export function field(form: Record<string, unknown>, name: string): string {
+  const value = form[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** A query string from the non-empty values (for filter links and "next page" links). */
+export function queryString(params: Record<string, string | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Links leaving the site: no referrer, no opener, no ranking credit. */
+export const EXTERNAL_REL = 'noopener noreferrer nofollow';
+
+/** A date as the reader expects it in a list ("24 Nov 2026"), in UTC so server and tests agree. */
+export function shortDate(iso: string | null): string {
+  if (!iso) return '';
+  return new Date(iso).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+type PlaceType = RouterInputs['places']['create']['type'];
+type VeganLevel = RouterInputs['places']['create']['veganLevel'];
+
+/** Every place type the API knows, with its label (the Record keeps the list complete). */
+export const PLACE_TYPE_LABELS: Record<PlaceType, string> = {
+  sanctuary: 'Sanctuary',
+  restaurant: 'Restaurant',
+  cafe: 'Café',
+  grocery: 'Grocery',
+  shop: 'Shop',
+  organization: 'Organization',
+  venue: 'Venue',
+};
+
+export const VEGAN_LEVEL_LABELS: Record<VeganLevel, string> = {
+  full: 'Fully vegan',
+  options: 'Vegan options',
+};
+
+export function isPlaceType(value: string): value is PlaceType {
+  return Object.hasOwn(PLACE_TYPE_LABELS, value);
+}
+
+export function isVeganLevel(value: string): value is VeganLevel {
+  return Object.hasOwn(VEGAN_LEVEL_LABELS, value);
+}
