@@ -60,6 +60,15 @@ async function main() {
   // The web server started alongside reaches this API with a relay secret made for this run,
   // so the API can rate-limit visitors by their own address (server/trpc/context.ts).
   if (withWeb && !config.WEB_RELAY_SECRET) config = { ...config, WEB_RELAY_SECRET: randomBytes(32).toString('hex') };
+  // The web's conversation pages open this API's socket.io endpoint from the web's origin (with a
+  // single-use ticket); long-polling, the fallback when WebSocket is blocked, needs CORS for it.
+  if (withWeb && config.CORS_ALLOWED_ORIGINS.length === 0) {
+    try {
+      config = { ...config, CORS_ALLOWED_ORIGINS: [new URL(loadWebConfig(process.env).WEB_URL).origin] };
+    } catch {
+      // An invalid web configuration is reported where the web server starts, below.
+    }
+  }
   await checkPortIsFree(config);
   const deps = await createDeps(config, { log });
   const lifecycle: AppLifecycle = { draining: false };

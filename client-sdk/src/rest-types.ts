@@ -2259,6 +2259,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/realtime/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A single-use ticket for the /messages socket
+         * @description For a client that must not hold the session token where scripts run (the web front end keeps it in an HttpOnly cookie): the server side asks for a ticket with the session token and gives the page only the ticket, which opens the socket with `{ auth: { ticket } }` instead of `{ auth: { token } }`. A ticket is redeemable once, within 60 seconds, by the socket handshake only (it is not a Bearer token). It is bound to the calling session: signing out or revoking that session invalidates its unused tickets and disconnects the sockets opened with them. Counted against the per-member write limit of its own scope.
+         */
+        post: operations["realtime-createTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports": {
         parameters: {
             query?: never;
@@ -3025,6 +3045,12 @@ export interface components {
         ReactionState: {
             myReaction: ("heart" | "support" | "celebrate" | "sad") | null;
             reactions: components["schemas"]["ReactionCounts"];
+        };
+        RealtimeTicket: {
+            /** @description When it can no longer be redeemed (60 s). */
+            expiresAt: string;
+            /** @description Opaque, single use: `io(api + "/messages", { auth: { ticket } })`. Never put it in a URL (a handshake with a credential in the query is refused). */
+            ticket: string;
         };
         /** @description A report as its reporter sees it: its status and the public part of the latest decision. Who decided, and the admins' internal note, are never shown to the reporter. */
         Report: {
@@ -15864,6 +15890,98 @@ export interface operations {
             /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "realtime-createTicket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealtimeTicket"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -8,7 +8,7 @@ export const MESSAGES_NAMESPACE = '/messages';
 
 /** Codes of a refused handshake, from the API's error vocabulary. */
 export type ConnectErrorCode =
-  /** No token, a malformed/unknown/revoked/expired one, or a token sent in the URL. */
+  /** No token, a malformed/unknown/revoked/expired one, a used or expired ticket, or a credential sent in the URL. */
   | 'unauthorized'
   /** The database could not be reached: retry with backoff (the client does by itself). */
   | 'unavailable'
@@ -22,10 +22,12 @@ export interface ConnectErrorData {
   message: string;
 }
 
-/** What the handshake must carry: `io(url + '/messages', { auth: { token } })`. */
-export interface HandshakeAuth {
-  token: string;
-}
+/**
+ * What the handshake must carry: `io(url + '/messages', { auth: { token } })`, or, for a client
+ * that must not hold the token (a browser page of the web front end), a single-use ticket from
+ * POST /api/realtime/tickets: `{ auth: { ticket } }`. One of the two, never both.
+ */
+export type HandshakeAuth = { token: string; ticket?: never } | { ticket: string; token?: never };
 
 /** `ready`: the socket has joined its rooms; from here on it receives every event of them. */
 export interface ReadyPayload {

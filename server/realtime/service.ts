@@ -1,5 +1,6 @@
 // The socket.io `/messages` namespace on the API's own HTTP server: the handshake checks the
-// session exactly as the API does, each socket joins `user:<id>`, its session's room and the
+// session exactly as the API does (a session token, or a single-use ticket issued to a session
+// by POST /api/realtime/tickets, for browsers that never hold the token: the web front end), each socket joins `user:<id>`, its session's room and the
 // rooms of its conversations, and the publisher behind server/realtime/publish.ts fans events
 // out to every process (PostgreSQL adapter) or within the one process (PGlite).
 import type { Server as HttpServer } from 'node:http';
@@ -9,6 +10,7 @@ import { sessions } from '../../db/schema/index.js';
 import { validateSessionToken } from '../auth/sessions.js';
 import { messageKeyring } from '../crypto/message-keys.js';
 import { looksLikeSecretToken } from '../auth/tokens.js';
+import { redeemTicket } from '../domains/realtime/service.js';
 import { isDatabaseUnavailable } from '../errors.js';
 import type { AppDeps } from '../trpc/context.js';
 import { type ClusterAdapter, createPostgresAdapter } from './adapter.js';
@@ -67,7 +69,7 @@ function refusal(code: ConnectErrorCode, message: string): Error & { data: Conne
 function credentialInUrl(query: Record<string, unknown>): boolean {
   return Object.entries(query).some(
     ([key, value]) =>
-      /token|auth|session|bearer/i.test(key) ||
+      /token|auth|session|bearer|ticket/i.test(key) ||
       (typeof value === 'string' && looksLikeSecretToken(value)) ||
       (Array.isArray(value) && value.some((v) => typeof v === 'string' && looksLikeSecretToken(v))),
   );
@@ -100,12 +102,34 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
           'Send the session token in the handshake auth object ({ auth: { token } }), never in the URL.',
         ),
       );
-    const token = (socket.handshake.auth as Partial<Record<string, unknown>> | undefined)?.token;
-    if (typeof token !== 'string' || token === '')
-      return next(refusal('unauthorized', 'Send the session token in the handshake: { auth: { token } }.'));
+    const handshakeAuth = socket.handshake.auth as Partial<Record<string, unknown>> | undefined;
+    const token = handshakeAuth?.token;
+    const ticket = handshakeAuth?.ticket;
+    const hasToken = typeof token === 'string' && token !== '';
+    const hasTicket = typeof ticket === 'string' && ticket !== '';
+    if (hasToken === hasTicket)
+      return next(
+        refusal(
+          'unauthorized',
+          hasToken
+            ? 'Send either the session token or a ticket in the handshake auth object, not both.'
+            : 'Send the session token in the handshake: { auth: { token } } (or a ticket: { auth: { ticket } }).',
+        ),
+      );
     try {
-      const auth = await validateSessionToken(db, token, clock.now());
-      if (!auth) return next(refusal('unauthorized', 'The session token is invalid, expired or revoked.'));
+      // A ticket (POST /api/realtime/tickets) stands for the session that issued it, once.
+      const auth = hasTicket
+        ? await redeemTicket(db, ticket as string, clock.now())
+        : await validateSessionToken(db, token as string, clock.now());
+      if (!auth)
+        return next(
+          refusal(
+            'unauthorized',
+            hasTicket
+              ? 'The ticket is invalid, already used or expired, or its session ended.'
+              : 'The session token is invalid, expired or revoked.',
+          ),
+        );
       socket.data = { userId: auth.user.id, sessionId: auth.session.id, expiresAt: auth.session.expiresAt.getTime() };
       next();
     } catch (error) {

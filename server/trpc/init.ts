@@ -50,7 +50,8 @@ export type WriteLimitScope =
   | 'placeLists.create'
   | 'pushTokens.register'
   | 'uploads.create'
-  | 'actions.create';
+  | 'actions.create'
+  | 'realtime.tickets';
 
 export interface ErrorShapeData {
   code: ErrorCode;

@@ -32,6 +32,7 @@ import { mediaRouter, watchlistRouter } from '../domains/media/router.js';
 import { guideCategoriesRouter, guidesRouter } from '../domains/guides/router.js';
 import { myReportsRouter, reportsRouter } from '../domains/reports/router.js';
 import { feedRouter, handlesRouter, postsRouter, savedPostsProcedures } from '../domains/posts/router.js';
+import { realtimeRouter } from '../domains/realtime/router.js';
 import { unbuiltNamespaces } from '../domains/unbuilt/index.js';
 import { mergeRouters, router } from './init.js';
 
@@ -65,6 +66,7 @@ export const appRouter = router({
   handles: handlesRouter,
   reports: reportsRouter,
   companion: companionRouter,
+  realtime: realtimeRouter,
   ...unbuiltNamespaces,
 });
 

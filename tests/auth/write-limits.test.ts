@@ -38,6 +38,13 @@ describe('per-member write limits', () => {
     expect((await t.request('POST', '/api/places', { token: m.token, body: placeInput() })).status).toBe(201);
   });
 
+  it('socket tickets get ten times the write budget (one per conversation page view), then 429', async () => {
+    const m = await createMember(t);
+    for (let i = 0; i < LIMIT * 10; i++)
+      expect((await t.request('POST', '/api/realtime/tickets', { token: m.token, body: {} })).status).toBe(201);
+    expect429(await t.request('POST', '/api/realtime/tickets', { token: m.token, body: {} }));
+  });
+
   it('events and RSVP changes are limited per member', async () => {
     const { grove, organizer } = await groveWithOrganizer(t);
     for (let i = 0; i < LIMIT - 1; i++) await createEvent(t, organizer, { groveId: grove._id });

@@ -539,6 +539,8 @@ export const authorizationMatrix: Record<string, RouteRule> = {
     expect: othersHidden,
   },
   'GET /api/companion/conversations': member,
+  // Realtime socket tickets (issue 15): any member, for their own session.
+  'POST /api/realtime/tickets': member,
   'GET /api/companion/conversations/{id}/messages': {
     auth: 'member',
     setup: companionConversationOfMember,

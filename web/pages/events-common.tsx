@@ -94,7 +94,7 @@ export function EventCard({ event }: { event: EventView }) {
     <li class="card">
       <h3>
         <a href={eventPath(event)}>{event.title}</a>
-        {event.status === 'cancelled' ? <span class="badge">Cancelled</span> : null}
+        {event.status === 'cancelled' ? <span class="badge danger">Cancelled</span> : null}
       </h3>
       <p>
         <When iso={event.startsAt} /> · {eventTypeLabels[event.type]} · {event.area}

@@ -143,7 +143,7 @@ export function PostCard({
         <span class="muted">
           · {visibilityLabels[post.visibility]} · <DateTime value={post.createdAt} />
         </span>
-        {post.hidden ? <strong class="badge">Hidden by moderation</strong> : null}
+        {post.hidden ? <strong class="badge danger">Hidden by moderation</strong> : null}
       </p>
       <p class="post-body">{post.body}</p>
       {post.imageUrls.length > 0 ? (

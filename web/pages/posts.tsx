@@ -40,7 +40,7 @@ function CommentItem({ comment, post, me }: { comment: Comment; post: Post; me: 
         <span class="muted">
           · <DateTime value={comment.createdAt} />
         </span>
-        {comment.hidden ? <strong class="badge">Hidden by moderation</strong> : null}
+        {comment.hidden ? <strong class="badge danger">Hidden by moderation</strong> : null}
       </p>
       <p class="post-body">{comment.body}</p>
       <div class="actions">

@@ -19,7 +19,7 @@ function visitorAddress(c: Context<WebEnv>): string | undefined {
  * Headers that let the API rate-limit the visitor rather than the web server: the visitor's
  * address, believed by the API only with the shared relay secret (WEB_RELAY_SECRET).
  */
-function relayHeaders(c: Context<WebEnv>): Record<string, string> {
+export function relayHeaders(c: Context<WebEnv>): Record<string, string> {
   const { config } = c.get('web');
   const address = visitorAddress(c);
   if (!config.WEB_RELAY_SECRET || !address) return {};
@@ -35,6 +35,21 @@ export function api(c: Context<WebEnv>): ApiClient {
     fetch,
     headers: relayHeaders(c),
   });
+}
+
+/** A client that sends no token (sign-in routes, the magic-link request): a cookie never travels where it is not needed. */
+export function anonymousApi(c: Context<WebEnv>): ApiClient {
+  const { config, fetch } = c.get('web');
+  return createClient({ baseUrl: config.API_URL, token: null, fetch, headers: relayHeaders(c) });
+}
+
+/**
+ * The headers for a raw call to the API (a route the typed client cannot speak, such as a CSV
+ * download): the cookie's token as the Bearer header, and the relay headers.
+ */
+export function rawApiHeaders(c: Context<WebEnv>): Record<string, string> {
+  const token = readSessionToken(c);
+  return { ...relayHeaders(c), ...(token ? { authorization: `Bearer ${token}` } : {}) };
 }
 
 /** A client for a freshly issued token (right after login), before the cookie reaches the browser. */

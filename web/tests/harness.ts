@@ -33,7 +33,7 @@ export interface WebStack {
   close(): Promise<void>;
 }
 
-async function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<Server> {
+async function listen(fetch: Parameters<typeof serve>[0]['fetch']): Promise<Server> {
   return new Promise<Server>((resolve) => {
     const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(server)) as Server;
   });
@@ -53,7 +53,9 @@ export async function startWebStack(
 ): Promise<WebStack> {
   let web: Hono<WebEnv> | undefined;
   // The web port first: the API needs the web's origin (CORS for live messages, magic links).
-  const webServer = await listen((request) => web!.fetch(request, {}));
+  // The Node bindings (env) pass through, as under web/server/serve.ts: the web server sees the
+  // visitor's address and relays it to the API (x-web-relay).
+  const webServer = await listen((request, env) => web!.fetch(request, env));
   const webUrl = `http://127.0.0.1:${(webServer.address() as AddressInfo).port}`;
   const relaySecret = randomBytes(32).toString('hex');
   const api = await createTestApp({

@@ -1,0 +1,186 @@
+// Live messages on a conversation page. The page never holds the API token: for each socket
+// (re)connection it asks its own web server for a single-use ticket (POST, same origin) and
+// connects to the API's `/messages` namespace with { auth: { ticket } } (web/pages/messages.tsx
+// says why). Sending posts the same form the page has without JavaScript, as fetch, so the
+// page does not reload; new messages from anyone arrive through the socket.
+(() => {
+  const dataBlock = document.getElementById('page-data');
+  if (!dataBlock) return;
+  const data = JSON.parse(dataBlock.textContent || '{}');
+  const list = document.getElementById('messages');
+  const status = document.getElementById('live-status');
+  const form = document.getElementById('send-form');
+  if (!list || !status || !data.live || typeof io !== 'function') return;
+
+  const setStatus = (state, text) => {
+    status.dataset.state = state;
+    status.textContent = text;
+  };
+
+  const formatTime = (iso) => {
+    const date = new Date(iso);
+    const day = date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+    const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+    return `${day}, ${time} UTC`;
+  };
+
+  /** Adds a message at the bottom unless it is already there (the sender gets it twice). */
+  const addMessage = (message) => {
+    if (message.conversationId !== data.conversationId) return;
+    if (list.querySelector(`[data-message-id="${CSS.escape(message._id)}"]`)) return;
+    const own = message.sender._id === data.viewerId;
+    const item = document.createElement('li');
+    item.className = own ? 'message own' : 'message';
+    item.dataset.messageId = message._id;
+    const meta = document.createElement('p');
+    meta.className = 'message-meta';
+    const who = document.createElement('strong');
+    who.textContent = `@${message.sender.handle}`;
+    const when = document.createElement('time');
+    when.className = 'muted';
+    when.dateTime = message.createdAt;
+    when.textContent = formatTime(message.createdAt);
+    meta.append(who, ' ', when);
+    const body = document.createElement('p');
+    body.className = 'message-body';
+    body.textContent = message.body;
+    item.append(meta, body);
+    if (own) {
+      const remove = document.createElement('form');
+      remove.method = 'post';
+      remove.action = `/app/messages/${data.conversationId}/messages/${message._id}/delete`;
+      remove.className = 'inline';
+      const button = document.createElement('button');
+      button.type = 'submit';
+      button.className = 'link';
+      button.textContent = 'Delete for everyone';
+      remove.append(button);
+      item.append(remove);
+    }
+    list.append(item);
+    document.getElementById('no-messages')?.remove();
+  };
+
+  const markRead = () => {
+    if (document.visibilityState !== 'visible') return;
+    fetch(data.readUrl, { method: 'POST', headers: { accept: 'application/json' }, credentials: 'same-origin' })
+      .then(() => document.getElementById('read-form')?.remove())
+      .catch(() => {});
+  };
+
+  /** A fresh ticket from the web server: { ticket }, { limited: true } or null when the session is over. */
+  const fetchTicket = async () => {
+    const response = await fetch(data.ticketUrl, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+      credentials: 'same-origin',
+    });
+    const type = response.headers.get('content-type') || '';
+    if (response.status === 429) return { limited: true };
+    if (!response.ok || !type.includes('application/json')) return null;
+    return { ticket: (await response.json()).ticket };
+  };
+
+  let ended = false;
+  const socket = io(`${data.socketUrl}/messages`, {
+    // Called before every (re)connection: each handshake gets its own single-use ticket.
+    auth: (send) => {
+      fetchTicket().then(
+        (answer) => {
+          if (!answer) {
+            ended = true;
+            setStatus('ended', 'Your session has ended. Reload the page to sign in again.');
+          } else if (answer.limited) {
+            ended = true;
+            setStatus('off', 'Live updates are paused for a few minutes; reload the page to see new messages.');
+          }
+          send({ ticket: answer?.ticket || '' });
+        },
+        () => send({ ticket: '' }),
+      );
+    },
+    transports: ['websocket', 'polling'],
+    autoConnect: false,
+  });
+
+  socket.on('ready', () => {
+    setStatus('connected', 'Live: new messages appear here as they are sent.');
+    markRead();
+  });
+  socket.on('message.created', ({ message }) => {
+    addMessage(message);
+    if (message.sender._id !== data.viewerId) markRead();
+  });
+  socket.on('message.deleted', ({ conversationId, messageId }) => {
+    if (conversationId !== data.conversationId) return;
+    list.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`)?.remove();
+  });
+  socket.on('conversation.left', ({ conversationId }) => {
+    if (conversationId === data.conversationId) setStatus('off', 'You left this conversation.');
+  });
+  socket.on('session:ended', () => {
+    ended = true;
+    setStatus('ended', 'Your session has ended. Reload the page to sign in again.');
+  });
+  socket.on('disconnect', (reason) => {
+    if (!ended && reason !== 'io client disconnect') setStatus('reconnecting', 'Reconnecting…');
+  });
+  // A refused handshake is not retried by socket.io: try again (with a new ticket) a little later.
+  let retries = 0;
+  socket.on('connect_error', (error) => {
+    if (ended || !error.data) return; // transport errors: socket.io retries by itself
+    retries += 1;
+    if (retries > 5) return setStatus('off', 'Live updates are unavailable; reload the page to see new messages.');
+    setStatus('reconnecting', 'Reconnecting…');
+    setTimeout(() => socket.connect(), Math.min(30_000, 1000 * 2 ** retries));
+  });
+  socket.on('connect', () => {
+    retries = 0;
+  });
+  setStatus('connecting', 'Connecting for live messages…');
+  socket.connect();
+  document.addEventListener('visibilitychange', markRead);
+
+  if (!form) return;
+  const textarea = form.querySelector('textarea');
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const button = form.querySelector('button[type="submit"]');
+    button.disabled = true;
+    form.querySelector('.form-error')?.remove();
+    try {
+      const response = await fetch(form.action, {
+        method: 'POST',
+        headers: { accept: 'application/json' },
+        body: new URLSearchParams(new FormData(form)),
+        credentials: 'same-origin',
+      });
+      const type = response.headers.get('content-type') || '';
+      if (!type.includes('application/json')) {
+        // Not for us (signed out: the login page): let the browser follow the plain form.
+        form.submit();
+        return;
+      }
+      const answer = await response.json();
+      if (response.ok) {
+        addMessage(answer.message);
+        textarea.value = '';
+      } else {
+        const error = document.createElement('p');
+        error.className = 'form-error';
+        error.setAttribute('role', 'alert');
+        error.textContent = answer.error?.message || 'The message could not be sent.';
+        form.prepend(error);
+      }
+    } catch {
+      const error = document.createElement('p');
+      error.className = 'form-error';
+      error.setAttribute('role', 'alert');
+      error.textContent = 'The message could not be sent. Check your connection and try again.';
+      form.prepend(error);
+    } finally {
+      button.disabled = false;
+      textarea.focus();
+    }
+  });
+})();

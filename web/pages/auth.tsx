@@ -1,0 +1,265 @@
+// The way in: sign in, create an account, ask for a magic link and land from one. Every form
+// posts to the session route ({web_url}/api/session, web/server/session-route.ts), which sets
+// the cookie and sends the visitor on to `next` (same-site paths only) or the feed.
+import type { Context, Hono } from 'hono';
+import { anonymousApi } from '../server/api.js';
+import type { WebEnv } from '../server/env.js';
+import { redirectWithNotice } from '../server/flash.js';
+import { FormError, renderPage } from '../server/layout.js';
+import { safeNextPath } from '../server/next-path.js';
+import {
+  type ApiFailure,
+  apiFailure,
+  DEFAULT_AFTER_SIGN_IN,
+  failureMessage,
+  formFields,
+  registerSessionRoute,
+  SESSION_ROUTE,
+  type SessionIntent,
+  setFailureStatus,
+} from '../server/session-route.js';
+import { readSessionToken } from '../server/session.js';
+
+const CHECK_YOUR_INBOX =
+  'Check your inbox: if an account uses that address, a sign-in link is on its way. It works once, within 15 minutes.';
+
+/** `?next=` carried from page to page, already reduced to a same-site path (or dropped). */
+function withNext(path: string, next: string | null): string {
+  return next ? `${path}?next=${encodeURIComponent(next)}` : path;
+}
+
+function NextField({ next }: { next: string | null }) {
+  return next ? <input type="hidden" name="next" value={next} /> : null;
+}
+
+function LoginForm(props: { email?: string; next: string | null; error?: string | null }) {
+  return (
+    <>
+      <FormError message={props.error} />
+      <form method="post" action={SESSION_ROUTE} class="stack">
+        <NextField next={props.next} />
+        <div>
+          <label for="login-email">Email</label>
+          <input id="login-email" name="email" type="email" autocomplete="username" required value={props.email} />
+        </div>
+        <div>
+          <label for="login-password">Password</label>
+          <input id="login-password" name="password" type="password" autocomplete="current-password" required />
+        </div>
+        <p class="actions">
+          <button type="submit">Sign in</button>
+        </p>
+      </form>
+      <h2>Other ways in</h2>
+      <ul>
+        <li>
+          <a href="/login/magic-link">Email me a sign-in link</a> (no password needed)
+        </li>
+        <li>
+          New here? <a href={withNext('/register', props.next)}>Create an account</a>
+        </li>
+      </ul>
+    </>
+  );
+}
+
+function RegisterForm(props: { email?: string; handle?: string; next: string | null; error?: string | null }) {
+  return (
+    <>
+      <FormError message={props.error} />
+      <form method="post" action={SESSION_ROUTE} class="stack">
+        <NextField next={props.next} />
+        <div>
+          <label for="register-email">Email</label>
+          <input
+            id="register-email"
+            name="email"
+            type="email"
+            autocomplete="email"
+            required
+            value={props.email}
+            aria-describedby="register-email-hint"
+          />
+          <span id="register-email-hint" class="hint">
+            Never shown to other members.
+          </span>
+        </div>
+        <div>
+          <label for="register-password">Password</label>
+          <input
+            id="register-password"
+            name="password"
+            type="password"
+            autocomplete="new-password"
+            required
+            minlength={8}
+            aria-describedby="register-password-hint"
+          />
+          <span id="register-password-hint" class="hint">
+            At least 8 characters; a few unrelated words work well. Common passwords are refused.
+          </span>
+        </div>
+        <div>
+          <label for="register-handle">Handle</label>
+          <input
+            id="register-handle"
+            name="handle"
+            type="text"
+            autocomplete="nickname"
+            required
+            pattern="[A-Za-z0-9_]{3,30}"
+            value={props.handle}
+            aria-describedby="register-handle-hint"
+          />
+          <span id="register-handle-hint" class="hint">
+            3–30 letters, digits or underscores. Other members see it: it need not be your name.
+          </span>
+        </div>
+        <p class="actions">
+          <button type="submit">Create account</button>
+        </p>
+      </form>
+      <p>
+        Already have an account? <a href={withNext('/login', props.next)}>Sign in</a>
+      </p>
+    </>
+  );
+}
+
+function MagicLinkRequestForm(props: { email?: string; error?: string | null }) {
+  return (
+    <>
+      <p>We email you a link that signs you in once, within 15 minutes.</p>
+      <FormError message={props.error} />
+      <form method="post" action="/login/magic-link" class="stack">
+        <div>
+          <label for="magic-email">Email</label>
+          <input id="magic-email" name="email" type="email" autocomplete="email" required value={props.email} />
+        </div>
+        <p class="actions">
+          <button type="submit">Email me a link</button>
+        </p>
+      </form>
+      <p>
+        <a href="/login">Sign in with a password instead</a>
+      </p>
+    </>
+  );
+}
+
+/** Auth pages never need the member for the navigation: no API call just to draw it. */
+function asVisitor(c: Context<WebEnv>): void {
+  c.set('member', null);
+}
+
+function renderLogin(c: Context<WebEnv>, props: Parameters<typeof LoginForm>[0]) {
+  asVisitor(c);
+  return renderPage(c, { title: 'Sign in' }, <LoginForm {...props} />);
+}
+
+function renderRegister(c: Context<WebEnv>, props: Parameters<typeof RegisterForm>[0]) {
+  asVisitor(c);
+  return renderPage(c, { title: 'Create an account' }, <RegisterForm {...props} />);
+}
+
+function renderMagicFailure(c: Context<WebEnv>, failure: ApiFailure) {
+  asVisitor(c);
+  return renderPage(
+    c,
+    { title: 'Sign-in link not accepted' },
+    <>
+      <FormError message={failureMessage(failure)} />
+      <p>
+        Each link works once, within 15 minutes. <a href="/login/magic-link">Email me a new link</a> or{' '}
+        <a href="/login">sign in with a password</a>.
+      </p>
+    </>,
+  );
+}
+
+/** Re-renders the form a failed HTML post came from, with the API's message (status set by the route). */
+function renderFailure(
+  c: Context<WebEnv>,
+  intent: SessionIntent,
+  fields: Record<string, string>,
+  failure: ApiFailure,
+): Promise<Response> {
+  const next = safeNextPath(fields.next);
+  const error = failureMessage(failure);
+  if (intent.kind === 'magic') return renderMagicFailure(c, failure);
+  if (intent.kind === 'register') return renderRegister(c, { email: fields.email, handle: fields.handle, next, error });
+  return renderLogin(c, { email: fields.email, next, error });
+}
+
+export function registerAuthPages(app: Hono<WebEnv>): void {
+  registerSessionRoute(app, { renderFailure });
+
+  app.get('/login', (c) => {
+    const next = safeNextPath(c.req.query('next'));
+    // Already signed in: straight on. A dead cookie is cleared by the /app page's 401 and lands here again.
+    if (readSessionToken(c)) return c.redirect(next ?? DEFAULT_AFTER_SIGN_IN, 303);
+    return renderLogin(c, { next });
+  });
+
+  app.get('/register', (c) => {
+    const next = safeNextPath(c.req.query('next'));
+    if (readSessionToken(c)) return c.redirect(next ?? DEFAULT_AFTER_SIGN_IN, 303);
+    return renderRegister(c, { next });
+  });
+
+  app.get('/login/magic-link', (c) => {
+    asVisitor(c);
+    return renderPage(c, { title: 'Sign in with an emailed link' }, <MagicLinkRequestForm />);
+  });
+
+  app.post('/login/magic-link', async (c) => {
+    const { email = '' } = await formFields(c);
+    try {
+      // Always 202 from the API, account or not: the page says the same either way.
+      await anonymousApi(c).auth.requestMagicLink.mutate({ email });
+    } catch (error) {
+      const failure = apiFailure(error);
+      asVisitor(c);
+      setFailureStatus(c, failure);
+      return renderPage(
+        c,
+        { title: 'Sign in with an emailed link' },
+        <MagicLinkRequestForm email={email} error={failureMessage(failure)} />,
+      );
+    }
+    return redirectWithNotice(c, '/login/magic-link', CHECK_YOUR_INBOX);
+  });
+
+  // The link from the mail (MAGIC_LINK_URL = {web}/login/magic, the API appends ?token=…). A GET
+  // must not spend the single-use token (mail scanners open links before the member does), so
+  // this page holds it in a form that a small script submits at once; without JavaScript the
+  // member presses the button. The POST goes to the session route like every sign-in.
+  app.get('/login/magic', (c) => {
+    asVisitor(c);
+    const token = c.req.query('token');
+    if (!token) {
+      c.status(400);
+      return renderPage(
+        c,
+        { title: 'Sign-in link not accepted' },
+        <>
+          <FormError message="This sign-in link is incomplete. Open the link from the mail exactly as it was sent." />
+          <p>
+            <a href="/login/magic-link">Email me a new link</a> or <a href="/login">sign in with a password</a>.
+          </p>
+        </>,
+      );
+    }
+    return renderPage(
+      c,
+      { title: 'Signing you in', scripts: ['/assets/magic-link.js'] },
+      <form method="post" action={SESSION_ROUTE} id="magic-link-form" class="stack">
+        <input type="hidden" name="magicToken" value={token} />
+        <p>One moment: you are being signed in with the link from your mail.</p>
+        <p class="actions">
+          <button type="submit">Continue to sign in</button>
+        </p>
+      </form>,
+    );
+  });
+}

@@ -1,0 +1,354 @@
+// /app/companion: the member's companion conversations (pin, unpin, delete), a new chat, a
+// conversation's transcript, and replies streamed into the page.
+//
+// Streaming: the typed client cannot read server-sent events, so this is the one place the web
+// server calls the API without it: POST /app/companion/stream (same origin, Origin-checked)
+// calls the API's raw SSE route POST /api/companion/chat server-side with fetch and the cookie's
+// token as the Bearer header, and relays the event stream unchanged to the page script. The
+// browser's request signal is passed on, so a visitor who leaves aborts the API request (and
+// with it the model's). Without JavaScript the form posts to /app/companion, which calls
+// `companion.chat` (the finished turn, as JSON) and shows the stored conversation.
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
+import { api, apiErrorMessage, relayHeaders } from '../server/api.js';
+import type { WebEnv } from '../server/env.js';
+import { redirectWithNotice } from '../server/flash.js';
+import { FormError, renderPage } from '../server/layout.js';
+import { clearSessionCookie, readSessionToken } from '../server/session.js';
+import { formatTime } from './messages.js';
+
+type CompanionConversation = RouterOutputs['companion']['listConversations']['items'][number];
+type CompanionMessage = RouterOutputs['companion']['listMessages']['items'][number];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PAGE_SIZE = 30;
+/** How the API's embedded retrieval answer begins when no language model is configured. */
+const RETRIEVAL_PREFIX = 'No language model is configured on this server';
+/** A member message is at most 4000 characters; a little room for JSON around it. */
+const MAX_STREAM_BODY_BYTES = 20_000;
+
+const apiStatus = (error: unknown): number | undefined => (isApiError(error) ? error.data?.httpStatus : undefined);
+
+async function notFound(c: Context<WebEnv>): Promise<Response> {
+  c.status(404);
+  return renderPage(c, { title: 'Not found' }, <p>Not found.</p>);
+}
+
+function sourceHref(source: { type: 'guide' | 'media'; slug: string }): string {
+  return `/app/${source.type === 'guide' ? 'guides' : 'media'}/${encodeURIComponent(source.slug)}`;
+}
+
+function TranscriptItem({ message }: { message: CompanionMessage }) {
+  const mine = message.role === 'user';
+  return (
+    <li class={mine ? 'message own' : 'message'}>
+      <p class="message-meta">
+        <strong>{mine ? 'You' : 'Companion'}</strong>{' '}
+        <time datetime={message.createdAt} class="muted">
+          {formatTime(message.createdAt)}
+        </time>
+      </p>
+      {!mine && message.content.startsWith(RETRIEVAL_PREFIX) ? (
+        <p>
+          <span class="source-label">Retrieval answer: no language model, matching library items only</span>
+        </p>
+      ) : null}
+      <p class="message-body">{message.content}</p>
+      {message.sources.length ? (
+        <p class="sources">
+          Sources:{' '}
+          {message.sources.map((source, index) => (
+            <>
+              {index ? ', ' : ''}
+              <a href={sourceHref(source)}>{source.title}</a>
+            </>
+          ))}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+function ChatForm({
+  conversationId,
+  error,
+  draft,
+}: {
+  conversationId?: string;
+  error?: string | null;
+  draft?: string;
+}) {
+  return (
+    <form method="post" action="/app/companion" class="stack" id="chat-form">
+      <FormError message={error} />
+      {conversationId ? <input type="hidden" name="conversationId" value={conversationId} /> : null}
+      <div>
+        <label for="chat-message">Your message</label>
+        <textarea id="chat-message" name="message" maxlength={4000} required>
+          {draft ?? ''}
+        </textarea>
+      </div>
+      <p class="actions">
+        <button type="submit">Send</button>
+        <span id="chat-status" class="muted" role="status" />
+      </p>
+    </form>
+  );
+}
+
+function ConversationActions({ conversation, back }: { conversation: CompanionConversation; back: string }) {
+  return (
+    <span class="actions">
+      <form method="post" action={`/app/companion/${conversation._id}/pin`} class="inline">
+        <input type="hidden" name="pinned" value={conversation.pinned ? 'false' : 'true'} />
+        <input type="hidden" name="back" value={back} />
+        <button
+          type="submit"
+          class="secondary"
+          aria-label={`${conversation.pinned ? 'Unpin' : 'Pin'} “${conversation.title ?? 'Untitled'}”`}
+        >
+          {conversation.pinned ? 'Unpin' : 'Pin'}
+        </button>
+      </form>
+      <form method="post" action={`/app/companion/${conversation._id}/delete`} class="inline">
+        <button type="submit" class="danger" aria-label={`Delete “${conversation.title ?? 'Untitled'}”`}>
+          Delete
+        </button>
+      </form>
+    </span>
+  );
+}
+
+const pageScripts = ['/assets/companion.js'];
+
+async function renderIndex(c: Context<WebEnv>, options: { error?: string; draft?: string } = {}) {
+  const cursor = c.req.query('cursor')?.slice(0, 64) || undefined;
+  let page: RouterOutputs['companion']['listConversations'];
+  try {
+    page = await api(c).companion.listConversations.query({ cursor, limit: PAGE_SIZE });
+  } catch (error) {
+    if (apiStatus(error) !== 400) throw error;
+    c.status(400);
+    return renderPage(c, { title: 'Companion' }, <p>That page link is no longer valid.</p>);
+  }
+  // Pinned conversations first; the API's activity order within each group.
+  const conversations = [...page.items.filter((i) => i.pinned), ...page.items.filter((i) => !i.pinned)];
+  return renderPage(
+    c,
+    { title: 'Companion', scripts: pageScripts },
+    <>
+      <p>
+        Ask about outreach, cooking, events or anything the library covers. Answers draw on the published guides and
+        media, and name them as sources.
+      </p>
+      <h2>New chat</h2>
+      <ol class="plain messages" id="transcript" aria-live="polite" aria-label="This chat" />
+      <ChatForm error={options.error} draft={options.draft} />
+      <h2>Your conversations</h2>
+      {conversations.length === 0 ? (
+        <p class="muted">No conversations yet.</p>
+      ) : (
+        <ul class="plain conversation-list">
+          {conversations.map((conversation) => (
+            <li class="card">
+              <a href={`/app/companion/${conversation._id}`}>{conversation.title ?? 'Untitled'}</a>
+              {conversation.pinned ? <span class="badge">Pinned</span> : null}
+              <br />
+              <span class="muted">{`Last reply ${formatTime(conversation.updatedAt)}`}</span>{' '}
+              <ConversationActions conversation={conversation} back="/app/companion" />
+            </li>
+          ))}
+        </ul>
+      )}
+      {page.nextCursor ? (
+        <p>
+          <a href={`/app/companion?cursor=${encodeURIComponent(page.nextCursor)}`}>Older conversations</a>
+        </p>
+      ) : null}
+    </>,
+  );
+}
+
+async function renderConversation(c: Context<WebEnv>, id: string, options: { error?: string; draft?: string } = {}) {
+  if (!UUID.test(id)) return notFound(c);
+  const client = api(c);
+  const cursor = c.req.query('cursor')?.slice(0, 64) || undefined;
+  let page: RouterOutputs['companion']['listMessages'];
+  try {
+    page = await client.companion.listMessages.query({ id, cursor, limit: PAGE_SIZE });
+  } catch (error) {
+    if (apiStatus(error) === 404) return notFound(c);
+    if (apiStatus(error) !== 400) throw error;
+    c.status(400);
+    return renderPage(c, { title: 'Companion' }, <p>That page link is no longer valid.</p>);
+  }
+  // The API has no single-conversation read: its title and pin come from the member's list.
+  const listed = (await client.companion.listConversations.query({ limit: 100 })).items.find((i) => i._id === id);
+  const messages = [...page.items].reverse();
+  const back = `/app/companion/${id}`;
+  return renderPage(
+    c,
+    { title: listed?.title ?? 'Companion conversation', scripts: pageScripts },
+    <>
+      <p>
+        <a href="/app/companion">All companion conversations</a>
+        {listed ? ' ' : null}
+        {listed ? <ConversationActions conversation={listed} back={back} /> : null}
+      </p>
+      <h2 id="transcript-heading">Conversation</h2>
+      {page.nextCursor ? (
+        <p>
+          <a href={`${back}?cursor=${encodeURIComponent(page.nextCursor)}`}>Earlier messages</a>
+        </p>
+      ) : null}
+      <ol class="plain messages" id="transcript" aria-live="polite" aria-labelledby="transcript-heading">
+        {messages.map((message) => (
+          <TranscriptItem message={message} />
+        ))}
+      </ol>
+      <h2>Continue</h2>
+      <ChatForm conversationId={id} error={options.error} draft={options.draft} />
+    </>,
+  );
+}
+
+/** Passes an API refusal (JSON envelope and status) through to the page script unchanged. */
+async function passThrough(c: Context<WebEnv>, upstream: Response): Promise<Response> {
+  if (upstream.status === 401) clearSessionCookie(c, c.get('web').config);
+  const type = upstream.headers.get('content-type') ?? '';
+  if (!type.includes('application/json')) {
+    await upstream.body?.cancel();
+    return c.json({ error: { code: 'internal_error', message: 'The companion could not answer.' } }, 502);
+  }
+  return c.body(await upstream.text(), upstream.status as 400, {
+    'content-type': 'application/json; charset=utf-8',
+    ...(upstream.headers.get('retry-after') ? { 'retry-after': upstream.headers.get('retry-after')! } : {}),
+  });
+}
+
+/**
+ * The API's event stream, piece by piece. A stream cut on either side just ends here: the
+ * visitor leaving aborts the upstream request (its body then errors, which is expected, not a
+ * failure to log), and an API that breaks off ends the page's stream without `done`, which the
+ * page script reports as a reply that broke off.
+ */
+function relayStream(upstream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = upstream.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch {
+        controller.close();
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason).catch(() => {});
+    },
+  });
+}
+
+export function registerCompanionPages(app: Hono<WebEnv>): void {
+  app.get('/app/companion', (c) => renderIndex(c));
+
+  // Without JavaScript: the whole turn (typed client, JSON), then the stored conversation.
+  app.post('/app/companion', async (c) => {
+    const form = await c.req.parseBody();
+    const message = typeof form.message === 'string' ? form.message : '';
+    const conversationId =
+      typeof form.conversationId === 'string' && UUID.test(form.conversationId) ? form.conversationId : undefined;
+    try {
+      const turn = await api(c).companion.chat.mutate({ message, ...(conversationId ? { conversationId } : {}) });
+      return c.redirect(`/app/companion/${turn.conversationId}`, 303);
+    } catch (error) {
+      const status = apiStatus(error);
+      if (!status || status === 401 || status === 500) throw error;
+      if (status === 404) return notFound(c);
+      c.status(status as 400);
+      const options = { error: apiErrorMessage(error), draft: message };
+      return conversationId ? renderConversation(c, conversationId, options) : renderIndex(c, options);
+    }
+  });
+
+  // The page script's stream (see the header comment): the API's SSE relayed as it comes.
+  app.post(
+    '/app/companion/stream',
+    bodyLimit({
+      maxSize: MAX_STREAM_BODY_BYTES,
+      onError: (c) => c.json({ error: { code: 'payload_too_large', message: 'The message is too long.' } }, 413),
+    }),
+    async (c) => {
+      const { config, fetch } = c.get('web');
+      const raw = await c.req.text();
+      let input: { message?: unknown; conversationId?: unknown };
+      try {
+        input = JSON.parse(raw);
+      } catch {
+        return c.json(
+          { error: { code: 'validation_failed', message: 'Send { message, conversationId? } as JSON.' } },
+          400,
+        );
+      }
+      const body = {
+        message: input?.message,
+        ...(input?.conversationId === undefined || input.conversationId === ''
+          ? {}
+          : { conversationId: input.conversationId }),
+      };
+      const upstream = await fetch(`${config.API_URL}/api/companion/chat`, {
+        method: 'POST',
+        headers: {
+          ...relayHeaders(c),
+          authorization: `Bearer ${readSessionToken(c)}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+        },
+        body: JSON.stringify(body),
+        // The visitor leaving aborts the API request, which aborts the model's.
+        signal: c.req.raw.signal,
+      });
+      if (!upstream.ok || !(upstream.headers.get('content-type') ?? '').startsWith('text/event-stream'))
+        return passThrough(c, upstream);
+      return new Response(relayStream(upstream.body!), {
+        status: 200,
+        headers: {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-accel-buffering': 'no',
+        },
+      });
+    },
+  );
+
+  app.get('/app/companion/:id', (c) => renderConversation(c, c.req.param('id')));
+
+  app.post('/app/companion/:id/pin', async (c) => {
+    const id = c.req.param('id');
+    if (!UUID.test(id)) return notFound(c);
+    const form = await c.req.parseBody();
+    const pinned = form.pinned !== 'false';
+    const back = form.back === `/app/companion/${id}` ? form.back : '/app/companion';
+    try {
+      await api(c).companion.pinConversation.mutate({ id, pinned });
+    } catch (error) {
+      if (apiStatus(error) === 404) return notFound(c);
+      throw error;
+    }
+    return redirectWithNotice(c, back, pinned ? 'Conversation pinned.' : 'Conversation unpinned.');
+  });
+
+  app.post('/app/companion/:id/delete', async (c) => {
+    const id = c.req.param('id');
+    if (!UUID.test(id)) return notFound(c);
+    try {
+      await api(c).companion.deleteConversation.mutate({ id });
+    } catch (error) {
+      if (apiStatus(error) === 404) return notFound(c);
+      throw error;
+    }
+    return redirectWithNotice(c, '/app/companion', 'Conversation deleted.');
+  });
+}

@@ -1,0 +1,380 @@
+// /app/messages: the member's conversations, one conversation's messages (newest page first,
+// older pages by cursor), sending, starting a conversation with friends, and live messages.
+//
+// Live messages: the browser never holds the API token, so the page cannot open the API's
+// `/messages` socket with `{ auth: { token } }`. We chose a single-use socket TICKET over a web
+// server relay of the socket.io namespace: the page asks this web server (same origin, POST,
+// Origin-checked) for a ticket, the web server asks the API for one with the cookie's token
+// (POST /api/realtime/tickets), and the page connects straight to the API's socket.io origin
+// with `{ auth: { ticket } }`. A ticket is good for one handshake within 60 seconds, is stored
+// hashed, and is bound to the session (revoking the session refuses its tickets and cuts the
+// socket opened with one). Why not the relay: it would hold an upstream socket per open tab in
+// the web process and duplicate the rooms, the session-end and reconnection rules that
+// server/realtime already enforces and tests; with tickets there is one socket per tab, the
+// API's own, and the only new credential is short-lived, single-use and useless for REST.
+import type { Context, Hono } from 'hono';
+import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
+import { api, apiErrorMessage, currentMember } from '../server/api.js';
+import type { WebEnv } from '../server/env.js';
+import { redirectWithNotice } from '../server/flash.js';
+import { FormError, renderPage } from '../server/layout.js';
+
+type Conversation = RouterOutputs['conversations']['get'];
+type Message = RouterOutputs['conversations']['listMessages']['items'][number];
+type Friend = RouterOutputs['friends']['list']['items'][number];
+
+const PAGE_SIZE = 30;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const apiStatus = (error: unknown): number | undefined => (isApiError(error) ? error.data?.httpStatus : undefined);
+
+/** "24 Nov 2026, 14:05 UTC": the same text on the server and in the page script. */
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  const day = date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  return `${day}, ${time} UTC`;
+}
+
+/** A conversation's name for the viewer: the group's title, or the other members' handles. */
+function conversationName(conversation: Pick<Conversation, 'title' | 'members'>, viewerId: string): string {
+  if (conversation.title) return conversation.title;
+  const others = conversation.members.filter((m) => m._id !== viewerId).map((m) => `@${m.handle}`);
+  return others.length ? others.join(', ') : 'Only you';
+}
+
+async function notFound(c: Context<WebEnv>): Promise<Response> {
+  c.status(404);
+  return renderPage(c, { title: 'Not found' }, <p>Not found.</p>);
+}
+
+/** A cursor from the query string, or undefined (the API validates it). */
+function cursorParam(c: Context<WebEnv>): string | undefined {
+  const cursor = c.req.query('cursor');
+  return cursor ? cursor.slice(0, 64) : undefined;
+}
+
+function StartConversationForm({
+  friends,
+  error,
+  values,
+}: {
+  friends: Friend[];
+  error?: string | null;
+  values?: { memberIds: string[]; title: string };
+}) {
+  if (friends.length === 0) {
+    return (
+      <>
+        <FormError message={error} />
+        <p class="muted">
+          You can message your friends and members of your groves. Once you have friends, you can start a conversation
+          with them here.
+        </p>
+      </>
+    );
+  }
+  const chosen = new Set(values?.memberIds ?? []);
+  return (
+    <form method="post" action="/app/messages" class="stack">
+      <FormError message={error} />
+      <fieldset>
+        <legend>Who to message</legend>
+        <ul class="plain">
+          {friends.map((friend) => (
+            <li>
+              <input
+                type="checkbox"
+                id={`member-${friend.user._id}`}
+                name="memberIds"
+                value={friend.user._id}
+                checked={chosen.has(friend.user._id)}
+              />{' '}
+              <label class="inline-label" for={`member-${friend.user._id}`}>
+                @{friend.user.handle}
+              </label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      <div>
+        <label for="conversation-title">
+          Title <span class="hint">(groups of three or more only, optional)</span>
+        </label>
+        <input id="conversation-title" name="title" maxlength={100} value={values?.title ?? ''} />
+      </div>
+      <p>
+        <button type="submit">Start conversation</button>
+      </p>
+    </form>
+  );
+}
+
+async function renderList(
+  c: Context<WebEnv>,
+  options: { error?: string; values?: { memberIds: string[]; title: string } } = {},
+): Promise<Response> {
+  const client = api(c);
+  const me = await currentMember(c);
+  let page: RouterOutputs['conversations']['list'];
+  try {
+    page = await client.conversations.list.query({ cursor: cursorParam(c), limit: PAGE_SIZE });
+  } catch (error) {
+    if (apiStatus(error) !== 400) throw error;
+    c.status(400);
+    return renderPage(c, { title: 'Messages' }, <p>That page link is no longer valid.</p>);
+  }
+  const friends = (await client.friends.list.query({ limit: 100 })).items;
+  return renderPage(
+    c,
+    { title: 'Messages' },
+    <>
+      <h2>Conversations</h2>
+      {page.items.length === 0 ? (
+        <p class="muted">No conversations yet.</p>
+      ) : (
+        <ul class="plain conversation-list">
+          {page.items.map((conversation) => (
+            <li class="card">
+              <a href={`/app/messages/${conversation._id}`}>{conversationName(conversation, me!._id)}</a>
+              {conversation.unreadCount > 0 ? <span class="badge">{`${conversation.unreadCount} unread`}</span> : null}
+              <br />
+              <span class="muted">
+                {conversation.lastMessageAt
+                  ? `Last message ${formatTime(conversation.lastMessageAt)}`
+                  : `Started ${formatTime(conversation.createdAt)}`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {page.nextCursor ? (
+        <p>
+          <a href={`/app/messages?cursor=${encodeURIComponent(page.nextCursor)}`}>Older conversations</a>
+        </p>
+      ) : null}
+      <h2>Start a conversation</h2>
+      <StartConversationForm friends={friends} error={options.error} values={options.values} />
+    </>,
+  );
+}
+
+function MessageItem({
+  message,
+  viewerId,
+  conversationId,
+}: {
+  message: Message;
+  viewerId: string;
+  conversationId: string;
+}) {
+  const own = message.sender._id === viewerId;
+  return (
+    <li class={own ? 'message own' : 'message'} data-message-id={message._id}>
+      <p class="message-meta">
+        <strong>@{message.sender.handle}</strong>{' '}
+        <time datetime={message.createdAt} class="muted">
+          {formatTime(message.createdAt)}
+        </time>
+      </p>
+      <p class="message-body">{message.body}</p>
+      {own ? (
+        <form method="post" action={`/app/messages/${conversationId}/messages/${message._id}/delete`} class="inline">
+          <button type="submit" class="link">
+            Delete for everyone
+          </button>
+        </form>
+      ) : null}
+    </li>
+  );
+}
+
+async function renderConversation(
+  c: Context<WebEnv>,
+  id: string,
+  options: { error?: string; draft?: string } = {},
+): Promise<Response> {
+  if (!UUID.test(id)) return notFound(c);
+  const client = api(c);
+  const me = await currentMember(c);
+  let conversation: Conversation;
+  let page: RouterOutputs['conversations']['listMessages'];
+  try {
+    conversation = await client.conversations.get.query({ id });
+    page = await client.conversations.listMessages.query({ id, cursor: cursorParam(c), limit: PAGE_SIZE });
+  } catch (error) {
+    if (apiStatus(error) === 404) return notFound(c);
+    if (apiStatus(error) !== 400) throw error;
+    c.status(400);
+    return renderPage(c, { title: 'Messages' }, <p>That page link is no longer valid.</p>);
+  }
+  const olderPage = Boolean(cursorParam(c));
+  // The API pages newest first; a conversation reads top to bottom.
+  const messages = [...page.items].reverse();
+  return renderPage(
+    c,
+    {
+      title: conversationName(conversation, me!._id),
+      scripts: ['/assets/vendor/socket.io/socket.io.min.js', '/assets/messages.js'],
+      // Data only: where the socket is (the API's origin) and which conversation to follow.
+      pageData: {
+        conversationId: conversation._id,
+        viewerId: me!._id,
+        socketUrl: new URL(c.get('web').config.API_URL).origin,
+        ticketUrl: '/app/messages/ticket',
+        readUrl: `/app/messages/${conversation._id}/read`,
+        live: !olderPage,
+      },
+    },
+    <>
+      <p class="muted">
+        {conversation.kind === 'group' ? 'Group' : 'One-to-one'} conversation with{' '}
+        {conversation.members
+          .filter((m) => m._id !== me!._id)
+          .map((m) => `@${m.handle}`)
+          .join(', ') || 'nobody else'}
+        . <a href="/app/messages">All conversations</a>
+      </p>
+      <h2 id="messages-heading">Messages</h2>
+      {page.nextCursor ? (
+        <p>
+          <a href={`/app/messages/${conversation._id}?cursor=${encodeURIComponent(page.nextCursor)}`}>Older messages</a>
+        </p>
+      ) : null}
+      <ol class="plain messages" id="messages" aria-labelledby="messages-heading" aria-live="polite">
+        {messages.map((message) => (
+          <MessageItem message={message} viewerId={me!._id} conversationId={conversation._id} />
+        ))}
+      </ol>
+      {messages.length === 0 ? (
+        <p class="muted" id="no-messages">
+          No messages yet.
+        </p>
+      ) : null}
+      {olderPage ? (
+        <p>
+          <a href={`/app/messages/${conversation._id}`}>Newest messages</a>
+        </p>
+      ) : null}
+      <p id="live-status" class="muted" role="status" data-state="off">
+        {olderPage ? '' : 'Live updates need JavaScript; reload the page to see new messages.'}
+      </p>
+      <form method="post" action={`/app/messages/${conversation._id}`} class="stack" id="send-form">
+        <FormError message={options.error} />
+        <div>
+          <label for="message-body">Message</label>
+          <textarea id="message-body" name="body" maxlength={4000} required>
+            {options.draft ?? ''}
+          </textarea>
+        </div>
+        <p class="actions">
+          <button type="submit">Send</button>
+        </p>
+      </form>
+      {conversation.unreadCount > 0 ? (
+        <form method="post" action={`/app/messages/${conversation._id}/read`} class="inline" id="read-form">
+          <button type="submit" class="secondary">
+            Mark as read
+          </button>
+        </form>
+      ) : null}
+    </>,
+  );
+}
+
+/** A same-origin JSON answer for the page script (fetch with Accept: application/json). */
+const wantsJson = (c: Context<WebEnv>) => (c.req.header('accept') ?? '').includes('application/json');
+
+export function registerMessagesPages(app: Hono<WebEnv>): void {
+  app.get('/app/messages', (c) => renderList(c));
+
+  app.post('/app/messages', async (c) => {
+    const form = await c.req.parseBody({ all: true });
+    const raw = form.memberIds;
+    const memberIds = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter(
+      (value): value is string => typeof value === 'string' && UUID.test(value),
+    );
+    const title = typeof form.title === 'string' ? form.title.trim() : '';
+    const values = { memberIds, title };
+    if (memberIds.length === 0) {
+      c.status(400);
+      return renderList(c, { error: 'Choose at least one person to message.', values });
+    }
+    try {
+      const conversation = await api(c).conversations.create.mutate({
+        memberIds,
+        ...(title && memberIds.length > 1 ? { title } : {}),
+      });
+      return redirectWithNotice(c, `/app/messages/${conversation._id}`, 'Conversation started.');
+    } catch (error) {
+      const status = apiStatus(error);
+      if (!status || status >= 500 || status === 401) throw error;
+      c.status(status as 400);
+      return renderList(c, { error: apiErrorMessage(error), values });
+    }
+  });
+
+  // The page script's ticket for the API's socket (see the header comment): POST, so the global
+  // Origin check covers it, and no-store (the frame's default for pages).
+  app.post('/app/messages/ticket', async (c) => {
+    try {
+      const { ticket, expiresAt } = await api(c).realtime.createTicket.mutate({});
+      return c.json({ ticket, expiresAt });
+    } catch (error) {
+      // Tickets count against a per-member limit: past it, the page stops live updates for a while.
+      if (apiStatus(error) !== 429) throw error;
+      return c.json({ error: { code: 'rate_limited', message: apiErrorMessage(error) } }, 429);
+    }
+  });
+
+  app.get('/app/messages/:id', (c) => renderConversation(c, c.req.param('id')));
+
+  app.post('/app/messages/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!UUID.test(id)) return notFound(c);
+    const form = await c.req.parseBody();
+    const body = typeof form.body === 'string' ? form.body : '';
+    try {
+      const message = await api(c).conversations.sendMessage.mutate({ id, body });
+      if (wantsJson(c)) return c.json({ message }, 201);
+      return c.redirect(`/app/messages/${id}`, 303);
+    } catch (error) {
+      const status = apiStatus(error);
+      if (!status || status >= 500 || status === 401) throw error;
+      if (status === 404) return notFound(c);
+      if (wantsJson(c)) {
+        const code = isApiError(error) ? (error.data?.code ?? 'validation_failed') : 'validation_failed';
+        return c.json({ error: { code, message: apiErrorMessage(error) } }, status as 400);
+      }
+      c.status(status as 400);
+      return renderConversation(c, id, { error: apiErrorMessage(error), draft: body });
+    }
+  });
+
+  app.post('/app/messages/:id/read', async (c) => {
+    const id = c.req.param('id');
+    if (!UUID.test(id)) return notFound(c);
+    try {
+      const state = await api(c).conversations.markRead.mutate({ id });
+      if (wantsJson(c)) return c.json({ unreadCount: state.unreadCount });
+      return redirectWithNotice(c, `/app/messages/${id}`, 'Marked as read.');
+    } catch (error) {
+      if (apiStatus(error) === 404) return notFound(c);
+      throw error;
+    }
+  });
+
+  app.post('/app/messages/:id/messages/:messageId/delete', async (c) => {
+    const { id, messageId } = c.req.param();
+    if (!UUID.test(id) || !UUID.test(messageId)) return notFound(c);
+    try {
+      await api(c).conversations.deleteMessage.mutate({ id, messageId });
+      return redirectWithNotice(c, `/app/messages/${id}`, 'Message deleted.');
+    } catch (error) {
+      const status = apiStatus(error);
+      if (status === 404) return notFound(c);
+      if (status === 403) return redirectWithNotice(c, `/app/messages/${id}`, apiErrorMessage(error));
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,108 @@
+// Spec rule 6 ("Server-rendered pages contain data, never the token"), checked by crawling: an
+// admin with data signs in, then every page reachable from the navigation (and the same-site
+// links on those pages) is opened in Chromium, and every answer the pages load (HTML, scripts,
+// styles, JSON) is scanned for the session token. A download (the CSV) is fetched and scanned too.
+import type { Browser, Response as PageResponse } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoToken, launchBrowser, newVisitor, signIn, startWebStack, type WebStack } from './harness.js';
+
+let stack: WebStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  stack = await startWebStack();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+/** Pages the crawl opens at most (the navigation has about 15 links; their pages link a few more). */
+const MAX_PAGES = 60;
+
+/** Same-site GET links worth following; sign-out is a form, so it is never reached by a link. */
+function followable(href: string, origin: string): string | null {
+  const url = new URL(href, origin);
+  if (url.origin !== origin || url.pathname.startsWith('/assets/')) return null;
+  return `${url.pathname}${url.search}`;
+}
+
+describe('the crawl', () => {
+  it('finds the token in no page, script, style or JSON the signed-in site serves', async () => {
+    const admin = await stack.member({ admin: true });
+    // Some data, so pages are not empty: an entry in the log, a second session.
+    await stack.api.request('POST', '/api/actions', {
+      token: admin.token,
+      body: { kind: 'outreach', occurredOn: '2026-03-01', hours: 1, note: 'Stall at the market' },
+    });
+    const { context, page } = await newVisitor(browser, stack);
+    await signIn(page, admin);
+    const token = (await context.cookies()).find((cookie) => cookie.name === 'app_session')!.value;
+    const secrets = [token, admin.token];
+
+    const scanned = new Set<string>();
+    const pending: Promise<void>[] = [];
+    page.on('response', (response: PageResponse) => {
+      const url = response.url();
+      if (!url.startsWith(stack.webUrl) || scanned.has(url)) return;
+      scanned.add(url);
+      pending.push(
+        response
+          .text()
+          .then((body) => {
+            for (const secret of secrets) expectNoToken(body, secret, url);
+          })
+          // Redirects and aborted loads have no body to read.
+          .catch((error: Error) => {
+            if (!/redirect|no resource|Target closed|body is unavailable/i.test(error.message)) throw error;
+          }),
+      );
+    });
+
+    // A page of this part (the feed may not be built yet: an unknown page shows the visitor's navigation).
+    await page.goto('/app/settings');
+    const navigation = await page
+      .locator('nav[aria-label="Site"] a')
+      .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
+    expect(navigation.length).toBeGreaterThanOrEqual(10);
+    const queue = navigation.map((href) => followable(href, stack.webUrl)).filter((path): path is string => !!path);
+    const visited = new Set<string>();
+    const downloads: string[] = [];
+    while (queue.length > 0 && visited.size < MAX_PAGES) {
+      const path = queue.shift()!;
+      if (visited.has(path)) continue;
+      visited.add(path);
+      if (path.endsWith('.csv') || path.includes('.csv?')) {
+        downloads.push(path);
+        continue;
+      }
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      // Still signed in: the crawl never lost its session on the way.
+      expect(new URL(page.url()).pathname, path).not.toBe('/login');
+      const links = await page
+        .locator('a[href]')
+        .evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
+      for (const href of links) {
+        const next = followable(href, stack.webUrl);
+        if (next && !visited.has(next)) queue.push(next);
+      }
+    }
+    await Promise.all(pending);
+
+    for (const path of downloads) {
+      const response = await fetch(`${stack.webUrl}${path}`, { headers: { cookie: `app_session=${token}` } });
+      expect(response.status, path).toBe(200);
+      const body = await response.text();
+      for (const secret of secrets) expectNoToken(body, secret, path);
+    }
+
+    // The crawl saw the pages of this part and their assets.
+    for (const path of ['/app/settings', '/app/actions', '/app/settings/delete']) expect(visited).toContain(path);
+    expect(downloads.length).toBeGreaterThanOrEqual(1);
+    expect([...scanned].some((url) => url.endsWith('/assets/app.css'))).toBe(true);
+    await context.close();
+  });
+});
