@@ -30,14 +30,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-// TEMPORARY until the /login page is on this branch (another branch builds it): without it, the
-// session cookie is set on the browser context directly, with the token the API issued at
-// registration. Once GET /login answers 200, members sign in through the form (`signIn`).
-let loginPageReady = false;
-beforeAll(async () => {
-  loginPageReady = (await fetch(`${stack.webUrl}/login`)).status === 200;
-});
-
 interface Visitor {
   member: TestMember;
   /** The session token in this browser's cookie (never to appear in a page). */
@@ -48,15 +40,10 @@ interface Visitor {
 
 async function visitor(member: TestMember): Promise<Visitor> {
   const { context, page } = await newVisitor(browser, stack);
-  if (loginPageReady) {
-    await signIn(page, member);
-  } else {
-    await context.addCookies([
-      { name: 'app_session', value: member.token, url: stack.webUrl, httpOnly: true, sameSite: 'Lax' },
-    ]);
-  }
+  await signIn(page, member);
   const cookie = (await context.cookies()).find((c) => c.name === 'app_session');
-  return { member, token: cookie?.value ?? member.token, context, page };
+  expect(cookie?.value).toBeTruthy();
+  return { member, token: cookie!.value, context, page };
 }
 
 /** Opens `path`, checks the answer's status and that the token appears nowhere in the HTML. */
