@@ -5,6 +5,7 @@ import { registerActionsPages } from './actions.js';
 import { registerAuthPages } from './auth.js';
 import { registerCompanionPages } from './companion.js';
 import { registerEventPages } from './events.js';
+import { registerFeedPages } from './feed.js';
 import { registerHomePage } from './home.js';
 import { registerMapAreaPages } from './map-area.js';
 import { registerMessagesPages } from './messages.js';
@@ -19,4 +20,5 @@ export function registerPages(app: Hono<WebEnv>): void {
   registerCompanionPages(app);
   registerSettingsPages(app);
   registerActionsPages(app);
+  registerFeedPages(app);
 }

@@ -1,0 +1,241 @@
+// The feed (/app/feed): a scope switcher (friends, public, each grove the member belongs to),
+// cursor paging and the "write a post" form; the member's saved posts (/app/saved) and a
+// member's public posts (/app/handles/:handle). registerFeedPages also registers the other
+// social pages (one post, friends, reports, the admins' report queue).
+import type { Context, Hono } from 'hono';
+import { isApiError } from '../../client-sdk/src/index.js';
+import { api, apiErrorMessage, currentMember } from '../server/api.js';
+import type { WebEnv } from '../server/env.js';
+import { FormError, renderPage } from '../server/layout.js';
+import { redirectWithNotice } from '../server/flash.js';
+import { registerAdminReportPages } from './admin-reports.js';
+import { registerFriendsPages } from './friends.js';
+import { registerPostPages } from './posts.js';
+import { currentPath, formErrorStatus, isNotFound, Pager, PostList, renderNotFound, textField } from './posts-view.js';
+import { registerReportPages } from './reports.js';
+
+const SCOPE_PATTERN = /^(friends|public|grove:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const PAGE_SIZE = 20;
+/** Groves are listed 100 at a time; a member in more than the first 500 groves sees those only. */
+const GROVE_PAGES = 5;
+
+interface GroveChoice {
+  _id: string;
+  name: string;
+}
+
+/**
+ * The groves the member belongs to. The API has no "my groves" list, so the web server reads the
+ * grove list (which carries the caller's own `myRole`) and keeps the ones with a role.
+ */
+async function memberGroves(c: Context<WebEnv>): Promise<GroveChoice[]> {
+  const groves: GroveChoice[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < GROVE_PAGES; page += 1) {
+    const result = await api(c).groves.list.query({ limit: 100, cursor });
+    for (const grove of result.items) if (grove.myRole) groves.push({ _id: grove._id, name: grove.name });
+    if (!result.nextCursor) break;
+    cursor = result.nextCursor;
+  }
+  return groves;
+}
+
+function scopeOf(raw: string | undefined): string {
+  const scope = (raw ?? '').toLowerCase();
+  return SCOPE_PATTERN.test(scope) ? scope : 'friends';
+}
+
+function scopeLabel(scope: string, groves: GroveChoice[]): string {
+  if (scope === 'friends') return 'Friends';
+  if (scope === 'public') return 'Public';
+  const grove = groves.find((g) => `grove:${g._id}` === scope);
+  return grove ? `Grove: ${grove.name}` : 'Grove';
+}
+
+interface ComposeState {
+  body: string;
+  audience: string;
+  error?: string;
+}
+
+function ScopeSwitcher({ scope, groves }: { scope: string; groves: GroveChoice[] }) {
+  const scopes = ['friends', 'public', ...groves.map((g) => `grove:${g._id}`)];
+  return (
+    <nav aria-label="Feed scope" class="scopes">
+      <ul class="actions plain scope-list">
+        {scopes.map((s) => (
+          <li>
+            <a
+              href={`/app/feed?scope=${encodeURIComponent(s)}`}
+              aria-current={s === scope ? 'page' : undefined}
+              class={s === scope ? 'current' : undefined}
+            >
+              {scopeLabel(s, groves)}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveChoice[]; state: ComposeState }) {
+  const audiences = ['friends', 'public', ...groves.map((g) => `grove:${g._id}`)];
+  return (
+    <section aria-labelledby="compose-heading">
+      <h2 id="compose-heading">Write a post</h2>
+      <form method="post" action="/app/feed" class="stack">
+        <FormError message={state.error} />
+        <input type="hidden" name="scope" value={scope} />
+        <div>
+          <label for="post-body">Post</label>
+          <textarea id="post-body" name="body" required maxlength={5000}>
+            {state.body}
+          </textarea>
+        </div>
+        <div>
+          <label for="post-audience">
+            Who can see it <span class="hint">(a grove post is seen by that grove's members)</span>
+          </label>
+          <select id="post-audience" name="audience">
+            {audiences.map((audience) => (
+              <option value={audience} selected={audience === state.audience}>
+                {scopeLabel(audience, groves)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <button type="submit">Publish</button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** The feed page; after a refused post, `compose` keeps what the member wrote (first page of `scope`). */
+async function renderFeed(
+  c: Context<WebEnv>,
+  scope: string,
+  cursor: string | undefined,
+  compose?: ComposeState,
+): Promise<Response> {
+  const [me, groves] = await Promise.all([currentMember(c), memberGroves(c)]);
+  let page: Awaited<ReturnType<ReturnType<typeof api>['feed']['list']['query']>>;
+  try {
+    page = await api(c).feed.list.query({ scope: scope, cursor, limit: PAGE_SIZE });
+  } catch (error) {
+    if (isNotFound(error)) return renderNotFound(c);
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(`/app/feed?scope=${encodeURIComponent(scope)}`, 303);
+    throw error;
+  }
+  const back = compose ? `/app/feed?scope=${encodeURIComponent(scope)}` : currentPath(c);
+  return renderPage(
+    c,
+    { title: 'Feed' },
+    <>
+      <ScopeSwitcher scope={scope} groves={groves} />
+      <ComposeForm scope={scope} groves={groves} state={compose ?? { body: '', audience: scope }} />
+      <section aria-labelledby="posts-heading">
+        <h2 id="posts-heading">{scopeLabel(scope, groves)} posts</h2>
+        <PostList
+          posts={page.items}
+          back={back}
+          me={me}
+          empty={scope === 'friends' ? 'No posts from you or your friends yet.' : 'No posts here yet.'}
+        />
+        <Pager
+          basePath="/app/feed"
+          params={{ scope: scope }}
+          cursor={cursor}
+          nextCursor={page.nextCursor}
+          label="Feed"
+        />
+      </section>
+      <p>
+        <a href="/app/saved">Saved posts</a> · <a href="/app/friends">Friends</a> ·{' '}
+        <a href="/app/reports">My reports</a>
+      </p>
+    </>,
+  );
+}
+
+function audienceToInput(audience: string): { visibility: 'public' | 'friends' | 'grove'; groveId?: string } | null {
+  if (audience === 'public' || audience === 'friends') return { visibility: audience };
+  const match = /^grove:([0-9a-f-]{36})$/.exec(audience);
+  return match ? { visibility: 'grove', groveId: match[1] } : null;
+}
+
+export function registerFeedPages(app: Hono<WebEnv>): void {
+  app.get('/app/feed', (c) => renderFeed(c, scopeOf(c.req.query('scope')), c.req.query('cursor') || undefined));
+
+  app.post('/app/feed', async (c) => {
+    const form = await c.req.parseBody();
+    const body = textField(form, 'body');
+    const audience = textField(form, 'audience');
+    const scope = scopeOf(textField(form, 'scope'));
+    const target = audienceToInput(audience);
+    if (!target) {
+      c.status(400);
+      return renderFeed(c, scope, undefined, { body, audience, error: 'Choose who can see the post.' });
+    }
+    try {
+      await api(c).posts.create.mutate({ body, ...target });
+    } catch (error) {
+      if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
+      c.status(formErrorStatus(error));
+      return renderFeed(c, scope, undefined, { body, audience, error: apiErrorMessage(error) });
+    }
+    return redirectWithNotice(c, `/app/feed?scope=${encodeURIComponent(audience)}`, 'Your post is published.');
+  });
+
+  app.get('/app/saved', async (c) => {
+    const cursor = c.req.query('cursor') || undefined;
+    const me = await currentMember(c);
+    let page: Awaited<ReturnType<ReturnType<typeof api>['me']['listSavedPosts']['query']>>;
+    try {
+      page = await api(c).me.listSavedPosts.query({ cursor, limit: PAGE_SIZE });
+    } catch (error) {
+      if (isApiError(error, 'invalid_cursor')) return c.redirect('/app/saved', 303);
+      throw error;
+    }
+    return renderPage(
+      c,
+      { title: 'Saved posts' },
+      <>
+        <p class="muted">Only you can see what you saved.</p>
+        <PostList posts={page.items} back={currentPath(c)} me={me} empty="You have not saved any post yet." />
+        <Pager basePath="/app/saved" cursor={cursor} nextCursor={page.nextCursor} label="Saved posts" />
+      </>,
+    );
+  });
+
+  app.get('/app/handles/:handle', async (c) => {
+    const handle = c.req.param('handle');
+    const cursor = c.req.query('cursor') || undefined;
+    if (!/^[A-Za-z0-9_]{3,30}$/.test(handle)) return renderNotFound(c);
+    const me = await currentMember(c);
+    let page: Awaited<ReturnType<ReturnType<typeof api>['handles']['listPosts']['query']>>;
+    try {
+      page = await api(c).handles.listPosts.query({ handle, cursor, limit: PAGE_SIZE });
+    } catch (error) {
+      if (isNotFound(error)) return renderNotFound(c);
+      if (isApiError(error, 'invalid_cursor')) return c.redirect(`/app/handles/${handle}`, 303);
+      throw error;
+    }
+    return renderPage(
+      c,
+      { title: `@${handle}` },
+      <>
+        <h2>Public posts</h2>
+        <PostList posts={page.items} back={currentPath(c)} me={me} empty={`@${handle} has no public posts.`} />
+        <Pager basePath={`/app/handles/${handle}`} cursor={cursor} nextCursor={page.nextCursor} label="Posts" />
+      </>,
+    );
+  });
+
+  registerPostPages(app);
+  registerFriendsPages(app);
+  registerReportPages(app);
+  registerAdminReportPages(app);
+}

@@ -1,0 +1,177 @@
+// Friends (/app/friends): the member's friends (remove one), invite codes (create one: shown
+// once, right in the answer to the form, never stored or put in a cookie; revoke open ones) and
+// accepting a code someone shared.
+import type { Context, Hono } from 'hono';
+import { isApiError } from '../../client-sdk/src/index.js';
+import { api, apiErrorMessage } from '../server/api.js';
+import type { WebEnv } from '../server/env.js';
+import { redirectWithNotice } from '../server/flash.js';
+import { FormError, renderPage } from '../server/layout.js';
+import { DateTime, formErrorStatus, Pager, renderNotFound, textField } from './posts-view.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface FriendsPageState {
+  /** A code just created: shown this once. */
+  newInvite?: { code: string; expiresAt: string };
+  inviteError?: string;
+  accept?: { code: string; error: string };
+}
+
+async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): Promise<Response> {
+  const cursor = c.req.method === 'GET' ? c.req.query('cursor') || undefined : undefined;
+  let friends: Awaited<ReturnType<ReturnType<typeof api>['friends']['list']['query']>>;
+  let invites: Awaited<ReturnType<ReturnType<typeof api>['friends']['listRequests']['query']>>;
+  try {
+    [friends, invites] = await Promise.all([
+      api(c).friends.list.query({ cursor, limit: 50 }),
+      api(c).friends.listRequests.query({ limit: 50 }),
+    ]);
+  } catch (error) {
+    if (isApiError(error, 'invalid_cursor')) return c.redirect('/app/friends', 303);
+    throw error;
+  }
+  return renderPage(
+    c,
+    { title: 'Friends' },
+    <>
+      <section aria-labelledby="friends-heading">
+        <h2 id="friends-heading">Your friends</h2>
+        {friends.items.length === 0 ? (
+          <p class="muted">No friends yet. Share an invite code, or accept one below.</p>
+        ) : (
+          <ul class="plain">
+            {friends.items.map((friend) => (
+              <li class="card actions">
+                <a href={`/app/handles/${friend.user.handle}`}>@{friend.user.handle}</a>
+                <span class="muted">
+                  friends since <DateTime value={friend.since} />
+                </span>
+                <form method="post" action={`/app/friends/${friend.user._id}/remove`} class="inline">
+                  <button type="submit" class="secondary">
+                    Remove<span class="visually-hidden"> @{friend.user.handle} from your friends</span>
+                  </button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Pager basePath="/app/friends" cursor={cursor} nextCursor={friends.nextCursor} label="Friends" />
+      </section>
+
+      <section aria-labelledby="invite-heading">
+        <h2 id="invite-heading">Invite a friend</h2>
+        <p>
+          An invite code makes whoever enters it first your friend. Share it only with the person you mean, in person or
+          through a channel you trust.
+        </p>
+        {state.newInvite ? (
+          <div class="card invite-code" role="status">
+            <p>
+              Your invite code: <strong class="code">{state.newInvite.code}</strong>
+            </p>
+            <p class="muted">
+              It is shown only now. It expires <DateTime value={state.newInvite.expiresAt} /> and works once.
+            </p>
+          </div>
+        ) : null}
+        <form method="post" action="/app/friends/invites" class="stack">
+          <FormError message={state.inviteError} />
+          <div>
+            <label for="invite-days">Valid for (days, 1–30)</label>
+            <input id="invite-days" name="expiresInDays" type="number" min={1} max={30} value="7" required />
+          </div>
+          <div>
+            <button type="submit">Create an invite code</button>
+          </div>
+        </form>
+        <h3>Open invite codes</h3>
+        {invites.items.length === 0 ? (
+          <p class="muted">No open invite codes.</p>
+        ) : (
+          <ul class="plain">
+            {invites.items.map((invite) => (
+              <li class="card actions">
+                <span>
+                  Created <DateTime value={invite.createdAt} />, expires <DateTime value={invite.expiresAt} />
+                </span>
+                <form method="post" action={`/app/friends/invites/${invite._id}/revoke`} class="inline">
+                  <button type="submit" class="secondary">
+                    Revoke<span class="visually-hidden"> the code created {invite.createdAt}</span>
+                  </button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="accept-heading">
+        <h2 id="accept-heading">Accept an invite code</h2>
+        <form method="post" action="/app/friends/accept" class="stack">
+          <FormError message={state.accept?.error} />
+          <div>
+            <label for="accept-code">Invite code</label>
+            <input
+              id="accept-code"
+              name="code"
+              required
+              autocomplete="off"
+              spellcheck={false}
+              value={state.accept?.code ?? ''}
+            />
+          </div>
+          <div>
+            <button type="submit">Accept</button>
+          </div>
+        </form>
+      </section>
+    </>,
+  );
+}
+
+export function registerFriendsPages(app: Hono<WebEnv>): void {
+  app.get('/app/friends', (c) => renderFriends(c));
+
+  app.post('/app/friends/invites', async (c) => {
+    const days = Number.parseInt(textField(await c.req.parseBody(), 'expiresInDays'), 10);
+    try {
+      const invite = await api(c).friends.createInvite.mutate({ expiresInDays: Number.isNaN(days) ? 7 : days });
+      // The code is in this answer only: the page is not cached (Cache-Control: no-store).
+      return renderFriends(c, { newInvite: { code: invite.code, expiresAt: invite.expiresAt } });
+    } catch (error) {
+      if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
+      c.status(formErrorStatus(error));
+      return renderFriends(c, { inviteError: apiErrorMessage(error) });
+    }
+  });
+
+  app.post('/app/friends/accept', async (c) => {
+    const code = textField(await c.req.parseBody(), 'code').trim();
+    try {
+      const friend = await api(c).friends.acceptInvite.mutate({ code });
+      return redirectWithNotice(c, '/app/friends', `You and @${friend.user.handle} are now friends.`);
+    } catch (error) {
+      if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
+      c.status(formErrorStatus(error));
+      const message = isApiError(error, 'not_found')
+        ? 'This code does not work: it may be mistyped, used, revoked or expired.'
+        : apiErrorMessage(error);
+      return renderFriends(c, { accept: { code, error: message } });
+    }
+  });
+
+  app.post('/app/friends/invites/:inviteId/revoke', async (c) => {
+    const inviteId = c.req.param('inviteId');
+    if (!UUID.test(inviteId)) return renderNotFound(c);
+    await api(c).friends.revokeInvite.mutate({ inviteId });
+    return redirectWithNotice(c, '/app/friends', 'The invite code is revoked.');
+  });
+
+  app.post('/app/friends/:userId/remove', async (c) => {
+    const userId = c.req.param('userId');
+    if (!UUID.test(userId)) return renderNotFound(c);
+    await api(c).friends.remove.mutate({ userId });
+    return redirectWithNotice(c, '/app/friends', 'Removed from your friends.');
+  });
+}

@@ -1,0 +1,205 @@
+// One post (/app/posts/:id) with its comments, and the routes behind every post control: set or
+// remove a reaction, save, unsave, delete, comment, delete a comment. A post the member may not
+// see answers the same 404 page as a missing one.
+import type { Context, Hono } from 'hono';
+import { isApiError } from '../../client-sdk/src/index.js';
+import { api, apiErrorMessage, currentMember } from '../server/api.js';
+import type { Member, WebEnv } from '../server/env.js';
+import { redirectWithNotice } from '../server/flash.js';
+import { FormError, renderPage } from '../server/layout.js';
+import {
+  backPath,
+  DateTime,
+  formErrorStatus,
+  isNotFound,
+  isReactionKind,
+  Pager,
+  type Post,
+  PostCard,
+  renderNotFound,
+  textField,
+} from './posts-view.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const COMMENTS_PAGE_SIZE = 50;
+
+type Comment = Awaited<ReturnType<ReturnType<typeof api>['posts']['listComments']['query']>>['items'][number];
+
+interface CommentFormState {
+  body: string;
+  error: string;
+}
+
+function CommentItem({ comment, post, me }: { comment: Comment; post: Post; me: Member | null }) {
+  const mine = me?._id === comment.author._id;
+  const mayDelete = mine || me?._id === post.author._id || me?.role === 'admin';
+  return (
+    <li class="card comment" id={`comment-${comment._id}`}>
+      <p class="post-meta">
+        <a href={`/app/handles/${comment.author.handle}`}>@{comment.author.handle}</a>{' '}
+        <span class="muted">
+          · <DateTime value={comment.createdAt} />
+        </span>
+        {comment.hidden ? <strong class="badge danger">Hidden by moderation</strong> : null}
+      </p>
+      <p class="post-body">{comment.body}</p>
+      <div class="actions">
+        {mayDelete ? (
+          <form method="post" action={`/app/posts/${post._id}/comments/${comment._id}/delete`} class="inline">
+            <button type="submit" class="secondary">
+              Delete comment<span class="visually-hidden"> by @{comment.author.handle}</span>
+            </button>
+          </form>
+        ) : null}
+        {mine ? null : (
+          <a
+            href={`/app/reports/new?type=comment&id=${comment._id}&back=${encodeURIComponent(`/app/posts/${post._id}`)}`}
+          >
+            Report comment<span class="visually-hidden"> by @{comment.author.handle}</span>
+          </a>
+        )}
+      </div>
+    </li>
+  );
+}
+
+async function renderPostPage(c: Context<WebEnv>, id: string, commentForm?: CommentFormState): Promise<Response> {
+  const cursor = commentForm ? undefined : c.req.query('cursor') || undefined;
+  let post: Post;
+  let comments: Awaited<ReturnType<ReturnType<typeof api>['posts']['listComments']['query']>>;
+  try {
+    [post, comments] = await Promise.all([
+      api(c).posts.get.query({ id }),
+      api(c).posts.listComments.query({ id, cursor, limit: COMMENTS_PAGE_SIZE }),
+    ]);
+  } catch (error) {
+    if (isNotFound(error)) return renderNotFound(c);
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(`/app/posts/${id}`, 303);
+    throw error;
+  }
+  const me = await currentMember(c);
+  const postPath = `/app/posts/${id}`;
+  return renderPage(
+    c,
+    { title: `Post by @${post.author.handle}` },
+    <>
+      <PostCard post={post} back={postPath} me={me} standalone />
+      <section aria-labelledby="comments-heading" id="comments">
+        <h2 id="comments-heading">
+          Comments <span class="muted">({post.commentCount})</span>
+        </h2>
+        {comments.items.length === 0 ? (
+          <p class="muted">No comments yet.</p>
+        ) : (
+          <ul class="plain comments">
+            {comments.items.map((comment) => (
+              <CommentItem comment={comment} post={post} me={me} />
+            ))}
+          </ul>
+        )}
+        <Pager basePath={postPath} cursor={cursor} nextCursor={comments.nextCursor} label="Comments" />
+        <h3>Add a comment</h3>
+        <form method="post" action={`${postPath}/comments`} class="stack">
+          <FormError message={commentForm?.error} />
+          <div>
+            <label for="comment-body">Comment</label>
+            <textarea id="comment-body" name="body" required maxlength={2000}>
+              {commentForm?.body ?? ''}
+            </textarea>
+          </div>
+          <div>
+            <button type="submit">Comment</button>
+          </div>
+        </form>
+      </section>
+      <p>
+        <a href="/app/feed">Back to the feed</a>
+      </p>
+    </>,
+  );
+}
+
+/** Runs a post action; a post the member may not see (any more) gets the 404 page. */
+async function postAction(c: Context<WebEnv>, action: (id: string) => Promise<unknown>, notice: string) {
+  const id = c.req.param('id') ?? '';
+  if (!UUID.test(id)) return renderNotFound(c);
+  const form = await c.req.parseBody();
+  try {
+    await action(id);
+  } catch (error) {
+    if (isNotFound(error)) return renderNotFound(c);
+    if (isApiError(error) && formErrorStatus(error) !== 500) {
+      return redirectWithNotice(c, backPath(form.back, `/app/posts/${id}`), apiErrorMessage(error));
+    }
+    throw error;
+  }
+  const back = backPath(form.back, `/app/posts/${id}`);
+  // Back to the same post in a list (the fragment is ours, added after the path check).
+  return redirectWithNotice(c, back.startsWith('/app/posts/') ? back : `${back}#post-${id}`, notice);
+}
+
+export function registerPostPages(app: Hono<WebEnv>): void {
+  app.get('/app/posts/:id', (c) => {
+    const id = c.req.param('id');
+    if (!UUID.test(id)) return renderNotFound(c);
+    return renderPostPage(c, id.toLowerCase());
+  });
+
+  app.post('/app/posts/:id/reaction', async (c) => {
+    const { kind } = await c.req.parseBody();
+    if (kind === 'none') return postAction(c, (id) => api(c).posts.unreact.mutate({ id }), 'Your reaction is removed.');
+    if (!isReactionKind(kind)) return c.text('Unknown reaction.', 400);
+    return postAction(c, (id) => api(c).posts.react.mutate({ id, kind }), 'Your reaction is saved.');
+  });
+
+  app.post('/app/posts/:id/save', (c) =>
+    postAction(c, (id) => api(c).posts.save.mutate({ id }), 'Saved. Find it under Saved posts.'),
+  );
+  app.post('/app/posts/:id/unsave', (c) =>
+    postAction(c, (id) => api(c).posts.unsave.mutate({ id }), 'Removed from your saved posts.'),
+  );
+
+  app.post('/app/posts/:id/delete', async (c) => {
+    const id = c.req.param('id');
+    if (!UUID.test(id)) return renderNotFound(c);
+    try {
+      await api(c).posts.delete.mutate({ id });
+    } catch (error) {
+      if (isNotFound(error)) return renderNotFound(c);
+      if (isApiError(error) && formErrorStatus(error) !== 500)
+        return redirectWithNotice(c, `/app/posts/${id}`, apiErrorMessage(error));
+      throw error;
+    }
+    return redirectWithNotice(c, '/app/feed', 'The post is deleted.');
+  });
+
+  app.post('/app/posts/:id/comments', async (c) => {
+    const id = c.req.param('id');
+    if (!UUID.test(id)) return renderNotFound(c);
+    const body = textField(await c.req.parseBody(), 'body');
+    try {
+      await api(c).posts.createComment.mutate({ id, body });
+    } catch (error) {
+      if (isNotFound(error)) return renderNotFound(c);
+      if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
+      c.status(formErrorStatus(error));
+      return renderPostPage(c, id, { body, error: apiErrorMessage(error) });
+    }
+    return redirectWithNotice(c, `/app/posts/${id}#comments`, 'Your comment is published.');
+  });
+
+  app.post('/app/posts/:id/comments/:commentId/delete', async (c) => {
+    const id = c.req.param('id');
+    const commentId = c.req.param('commentId');
+    if (!UUID.test(id) || !UUID.test(commentId)) return renderNotFound(c);
+    try {
+      await api(c).posts.deleteComment.mutate({ id, commentId });
+    } catch (error) {
+      if (isNotFound(error)) return renderNotFound(c);
+      if (isApiError(error) && formErrorStatus(error) !== 500)
+        return redirectWithNotice(c, `/app/posts/${id}`, apiErrorMessage(error));
+      throw error;
+    }
+    return redirectWithNotice(c, `/app/posts/${id}#comments`, 'The comment is deleted.');
+  });
+}

@@ -1,0 +1,252 @@
+// The rules of the social pages, over plain HTTP (a browser adds nothing here): grove scopes,
+// refused forms re-rendered with what was typed, cursor paging, the Origin check on post
+// controls, 404 pages that reveal nothing, admins-only pages, and no token in any page.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestMember } from '../../tests/setup/harness.js';
+import { expectNoToken, startWebStack, type WebStack } from './harness.js';
+
+let stack: WebStack;
+let alice: TestMember;
+let bob: TestMember;
+let carol: TestMember;
+let admin: TestMember;
+
+beforeAll(async () => {
+  stack = await startWebStack();
+  [alice, bob, carol, admin] = await Promise.all([
+    stack.member({ prefix: 'alice' }),
+    stack.member({ prefix: 'bob' }),
+    stack.member({ prefix: 'carol' }),
+    stack.member({ prefix: 'admin', admin: true }),
+  ]);
+  const invite = await stack.api.trpc(alice.token).friends.createInvite.mutate({});
+  await stack.api.trpc(bob.token).friends.acceptInvite.mutate({ code: invite.code });
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+interface Answer {
+  status: number;
+  location: string | null;
+  html: string;
+}
+
+/** A request as the member's browser would send it (cookie; Origin on POST unless told otherwise). */
+async function web(
+  member: TestMember,
+  path: string,
+  options: { form?: Record<string, string>; origin?: string | null } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { cookie: `app_session=${member.token}` };
+  const post = options.form !== undefined;
+  if (post && options.origin !== null) headers.origin = options.origin ?? stack.webUrl;
+  if (post) headers['content-type'] = 'application/x-www-form-urlencoded';
+  const response = await fetch(`${stack.webUrl}${path}`, {
+    method: post ? 'POST' : 'GET',
+    headers,
+    body: post ? new URLSearchParams(options.form).toString() : undefined,
+    redirect: 'manual',
+  });
+  const html = await response.text();
+  expectNoToken(html, member.token, path);
+  return { status: response.status, location: response.headers.get('location'), html };
+}
+
+describe('feed scopes and the post form', () => {
+  it("offers each of the member's groves as a scope and an audience; others get 404", async () => {
+    const grove = await stack.api
+      .trpc(admin.token)
+      .adminSetup.createGrove.mutate({ name: 'Riverside Sprouts', region: { name: 'Riverside' }, joinPolicy: 'open' });
+    await stack.api.trpc(alice.token).groves.join.mutate({ id: grove._id });
+    const scope = `grove:${grove._id}`;
+
+    const feed = await web(alice, '/app/feed');
+    expect(feed.status).toBe(200);
+    expect(feed.html).toContain(`href="/app/feed?scope=${encodeURIComponent(scope)}"`);
+    expect(feed.html).toContain(`<option value="${scope}">Grove: Riverside Sprouts</option>`);
+
+    const created = await web(alice, '/app/feed', {
+      form: { body: 'Potluck at the river on Sunday.', audience: scope, scope: 'friends' },
+    });
+    expect(created.status).toBe(303);
+    expect(created.location).toBe(`/app/feed?scope=${encodeURIComponent(scope)}`);
+    const groveFeed = await web(alice, created.location!);
+    expect(groveFeed.html).toContain('Potluck at the river on Sunday.');
+
+    // Bob is not a member: no such scope for him, and asking for it is the plain 404 page.
+    expect((await web(bob, '/app/feed')).html).not.toContain('Riverside Sprouts');
+    const refused = await web(bob, `/app/feed?scope=${scope}`);
+    expect(refused.status).toBe(404);
+    expect(refused.html).not.toContain('Riverside');
+    expect(refused.html).not.toContain('Potluck');
+  });
+
+  it('re-renders a refused post with what was typed and the API message', async () => {
+    const long = 'x'.repeat(5001);
+    const answer = await web(alice, '/app/feed', { form: { body: long, audience: 'public', scope: 'public' } });
+    expect(answer.status).toBe(400);
+    expect(answer.html).toContain('role="alert"');
+    expect(answer.html).toContain(long);
+    expect(answer.html).toContain('<option value="public" selected="">Public</option>');
+    const noAudience = await web(alice, '/app/feed', { form: { body: 'Hi', audience: 'everyone' } });
+    expect(noAudience.status).toBe(400);
+    expect(noAudience.html).toContain('Choose who can see the post.');
+  });
+
+  it('pages the feed with a cursor, and a broken cursor starts over', async () => {
+    const client = stack.api.trpc(carol.token);
+    for (let index = 0; index < 21; index += 1) {
+      await client.posts.create.mutate({ body: `Carol's note number ${index}.`, visibility: 'public' });
+    }
+    const notes = (html: string) => [...html.matchAll(/Carol&#39;s note number (\d+)\./g)].map((m) => m[1]);
+    const first = await web(carol, `/app/handles/${carol.handle}`);
+    expect(first.html).not.toContain('First page');
+    const older = /href="(\/app\/handles\/[^"]+\?cursor=[^"]+)"/.exec(first.html)?.[1];
+    expect(older).toBeDefined();
+    const second = await web(carol, older!.replace(/&amp;/g, '&'));
+    expect(second.html).toContain('First page');
+    expect(second.html).not.toContain('>Older<');
+    const seen = [...notes(first.html), ...notes(second.html)];
+    expect(notes(first.html)).toHaveLength(20);
+    expect(new Set(seen).size).toBe(21);
+    const broken = await web(carol, '/app/feed?scope=public&cursor=nonsense');
+    expect(broken.status).toBe(303);
+    expect(broken.location).toBe('/app/feed?scope=public');
+  });
+});
+
+describe('posts, handles and friends', () => {
+  it("shows a handle's public posts only; an unknown handle is not found", async () => {
+    const client = stack.api.trpc(alice.token);
+    await client.posts.create.mutate({ body: 'Out in the open.', visibility: 'public' });
+    await client.posts.create.mutate({ body: 'Just for my friends.', visibility: 'friends' });
+    const page = await web(bob, `/app/handles/${alice.handle}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Out in the open.');
+    expect(page.html).not.toContain('Just for my friends.');
+    expect(page.html).not.toContain(alice.email);
+    expect((await web(bob, '/app/handles/nobody_here_at_all')).status).toBe(404);
+  });
+
+  it('answers 404 for a malformed or invisible post, and refuses controls from another origin', async () => {
+    const post = await stack.api
+      .trpc(alice.token)
+      .posts.create.mutate({ body: 'Friends only, again.', visibility: 'friends' });
+    expect((await web(carol, '/app/posts/not-a-uuid')).status).toBe(404);
+    const hidden = await web(carol, `/app/posts/${post._id}`);
+    expect(hidden.status).toBe(404);
+    expect(hidden.html).toContain('<h1>Not found</h1>');
+    expect((await web(carol, `/app/posts/${post._id}/save`, { form: {} })).status).toBe(404);
+
+    for (const origin of [null, 'https://evil.example']) {
+      const refused = await web(bob, `/app/posts/${post._id}/save`, { form: { back: '/app/feed' }, origin });
+      expect(refused.status).toBe(403);
+    }
+    expect((await stack.api.trpc(bob.token).posts.get.query({ id: post._id })).saved).toBe(false);
+
+    // `back` only ever leads to our own /app pages.
+    const saved = await web(bob, `/app/posts/${post._id}/save`, { form: { back: '//evil.example/app/' } });
+    expect(saved.status).toBe(303);
+    expect(saved.location).toBe(`/app/posts/${post._id}`);
+  });
+
+  it('sets, replaces and removes a reaction; saves and unsaves', async () => {
+    const post = await stack.api.trpc(alice.token).posts.create.mutate({ body: 'React to me.', visibility: 'friends' });
+    const path = `/app/posts/${post._id}`;
+    const state = () => stack.api.trpc(bob.token).posts.get.query({ id: post._id });
+    expect((await web(bob, `${path}/reaction`, { form: { kind: 'celebrate', back: '/app/feed' } })).location).toBe(
+      `/app/feed#post-${post._id}`,
+    );
+    expect((await state()).myReaction).toBe('celebrate');
+    await web(bob, `${path}/reaction`, { form: { kind: 'sad', back: path } });
+    expect((await state()).reactions).toMatchObject({ celebrate: 0, sad: 1 });
+    await web(bob, `${path}/reaction`, { form: { kind: 'none', back: path } });
+    expect((await state()).myReaction).toBeNull();
+    expect((await web(bob, `${path}/reaction`, { form: { kind: 'angry', back: path } })).status).toBe(400);
+    await web(bob, `${path}/save`, { form: { back: '/app/saved' } });
+    expect((await web(bob, '/app/saved')).html).toContain('React to me.');
+    await web(bob, `${path}/unsave`, { form: { back: '/app/saved' } });
+    expect((await web(bob, '/app/saved')).html).not.toContain('React to me.');
+  });
+
+  it("deletes a post for its author only; a friend's delete is refused with a notice", async () => {
+    const post = await stack.api.trpc(alice.token).posts.create.mutate({ body: 'Delete me.', visibility: 'friends' });
+    const refused = await web(bob, `/app/posts/${post._id}/delete`, { form: {} });
+    expect(refused.status).toBe(303);
+    expect(refused.location).toBe(`/app/posts/${post._id}`);
+    expect((await stack.api.trpc(alice.token).posts.get.query({ id: post._id }))._id).toBe(post._id);
+    const deleted = await web(alice, `/app/posts/${post._id}/delete`, { form: {} });
+    expect(deleted.location).toBe('/app/feed');
+    expect((await web(alice, `/app/posts/${post._id}`)).status).toBe(404);
+  });
+
+  it('removing a friend hides their friends-only posts from the next page on', async () => {
+    const [dave, erin] = await Promise.all([stack.member({ prefix: 'dave' }), stack.member({ prefix: 'erin' })]);
+    const invite = await stack.api.trpc(dave.token).friends.createInvite.mutate({});
+    const friend = await stack.api.trpc(erin.token).friends.acceptInvite.mutate({ code: invite.code });
+    await stack.api
+      .trpc(dave.token)
+      .posts.create.mutate({ body: 'Plan from dave, friends only.', visibility: 'friends' });
+    expect((await web(erin, '/app/feed')).html).toContain('Plan from dave, friends only.');
+    const removed = await web(erin, `/app/friends/${friend.user._id}/remove`, { form: {} });
+    expect(removed.status).toBe(303);
+    const after = await web(erin, '/app/feed');
+    expect(after.html).not.toContain('Plan from dave, friends only.');
+    expect((await web(erin, '/app/friends')).html).not.toContain(`@${dave.handle}`);
+  });
+
+  it('refuses a wrong invite code with the form kept', async () => {
+    const answer = await web(carol, '/app/friends/accept', { form: { code: 'AAAAAAAAAAAA' } });
+    expect(answer.status).toBe(404);
+    expect(answer.html).toContain('This code does not work');
+    expect(answer.html).toContain('value="AAAAAAAAAAAA"');
+    const own = await stack.api.trpc(carol.token).friends.createInvite.mutate({});
+    const conflict = await web(carol, '/app/friends/accept', { form: { code: own.code } });
+    expect(conflict.status).toBe(409);
+  });
+});
+
+describe('reports', () => {
+  it('refuses a second open report on the same post, and a report on a post the member cannot see', async () => {
+    const post = await stack.api
+      .trpc(alice.token)
+      .posts.create.mutate({ body: 'Report me twice.', visibility: 'friends' });
+    const form = { type: 'post', id: post._id, reason: 'spam', details: '', back: `/app/posts/${post._id}` };
+    const first = await web(bob, '/app/reports', { form });
+    expect(first.status).toBe(303);
+    expect(first.location).toBe('/app/reports');
+    const second = await web(bob, '/app/reports', { form });
+    expect(second.status).toBe(409);
+    expect(second.html).toContain('You already reported this post');
+    expect((await web(carol, '/app/reports', { form })).status).toBe(404);
+    expect((await web(bob, `/app/reports/new?type=post&id=${post._id}`)).status).toBe(200);
+    expect((await web(bob, '/app/reports/new?type=nothing&id=x')).status).toBe(404);
+  });
+
+  it('keeps the admin queue to admins and re-renders a refused decision', async () => {
+    const queue = await web(bob, '/app/admin/reports');
+    expect(queue.status).toBe(403);
+    expect(queue.html).toContain('Admins only');
+
+    const [report] = (await stack.api.trpc(admin.token).reports.adminList.query({ status: 'open' })).items;
+    expect(report).toBeDefined();
+    const refused = await web(admin, `/app/admin/reports/${report!._id}/resolve`, {
+      form: { status: 'dismissed', hide: '1', publicNote: 'Looked fine to us.', back: '/app/admin/reports' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain('role="alert"');
+    expect(refused.html).toContain('Looked fine to us.');
+
+    const dismissed = await web(admin, `/app/admin/reports/${report!._id}/resolve`, {
+      form: { status: 'dismissed', publicNote: 'Looked fine to us.', back: '/app/admin/reports?status=any' },
+    });
+    expect(dismissed.status).toBe(303);
+    expect(dismissed.location).toBe('/app/admin/reports?status=any');
+    const mine = await web(bob, '/app/reports');
+    expect(mine.html).toContain('Dismissed');
+    expect(mine.html).toContain('Looked fine to us.');
+    expect(mine.html).not.toContain(admin.handle);
+  });
+});
