@@ -84,7 +84,9 @@ describe('comment counter', () => {
     expect((await storedCounters(t, post._id)).comments).toBe(2);
 
     // Deleting a visible comment takes it off; deleting the hidden one (an admin can) does not.
-    expect((await t.request('DELETE', `/api/posts/${post._id}/comments/${second._id}`, { token: b.token })).status).toBe(200);
+    expect(
+      (await t.request('DELETE', `/api/posts/${post._id}/comments/${second._id}`, { token: b.token })).status,
+    ).toBe(200);
     expect((await storedCounters(t, post._id)).comments).toBe(1);
     expect(
       (await t.request('DELETE', `/api/posts/${post._id}/comments/${first._id}`, { token: admin.token })).status,
