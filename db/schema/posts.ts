@@ -84,9 +84,8 @@ export const postReactions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    // Also the caller's own reaction on a post; the counts per kind are counters on `posts`.
     primaryKey({ columns: [t.postId, t.userId] }),
-    // Counts per kind for a page of posts read only this index.
-    index('post_reactions_post_id_kind_idx').on(t.postId, t.kind),
     index('post_reactions_user_id_idx').on(t.userId),
   ],
 );

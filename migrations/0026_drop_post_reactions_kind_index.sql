@@ -1,0 +1,1 @@
+DROP INDEX "post_reactions_post_id_kind_idx";
