@@ -1,7 +1,9 @@
 // EXPLAIN (ANALYZE, BUFFERS) of the friends feed statement and the naive plan, first page and the
 // deep page (after the reader's 1,000th post), as the bench servers run them (prepared; the
 // plan after 6 executions, when PostgreSQL may have switched to a generic plan).
-//   npx tsx bench/feed/explain.ts [--depth 1000] [--naive]
+//   npx tsx bench/feed/explain.ts [--depth 1000] [--runs 10] [--plan generic|custom|auto]
+// (--plan sets plan_cache_mode: the naive statement is re-planned on every execution under the
+// default `auto`, the design's is not.)
 import postgres from 'postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { fillPlaceholders } from 'drizzle-orm';
@@ -11,9 +13,16 @@ import { naiveFriendsFeedStatement } from './bare.js';
 import { READER_HANDLE, feedDatabaseUrl } from './load.js';
 
 const { values } = parseArgs({
-  options: { depth: { type: 'string', default: '1000' }, runs: { type: 'string', default: '6' } },
+  options: {
+    depth: { type: 'string', default: '1000' },
+    runs: { type: 'string', default: '10' },
+    plan: { type: 'string', default: 'auto' },
+  },
 });
 const sql = postgres(feedDatabaseUrl(), { max: 1, onnotice: () => {} });
+await sql.unsafe(
+  `set plan_cache_mode = ${{ generic: 'force_generic_plan', custom: 'force_custom_plan' }[values.plan!] ?? 'auto'}`,
+);
 const dialect = new PgDialect({ casing: 'snake_case' });
 const [reader] = await sql<{ id: string }[]>`select id from users where handle = ${READER_HANDLE}`;
 const viewer = { id: reader!.id, isSiteAdmin: false };
