@@ -60,16 +60,25 @@ describe('post counters under concurrency', () => {
     const firstMayCommit = new Promise<void>((r) => {
       releaseFirst = r;
     });
+    let firstWrote!: () => void;
+    const firstHoldsRow = new Promise<void>((r) => {
+      firstWrote = r;
+    });
     const first = a.begin(async (sql) => {
       await react(sql, x.id, 'heart');
+      firstWrote();
       await firstMayCommit;
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // The first has counted (and holds the post's row until it commits) before the second starts.
+    await firstHoldsRow;
     const second = b.begin(async (sql) => {
       await react(sql, y.id, 'heart');
     });
-    await someoneWaitsOnARowLock();
-    releaseFirst();
+    try {
+      await someoneWaitsOnARowLock();
+    } finally {
+      releaseFirst();
+    }
     await Promise.all([first, second]);
     expect(await storedCounters(t, post._id)).toMatchObject({ heart: 2 });
 
