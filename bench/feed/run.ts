@@ -177,6 +177,8 @@ async function measure(servers: Servers, target: Target, round: number, deep: st
 
 const samples: Sample[] = [];
 const loadBefore = os.loadavg();
+/** Load averages over 1, 5 and 15 minutes, as one string (the machine is shared: see Noise). */
+const load = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
 const servers = await startServers();
 try {
   const deep = await deepCursor(servers);
@@ -199,7 +201,7 @@ try {
 
 writeFileSync(
   new URL('./results.json', import.meta.url),
-  `${JSON.stringify({ at: new Date().toISOString(), loadAverage: { before: loadBefore, after: os.loadavg() }, connections, duration, rounds, depth, samples }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), loadAverage: { before: load(loadBefore), after: load(os.loadavg()) }, connections, duration, rounds, depth, samples }, null, 2)}\n`,
 );
 const of = (t: Target) => samples.filter((s) => s.target === t);
 const cpu = (s: Sample) => s.nodeMs + s.pgMs;
@@ -239,6 +241,5 @@ console.log(
 console.log(
   `| deep page: API / naive | ${ratio('api-deep', 'naive-deep')} | ${ratio('api-deep', 'naive-deep', inverseCpu)} |`,
 );
-const load = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
 console.log(`\nload average (1, 5, 15 min): before ${load(loadBefore)}, after ${load(os.loadavg())}`);
 process.exit(0);
