@@ -4,8 +4,9 @@
 //
 // mode 'design': the API's own statement, friendsFeedStatement() (server/domains/posts/feed.ts),
 //   turned into SQL text once per shape by Drizzle's dialect and prepared, as the API prepares it.
-// mode 'naive': the same select list and visibility condition over the plan the design replaces:
-//   `WHERE author_id IN (the caller and their friends) ORDER BY id DESC LIMIT n` on `posts`,
+// mode 'naive': the same select list and the same condition (author is the caller or a friend,
+//   and visible: postByFriendOrSelfVisibleTo) over the plan the design replaces, candidates
+//   straight from `posts` (`WHERE author IN (me and my friends) ORDER BY id DESC LIMIT n`),
 //   prepared the same way, so the two differ in their plan only.
 import { Hono } from 'hono';
 import postgres from 'postgres';
@@ -15,22 +16,21 @@ import { hashSecretToken } from '../../server/auth/tokens.js';
 import { decodeCursor, encodeCursor } from '../../server/lib/pagination.js';
 import { friendsFeedStatement, friendsFeedValues, type FriendsFeedShape } from '../../server/domains/posts/feed.js';
 import { postColumns, toPost, type PostRow } from '../../server/domains/posts/view.js';
-import { postVisibleTo, type PostViewer } from '../../server/domains/posts/visibility.js';
+import { postByFriendOrSelfVisibleTo, type PostViewer } from '../../server/domains/posts/visibility.js';
 
 /** The public address every feed bench server answers with (image URLs are built from it), so their pages match byte for byte. */
 export const BENCH_PUBLIC_URL = 'http://127.0.0.1:3000';
 
 export type FeedBareMode = 'design' | 'naive';
 
-/** The naive plan: every post by the caller or a friend, newest first, visibility checked. */
+/** The naive plan: every post by the caller or a friend, newest first, visibility checked (same condition as the design). */
 export function naiveFriendsFeedStatement(shape: FriendsFeedShape): SQL {
   const me = sql.placeholder('me');
   const viewer: PostViewer = { id: me, isSiteAdmin: shape.admin };
   return sql`select ${postColumns(viewer)}
     from posts p join users u on u.id = p.author_id
-    where (p.author_id = ${me} or p.author_id in (select f.friend_id from friendships f where f.user_id = ${me}))
-      ${shape.cursor ? sql`and p.id < ${sql.placeholder('before')}` : sql``}
-      and p.hidden_at is null and ${postVisibleTo(viewer)}
+    where p.hidden_at is null ${shape.cursor ? sql`and p.id < ${sql.placeholder('before')}` : sql``}
+      and ${postByFriendOrSelfVisibleTo(viewer)}
     order by p.id desc limit ${sql.placeholder('pageSize')}`;
 }
 

@@ -5,6 +5,8 @@
 //   naive   the same bare handler running `author IN (friends) ORDER BY id DESC LIMIT n`
 //   places  the real API's `GET /api/places?bbox=<city box>` on the places bench's 10k set,
 //           the yardstick the feed's cost is compared with
+// and api-deep, bare-deep, naive-deep: the same three on a deep page (the cursor after the
+// reader's ~1,000th feed post, page ~51), where the inbox design and the naive plan part ways,
 // in alternating rounds, so background load hits them alike. Prints a markdown table and writes
 // bench/feed/results.json.
 //
@@ -14,6 +16,7 @@
 import autocannon, { type Result } from 'autocannon';
 import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { benchArgs } from '../shared/args.js';
@@ -25,13 +28,19 @@ import { FEED_DB, READER_HANDLE, feedDatabaseUrl, loadFeed } from './load.js';
 
 const { rounds, duration, warmup, connections, options, flags } = benchArgs(
   { rounds: 3, duration: 10, warmup: 5 },
-  { targets: 'api,bare,naive,places' },
+  { targets: 'api,bare,naive,places,api-deep,bare-deep,naive-deep', depth: '1000' },
   ['load'],
 );
 if (flags.load) await loadFeed();
 
-type Target = 'api' | 'bare' | 'naive' | 'places';
+type Server = 'api' | 'bare' | 'naive' | 'places';
+type Target = Server | 'api-deep' | 'bare-deep' | 'naive-deep';
 const targets = options.targets.split(',') as Target[];
+/** The server a target runs on (a deep target is its server on the deep page). */
+const serverOf = (target: Target) => target.replace(/-deep$/, '') as Server;
+const isDeep = (target: Target) => target.endsWith('-deep');
+/** Posts before the deep page (whole pages of 20). */
+const depth = Math.max(20, Math.min(Math.round(Number(options.depth) / 20) * 20, 5000));
 interface Sample {
   target: Target;
   round: number;
@@ -44,7 +53,7 @@ interface Sample {
 }
 
 interface Servers {
-  ports: Record<Target, number>;
+  ports: Record<Server, number>;
   token: string;
   cpu: () => Promise<number>;
   stop: () => void;
@@ -66,7 +75,7 @@ function startServers(): Promise<Servers> {
     child.once('exit', (code) => reject(new Error(`servers exited with ${code}`)));
     child.once('message', (message) => {
       child.removeAllListeners('exit');
-      const { ports, token } = message as { ports: Record<Target, number>; token: string };
+      const { ports, token } = message as { ports: Record<Server, number>; token: string };
       const cpu = () =>
         new Promise<number>((done) => {
           child.once('message', (reply) => {
@@ -83,30 +92,50 @@ function startServers(): Promise<Servers> {
 const cities = makeCities();
 const feedPath = '/api/feed?scope=friends';
 
-/** api, bare and naive must give byte-identical pages (first three pages) before they are timed. */
-async function checkSameAnswers(servers: Servers) {
-  const feedTargets = targets.filter((t) => t !== 'places');
+async function feedPage(servers: Servers, server: Server, path: string): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${servers.ports[server]}${path}`, {
+    headers: { authorization: `Bearer ${servers.token}` },
+  });
+  if (res.status !== 200) throw new Error(`${server} answered ${res.status} on ${path}: ${await res.text()}`);
+  return res.text();
+}
+
+/** The cursor after the reader's `depth`-th feed post, found by paging through the bare server. */
+async function deepCursor(servers: Servers): Promise<string> {
   let cursor: string | null = null;
-  for (let page = 0; page < 3; page++) {
+  for (let seen = 0; seen < depth; seen += 20) {
     const path: string = cursor ? `${feedPath}&cursor=${cursor}` : feedPath;
-    const bodies = await Promise.all(
-      feedTargets.map(async (t) => {
-        const res = await fetch(`http://127.0.0.1:${servers.ports[t]}${path}`, {
-          headers: { authorization: `Bearer ${servers.token}` },
-        });
-        if (res.status !== 200) throw new Error(`${t} answered ${res.status} on ${path}: ${await res.text()}`);
-        return res.text();
-      }),
-    );
-    if (bodies.some((body) => body !== bodies[0])) throw new Error(`servers disagree on ${path}`);
-    const parsed = JSON.parse(bodies[0]!) as { items: unknown[]; nextCursor: string | null };
-    if (page === 0) console.error(`first page: ${parsed.items.length} posts, ${bodies[0]!.length} bytes`);
-    cursor = parsed.nextCursor;
+    const page = JSON.parse(await feedPage(servers, 'bare', path)) as { nextCursor: string | null };
+    if (!page.nextCursor) throw new Error(`the reader's feed ends before post ${depth}`);
+    cursor = page.nextCursor;
+  }
+  return cursor!;
+}
+
+/**
+ * api, bare and naive must give byte-identical pages before they are timed: the first three
+ * pages, and the deep page with the two after it.
+ */
+async function checkSameAnswers(servers: Servers, deep: string) {
+  const feedServers = [...new Set(targets.map(serverOf))].filter((t) => t !== 'places');
+  for (const start of [null, deep]) {
+    let cursor: string | null = start;
+    for (let page = 0; page < 3; page++) {
+      const path: string = cursor ? `${feedPath}&cursor=${cursor}` : feedPath;
+      const bodies = await Promise.all(feedServers.map((server) => feedPage(servers, server, path)));
+      if (bodies.some((body) => body !== bodies[0])) throw new Error(`servers disagree on ${path}`);
+      const parsed = JSON.parse(bodies[0]!) as { items: unknown[]; nextCursor: string | null };
+      if (page === 0)
+        console.error(
+          `${start ? `deep page (after ${depth} posts)` : 'first page'}: ${parsed.items.length} posts, ${bodies[0]!.length} bytes`,
+        );
+      cursor = parsed.nextCursor;
+    }
   }
 }
 
-function hit(servers: Servers, target: Target, seconds: number, seed: number): Promise<Result> {
-  const url = `http://127.0.0.1:${servers.ports[target]}`;
+function hit(servers: Servers, target: Target, seconds: number, seed: number, deep: string): Promise<Result> {
+  const url = `http://127.0.0.1:${servers.ports[serverOf(target)]}`;
   if (target === 'places') {
     const nextBox = boxGenerator(cities, 'city', seed);
     return autocannon({
@@ -117,7 +146,7 @@ function hit(servers: Servers, target: Target, seconds: number, seed: number): P
     });
   }
   return autocannon({
-    url: `${url}${feedPath}`,
+    url: `${url}${feedPath}${isDeep(target) ? `&cursor=${deep}` : ''}`,
     connections,
     duration: seconds,
     headers: { authorization: `Bearer ${servers.token}` },
@@ -126,10 +155,10 @@ function hit(servers: Servers, target: Target, seconds: number, seed: number): P
 
 const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
 
-async function measure(servers: Servers, target: Target, round: number): Promise<Sample> {
+async function measure(servers: Servers, target: Target, round: number, deep: string): Promise<Sample> {
   const database = target === 'places' ? placesDatabase('10k') : FEED_DB;
   const [node0, pg0] = [await servers.cpu(), await postgresCpuMs(admin, database)];
-  const result = await hit(servers, target, duration, 1000 + round);
+  const result = await hit(servers, target, duration, 1000 + round, deep);
   const [node1, pg1] = [await servers.cpu(), await postgresCpuMs(admin, database)];
   let pg = 0;
   for (const [pid, ms] of pg1) pg += ms - (pg0.get(pid) ?? 0);
@@ -147,13 +176,17 @@ async function measure(servers: Servers, target: Target, round: number): Promise
 }
 
 const samples: Sample[] = [];
+const loadBefore = os.loadavg();
+/** Load averages over 1, 5 and 15 minutes, as one string (the machine is shared: see Noise). */
+const load = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
 const servers = await startServers();
 try {
-  await checkSameAnswers(servers);
-  for (const target of targets) await hit(servers, target, warmup, 1);
+  const deep = await deepCursor(servers);
+  await checkSameAnswers(servers, deep);
+  for (const target of targets) await hit(servers, target, warmup, 1, deep);
   for (let round = 1; round <= rounds; round++) {
     for (const target of round % 2 ? targets : [...targets].reverse()) {
-      const s = await measure(servers, target, round);
+      const s = await measure(servers, target, round, deep);
       samples.push(s);
       console.error(
         `round ${round} ${target}: ${fmt(s.rps)} req/s, p50 ${s.p50} ms, p99 ${s.p99} ms, ` +
@@ -168,7 +201,7 @@ try {
 
 writeFileSync(
   new URL('./results.json', import.meta.url),
-  `${JSON.stringify({ at: new Date().toISOString(), connections, duration, rounds, samples }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), loadAverage: { before: load(loadBefore), after: load(os.loadavg()) }, connections, duration, rounds, depth, samples }, null, 2)}\n`,
 );
 const of = (t: Target) => samples.filter((s) => s.target === t);
 const cpu = (s: Sample) => s.nodeMs + s.pgMs;
@@ -196,4 +229,17 @@ console.log(
   `| bare / naive (design vs naive plan) | ${ratio('bare', 'naive')} | ${ratio('bare', 'naive', inverseCpu)} |`,
 );
 console.log(`| API / naive | ${ratio('api', 'naive')} | ${ratio('api', 'naive', inverseCpu)} |`);
+console.log(
+  `| deep page (after ${depth} posts): places page / API feed | ${ratio('places', 'api-deep')} | ${ratio('api-deep', 'places', cpu)} |`,
+);
+console.log(
+  `| deep page: API / bare | ${ratio('api-deep', 'bare-deep')} | ${ratio('bare-deep', 'api-deep', inverseCpu)} |`,
+);
+console.log(
+  `| deep page: bare / naive (design vs naive plan) | ${ratio('bare-deep', 'naive-deep')} | ${ratio('bare-deep', 'naive-deep', inverseCpu)} |`,
+);
+console.log(
+  `| deep page: API / naive | ${ratio('api-deep', 'naive-deep')} | ${ratio('api-deep', 'naive-deep', inverseCpu)} |`,
+);
+console.log(`\nload average (1, 5, 15 min): before ${load(loadBefore)}, after ${load(os.loadavg())}`);
 process.exit(0);

@@ -54,3 +54,5 @@ process.on('message', (message) => {
   if (message === 'cpu') process.send!({ cpu: process.cpuUsage() });
 });
 process.on('disconnect', () => process.exit(0));
+// Exit normally on SIGTERM (run.ts stops us so), so `--cpu-prof` can write its profile.
+process.on('SIGTERM', () => process.exit(0));

@@ -1,10 +1,11 @@
 // Posts, their comments, reactions and saves, and the friends-feed inbox.
 // Who may read a post is decided in SQL by server/domains/posts/visibility.ts; `hidden_at` is the
 // moderation action (set through the report-target registry): a hidden post or comment answers
-// 404 to everyone but site admins. Everything a member wrote or did here cascades from `users`,
+// 404 to everyone but site admins. The reaction and comment counters are kept by triggers
+// (migration post_counter_triggers). Everything a member wrote or did here cascades from `users`,
 // so account deletion removes it in the same transaction.
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt, idColumn } from './columns.js';
 import { groves } from './groves.js';
@@ -30,6 +31,15 @@ export const posts = pgTable(
     /** Set by moderation: the post then answers 404 to everyone but site admins. */
     hiddenAt: timestamp({ withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
+    // Counters read by every post view instead of counting per row (bench/README.md, "Friends
+    // feed"). Kept exact by database triggers on post_reactions and post_comments, in the
+    // transaction of the write (migration post_counter_triggers); never written by service code.
+    heartCount: integer().notNull().default(0),
+    supportCount: integer().notNull().default(0),
+    celebrateCount: integer().notNull().default(0),
+    sadCount: integer().notNull().default(0),
+    /** Comments that are not hidden by moderation. */
+    commentCount: integer().notNull().default(0),
   },
   (t) => [
     check('posts_grove_iff_grove_visibility', sql`(${t.visibility} = 'grove') = (${t.groveId} is not null)`),
@@ -74,9 +84,8 @@ export const postReactions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    // Also the caller's own reaction on a post; the counts per kind are counters on `posts`.
     primaryKey({ columns: [t.postId, t.userId] }),
-    // Counts per kind for a page of posts read only this index.
-    index('post_reactions_post_id_kind_idx').on(t.postId, t.kind),
     index('post_reactions_user_id_idx').on(t.userId),
   ],
 );

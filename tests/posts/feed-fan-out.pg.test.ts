@@ -57,17 +57,27 @@ describe('feed inbox triggers', () => {
       const befriend = (sql: postgres.TransactionSql) =>
         sql`insert into friendships (user_id, friend_id) values (${author.id}, ${reader.id}), (${reader.id}, ${author.id})`;
       const [first, second] = order === 'post first' ? [insertPost, befriend] : [befriend, insertPost];
+      let firstWrote!: () => void;
+      const firstHoldsLock = new Promise<void>((r) => {
+        firstWrote = r;
+      });
       const firstTx = a.begin(async (sql) => {
         await first(sql);
+        firstWrote();
         await firstMayCommit;
       });
-      // Give the first transaction time to take its lock, then start the second.
-      await new Promise((r) => setTimeout(r, 100));
+      // Start the second only once the first has written (and so holds the author's lock until
+      // it commits): a fixed delay let a slow first statement lose the race on a loaded machine.
+      await firstHoldsLock;
       const secondTx = b.begin(async (sql) => {
         await second(sql);
       });
-      await someoneWaits();
-      releaseFirst();
+      try {
+        await someoneWaits();
+      } finally {
+        // Even when the check fails, let the first transaction end, or closing its client hangs.
+        releaseFirst();
+      }
       await Promise.all([firstTx, secondTx]);
       expect(await inInbox(reader.id, postId)).toBe(true);
       const feed = await t.trpc(reader.token).feed.list.query({});

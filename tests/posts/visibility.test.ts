@@ -2,9 +2,10 @@
 // grove member, site admin) × (public, friends, grove) posts, for get, comments, reactions,
 // saves, the three feed scopes and handle posts. A post the caller may not see answers 404 on
 // every route, with the very body of a missing post.
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
-import { befriend, createPost, groveWith, leaveGrove } from './helpers.js';
+import { befriend, createPost, groveWith, hidePost, leaveGrove, unfriend } from './helpers.js';
 
 let t: TestApp;
 const missing = '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6';
@@ -134,7 +135,6 @@ describe('changes take effect on the next request', () => {
     let feed = await t.trpc(friend.token).feed.list.query({});
     expect(feed.items.map((p) => p._id)).toEqual([pub._id, post._id]);
     // The friends domain deletes both rows; so does this test.
-    const { unfriend } = await import('./helpers.js');
     await unfriend(t, author, friend);
     expect((await t.request('GET', `/api/posts/${post._id}`, { token: friend.token })).status).toBe(404);
     feed = await t.trpc(friend.token).feed.list.query({});
@@ -151,5 +151,57 @@ describe('changes take effect on the next request', () => {
     await befriend(t, author, reader);
     const feed = await t.trpc(reader.token).feed.list.query({});
     expect(feed.items.map((p) => p._id)).toEqual([older._id]);
+  });
+});
+
+describe("the friends feed's condition (postByFriendOrSelfVisibleTo)", () => {
+  it('is exactly "author is me or a friend" and postVisibleTo, for every viewer and kind of post', async () => {
+    // Beyond the matrix: friends of the author inside and outside the grove, an admin friend, a
+    // former friend, and a hidden post of each kind.
+    const author = await createMember(t);
+    const inGrove = await createMember(t);
+    const outside = await createMember(t);
+    const adminFriend = await createMember(t, { admin: true });
+    const formerFriend = await createMember(t);
+    const stranger = await createMember(t);
+    for (const friend of [inGrove, outside, adminFriend, formerFriend]) await befriend(t, author, friend);
+    const grove = await groveWith(t, [author, inGrove, adminFriend, stranger]);
+    const ids: string[] = [];
+    for (const hidden of [false, true])
+      for (const post of [
+        { visibility: 'public' },
+        { visibility: 'friends' },
+        { visibility: 'grove', groveId: grove._id },
+      ] as const) {
+        const { _id } = await createPost(t, author, post);
+        if (hidden) await hidePost(t, _id);
+        ids.push(_id);
+      }
+    await unfriend(t, author, formerFriend);
+
+    const { postByFriendOrSelfVisibleTo, postVisibleTo } = await import('../../server/domains/posts/visibility.js');
+    const inIds = sql`p.id in (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`;
+    const readable = async (condition: SQL) =>
+      (
+        await t.deps.database.rows<{ id: string }>(
+          sql`select p.id from posts p where ${inIds} and ${condition} order by p.id`,
+        )
+      ).map((r) => r.id);
+    for (const member of [author, inGrove, outside, adminFriend, formerFriend, stranger]) {
+      const viewer = { id: member.id, isSiteAdmin: member === adminFriend };
+      const reference = sql`(p.author_id = ${member.id} or exists (select 1 from friendships f where f.user_id = ${member.id} and f.friend_id = p.author_id)) and ${postVisibleTo(viewer)}`;
+      expect(await readable(postByFriendOrSelfVisibleTo(viewer)), member.handle).toEqual(await readable(reference));
+    }
+    // And what that is, spelled out for two of them.
+    const shown = async (member: TestMember) =>
+      readable(postByFriendOrSelfVisibleTo({ id: member.id, isSiteAdmin: member === adminFriend }));
+    expect(await shown(inGrove)).toEqual(ids.slice(0, 3));
+    expect(await shown(outside)).toEqual(ids.slice(0, 2));
+    expect(await shown(adminFriend)).toEqual([...ids.slice(0, 3), ...ids.slice(3, 6)]);
+    expect(await shown(formerFriend)).toEqual([]);
+    expect(await readable(postByFriendOrSelfVisibleTo({ id: null, isSiteAdmin: false }))).toEqual([]);
   });
 });

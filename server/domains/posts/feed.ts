@@ -11,7 +11,13 @@ import type { Context } from '../../trpc/context.js';
 import type { PostOutput } from './schemas.js';
 import { postColumns, selectPosts, toPost, type PostRow } from './view.js';
 import type { Config } from '../../config.js';
-import { memberViewer, postViewerOf, postVisibleTo, type PostViewer } from './visibility.js';
+import {
+  memberViewer,
+  postByFriendOrSelfVisibleTo,
+  postViewerOf,
+  postVisibleTo,
+  type PostViewer,
+} from './visibility.js';
 
 interface PageInput {
   cursor?: string;
@@ -72,9 +78,7 @@ export function friendsFeedStatement(shape: FriendsFeedShape): SQL {
   return sql`select ${postColumns(viewer)}
     from feed_entries fe join posts p on p.id = fe.post_id join users u on u.id = p.author_id
     where fe.owner_id = ${me} ${shape.cursor ? sql`and fe.post_id < ${sql.placeholder('before')}` : sql``}
-      and p.hidden_at is null
-      and (p.author_id = ${me} or exists (select 1 from friendships ff where ff.user_id = ${me} and ff.friend_id = p.author_id))
-      and ${postVisibleTo(viewer)}
+      and p.hidden_at is null and ${postByFriendOrSelfVisibleTo(viewer)}
     order by fe.post_id desc limit ${sql.placeholder('pageSize')}`;
 }
 

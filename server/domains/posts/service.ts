@@ -10,7 +10,7 @@ import { attachImage, discardRawUploads } from '../uploads/images.js';
 import type { MemberContext } from '../../shared/context.js';
 import type { Context } from '../../trpc/context.js';
 import type { CreatePostInput, PostOutput } from './schemas.js';
-import { fullCounts, reactionCountsSql, selectPosts, toPost } from './view.js';
+import { reactionCountColumns, reactionCounts, selectPosts, toPost, type ReactionCountRow } from './view.js';
 import { memberViewer, nowSql, postViewerOf, postVisibleTo, type PostViewer } from './visibility.js';
 
 const noSuchPost = () => new AppError('not_found', 'No such post.');
@@ -99,15 +99,13 @@ export interface ReactionState {
 }
 
 async function reactionState(ctx: MemberContext, postId: string): Promise<ReactionState> {
-  const [row] = await ctx.database.rows<{
-    reactions: Parameters<typeof fullCounts>[0];
-    my_reaction: ReactionKind | null;
-  }>(
-    sql`select ${reactionCountsSql} as reactions,
+  const [row] = await ctx.database.rows<ReactionCountRow & { my_reaction: ReactionKind | null }>(
+    sql`select ${reactionCountColumns},
           (select r.kind from post_reactions r where r.post_id = p.id and r.user_id = ${ctx.user.id}) as my_reaction
         from posts p where p.id = ${postId}`,
   );
-  return { reactions: fullCounts(row?.reactions ?? null), myReaction: row?.my_reaction ?? null };
+  const none = { heart_count: 0, support_count: 0, celebrate_count: 0, sad_count: 0 };
+  return { reactions: reactionCounts(row ?? none), myReaction: row?.my_reaction ?? null };
 }
 
 /** Sets or changes the caller's one reaction (idempotent); the visibility check is in the insert. */

@@ -1,12 +1,13 @@
 // Reading posts as a caller sees them: one statement per page that brings each post with its
-// author's handle, its reaction counts per kind, the caller's own reaction, its comment count and
-// whether the caller saved it (correlated subqueries on indexes, evaluated only for the rows of
-// the page: no query per post). Callers pass the FROM/WHERE part, which always includes the
-// visibility condition of visibility.ts.
+// author's handle, its reaction counts per kind and its comment count (counter columns of
+// `posts`, kept exact by triggers: migrations/0026_post_counter_triggers.sql), the caller's own
+// reaction and whether the caller saved it (one primary-key probe each, evaluated only for the
+// rows of the page: no query per post). Callers pass the FROM/WHERE part, which always includes
+// the visibility condition of visibility.ts.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../../db/client.js';
 import type { ReactionKind } from '../../../db/schema/posts.js';
-import { reactionKinds, type PostOutput } from './schemas.js';
+import type { PostOutput } from './schemas.js';
 import type { PostViewer } from './visibility.js';
 import type { Config } from '../../config.js';
 import { imageUrlFor } from '../uploads/image-storage.js';
@@ -21,14 +22,17 @@ export interface PostRow {
   image_keys: string[];
   hidden: boolean;
   created_at: Date | string;
-  reactions: Partial<Record<ReactionKind, number>> | string | null;
+  heart_count: number;
+  support_count: number;
+  celebrate_count: number;
+  sad_count: number;
   my_reaction: ReactionKind | null;
   comment_count: number;
   saved: boolean;
 }
 
-/** The reaction counts of post `p` as one JSON object (kinds with no reaction are absent). */
-export const reactionCountsSql = sql`coalesce((select json_object_agg(rc.kind, rc.n) from (select r.kind, count(*)::int as n from post_reactions r where r.post_id = p.id group by r.kind) rc), '{}'::json)`;
+/** The reaction counters of post `p`, one column per kind (named as in PostRow). */
+export const reactionCountColumns = sql`p.heart_count, p.support_count, p.celebrate_count, p.sad_count`;
 
 /** The select list of a post view; `p` is the post, `u` its author. */
 export function postColumns(viewer: PostViewer): SQL {
@@ -39,15 +43,18 @@ export function postColumns(viewer: PostViewer): SQL {
   const saved = me ? sql`exists (select 1 from post_saves s where s.user_id = ${me} and s.post_id = p.id)` : sql`false`;
   return sql`p.id, p.author_id, u.handle, p.body, p.visibility, p.grove_id, p.image_keys,
     (p.hidden_at is not null) as hidden, p.created_at,
-    ${reactionCountsSql} as reactions,
-    ${mine} as my_reaction,
-    (select count(*)::int from post_comments c where c.post_id = p.id and c.hidden_at is null) as comment_count,
-    ${saved} as saved`;
+    ${reactionCountColumns}, ${mine} as my_reaction, p.comment_count, ${saved} as saved`;
 }
 
-export function fullCounts(raw: PostRow['reactions']): Record<ReactionKind, number> {
-  const counts = typeof raw === 'string' ? (JSON.parse(raw) as Record<string, number>) : (raw ?? {});
-  return Object.fromEntries(reactionKinds.map((k) => [k, Number(counts[k] ?? 0)])) as Record<ReactionKind, number>;
+export type ReactionCountRow = Pick<PostRow, 'heart_count' | 'support_count' | 'celebrate_count' | 'sad_count'>;
+
+export function reactionCounts(row: ReactionCountRow): Record<ReactionKind, number> {
+  return {
+    heart: Number(row.heart_count),
+    support: Number(row.support_count),
+    celebrate: Number(row.celebrate_count),
+    sad: Number(row.sad_count),
+  };
 }
 
 export function toPost(row: PostRow, config: Pick<Config, 'PUBLIC_URL'>): PostOutput {
@@ -59,7 +66,7 @@ export function toPost(row: PostRow, config: Pick<Config, 'PUBLIC_URL'>): PostOu
     groveId: row.grove_id,
     imageKeys: row.image_keys ?? [],
     imageUrls: (row.image_keys ?? []).map((key) => imageUrlFor(config, key)),
-    reactions: fullCounts(row.reactions),
+    reactions: reactionCounts(row),
     myReaction: row.my_reaction,
     commentCount: Number(row.comment_count),
     saved: Boolean(row.saved),

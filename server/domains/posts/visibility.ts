@@ -9,6 +9,7 @@
 //                      who still see a hidden post that the rules above let them read.
 // Site admins get no blanket read access to friends-only and grove posts: an admin account is a
 // target too, and moderation works from what members report (the report keeps a snapshot).
+// The friends feed uses postByFriendOrSelfVisibleTo: these rules with its own friend check shared.
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Context } from '../../trpc/context.js';
 
@@ -38,6 +39,26 @@ export function postVisibleTo(viewer: PostViewer): SQL {
     or (p.visibility = 'friends' and exists (select 1 from friendships vf where vf.user_id = ${me} and vf.friend_id = p.author_id))
     or (p.visibility = 'grove' and exists (select 1 from grove_members vg where vg.grove_id = p.grove_id and vg.user_id = ${me}))
   ))`;
+}
+
+/**
+ * True for a post (alias `p`) whose author is the viewer or one of the viewer's current friends
+ * and that the viewer may read: the friends feed's condition. Exactly `author is me or a friend`
+ * and postVisibleTo, with the friendship looked up once: once the author is known to be the
+ * viewer or a friend, the `friends` rule of postVisibleTo holds without a second lookup (that
+ * lookup was a quarter of the statement's PostgreSQL time: bench/README.md, "Friends feed").
+ * The other rules (hidden, grove membership) are checked as in postVisibleTo.
+ */
+export function postByFriendOrSelfVisibleTo(viewer: PostViewer): SQL {
+  const me = viewer.id;
+  if (!me) return sql`false`;
+  const notHidden = viewer.isSiteAdmin ? sql`true` : sql`p.hidden_at is null`;
+  return sql`(p.author_id = ${me} or exists (select 1 from friendships ff where ff.user_id = ${me} and ff.friend_id = p.author_id))
+    and (${notHidden} and (
+      p.author_id = ${me}
+      or p.visibility in ('public', 'friends')
+      or (p.visibility = 'grove' and exists (select 1 from grove_members vg where vg.grove_id = p.grove_id and vg.user_id = ${me}))
+    ))`;
 }
 
 /** True for a comment (alias `c`) that is not hidden (site admins: hidden ones too); the post is checked apart. */
