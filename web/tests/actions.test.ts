@@ -11,9 +11,8 @@ import {
   expectAccessible,
   expectNoToken,
   launchBrowser,
-  newVisitor,
   saveScreenshot,
-  signIn,
+  signedInVisitor,
   startWebStack,
   type WebStack,
 } from './harness.js';
@@ -52,8 +51,7 @@ function logRows(page: Page) {
 describe('the action log', () => {
   it('logs an action through the form; the API refusal is shown with the values kept', async () => {
     const member = await stack.member();
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member, '/app/actions');
+    const { context, page } = await signedInVisitor(browser, stack, member, { next: '/app/actions' });
     expect(await page.locator('main').textContent()).toContain('Nothing logged yet.');
 
     // Outreach needs hours: the API says so, the page keeps what was typed.
@@ -89,8 +87,7 @@ describe('the action log', () => {
     await logThroughApi(member, { kind: 'volunteer_shift', occurredOn: '2026-02-01', hours: 4, placeName: 'Hillside' });
     await logThroughApi(member, { kind: 'other', occurredOn: '2026-01-15', note: 'Wrote to the council' });
 
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member, '/app/actions');
+    const { context, page } = await signedInVisitor(browser, stack, member, { next: '/app/actions' });
     await expectAccessible(page);
     await saveScreenshot(page, 'actions');
     const suggestion = page.getByRole('button', { name: 'Add to my log: Vigil at the abattoir' });
@@ -120,8 +117,7 @@ describe('the action log', () => {
     const member = await stack.member();
     await logThroughApi(member, { kind: 'outreach', occurredOn: '2026-03-01', hours: 1, note: '=cmd|"/c calc"!A1' });
     await logThroughApi(member, { kind: 'other', occurredOn: '2026-03-02', note: 'Letters, "quoted"' });
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member, '/app/actions?kind=outreach');
+    const { context, page } = await signedInVisitor(browser, stack, member, { next: '/app/actions?kind=outreach' });
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Download as CSV' }).click(),
@@ -174,8 +170,7 @@ describe('the action log', () => {
 
   it('turns the aggregate opt-in on and off', async () => {
     const member = await stack.member();
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member, '/app/actions');
+    const { context, page } = await signedInVisitor(browser, stack, member, { next: '/app/actions' });
     expect(await page.locator('main').textContent()).toContain('You do not contribute your totals.');
     await Promise.all([
       page.waitForURL('**/app/actions'),

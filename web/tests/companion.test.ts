@@ -11,6 +11,7 @@ import {
   expectNoToken,
   launchBrowser,
   saveScreenshot,
+  signedInVisitor,
   startWebStack,
   type WebStack,
 } from './harness.js';
@@ -39,20 +40,9 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/**
- * TEMPORARY, until the /login page lands on main (then `signIn` from the harness): the
- * `app_session` cookie set on the browser context from a token the API issued.
- */
-async function signedIn(member: TestMember, options: { javaScriptEnabled?: boolean } = {}) {
-  const context = await browser.newContext({
-    baseURL: stack.webUrl,
-    viewport: { width: 1200, height: 900 },
-    javaScriptEnabled: options.javaScriptEnabled ?? true,
-  });
-  await context.addCookies([
-    { name: 'app_session', value: member.token, url: stack.webUrl, httpOnly: true, sameSite: 'Lax' },
-  ]);
-  return { context, page: await context.newPage() };
+/** A fresh profile signed in as `member` through the login form. */
+function signedIn(member: TestMember, context: { javaScriptEnabled?: boolean } = {}) {
+  return signedInVisitor(browser, stack, member, { context });
 }
 
 async function expectPageHasNoToken(page: Page, token: string) {
@@ -61,6 +51,10 @@ async function expectPageHasNoToken(page: Page, token: string) {
   for (const src of scripts) expectNoToken(await (await fetch(src)).text(), token, src);
 }
 
+/**
+ * A POST to the web as `member` without a browser: the stream endpoint's headers and raw answer
+ * are what is tested, so a plain `fetch` with the API token as the raw cookie.
+ */
 const post = (path: string, member: TestMember | null, body: string, headers: Record<string, string> = {}) =>
   fetch(`${stack.webUrl}${path}`, {
     method: 'POST',
@@ -77,7 +71,7 @@ const post = (path: string, member: TestMember | null, body: string, headers: Re
 describe('a new chat', () => {
   it('streams the retrieval answer into the page, labelled, with its source', async () => {
     const m = await stack.member();
-    const { context, page } = await signedIn(m);
+    const { context, page, token } = await signedIn(m);
     await page.goto('/app/companion');
     const streamed: string[] = [];
     page.on('response', (response) => {
@@ -99,7 +93,7 @@ describe('a new chat', () => {
 
     await expectAccessible(page);
     await saveScreenshot(page, 'companion');
-    await expectPageHasNoToken(page, m.token);
+    await expectPageHasNoToken(page, token);
 
     // A reload shows the stored turn, and the next message continues the same conversation.
     await page.reload();
@@ -162,6 +156,7 @@ describe('conversations', () => {
     const owner = await stack.member();
     const other = await stack.member();
     const { conversationId } = await stack.api.trpc(owner.token).companion.chat.mutate({ message: `Private ${topic}` });
+    // Status and body only: a plain fetch with the other member's API token as the cookie.
     const page = await fetch(`${stack.webUrl}/app/companion/${conversationId}`, {
       headers: { cookie: `app_session=${other.token}` },
     });

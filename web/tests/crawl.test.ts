@@ -4,7 +4,7 @@
 // styles, JSON) is scanned for the session token. A download (the CSV) is fetched and scanned too.
 import type { Browser, Response as PageResponse } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoToken, launchBrowser, newVisitor, signIn, startWebStack, type WebStack } from './harness.js';
+import { expectNoToken, launchBrowser, signedInVisitor, startWebStack, type WebStack } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
@@ -37,9 +37,7 @@ describe('the crawl', () => {
       token: admin.token,
       body: { kind: 'outreach', occurredOn: '2026-03-01', hours: 1, note: 'Stall at the market' },
     });
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, admin);
-    const token = (await context.cookies()).find((cookie) => cookie.name === 'app_session')!.value;
+    const { context, page, token } = await signedInVisitor(browser, stack, admin);
     const secrets = [token, admin.token];
 
     const scanned = new Set<string>();

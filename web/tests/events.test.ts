@@ -3,7 +3,7 @@
 // point, RSVPs on the page and then sees it; the organizer sees the attendee; a non-organizer
 // sees neither attendees nor the edit link and is refused the edit URL), the filters and the
 // paging, and the private calendar link shown only to its owner.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   appointOrganizer,
@@ -17,21 +17,19 @@ import {
   expectAccessible,
   expectNoToken,
   launchBrowser,
-  newVisitor,
+  type SignedInVisitor,
   saveScreenshot,
-  signIn,
+  signedInVisitor,
   startWebStack,
   type WebStack,
 } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
-let loginServed = false;
 
 beforeAll(async () => {
   stack = await startWebStack();
   browser = await launchBrowser();
-  loginServed = (await fetch(`${stack.webUrl}/login`)).status === 200;
 });
 
 /** Script errors in any page a test opened (the pages' own scripts must run under the CSP). */
@@ -47,20 +45,10 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/**
- * Signs a member in through the login form when the web serves it; until the session branch is
- * merged, TEMPORARILY puts the API token into the `app_session` cookie directly (test-only).
- */
-async function visitorSignedIn(member: TestMember): Promise<{ context: BrowserContext; page: Page }> {
-  const visitor = await newVisitor(browser, stack);
+/** A fresh profile signed in through the login form, its script errors collected. */
+async function visitorSignedIn(member: TestMember): Promise<SignedInVisitor> {
+  const visitor = await signedInVisitor(browser, stack, member);
   visitor.page.on('pageerror', (error) => pageErrors.push(String(error)));
-  if (loginServed) {
-    await signIn(visitor.page, member);
-  } else {
-    await visitor.context.addCookies([
-      { name: 'app_session', value: member.token, url: stack.webUrl, httpOnly: true, sameSite: 'Lax' },
-    ]);
-  }
   return visitor;
 }
 
@@ -209,9 +197,10 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
     const out = await visitorSignedIn(outsider);
     expect((await out.page.goto(`/app/events/${event.slug}`))?.status()).toBe(404);
     expect((await out.page.goto(`/app/events/${event.slug}/edit`))?.status()).toBe(404);
+    // The form the page does not offer, posted anyway (plain fetch with the browser's session).
     const refusedPost = await fetch(`${stack.webUrl}/app/events/${event.slug}/edit`, {
       method: 'POST',
-      headers: { cookie: `app_session=${outsider.token}`, origin: stack.webUrl },
+      headers: { cookie: `app_session=${out.token}`, origin: stack.webUrl },
       body: new URLSearchParams({ title: 'hijack' }),
       redirect: 'manual',
     });
@@ -257,6 +246,7 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
     const organization = await createOrganization(stack.api, admin);
     const event = await createEvent(stack.api, admin, { organizationId: organization._id });
     const member = await stack.member();
+    // Raw cookie on a plain fetch: what a hostile site's form would make a signed-in browser send.
     const response = await fetch(`${stack.webUrl}/app/events/${event.slug}/rsvp`, {
       method: 'POST',
       headers: { cookie: `app_session=${member.token}`, origin: 'https://evil.example' },
@@ -362,11 +352,10 @@ describe("the visitor's time zone", () => {
       { groveId: grove._id },
       { startsAt: '2031-01-10T19:00:00.000Z', endsAt: '2031-01-10T21:00:00.000Z' },
     );
-    const context = await browser.newContext({ baseURL: stack.webUrl, timezoneId: 'America/New_York' });
-    const page = await context.newPage();
+    const { context, page } = await signedInVisitor(browser, stack, organizer, {
+      context: { timezoneId: 'America/New_York' },
+    });
     page.on('pageerror', (error) => pageErrors.push(String(error)));
-    if (loginServed) await signIn(page, organizer);
-    else await context.addCookies([{ name: 'app_session', value: organizer.token, url: stack.webUrl, httpOnly: true }]);
 
     await page.goto(`/app/events/${event.slug}`);
     expect(await page.locator('dl.details time').first().textContent()).toMatch(/2:00\sPM EST|14:00 EST/);

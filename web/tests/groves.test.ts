@@ -2,7 +2,7 @@
 // the organizer accepts it on the grove page, the new member sees the grove's events), invite
 // codes, member lists for organizers only, search and paging, the site admin's create form,
 // and the organization pages.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   appointOrganizer,
@@ -11,48 +11,29 @@ import {
   createGrove,
   createOrganization,
 } from '../../tests/events/helpers.js';
-import { unique, type TestMember } from '../../tests/setup/harness.js';
+import { unique } from '../../tests/setup/harness.js';
 import {
   expectAccessible,
   expectNoToken,
   launchBrowser,
-  newVisitor,
   saveScreenshot,
-  signIn,
+  signedInVisitor,
   startWebStack,
   type WebStack,
 } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
-let loginServed = false;
 
 beforeAll(async () => {
   stack = await startWebStack();
   browser = await launchBrowser();
-  loginServed = (await fetch(`${stack.webUrl}/login`)).status === 200;
 });
 
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
 });
-
-/**
- * Signs a member in through the login form when the web serves it; until the session branch is
- * merged, TEMPORARILY puts the API token into the `app_session` cookie directly (test-only).
- */
-async function visitorSignedIn(member: TestMember): Promise<{ context: BrowserContext; page: Page }> {
-  const visitor = await newVisitor(browser, stack);
-  if (loginServed) {
-    await signIn(visitor.page, member);
-  } else {
-    await visitor.context.addCookies([
-      { name: 'app_session', value: member.token, url: stack.webUrl, httpOnly: true, sameSite: 'Lax' },
-    ]);
-  }
-  return visitor;
-}
 
 describe('groves', () => {
   it('a newcomer asks to join an approval grove, its organizer accepts, the newcomer sees its events', async () => {
@@ -69,7 +50,7 @@ describe('groves', () => {
     );
     const newcomer = await stack.member({ prefix: 'new' });
 
-    const visitor = await visitorSignedIn(newcomer);
+    const visitor = await signedInVisitor(browser, stack, newcomer);
     const { page } = visitor;
     await page.goto('/app/groves');
     await page.getByLabel('Search by name or region').fill(name);
@@ -91,7 +72,7 @@ describe('groves', () => {
     expect(await page.textContent('main')).toContain('Your request to join is waiting');
 
     // The organizer accepts on the grove page; the member list is theirs only.
-    const org = await visitorSignedIn(organizer);
+    const org = await signedInVisitor(browser, stack, organizer);
     await org.page.goto(`/app/groves/${grove.slug}`);
     expect(await org.page.textContent('main')).toContain(`@${newcomer.handle}`);
     await expectAccessible(org.page);
@@ -100,7 +81,7 @@ describe('groves', () => {
     await org.page.waitForURL(`**/app/groves/${grove.slug}`);
     expect(await org.page.getByRole('status').textContent()).toContain(`@${newcomer.handle} is a member now.`);
     expect(await org.page.getByRole('list', { name: 'Members' }).textContent()).toContain(`@${newcomer.handle}`);
-    expectNoToken(await org.page.content(), organizer.token, 'the grove page');
+    expectNoToken(await org.page.content(), org.token, 'the grove page');
 
     // Readable on a phone: the organizer's fullest page does not scroll sideways.
     await org.page.setViewportSize({ width: 375, height: 740 });
@@ -133,13 +114,13 @@ describe('groves', () => {
     await appointOrganizer(stack.api, admin, grove._id, organizer);
     const invitee = await stack.member({ prefix: 'inv' });
 
-    const org = await visitorSignedIn(organizer);
+    const org = await signedInVisitor(browser, stack, organizer);
     await org.page.goto(`/app/groves/${grove.slug}`);
     await org.page.getByRole('button', { name: 'Make an invite code' }).click();
     const code = await org.page.getByLabel('New invite code (shown only now)').inputValue();
     expect(code).toMatch(/^[a-z2-7]{16}$/i);
 
-    const { context, page } = await visitorSignedIn(invitee);
+    const { context, page } = await signedInVisitor(browser, stack, invitee);
     await page.goto(`/app/groves/${grove.slug}`);
     expect(await page.getByRole('button', { name: 'Ask to join' }).count()).toBe(0);
     await page.getByRole('textbox', { name: /^Invite code/ }).fill('aaaaaaaaaaaaaaaa');
@@ -160,7 +141,7 @@ describe('groves', () => {
     for (let i = 0; i < 21; i++) await createGrove(stack.api, admin, { name: `${prefix} grove ${i}` });
     const member = await stack.member();
 
-    const { context, page } = await visitorSignedIn(member);
+    const { context, page } = await signedInVisitor(browser, stack, member);
     await page.goto(`/app/groves?q=${prefix}`);
     expect(await page.locator('main li.card').count()).toBe(20);
     expect(await page.getByRole('heading', { name: 'Create a grove (site admins)' }).count()).toBe(0);
@@ -170,7 +151,7 @@ describe('groves', () => {
     expect((await page.goto('/app/groves/no-such-grove-here'))?.status()).toBe(404);
     await context.close();
 
-    const adminVisitor = await visitorSignedIn(admin);
+    const adminVisitor = await signedInVisitor(browser, stack, admin);
     await adminVisitor.page.goto('/app/groves');
     const newName = unique('Made on the web ');
     await adminVisitor.page.getByLabel('Name', { exact: true }).fill(newName);
@@ -195,7 +176,7 @@ describe('organizations', () => {
     );
     const member = await stack.member();
 
-    const { context, page } = await visitorSignedIn(member);
+    const { context, page } = await signedInVisitor(browser, stack, member);
     await page.goto(`/app/organizations?q=${encodeURIComponent(organization.name)}`);
     await expectAccessible(page);
     await saveScreenshot(page, 'organizations');

@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { type RealtimeService, startRealtime } from '../../server/realtime/service.js';
 import { testDatabaseUrl } from '../../tests/setup/database.js';
@@ -16,6 +16,7 @@ import { createMember, createTestApp, type TestApp, type TestMember } from '../.
 import { createWebApp } from '../server/app.js';
 import { loadWebConfig, type WebConfig } from '../server/config.js';
 import type { WebEnv } from '../server/env.js';
+import { SESSION_COOKIE } from '../server/session.js';
 import type { Hono } from 'hono';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -127,6 +128,40 @@ export async function signIn(page: Page, member: Pick<TestMember, 'email' | 'pas
     page.waitForURL((url) => url.pathname.startsWith('/app/')),
     page.getByRole('button', { name: 'Sign in' }).click(),
   ]);
+}
+
+/** A browser profile signed in through the real login form, and the session token it holds. */
+export interface SignedInVisitor {
+  context: BrowserContext;
+  page: Page;
+  /**
+   * The token in the profile's `app_session` cookie: the session this sign-in created, not
+   * `member.token` (revoke this one to sign the browser out; check pages for this one).
+   */
+  token: string;
+}
+
+/**
+ * A fresh profile signed in as `member` through the login form, landing on `next` when given.
+ * `context` options go to the browser context (e.g. `javaScriptEnabled: false`: the login form
+ * works without JavaScript; `timezoneId`).
+ */
+export async function signedInVisitor(
+  browser: Browser,
+  stack: WebStack,
+  member: Pick<TestMember, 'email' | 'password'>,
+  options: { next?: string; context?: BrowserContextOptions } = {},
+): Promise<SignedInVisitor> {
+  const context = await browser.newContext({
+    baseURL: stack.webUrl,
+    viewport: { width: 1200, height: 900 },
+    ...options.context,
+  });
+  const page = await context.newPage();
+  await signIn(page, member, options.next);
+  const cookie = (await context.cookies()).find((entry) => entry.name === SESSION_COOKIE);
+  if (!cookie?.value) throw new Error('signing in through the login form set no session cookie');
+  return { context, page, token: cookie.value };
 }
 
 const axeSource = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');

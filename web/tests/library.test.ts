@@ -1,6 +1,6 @@
 // The media library (list, filters, item page, private watchlist) and the guides (by category,
 // a guide's page with its body sanitised again by the web server) in Chromium.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestMember } from '../../tests/setup/harness.js';
 import { guideBodyHtml } from '../pages/guides.js';
@@ -8,9 +8,9 @@ import {
   expectAccessible,
   expectNoToken,
   launchBrowser,
-  newVisitor,
+  type SignedInVisitor,
   saveScreenshot,
-  signIn,
+  signedInVisitor,
   startWebStack,
   type WebStack,
 } from './harness.js';
@@ -19,7 +19,7 @@ let stack: WebStack;
 let browser: Browser;
 let admin: TestMember;
 let member: TestMember;
-let visitor: { context: BrowserContext; page: Page };
+let visitor: SignedInVisitor;
 
 const hostileBody = [
   '# Getting started',
@@ -85,14 +85,7 @@ beforeAll(async () => {
     if (guide.slug !== 'draft-guide') await asAdmin.guides.adminUpdate.mutate({ id: created._id, published: true });
   }
 
-  visitor = await newVisitor(browser, stack);
-  if ((await fetch(`${stack.webUrl}/login`)).status === 200) await signIn(visitor.page, member);
-  else {
-    // Before the session pages are merged: the cookie the session route would set.
-    await visitor.context.addCookies([
-      { name: 'app_session', value: member.token, url: stack.webUrl, httpOnly: true, sameSite: 'Lax' },
-    ]);
-  }
+  visitor = await signedInVisitor(browser, stack, member);
 });
 
 afterAll(async () => {
@@ -109,7 +102,7 @@ describe('the media library', () => {
     expect(await titles()).toEqual(['Dominion', 'Kitchen Basics']);
     await expectAccessible(page);
     await saveScreenshot(page, 'media-library');
-    expectNoToken(await page.content(), member.token, 'the media page');
+    expectNoToken(await page.content(), visitor.token, 'the media page');
 
     await page.getByLabel('Kind').selectOption('talk');
     await page.getByRole('button', { name: 'Filter' }).click();
@@ -144,6 +137,7 @@ describe('the media library', () => {
     await expectAccessible(page);
     // Nobody else sees it: another member's watchlist page is their own, empty one.
     const other = await stack.member({ prefix: 'libother' });
+    // A plain fetch with the other member's API token as the cookie: a browser adds nothing here.
     const otherPage = await fetch(`${stack.webUrl}/app/media/watchlist`, {
       headers: { cookie: `app_session=${other.token}` },
     });
@@ -157,6 +151,7 @@ describe('the media library', () => {
   });
 
   it('answers 404 for a draft and for an unknown item', async () => {
+    // Status and body only: plain fetches with the API token as the cookie.
     for (const path of ['/app/media/item-2-film', '/app/media/no-such-item', '/app/media/Bad%20Slug']) {
       const response = await fetch(`${stack.webUrl}${path}`, { headers: { cookie: `app_session=${member.token}` } });
       expect(response.status, path).toBe(404);
@@ -207,8 +202,9 @@ describe('the guides', () => {
     expect(alerts).toEqual([]);
     await expectAccessible(page);
     await saveScreenshot(page, 'guides-guide');
-    expectNoToken(await page.content(), member.token, 'the guide page');
+    expectNoToken(await page.content(), visitor.token, 'the guide page');
 
+    // Status only: a plain fetch with the API token as the cookie.
     const draft = await fetch(`${stack.webUrl}/app/guides/draft-guide`, {
       headers: { cookie: `app_session=${member.token}` },
     });

@@ -1,7 +1,7 @@
 // The map, the place pages and the pending-places queue in Chromium: the newcomer's journey
 // (register → map → submit a place → an admin approves it → it appears on the map), the
 // filters, the bbox endpoint's refusals, the 404 place page and a non-admin on the admin page.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestMember } from '../../tests/setup/harness.js';
 import {
@@ -10,7 +10,7 @@ import {
   launchBrowser,
   newVisitor,
   saveScreenshot,
-  signIn,
+  signedInVisitor,
   startWebStack,
   type WebStack,
 } from './harness.js';
@@ -32,25 +32,10 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** Whether the session branch's pages (login, register) are on this tree. */
-async function webPageExists(path: string): Promise<boolean> {
-  const response = await fetch(`${stack.webUrl}${path}`, { redirect: 'manual' });
-  return response.status === 200;
-}
-
 /**
- * Signs `member` in: through the login form when it exists, otherwise by giving the browser the
- * cookie the session route would set (the API token, HttpOnly), so these pages can be tested
- * before the session pages are merged.
+ * A GET as a signed-in member without a browser (headers, status, JSON): a plain `fetch` with
+ * the API token as the raw cookie, as the session route would have set it; no browser adds anything here.
  */
-async function signInAs(context: BrowserContext, page: Page, member: TestMember): Promise<void> {
-  if (await webPageExists('/login')) return signIn(page, member);
-  await context.addCookies([
-    { name: 'app_session', value: member.token, url: stack.webUrl, httpOnly: true, sameSite: 'Lax' },
-  ]);
-}
-
-/** A GET as a signed-in member without a browser (headers, status, JSON). */
 function getAs(member: TestMember, path: string): Promise<Response> {
   return fetch(`${stack.webUrl}${path}`, { headers: { cookie: `app_session=${member.token}` }, redirect: 'manual' });
 }
@@ -83,29 +68,15 @@ describe("a newcomer's journey, part 1", () => {
     const handle = `newcomer${Date.now().toString(36)}`;
     const credentials = { email: `${handle}@example.test`, password: `pw-${handle}-long-enough` };
 
-    // 1. Register through the web's register page (the session pages, merged separately); on a
-    // tree without them, through the API, then signed in with the cookie the session route sets.
-    if (await webPageExists('/register')) {
-      await page.goto('/register');
-      await page.getByLabel('Email').fill(credentials.email);
-      await page.getByLabel('Handle').fill(handle);
-      await page.getByLabel('Password').fill(credentials.password);
-      await Promise.all([
-        page.waitForURL((url) => url.pathname.startsWith('/app/')),
-        page.getByRole('button', { name: /create|register|sign up/i }).click(),
-      ]);
-    } else {
-      const registered = await stack.api.request('POST', '/api/auth/register', {
-        body: { ...credentials, handle },
-      });
-      expect(registered.status).toBe(201);
-      await signInAs(newcomer.context, page, {
-        id: registered.body.user._id,
-        handle,
-        token: registered.body.token,
-        ...credentials,
-      });
-    }
+    // 1. Register through the web's register page.
+    await page.goto('/register');
+    await page.getByLabel('Email').fill(credentials.email);
+    await page.getByLabel('Handle').fill(handle);
+    await page.getByLabel('Password').fill(credentials.password);
+    await Promise.all([
+      page.waitForURL((url) => url.pathname.startsWith('/app/')),
+      page.getByRole('button', { name: 'Create account' }).click(),
+    ]);
 
     // 2. The map.
     await page.goto('/app/map');
@@ -151,8 +122,7 @@ describe("a newcomer's journey, part 1", () => {
     expect(before.items.map((item: { name: string }) => item.name)).not.toContain(name);
 
     // 4. An admin, in a second browser profile, approves it on the admin page.
-    const moderator = await newVisitor(browser, stack);
-    await signInAs(moderator.context, moderator.page, admin);
+    const moderator = await signedInVisitor(browser, stack, admin);
     await moderator.page.goto('/app/admin/places');
     expect(await moderator.page.getByRole('heading', { level: 2, name }).isVisible()).toBe(true);
     await expectAccessible(moderator.page);
@@ -197,13 +167,9 @@ describe('the map without JavaScript and its filters', () => {
     await approvedPlace(-58.4, -34.6, { name: 'Far Away Buenos Aires' });
 
     // A phone-sized window: the page must not scroll sideways.
-    const context = await browser.newContext({
-      baseURL: stack.webUrl,
-      javaScriptEnabled: false,
-      viewport: { width: 390, height: 800 },
+    const { context, page } = await signedInVisitor(browser, stack, submitter, {
+      context: { javaScriptEnabled: false, viewport: { width: 390, height: 800 } },
     });
-    const page = await context.newPage();
-    await signInAs(context, page, submitter);
     await page.goto('/app/map');
     await page.getByLabel('Area').fill('-70.7,-33.5,-70.5,-33.3');
     await page.getByRole('button', { name: 'Show places' }).click();
@@ -314,8 +280,7 @@ describe('place pages', () => {
     const html = await other.text();
     expect(html).not.toContain('Secret Pending Place');
 
-    const { context, page } = await newVisitor(browser, stack);
-    await signInAs(context, page, stranger);
+    const { context, page } = await signedInVisitor(browser, stack, stranger);
     const response = await page.goto('/app/places/no-such-place-anywhere');
     expect(response?.status()).toBe(404);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
@@ -332,8 +297,7 @@ describe('place pages', () => {
       text: 'Lovely cakes.',
       showHandle: true,
     });
-    const { context, page } = await newVisitor(browser, stack);
-    await signInAs(context, page, submitter);
+    const { context, page, token } = await signedInVisitor(browser, stack, submitter);
     await page.goto(`/app/places/${place.slug}`);
     expect(await page.locator('main').textContent()).toContain('Lovely cakes.');
     expect(await page.locator('main').textContent()).toContain(`@${reviewer.handle}`);
@@ -363,13 +327,12 @@ describe('place pages', () => {
     const lists = await stack.api.trpc(submitter.token).placeLists.list.query({});
     expect(lists.items.map((list) => [list.name, list.placeCount])).toEqual([['Weekend treats', 1]]);
     await expectAccessible(page);
-    expectNoToken(await page.content(), submitter.token, 'the place page');
+    expectNoToken(await page.content(), token, 'the place page');
     await context.close();
   });
 
   it('re-renders the submit form with the API error and the values entered', async () => {
-    const { context, page } = await newVisitor(browser, stack);
-    await signInAs(context, page, submitter);
+    const { context, page } = await signedInVisitor(browser, stack, submitter);
     await page.goto('/app/places/new');
     await page.getByLabel('Name').fill('Bad Website Place');
     await page.getByLabel('Type').selectOption('cafe');
@@ -407,6 +370,7 @@ describe('the pending-places queue', () => {
       website: 'https://example.org/self',
       location: { lng: 5, lat: 5 },
     });
+    // The button the page does not offer, posted anyway (plain fetch, raw cookie).
     const approve = await fetch(`${stack.webUrl}/app/admin/places/${pending._id}/approve`, {
       method: 'POST',
       headers: { cookie: `app_session=${submitter.token}`, origin: stack.webUrl },
@@ -416,8 +380,7 @@ describe('the pending-places queue', () => {
     const still = await stack.api.trpc(admin.token).places.adminListPending.query({ limit: 100 });
     expect(still.items.map((place) => place._id)).toContain(pending._id);
 
-    const { context, page: browserPage } = await newVisitor(browser, stack);
-    await signInAs(context, browserPage, submitter);
+    const { context, page: browserPage } = await signedInVisitor(browser, stack, submitter);
     const response = await browserPage.goto('/app/admin/places');
     expect(response?.status()).toBe(403);
     expect(await browserPage.getByRole('heading', { level: 1 }).textContent()).toBe('Not allowed');
@@ -434,14 +397,14 @@ describe('the pending-places queue', () => {
       website: 'https://example.org/reject',
       location: { lng: 6, lat: 6 },
     });
-    const { context, page } = await newVisitor(browser, stack);
-    await signInAs(context, page, admin);
+    const { context, page, token } = await signedInVisitor(browser, stack, admin);
     await page.goto('/app/admin/places');
     await page.getByRole('button', { name: 'Reject To Be Rejected' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Rejected “To Be Rejected”');
+    // A stale second tab's post, made directly (plain fetch with the browser's session).
     const again = await fetch(`${stack.webUrl}/app/admin/places/${pending._id}/approve`, {
       method: 'POST',
-      headers: { cookie: `app_session=${admin.token}`, origin: stack.webUrl },
+      headers: { cookie: `app_session=${token}`, origin: stack.webUrl },
       redirect: 'manual',
     });
     expect(again.status).toBe(303);

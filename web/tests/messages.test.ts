@@ -10,6 +10,7 @@ import {
   expectNoToken,
   launchBrowser,
   saveScreenshot,
+  signedInVisitor,
   startWebStack,
   type WebStack,
 } from './harness.js';
@@ -28,22 +29,9 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/**
- * TEMPORARY, until the /login page lands on main (then `signIn` from the harness): the
- * `app_session` cookie set on the browser context from a token the API issued, as the session
- * route would set it.
- */
-async function signedIn(member: TestMember, options: { javaScriptEnabled?: boolean } = {}) {
-  const context = await browser.newContext({
-    baseURL: stack.webUrl,
-    viewport: { width: 1200, height: 900 },
-    javaScriptEnabled: options.javaScriptEnabled ?? true,
-  });
-  await context.addCookies([
-    { name: 'app_session', value: member.token, url: stack.webUrl, httpOnly: true, sameSite: 'Lax' },
-  ]);
-  const page = await context.newPage();
-  return { context, page };
+/** A fresh profile signed in as `member` through the login form. */
+function signedIn(member: TestMember, context: { javaScriptEnabled?: boolean } = {}) {
+  return signedInVisitor(browser, stack, member, { context });
 }
 
 /** Every script the page loaded, and the page itself, are free of the token. */
@@ -67,13 +55,13 @@ describe('the conversations list', () => {
     const [a, b] = await friends();
     const conversation = await startConversation(stack.api, b, [a]);
     await send(stack.api, b, conversation._id, 'Leafleting on Saturday?');
-    const { context, page } = await signedIn(a);
+    const { context, page, token } = await signedIn(a);
     await page.goto('/app/messages');
     const link = page.getByRole('link', { name: `@${b.handle}` });
     await expect.poll(() => link.count()).toBe(1);
     expect(await page.locator('.conversation-list').textContent()).toContain('1 unread');
     await expectAccessible(page);
-    await expectPageHasNoToken(page, a.token);
+    await expectPageHasNoToken(page, token);
     await saveScreenshot(page, 'messages-list');
     await context.close();
   });
@@ -98,6 +86,7 @@ describe('the conversations list', () => {
   it('answers the API refusal when the chosen member may not be messaged (not a friend)', async () => {
     const a = await stack.member();
     const stranger = await stack.member();
+    // A post the page's form would not offer (no stranger is listed): plain fetch, raw cookie.
     const response = await fetch(`${stack.webUrl}/app/messages`, {
       method: 'POST',
       headers: {
@@ -136,6 +125,7 @@ describe('a conversation page', () => {
     const [a, b] = await friends();
     const outsider = await stack.member();
     const conversation = await startConversation(stack.api, a, [b]);
+    // Status and body only: a plain fetch with the outsider's API token as the cookie.
     const response = await fetch(`${stack.webUrl}/app/messages/${conversation._id}`, {
       headers: { cookie: `app_session=${outsider.token}` },
     });
@@ -174,9 +164,9 @@ describe('a conversation page', () => {
 
     await expectAccessible(ben.page);
     await saveScreenshot(ben.page, 'messages-conversation');
-    await expectPageHasNoToken(ana.page, a.token);
-    await expectPageHasNoToken(ben.page, b.token);
-    for (const answer of tickets) expectNoToken(answer, a.token, 'the ticket answer');
+    await expectPageHasNoToken(ana.page, ana.token);
+    await expectPageHasNoToken(ben.page, ben.token);
+    for (const answer of tickets) expectNoToken(answer, ana.token, 'the ticket answer');
 
     // Deleting it for everyone (a plain form) takes it off the other page live too.
     await ana.page.getByRole('button', { name: 'Delete for everyone' }).click();
@@ -191,10 +181,11 @@ describe('a conversation page', () => {
   it('ends live updates when the session is revoked', async () => {
     const [a, b] = await friends();
     const conversation = await startConversation(stack.api, a, [b]);
-    const { context, page } = await signedIn(a);
+    const { context, page, token } = await signedIn(a);
     await page.goto(`/app/messages/${conversation._id}`);
     await expect.poll(() => liveStatus(page).getAttribute('data-state'), { timeout: 10_000 }).toBe('connected');
-    expect((await stack.api.request('POST', '/api/auth/logout', { token: a.token })).status).toBe(200);
+    // Revoke the browser's own session (the one the login form created).
+    expect((await stack.api.request('POST', '/api/auth/logout', { token })).status).toBe(200);
     await expect.poll(() => liveStatus(page).getAttribute('data-state'), { timeout: 10_000 }).toBe('ended');
     await context.close();
   });
@@ -203,6 +194,7 @@ describe('a conversation page', () => {
 describe('the ticket endpoint', () => {
   it('refuses another origin, and gives a signed-in page a ticket that is not its token', async () => {
     const a = await stack.member();
+    // Headers and the raw answer: plain fetches with the API token as the cookie.
     const crossSite = await fetch(`${stack.webUrl}/app/messages/ticket`, {
       method: 'POST',
       headers: { origin: 'https://evil.example', cookie: `app_session=${a.token}` },
@@ -225,6 +217,7 @@ describe('the ticket endpoint', () => {
   it('sends a revoked session to login and clears the cookie', async () => {
     const a = await stack.member();
     await stack.api.request('POST', '/api/auth/logout', { token: a.token });
+    // A revoked token as the raw cookie: no login form can hand a browser one.
     const response = await fetch(`${stack.webUrl}/app/messages/ticket`, {
       method: 'POST',
       headers: { origin: stack.webUrl, cookie: `app_session=${a.token}` },

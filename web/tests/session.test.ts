@@ -13,6 +13,7 @@ import {
   newVisitor,
   saveScreenshot,
   signIn,
+  signedInVisitor,
   startWebStack,
   type WebStack,
 } from './harness.js';
@@ -366,8 +367,7 @@ describe('next: where sign-in leads, never off the site', () => {
 
   it('in Chromium: no next → /app/feed; an evil next → /app/feed on this site', async () => {
     const member = await stack.member();
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member);
+    const { context, page } = await signedInVisitor(browser, stack, member);
     expect(page.url()).toBe(`${stack.webUrl}/app/feed`);
     await page.context().clearCookies();
     for (const evil of ['//evil.example', '/\\evil.example', 'javascript:alert(1)']) {
@@ -384,9 +384,7 @@ describe('next: where sign-in leads, never off the site', () => {
 describe('a revoked session', () => {
   it('clears the cookie and sends the visitor to login when the API answers 401', async () => {
     const member = await stack.member();
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member);
-    const token = (await context.cookies()).find((cookie) => cookie.name === 'app_session')!.value;
+    const { context, page, token } = await signedInVisitor(browser, stack, member);
     // Revoked through the API (as from another device's session list).
     await stack.api.trpc(token).auth.logout.mutate({});
     const response = await page.goto('/app/settings');
@@ -523,9 +521,7 @@ describe('sign-in pages in Chromium', () => {
 
   it('signs out from the navigation: the session ends at the API and the cookie goes', async () => {
     const member = await stack.member();
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member, '/app/settings');
-    const token = (await context.cookies()).find((cookie) => cookie.name === 'app_session')!.value;
+    const { context, page, token } = await signedInVisitor(browser, stack, member, { next: '/app/settings' });
     await Promise.all([
       page.waitForURL('**/login'),
       page.getByRole('button', { name: `Sign out @${member.handle}` }).click(),

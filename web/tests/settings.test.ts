@@ -8,9 +8,8 @@ import {
   expectAccessible,
   expectNoToken,
   launchBrowser,
-  newVisitor,
   saveScreenshot,
-  signIn,
+  signedInVisitor,
   startWebStack,
   type WebStack,
 } from './harness.js';
@@ -58,8 +57,7 @@ async function notice(page: Page): Promise<string> {
 describe('settings', () => {
   it('shows the account and the sessions, accessibly and without the token', async () => {
     const member = await stack.member();
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member, '/app/settings');
+    const { context, page } = await signedInVisitor(browser, stack, member, { next: '/app/settings' });
     const response = await page.goto('/app/settings');
     const html = await response!.text();
     expectNoToken(html, (await browserToken(context))!, 'the settings page');
@@ -78,8 +76,7 @@ describe('settings', () => {
 
   it('changes the handle; a wrong current password is refused with the API message', async () => {
     const member = await stack.member();
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member, '/app/settings');
+    const { context, page } = await signedInVisitor(browser, stack, member, { next: '/app/settings' });
     const handle = `renamed_${Date.now().toString(36)}`;
     await page.getByLabel('Handle').fill(handle);
     await submit(page, 'Change handle');
@@ -106,8 +103,7 @@ describe('settings', () => {
 
   it('changes the password: other sessions end, this one stays', async () => {
     const member = await stack.member();
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member, '/app/settings');
+    const { context, page } = await signedInVisitor(browser, stack, member, { next: '/app/settings' });
     const passwordForm = page.locator('form[action="/app/settings/password"]');
     await passwordForm.getByLabel('Current password').fill(member.password);
     await passwordForm.getByLabel('New password').fill('a brand new pass phrase');
@@ -124,8 +120,7 @@ describe('settings', () => {
 
   it('revokes one session, then all other sessions', async () => {
     const member = await stack.member();
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member, '/app/settings');
+    const { context, page } = await signedInVisitor(browser, stack, member, { next: '/app/settings' });
     const sessions = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
     expect(await sessions.count()).toBe(2);
     await Promise.all([
@@ -151,8 +146,7 @@ describe('settings', () => {
 
   it('saves notification preferences (unticked boxes are off)', async () => {
     const member = await stack.member();
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member, '/app/settings');
+    const { context, page } = await signedInVisitor(browser, stack, member, { next: '/app/settings' });
     const push = page.getByRole('group', { name: 'Push notifications' });
     const email = page.getByRole('group', { name: 'Email notifications' });
     await push.getByLabel('A decision on a report you filed').uncheck();
@@ -178,8 +172,7 @@ describe('settings', () => {
 
   it('panic: every session ends, this one too, and the visitor is at login', async () => {
     const member = await stack.member();
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member, '/app/settings');
+    const { context, page } = await signedInVisitor(browser, stack, member, { next: '/app/settings' });
     const browserSession = (await browserToken(context))!;
     await submit(page, 'Sign out everywhere now', '**/login');
     expect(await notice(page)).toMatch(/Every session was signed out/);
@@ -191,8 +184,7 @@ describe('settings', () => {
 
   it('deletes the account only after the handle is typed; then the cookie is gone and the start page says so', async () => {
     const member = await stack.member();
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, member, '/app/settings');
+    const { context, page } = await signedInVisitor(browser, stack, member, { next: '/app/settings' });
     await Promise.all([
       page.waitForURL('**/app/settings/delete'),
       page.getByRole('link', { name: 'Delete my account…' }).click(),
