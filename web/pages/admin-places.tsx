@@ -9,7 +9,7 @@ import { redirectWithNotice } from '../server/flash.js';
 import { renderPage } from '../server/layout.js';
 import {
   apiStatus,
-  EXTERNAL_REL,
+  PlaceOptionalDetails,
   PLACE_TYPE_LABELS,
   queryString,
   renderForbidden,
@@ -36,37 +36,7 @@ function PendingPlace({ place }: { place: Place }) {
           <dd>{place.address}</dd>
           <dt>Location</dt>
           <dd>{`${place.location.lat}, ${place.location.lng}`}</dd>
-          {place.hours ? (
-            <>
-              <dt>Opening hours</dt>
-              <dd>{place.hours}</dd>
-            </>
-          ) : null}
-          <dt>Website</dt>
-          <dd>
-            <a href={place.website} rel={EXTERNAL_REL}>
-              {place.website}
-            </a>
-          </dd>
-          {place.tags.length > 0 ? (
-            <>
-              <dt>Tags</dt>
-              <dd>{place.tags.join(', ')}</dd>
-            </>
-          ) : null}
-          {place.photoUrls.length > 0 ? (
-            <>
-              <dt>Photos</dt>
-              <dd>
-                {place.photoUrls.map((url, index) => (
-                  <>
-                    {index > 0 ? ', ' : ''}
-                    <a href={url} rel={EXTERNAL_REL}>{`Photo ${index + 1}`}</a>
-                  </>
-                ))}
-              </dd>
-            </>
-          ) : null}
+          <PlaceOptionalDetails place={place} />
           <dt>Submitted</dt>
           <dd>{shortDate(place.createdAt)}</dd>
         </dl>

@@ -121,3 +121,47 @@ export function isPlaceType(value: string): value is PlaceType {
 export function isVeganLevel(value: string): value is VeganLevel {
   return Object.hasOwn(VEGAN_LEVEL_LABELS, value);
 }
+
+/** The part of a place's details that its page and the moderation queue show alike. */
+export function PlaceOptionalDetails({
+  place,
+}: {
+  place: { hours?: string | null; website: string; tags: string[]; photoUrls: string[] };
+}) {
+  return (
+    <>
+      {place.hours ? (
+        <>
+          <dt>Opening hours</dt>
+          <dd>{place.hours}</dd>
+        </>
+      ) : null}
+      <dt>Website</dt>
+      <dd>
+        <a href={place.website} rel={EXTERNAL_REL}>
+          {place.website}
+        </a>
+      </dd>
+      {place.tags.length > 0 ? (
+        <>
+          <dt>Tags</dt>
+          <dd>{place.tags.join(', ')}</dd>
+        </>
+      ) : null}
+      {place.photoUrls.length > 0 ? (
+        <>
+          <dt>Photos</dt>
+          <dd>
+            <ul class="plain">
+              {place.photoUrls.map((url, index) => (
+                <li>
+                  <a href={url} rel={EXTERNAL_REL}>{`Photo ${index + 1}`}</a>
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -10,12 +10,12 @@ import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import {
   apiStatus,
-  EXTERNAL_REL,
   field,
   formErrorMessage,
   formErrorStatus,
   isPlaceType,
   isVeganLevel,
+  PlaceOptionalDetails,
   PLACE_TYPE_LABELS,
   renderReadFailure,
   shortDate,
@@ -366,38 +366,7 @@ async function renderPlacePage(c: Context<WebEnv>, slug: string, state: PlacePag
         <dd>{VEGAN_LEVEL_LABELS[place.veganLevel]}</dd>
         <dt>Address</dt>
         <dd>{place.address}</dd>
-        {place.hours ? (
-          <>
-            <dt>Opening hours</dt>
-            <dd>{place.hours}</dd>
-          </>
-        ) : null}
-        <dt>Website</dt>
-        <dd>
-          <a href={place.website} rel={EXTERNAL_REL}>
-            {place.website}
-          </a>
-        </dd>
-        {place.tags.length > 0 ? (
-          <>
-            <dt>Tags</dt>
-            <dd>{place.tags.join(', ')}</dd>
-          </>
-        ) : null}
-        {place.photoUrls.length > 0 ? (
-          <>
-            <dt>Photos</dt>
-            <dd>
-              <ul class="plain">
-                {place.photoUrls.map((url, index) => (
-                  <li>
-                    <a href={url} rel={EXTERNAL_REL}>{`Photo ${index + 1}`}</a>
-                  </li>
-                ))}
-              </ul>
-            </dd>
-          </>
-        ) : null}
+        <PlaceOptionalDetails place={place} />
         <dt>Location</dt>
         <dd>
           {`${place.location.lat}, ${place.location.lng}`}
