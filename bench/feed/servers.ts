@@ -47,6 +47,7 @@ const ports = {
   api: await listen(createApp(feedDeps).app.fetch as Fetch),
   bare: await listen(createFeedBareApp(feedUrl, 'design', poolMax).app.fetch as Fetch),
   naive: await listen(createFeedBareApp(feedUrl, 'naive', poolMax).app.fetch as Fetch),
+  floor: await listen(createFeedBareApp(feedUrl, 'floor', poolMax).app.fetch as Fetch),
   places: await listen(createApp(placesDeps).app.fetch as Fetch),
 };
 process.send!({ ports, token });
