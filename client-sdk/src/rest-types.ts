@@ -984,7 +984,7 @@ export interface paths {
         put?: never;
         /**
          * RSVP going or interested
-         * @description Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over. RSVPs are deleted 30 days after the event ends.
+         * @description Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over; 403 when the grove hosting it banned the caller (public events too). RSVPs are deleted 30 days after the event ends.
          */
         post: operations["events-rsvp"];
         /**
@@ -1236,7 +1236,7 @@ export interface paths {
         put?: never;
         /**
          * Ban a member from the grove (organizers)
-         * @description Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403). Idempotent; banning yourself answers 409.
+         * @description Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403). Their RSVPs to the grove's events that are not over are withdrawn, public events included, and new ones answer 403 while the ban lasts, so an RSVP-only meeting point is no longer shown to them (the reveal log keeps what they already saw). Idempotent; banning yourself answers 409.
          */
         post: operations["groves-ban"];
         delete?: never;
@@ -9068,6 +9068,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -250,6 +250,70 @@ describe('join policies and organizer verbs', () => {
     );
   });
 
+  it("a ban withdraws the member's RSVPs to the grove's events, public ones too, and refuses new ones until lifted", async () => {
+    const { grove, organizer } = await groveWithOrganizer(t);
+    const point = { text: 'Side gate of the depot' };
+    const event = await createEvent(
+      t,
+      organizer,
+      { groveId: grove._id },
+      { visibility: 'public', meetingPoint: point, meetingPointVisibility: 'rsvp' },
+    );
+    const other = await createEvent(t, organizer, { groveId: grove._id }, { visibility: 'public' });
+    const infiltrator = await createMember(t, { prefix: 'inf' });
+    await t.request('POST', `/api/groves/${grove._id}/join`, { token: infiltrator.token });
+    for (const id of [event._id, other._id])
+      expect(
+        (await t.request('POST', `/api/events/${id}/rsvp`, { token: infiltrator.token, body: { status: 'going' } }))
+          .status,
+      ).toBe(200);
+    expect(
+      (await t.request('GET', `/api/events/${event.slug}`, { token: infiltrator.token })).body.meetingPoint,
+    ).toMatchObject(point);
+
+    await t.request('POST', `/api/groves/${grove._id}/bans`, {
+      token: organizer.token,
+      body: { handle: infiltrator.handle },
+    });
+
+    // The public event is still listed for them, without the point, and their RSVPs are gone.
+    const seen = await t.request('GET', `/api/events/${event.slug}`, { token: infiltrator.token });
+    expect(seen.status).toBe(200);
+    expect(seen.body).toMatchObject({ meetingPoint: null, myRsvp: null, rsvpCounts: { going: 0 } });
+    expect((await t.request('GET', `/api/events/${other.slug}`, { token: infiltrator.token })).body.myRsvp).toBeNull();
+    const attendees = await t.request('GET', `/api/events/${event._id}/attendees`, { token: organizer.token });
+    expect(attendees.body.items).toEqual([]);
+    // What they were shown stays on record for the organizers.
+    const reveals = await t.request('GET', `/api/events/${event._id}/reveals`, { token: organizer.token });
+    expect(reveals.body.items.map((r: { handle: string }) => r.handle)).toEqual([infiltrator.handle]);
+
+    // No way back in through an RSVP while the ban lasts (REST and tRPC).
+    const again = await t.request('POST', `/api/events/${event._id}/rsvp`, {
+      token: infiltrator.token,
+      body: { status: 'interested' },
+    });
+    expect(again.status).toBe(403);
+    expect(again.body.error.code).toBe('forbidden');
+    await expect(
+      t.trpc(infiltrator.token).events.rsvp.mutate({ id: event._id, status: 'going' }),
+    ).rejects.toMatchObject({ data: { httpStatus: 403 } });
+    expect(
+      (await t.request('GET', `/api/events/${event.slug}`, { token: infiltrator.token })).body.meetingPoint,
+    ).toBeNull();
+    // Withdrawing stays idempotent; other members are not affected.
+    expect((await t.request('DELETE', `/api/events/${event._id}/rsvp`, { token: infiltrator.token })).status).toBe(200);
+    const bystander = await createMember(t);
+    expect(
+      (await t.request('POST', `/api/events/${event._id}/rsvp`, { token: bystander.token, body: { status: 'going' } }))
+        .status,
+    ).toBe(200);
+
+    // Lifting the ban lets them RSVP again.
+    await t.request('DELETE', `/api/groves/${grove._id}/bans/${infiltrator.handle}`, { token: organizer.token });
+    const after = await t.trpc(infiltrator.token).events.rsvp.mutate({ id: event._id, status: 'going' });
+    expect(after.myRsvp).toBe('going');
+  });
+
   it('invite codes: single or N uses, case-insensitive, expire, revocable; wrong codes 403', async () => {
     const { grove, organizer } = await groveWithOrganizer(t);
     await t.request('PATCH', `/api/groves/${grove._id}`, { token: organizer.token, body: { joinPolicy: 'invite' } });

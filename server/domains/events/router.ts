@@ -101,14 +101,14 @@ export const eventsRouter = router({
     .meta({
       auth: 'member',
       writeLimit: 'events.rsvp',
-      errors: ['conflict'],
+      errors: ['conflict', 'forbidden'],
       openapi: {
         method: 'POST',
         path: '/api/events/{id}/rsvp',
         tags,
         summary: 'RSVP going or interested',
         description:
-          "Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over. RSVPs are deleted 30 days after the event ends.",
+          "Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over; 403 when the grove hosting it banned the caller (public events too). RSVPs are deleted 30 days after the event ends.",
       },
     })
     .input(schemas.rsvpInput)

@@ -39,9 +39,14 @@ async function rsvpState(ctx: MemberContext, eventId: string) {
   };
 }
 
-/** The event row (the `events` table, unaliased) accepts RSVPs from this viewer right now. */
-function acceptsRsvps(viewer: Viewer, now: Date) {
-  return sql`${events.status} <> 'cancelled' and ${events.endsAt} > ${now.toISOString()}::timestamptz and ${visibleTo(viewer)}`;
+/**
+ * The event row (the `events` table, unaliased) accepts RSVPs from this viewer right now. A
+ * member the hosting grove banned cannot RSVP to its events, public ones included: the ban is
+ * how organizers put an infiltrator out, and an RSVP is what reveals an RSVP-only meeting point.
+ */
+function acceptsRsvps(viewer: Viewer, memberId: string, now: Date) {
+  return sql`${events.status} <> 'cancelled' and ${events.endsAt} > ${now.toISOString()}::timestamptz and ${visibleTo(viewer)}
+    and not exists (select 1 from grove_bans b where b.grove_id = ${events.hostGroveId} and b.user_id = ${memberId}::uuid)`;
 }
 
 /**
@@ -53,21 +58,39 @@ function acceptsRsvps(viewer: Viewer, now: Date) {
 export async function setRsvp(ctx: MemberContext, input: { id: string; status: RsvpStatus }) {
   const viewer = await viewerOf(ctx);
   const now = ctx.clock.now();
-  const written = await ctx.database.rows<{ id: string }>(sql`
-    insert into event_rsvps (id, event_id, user_id, status, pending, created_at, updated_at)
-    select ${newId()}::uuid, ${events.id}, ${ctx.user.id}::uuid, ${input.status},
-           (${events.rsvpApproval} and ${events.meetingPointVisibility} = 'rsvp' and not ${organizesHost(ctx.user.id)}),
-           ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-    from events
-    where ${events.id} = ${input.id}::uuid and ${acceptsRsvps(viewer, now)}
-    for share of events
-    on conflict (event_id, user_id) do update
-      set status = excluded.status, updated_at = excluded.updated_at
-      where exists (select 1 from events where ${events.id} = event_rsvps.event_id and ${acceptsRsvps(viewer, now)} for share of events)
-    returning id`);
+  const accepts = acceptsRsvps(viewer, ctx.user.id, now);
+  const written = await ctx.db.transaction(async (tx) => {
+    // The hosting grove's row FOR SHARE first: a ban holds it FOR UPDATE while it removes the
+    // member's RSVPs (groves/membership.ts), so either the ban waits and then removes this RSVP,
+    // or this waits and the INSERT (a new snapshot under READ COMMITTED) sees the ban.
+    await ctx.database.rows(
+      sql`select 1 from groves g join events e on e.host_grove_id = g.id where e.id = ${input.id}::uuid for share of g`,
+      tx,
+    );
+    return ctx.database.rows<{ id: string }>(
+      sql`
+      insert into event_rsvps (id, event_id, user_id, status, pending, created_at, updated_at)
+      select ${newId()}::uuid, ${events.id}, ${ctx.user.id}::uuid, ${input.status},
+             (${events.rsvpApproval} and ${events.meetingPointVisibility} = 'rsvp' and not ${organizesHost(ctx.user.id)}),
+             ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+      from events
+      where ${events.id} = ${input.id}::uuid and ${accepts}
+      for share of events
+      on conflict (event_id, user_id) do update
+        set status = excluded.status, updated_at = excluded.updated_at
+        where exists (select 1 from events where ${events.id} = event_rsvps.event_id and ${accepts} for share of events)
+      returning id`,
+      tx,
+    );
+  });
   if (written.length === 0) {
     const { event } = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
     if (event.status === 'cancelled') throw new AppError('conflict', 'The event is cancelled.');
+    if (new Date(event.endsAt) > now)
+      throw new AppError(
+        'forbidden',
+        'The organizers of the grove hosting this event removed you; you cannot RSVP to its events.',
+      );
     throw new AppError('conflict', 'The event is over.');
   }
   return rsvpState(ctx, input.id);

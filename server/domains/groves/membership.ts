@@ -7,9 +7,18 @@
 // accepts FOR SHARE, bans FOR UPDATE), so a ban can never interleave with a join or an accept
 // and leave a banned member inside.
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
-import { groveBans, groveInvites, groveJoinRequests, groveMembers, groves, users } from '../../../db/schema/index.js';
+import {
+  eventRsvps,
+  events,
+  groveBans,
+  groveInvites,
+  groveJoinRequests,
+  groveMembers,
+  groves,
+  users,
+} from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
@@ -193,7 +202,12 @@ export async function removeMember(ctx: MemberContext, input: { id: string; hand
   return { ok: true as const };
 }
 
-/** Removes the member (and any pending request) and bars them from joining again. Idempotent. */
+/**
+ * Removes the member (and any pending request), bars them from joining again, and withdraws
+ * their RSVPs to the grove's events that are not over, public ones included, so an RSVP-only
+ * meeting point is no longer shown to them (events/rsvp.ts refuses new RSVPs while the ban
+ * lasts; the reveal log keeps what they were already shown). Idempotent.
+ */
 export async function banMember(ctx: MemberContext, input: { id: string; handle: string }) {
   await assertOrganizesGrove(ctx, input.id);
   const userId = await userIdByHandle(ctx.db, input.handle);
@@ -205,6 +219,18 @@ export async function banMember(ctx: MemberContext, input: { id: string; handle:
     await tx
       .delete(groveJoinRequests)
       .where(and(eq(groveJoinRequests.groveId, input.id), eq(groveJoinRequests.userId, userId)));
+    await tx.delete(eventRsvps).where(
+      and(
+        eq(eventRsvps.userId, userId),
+        inArray(
+          eventRsvps.eventId,
+          tx
+            .select({ id: events.id })
+            .from(events)
+            .where(and(eq(events.hostGroveId, input.id), gt(events.endsAt, ctx.clock.now()))),
+        ),
+      ),
+    );
   });
   return { ok: true as const };
 }

@@ -195,7 +195,7 @@ export const grovesRouter = router({
         tags,
         summary: 'Ban a member from the grove (organizers)',
         description:
-          'Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403). Idempotent; banning yourself answers 409.',
+          "Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403). Their RSVPs to the grove's events that are not over are withdrawn, public events included, and new ones answer 403 while the ban lasts, so an RSVP-only meeting point is no longer shown to them (the reveal log keeps what they already saw). Idempotent; banning yourself answers 409.",
       },
     })
     .input(schemas.banInput)
