@@ -52,14 +52,25 @@ export function requestFingerprint(procedurePath: string, rawInput: unknown): Ui
   return createHash('sha256').update(procedurePath).update('\n').update(canonicalJson(rawInput)).digest();
 }
 
-/** The database as the work sees it: every query, raw ones included, inside the key's transaction. */
-function scopedTo(database: Database, tx: Tx): Pick<Context, 'db' | 'database'> {
+/** What the work sees of the context inside the key's transaction. */
+export type IdempotentScope = Pick<Context, 'db' | 'database' | 'afterCommit'>;
+
+/**
+ * The database as the work sees it: every query, raw ones included, inside the key's
+ * transaction; and its after-commit effects held in `effects` until that transaction commits
+ * (a nested transaction of the work is only a savepoint here, so "after my commit" would be too
+ * early: a socket could hear of a message that then rolled back).
+ */
+function scopedTo(database: Database, tx: Tx, effects: (() => void)[]): IdempotentScope {
   return {
     db: tx as unknown as Context['db'],
     database: {
       ...database,
       db: tx as unknown as Database['db'],
       rows: (query, executor = tx) => database.rows(query, executor),
+    },
+    afterCommit: (effect) => {
+      effects.push(effect);
     },
   };
 }
@@ -79,7 +90,7 @@ export interface IdempotentCall<R extends CallResult> {
   /** The status a success answers (stored with the answer). */
   status: number;
   /** Runs the procedure with the scoped database; called at most once per attempt. */
-  run(scope: Pick<Context, 'db' | 'database'>): Promise<R>;
+  run(scope: IdempotentScope): Promise<R>;
   /** Turns a stored answer into the result the caller returns. */
   replay(data: unknown): R;
 }
@@ -89,8 +100,10 @@ export async function runIdempotent<R extends CallResult>(ctx: Context, call: Id
   const now = ctx.clock.now();
   const thisKey = and(eq(idempotencyKeys.userId, call.userId), eq(idempotencyKeys.key, call.key));
   for (let attempt = 0; ; attempt++) {
+    // This attempt's after-commit effects: run once it commits, dropped if it rolls back.
+    const effects: (() => void)[] = [];
     try {
-      return await ctx.database.db.transaction(async (tx) => {
+      const result = await ctx.database.db.transaction(async (tx) => {
         // An expired key is free again, even before the sweep has deleted it.
         await tx
           .delete(idempotencyKeys)
@@ -111,7 +124,7 @@ export async function runIdempotent<R extends CallResult>(ctx: Context, call: Id
             );
           return call.replay(JSON.parse(stored.responseBody));
         }
-        const result = await call.run(scopedTo(ctx.database, tx));
+        const result = await call.run(scopedTo(ctx.database, tx, effects));
         // Roll back: a failed attempt leaves no key behind, so the client may retry it as is.
         if (!result.ok) throw result.error;
         await tx
@@ -120,6 +133,8 @@ export async function runIdempotent<R extends CallResult>(ctx: Context, call: Id
           .where(thisKey);
         return result;
       });
+      for (const effect of effects) ctx.afterCommit(effect);
+      return result;
     } catch (error) {
       // 25P02: the work caught a failed statement (e.g. a slug race it retries) but the
       // transaction was already aborted; KeyVanished: the row we waited on was swept. Both

@@ -33,6 +33,14 @@ export interface Context extends AppDeps {
   idempotencyKey: string | null;
   /** Resolves the session once per request (memoised); null when no valid token was sent. */
   authenticate(): Promise<AuthenticatedSession | null>;
+  /**
+   * Runs `effect` (a realtime event, a socket disconnect: anything another process or client
+   * acts on) once the request's writes are committed. Domains call it after their own
+   * transaction; it runs at once, unless the whole call runs inside an outer transaction (an
+   * Idempotency-Key: server/lib/idempotency.ts), which runs it after that commits and drops it
+   * if that rolls back or is retried.
+   */
+  afterCommit(effect: () => void): void;
 }
 
 /** What the context reads of the request headers (a Headers object, or Node's parsed headers). */
@@ -100,6 +108,9 @@ export function createRequestContext(deps: AppDeps, facts: RequestFacts): Contex
       if (!token) return Promise.resolve(null);
       authenticated ??= validateSessionToken(deps.database.db, token, deps.clock.now());
       return authenticated;
+    },
+    afterCommit(effect: () => void) {
+      effect();
     },
   });
 }

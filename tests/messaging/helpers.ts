@@ -65,7 +65,7 @@ export interface Emitted {
 }
 
 /** Installs a publisher that records every call; returns the record and an uninstall function. */
-export function recordRealtime(): { calls: Emitted[]; uninstall: () => void } {
+export function recordRealtime(): { calls: Emitted[]; publisher: RealtimePublisher; uninstall: () => void } {
   const calls: Emitted[] = [];
   const publisher: RealtimePublisher = {
     emit: (room, event, payload) => calls.push({ kind: 'emit', room, event, payload }),
@@ -75,7 +75,7 @@ export function recordRealtime(): { calls: Emitted[]; uninstall: () => void } {
     disconnectUser: () => {},
   };
   installRealtimePublisher(publisher);
-  return { calls, uninstall: () => installRealtimePublisher(null) };
+  return { calls, publisher, uninstall: () => installRealtimePublisher(null) };
 }
 
 /** A fresh session for the member at the clock's current time (sessions expire after 30 days). */

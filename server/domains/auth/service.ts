@@ -255,6 +255,6 @@ export async function verifyMagicLink(ctx: Context, input: { token: string }) {
 
 export async function logout(ctx: Context & { session: { id: string } }): Promise<{ ok: true }> {
   await invalidateSession(ctx.db, ctx.session.id);
-  realtime().disconnectSession(ctx.session.id);
+  ctx.afterCommit(() => realtime().disconnectSession(ctx.session.id));
   return { ok: true };
 }

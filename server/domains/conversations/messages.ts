@@ -63,7 +63,7 @@ export async function sendMessage(ctx: MemberContext, input: { id: string; body:
       expiresAt: expiresAt.toISOString(),
     };
   });
-  publish(ctx.log, conversationRoom(input.id), 'message.created', { message });
+  publish(ctx, conversationRoom(input.id), 'message.created', { message });
   return message;
 }
 
@@ -135,7 +135,7 @@ export async function deleteMessage(ctx: MemberContext, input: { id: string; mes
     .where(and(eq(messages.id, input.messageId), eq(messages.senderId, ctx.user.id)))
     .returning({ id: messages.id });
   if (deleted.length > 0)
-    publish(ctx.log, conversationRoom(input.id), 'message.deleted', {
+    publish(ctx, conversationRoom(input.id), 'message.deleted', {
       conversationId: input.id,
       messageId: input.messageId,
     });

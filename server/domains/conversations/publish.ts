@@ -1,38 +1,47 @@
-// Tells open sockets what changed, after the change has committed (server/realtime/publish.ts is
-// the seam; without the socket.io service every call is a no-op). Typed by the one event list
-// in server/realtime/messaging-events.ts.
+// Tells open sockets what changed, after the change has committed: each call goes through
+// ctx.afterCommit, which holds it until an outer transaction (an Idempotency-Key) commits too
+// (server/realtime/publish.ts is the seam; without the socket.io service every call is a no-op).
+// Typed by the one event list in server/realtime/messaging-events.ts.
 import { conversationRoom, realtime, userRoom } from '../../realtime/publish.js';
 import type { MessagingEventName, MessagingEventPayload } from '../../realtime/messaging-events.js';
-import type { Logger } from '../../log.js';
+import type { Context } from '../../trpc/context.js';
+
+type Effects = Pick<Context, 'log' | 'afterCommit'>;
 
 export { conversationRoom, userRoom };
 
 /** A realtime failure never fails the request that already committed; it is logged (ids only). */
 export function publish<E extends MessagingEventName>(
-  log: Logger,
+  ctx: Effects,
   room: string,
   event: E,
   payload: MessagingEventPayload<E>,
 ): void {
-  try {
-    realtime().emit(room, event, payload);
-  } catch (error) {
-    log.warn({ err: error, event }, 'realtime publish failed');
-  }
+  ctx.afterCommit(() => {
+    try {
+      realtime().emit(room, event, payload);
+    } catch (error) {
+      ctx.log.warn({ err: error, event }, 'realtime publish failed');
+    }
+  });
 }
 
-export function joinRooms(log: Logger, userIds: string[], conversationId: string): void {
-  try {
-    for (const userId of userIds) realtime().joinConversation(userId, conversationId);
-  } catch (error) {
-    log.warn({ err: error }, 'realtime join failed');
-  }
+export function joinRooms(ctx: Effects, userIds: string[], conversationId: string): void {
+  ctx.afterCommit(() => {
+    try {
+      for (const userId of userIds) realtime().joinConversation(userId, conversationId);
+    } catch (error) {
+      ctx.log.warn({ err: error }, 'realtime join failed');
+    }
+  });
 }
 
-export function leaveRoom(log: Logger, userId: string, conversationId: string): void {
-  try {
-    realtime().leaveConversation(userId, conversationId);
-  } catch (error) {
-    log.warn({ err: error }, 'realtime leave failed');
-  }
+export function leaveRoom(ctx: Effects, userId: string, conversationId: string): void {
+  ctx.afterCommit(() => {
+    try {
+      realtime().leaveConversation(userId, conversationId);
+    } catch (error) {
+      ctx.log.warn({ err: error }, 'realtime leave failed');
+    }
+  });
 }

@@ -86,8 +86,8 @@ async function openDirectConversation(ctx: MemberContext, otherId: string): Prom
 
 function announceCreated(ctx: MemberContext, view: ConversationOutput) {
   const memberIds = view.members.map((m) => m._id);
-  joinRooms(ctx.log, memberIds, view._id);
-  for (const id of memberIds) publish(ctx.log, userRoom(id), 'conversation.created', { conversation: summaryOf(view) });
+  joinRooms(ctx, memberIds, view._id);
+  for (const id of memberIds) publish(ctx, userRoom(id), 'conversation.created', { conversation: summaryOf(view) });
 }
 
 export async function createConversation(
@@ -139,8 +139,8 @@ export async function leaveConversation(ctx: MemberContext, input: { id: string 
     if (Number(count?.n ?? 0) === 0) await tx.delete(conversations).where(eq(conversations.id, input.id));
     return Number(count?.n ?? 0);
   });
-  leaveRoom(ctx.log, ctx.user.id, input.id);
-  publish(ctx.log, userRoom(ctx.user.id), 'conversation.left', { conversationId: input.id });
+  leaveRoom(ctx, ctx.user.id, input.id);
+  publish(ctx, userRoom(ctx.user.id), 'conversation.left', { conversationId: input.id });
   if (remaining > 0) await announceChanged(ctx, input.id);
   return { ok: true };
 }
@@ -154,7 +154,7 @@ async function announceChanged(ctx: MemberContext, conversationId: string) {
     .limit(1);
   if (!anyMember) return;
   const view = await conversationView(ctx.database, ctx.db, anyMember.userId, ctx.clock.now(), conversationId);
-  publish(ctx.log, conversationRoom(conversationId), 'conversation.changed', { conversation: summaryOf(view) });
+  publish(ctx, conversationRoom(conversationId), 'conversation.changed', { conversation: summaryOf(view) });
 }
 
 /**
@@ -199,7 +199,7 @@ export async function updateConversation(
   });
   const view = await conversationView(ctx.database, ctx.db, ctx.user.id, now, input.id);
   if (input.title !== undefined || input.messageLifetimeSeconds !== undefined)
-    publish(ctx.log, conversationRoom(input.id), 'conversation.changed', { conversation: summaryOf(view) });
+    publish(ctx, conversationRoom(input.id), 'conversation.changed', { conversation: summaryOf(view) });
   return view;
 }
 
@@ -242,6 +242,6 @@ export async function markRead(
     lastReadMessageId: view.lastReadMessageId,
     unreadCount: view.unreadCount,
   };
-  publish(ctx.log, userRoom(ctx.user.id), 'conversation.read', state);
+  publish(ctx, userRoom(ctx.user.id), 'conversation.read', state);
   return state;
 }

@@ -56,7 +56,9 @@ export async function updateAccount(
         revoked = await revokeOtherCredentials(tx, ctx.user.id, ctx.session.id);
       return row!;
     });
-    for (const sessionId of revoked) realtime().disconnectSession(sessionId);
+    ctx.afterCommit(() => {
+      for (const sessionId of revoked) realtime().disconnectSession(sessionId);
+    });
     return toAccount(updated);
   } catch (error) {
     const field = uniqueViolationField(error);
@@ -101,7 +103,7 @@ async function deleteAccountWithCounters(ctx: MemberContext): Promise<void> {
     await deleteRateLimitsOf(ctx, tx, [ctx.user.email, ctx.user.id]);
     await deleteAccountData(tx, ctx.user.id, ctx);
   });
-  realtime().disconnectUser(ctx.user.id);
+  ctx.afterCommit(() => realtime().disconnectUser(ctx.user.id));
   ctx.log.info({ userId: ctx.user.id }, 'account hard-deleted');
 }
 
@@ -113,7 +115,9 @@ export async function deleteAccount(ctx: MemberContext): Promise<{ ok: true }> {
 /** "Sign out everywhere else": every other session, the calendar feed link, unused magic links. */
 export async function revokeOtherSessions(ctx: MemberContext): Promise<{ ok: true; revokedSessions: number }> {
   const revoked = await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, ctx.session.id));
-  for (const sessionId of revoked) realtime().disconnectSession(sessionId);
+  ctx.afterCommit(() => {
+    for (const sessionId of revoked) realtime().disconnectSession(sessionId);
+  });
   return { ok: true, revokedSessions: revoked.length };
 }
 
@@ -138,7 +142,7 @@ export async function panic(
     return { ok: true, revokedSessions: Number(live?.n ?? 0), accountDeleted: true };
   }
   const revokedSessions = (await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, null))).length;
-  realtime().disconnectUser(ctx.user.id);
+  ctx.afterCommit(() => realtime().disconnectUser(ctx.user.id));
   ctx.log.info({ userId: ctx.user.id }, 'panic: every credential revoked');
   return { ok: true, revokedSessions, accountDeleted: false };
 }
@@ -199,6 +203,6 @@ export async function revokeSession(ctx: MemberContext, input: { id: string }): 
     .where(and(eq(sessions.id, input.id), eq(sessions.userId, ctx.user.id)))
     .returning({ id: sessions.id });
   if (deleted.length === 0) throw new AppError('not_found', 'No such session.');
-  realtime().disconnectSession(input.id);
+  ctx.afterCommit(() => realtime().disconnectSession(input.id));
   return { ok: true };
 }
