@@ -224,6 +224,11 @@ const configSchema = z.object({
    * path that did not disconnect them at once); revocations themselves disconnect immediately.
    */
   REALTIME_SESSION_RECHECK_SECONDS: positiveInt.max(3600).default(60),
+  /** Open `/messages` sockets one member may hold on one process; the next handshake answers `rate_limited`. */
+  REALTIME_MAX_SOCKETS_PER_MEMBER: positiveInt.default(20),
+  /** Failed `/messages` handshakes (unknown token or ticket) per address per window; then refused before any lookup. */
+  RATE_LIMIT_REALTIME_FAILURES_PER_IP: positiveInt.default(60),
+  RATE_LIMIT_REALTIME_FAILURES_WINDOW_SECONDS: positiveInt.default(600),
 });
 
 /** postgres:// or postgresql:// with a host; anything else is a typo we name at startup. */

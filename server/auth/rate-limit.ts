@@ -122,6 +122,25 @@ export async function hitRateLimit(
   return { allowed: count <= rule.limit, count, retryAfterSeconds: secondsUntil(row!.expires_at) };
 }
 
+/**
+ * Seconds until `parts` may try again under the fixed-window `rule`, without counting a hit: 0
+ * while fewer than `limit` hits are in the window. For limits that count only failures (a
+ * failed socket handshake), checked before the attempt and hit after it fails.
+ */
+export async function rateLimitWait(
+  deps: Deps,
+  rule: RateLimitRule,
+  parts: readonly string[],
+  now: Date,
+): Promise<number> {
+  const key = rateLimitKey(rateLimitSecret(deps.config), rule.scope, parts);
+  const [row] = await deps.database.rows<{ count: number; expires_at: string | Date }>(
+    sql`select count, expires_at from rate_limits where key = ${key} and expires_at > ${now.toISOString()}`,
+  );
+  if (!row || Number(row.count) < rule.limit) return 0;
+  return Math.max(1, Math.ceil((new Date(row.expires_at).getTime() - now.getTime()) / 1000));
+}
+
 export function rateLimitedError(retryAfterSeconds: number): AppError {
   return new AppError('rate_limited', `Too many attempts; try again in ${retryAfterSeconds} seconds.`, {
     'Retry-After': String(retryAfterSeconds),

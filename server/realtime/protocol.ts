@@ -12,6 +12,11 @@ export type ConnectErrorCode =
   | 'unauthorized'
   /** The database could not be reached: retry with backoff (the client does by itself). */
   | 'unavailable'
+  /**
+   * Too many failed handshakes from this address (retry after the window), or too many open
+   * sockets of this member on this server (close some first).
+   */
+  | 'rate_limited'
   /** A namespace other than `/messages`. */
   | 'not_found'
   | 'internal_error';

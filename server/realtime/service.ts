@@ -3,7 +3,7 @@
 // by POST /api/realtime/tickets, for browsers that never hold the token: the web front end), each socket joins `user:<id>`, its session's room and the
 // rooms of its conversations, and the publisher behind server/realtime/publish.ts fans events
 // out to every process (PostgreSQL adapter) or within the one process (PGlite).
-import type { Server as HttpServer } from 'node:http';
+import type { IncomingHttpHeaders, Server as HttpServer } from 'node:http';
 import { and, gt, inArray } from 'drizzle-orm';
 import { type Namespace, Server, type Socket } from 'socket.io';
 import { sessions } from '../../db/schema/index.js';
@@ -12,7 +12,8 @@ import { messageKeyring } from '../crypto/message-keys.js';
 import { looksLikeSecretToken } from '../auth/tokens.js';
 import { redeemTicket } from '../domains/realtime/service.js';
 import { isDatabaseUnavailable } from '../errors.js';
-import type { AppDeps } from '../trpc/context.js';
+import { hitRateLimit, rateLimitWait } from '../auth/rate-limit.js';
+import { type AppDeps, clientAddress, type HeaderReader } from '../trpc/context.js';
 import { type ClusterAdapter, createPostgresAdapter } from './adapter.js';
 import { conversationIdsOf } from './conversation-rooms.js';
 import {
@@ -57,6 +58,16 @@ const MAX_CLIENT_PACKET_BYTES = 4096;
 /** setTimeout's ceiling (~24.8 days); longer sessions re-arm their expiry timer. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** Node's parsed handshake headers read like the API's (a repeated header joined with ", "). */
+function handshakeHeaders(headers: IncomingHttpHeaders): HeaderReader {
+  return {
+    get(name) {
+      const value = headers[name.toLowerCase()];
+      return Array.isArray(value) ? value.join(', ') : (value ?? null);
+    },
+  };
+}
+
 function refusal(code: ConnectErrorCode, message: string): Error & { data: ConnectErrorData } {
   return Object.assign(new Error(message), { data: { code, message } });
 }
@@ -93,6 +104,16 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
 
   const nsp: MessagesNamespace = io.of(MESSAGES_NAMESPACE);
   const expiryTimers = new Map<string, NodeJS.Timeout>();
+  /** Open sockets per member on this process, for REALTIME_MAX_SOCKETS_PER_MEMBER. */
+  const socketsOfMember = new Map<string, number>();
+  // Failed lookups only: a valid client rarely fails, so members behind one address (a carrier's
+  // NAT at a protest) are not limited together, while a script trying tokens stops costing a
+  // lookup each once its address is over the limit.
+  const handshakeFailures = {
+    scope: 'realtime:handshake-failures',
+    limit: config.RATE_LIMIT_REALTIME_FAILURES_PER_IP,
+    windowSeconds: config.RATE_LIMIT_REALTIME_FAILURES_WINDOW_SECONDS,
+  };
 
   nsp.use(async (socket, next) => {
     if (credentialInUrl(socket.handshake.query))
@@ -117,17 +138,31 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
         ),
       );
     try {
+      const address = clientAddress(deps, handshakeHeaders(socket.handshake.headers), socket.handshake.address);
+      const wait = await rateLimitWait(deps, handshakeFailures, [address], clock.now());
+      if (wait > 0)
+        return next(refusal('rate_limited', `Too many failed connection attempts; try again in ${wait} seconds.`));
       // A ticket (POST /api/realtime/tickets) stands for the session that issued it, once.
       const auth = hasTicket
         ? await redeemTicket(db, ticket as string, clock.now())
         : await validateSessionToken(db, token as string, clock.now());
-      if (!auth)
+      if (!auth) {
+        await hitRateLimit(deps, handshakeFailures, [address], clock.now());
         return next(
           refusal(
             'unauthorized',
             hasTicket
               ? 'The ticket is invalid, already used or expired, or its session ended.'
               : 'The session token is invalid, expired or revoked.',
+          ),
+        );
+      }
+      // Per process: bounds what one account (a stolen phone, a script) can hold open here.
+      if ((socketsOfMember.get(auth.user.id) ?? 0) >= config.REALTIME_MAX_SOCKETS_PER_MEMBER)
+        return next(
+          refusal(
+            'rate_limited',
+            'This account has too many open connections; close some (other tabs or devices) and try again.',
           ),
         );
       socket.data = { userId: auth.user.id, sessionId: auth.session.id, expiresAt: auth.session.expiresAt.getTime() };
@@ -179,10 +214,14 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
   nsp.on('connection', (socket) => {
     const { userId, sessionId } = socket.data;
     socket.join([userRoom(userId), sessionRoom(sessionId)]);
+    socketsOfMember.set(userId, (socketsOfMember.get(userId) ?? 0) + 1);
     armExpiry(socket);
     socket.on('disconnect', () => {
       clearTimeout(expiryTimers.get(socket.id));
       expiryTimers.delete(socket.id);
+      const open = (socketsOfMember.get(userId) ?? 1) - 1;
+      if (open > 0) socketsOfMember.set(userId, open);
+      else socketsOfMember.delete(userId);
     });
     joinConversationRooms(socket).then(
       (conversationIds) => {

@@ -38,6 +38,8 @@ export interface ConnectOptions {
   auth?: Record<string, unknown>;
   query?: Record<string, string>;
   namespace?: string;
+  /** Request headers of the handshake (e.g. X-Forwarded-For behind a trusted proxy). */
+  headers?: Record<string, string>;
 }
 
 const sockets = new Set<Socket>();
@@ -47,6 +49,7 @@ export function socketTo(baseUrl: string, options: ConnectOptions = {}): Socket 
   const socket = io(`${baseUrl}${options.namespace ?? '/messages'}`, {
     auth: options.auth ?? (options.token ? { token: options.token } : {}),
     query: options.query,
+    ...(options.headers ? { extraHeaders: options.headers } : {}),
     transports: ['websocket'],
     reconnection: false,
     forceNew: true,
