@@ -1,16 +1,31 @@
-// `npm run messages:rekey [-- --batch-size 500]`: re-encrypts every message under the newest key
-// of MESSAGE_KEYS (the last entry) so that older keys can be removed. Run it after adding a new
-// key and restarting the servers; when it reports that only the newest key is in use, drop the
-// old entries from MESSAGE_KEYS. Opens the database the server uses (DATABASE_URL, or PGlite in
-// DATA_DIR) and applies pending migrations first. Safe to interrupt and run again.
+// `npm run messages:rekey [-- --batch-size 500]`: re-encrypts every message, and every companion
+// chat message and title, under the newest key of MESSAGE_KEYS (the last entry) so that older
+// keys can be removed. It also seals companion text stored in clear before it was encrypted
+// (rows from before migration 0027): run it once after upgrading past it. Run it after adding a
+// new key and restarting the servers; when it reports that only the newest key is in use and
+// nothing is in clear, drop the old entries from MESSAGE_KEYS. Opens the database the server
+// uses (DATABASE_URL, or PGlite in DATA_DIR) and applies pending migrations first. Safe to
+// interrupt and run again.
 import { loadConfig } from '../server/config.js';
 import { messageKeyring } from '../server/crypto/message-keys.js';
 import { loadMessageKeys, openConfiguredDatabase } from '../server/deps.js';
+import { rekeyCompanion } from '../server/domains/companion/rekey.js';
 import { rekeyMessages } from '../server/domains/conversations/rekey.js';
 import { createLogger } from '../server/log.js';
 import { runScript, ScriptError } from '../server/script.js';
 
 const usage = 'usage: npm run messages:rekey [-- --batch-size <1-10000>]';
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** Prints a progress line whenever a batch added to the count (an empty last batch does not). */
+function progress(line: (done: number) => string) {
+  let shown = 0;
+  return (done: number) => {
+    if (done > shown) process.stdout.write(`${line(done)}\n`);
+    shown = done;
+  };
+}
 
 await runScript(async () => {
   const args = process.argv.slice(2);
@@ -27,17 +42,34 @@ await runScript(async () => {
   const keyring = messageKeyring(config, log);
   const database = await openConfiguredDatabase(config, log, 1);
   try {
-    const result = await rekeyMessages(database, keyring, {
+    const current = keyring.current.id;
+    const messages = await rekeyMessages(database, keyring, {
       batchSize,
-      onBatch: (done) => done > 0 && process.stdout.write(`re-encrypted ${done} messages so far\n`),
+      onBatch: progress((done) => `re-encrypted ${done} messages so far`),
     });
-    const old = result.keysInUse.filter((id) => id !== keyring.current.id);
+    process.stdout.write(`Re-encrypted ${messages.rekeyed} messages under key "${current}".\n`);
+    const companion = await rekeyCompanion(database, keyring, {
+      batchSize,
+      onBatch: progress((done) => `sealed ${done} companion messages and titles so far`),
+    });
     process.stdout.write(
-      `Re-encrypted ${result.rekeyed} messages under key "${keyring.current.id}". ` +
-        (old.length === 0
-          ? 'No message needs any other key: older entries can be removed from MESSAGE_KEYS.\n'
-          : `Messages still use ${old.map((id) => `"${id}"`).join(', ')} (sent meanwhile by a server with an older key list?); run this again.\n`),
+      `Companion chat: sealed ${count(companion.messagesSealed, 'message')} and ${count(companion.titlesSealed, 'title')} ` +
+        `stored in clear; re-encrypted ${count(companion.messagesRekeyed, 'message')} and ` +
+        `${count(companion.titlesRekeyed, 'title')} under key "${current}".\n`,
     );
+    const old = [...new Set([...messages.keysInUse, ...companion.keysInUse])].filter((id) => id !== current).sort();
+    if (old.length === 0 && companion.plaintextLeft === 0)
+      process.stdout.write(
+        'No message or companion text needs another key and none is in clear: older entries can be removed from MESSAGE_KEYS.\n',
+      );
+    else {
+      const left = [
+        ...(old.length > 0 ? [`keys still in use: ${old.map((id) => `"${id}"`).join(', ')}`] : []),
+        ...(companion.plaintextLeft > 0 ? [`${count(companion.plaintextLeft, 'companion text')} still in clear`] : []),
+      ];
+      // Rows written meanwhile by a server with an older key list, or locked by a write during the run.
+      process.stdout.write(`Not finished (${left.join('; ')}); run this again.\n`);
+    }
   } finally {
     await database.close();
   }

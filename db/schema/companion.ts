@@ -2,10 +2,17 @@
 // Only finished turns are stored (server/domains/companion/service.ts): a user message and its
 // reply are written together once the reply is complete, so no half-written reply is ever kept.
 // Both cascade from the member, so account deletion removes them.
+//
+// Text at rest: a message's content and a conversation's title are AES-256-GCM ciphertext under
+// MESSAGE_KEYS (server/crypto/message-cipher.ts; key id, nonce and ciphertext columns, as for
+// members' messages). The plaintext columns `content` and `title` are legacy: only rows written
+// before encryption hold text there, the server reads it when a row has no ciphertext, and
+// `npm run messages:rekey` seals those rows and empties the column. Checks keep a row from
+// holding both. `sources` (published library items) stays in clear.
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
-import { createdAt, idColumn } from './columns.js';
+import { bytea, createdAt, idColumn } from './columns.js';
 
 export const companionRoles = ['user', 'assistant'] as const;
 export type CompanionRole = (typeof companionRoles)[number];
@@ -24,8 +31,14 @@ export const companionConversations = pgTable(
     userId: uuid()
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** The start of the first message, so a list is readable. */
-    title: text(),
+    /** Legacy plaintext title (rows from before encryption, until the rekey seals them); never written. */
+    legacyTitle: text('title'),
+    /** The title (the start of the first message, so a list is readable): MESSAGE_KEYS entry that sealed it. */
+    titleKeyId: text(),
+    /** 96-bit GCM nonce, fresh per encryption. */
+    titleNonce: bytea(),
+    /** AES-256-GCM ciphertext of the title followed by its 16-byte tag; null: no title, or a legacy one. */
+    titleCiphertext: bytea(),
     pinned: boolean().notNull().default(false),
     createdAt: createdAt(),
     /** When the last finished turn was stored (pinning is not activity). */
@@ -39,6 +52,14 @@ export const companionConversations = pgTable(
   (t) => [
     uniqueIndex('companion_conversations_user_activity_key').on(t.userId, t.activityId),
     index('companion_conversations_user_pinned_idx').on(t.userId, t.activityId).where(sql`${t.pinned}`),
+    check(
+      'companion_conversations_title_sealed_whole',
+      sql`(${t.titleKeyId} is null) = (${t.titleCiphertext} is null) and (${t.titleNonce} is null) = (${t.titleCiphertext} is null)`,
+    ),
+    check(
+      'companion_conversations_title_sealed_or_legacy',
+      sql`${t.legacyTitle} is null or ${t.titleCiphertext} is null`,
+    ),
   ],
 );
 
@@ -50,10 +71,25 @@ export const companionMessages = pgTable(
       .notNull()
       .references(() => companionConversations.id, { onDelete: 'cascade' }),
     role: text({ enum: companionRoles }).notNull(),
-    content: text().notNull(),
+    /** Legacy plaintext content (rows from before encryption, until the rekey seals them); never written. */
+    legacyContent: text('content'),
+    /** Id of the MESSAGE_KEYS entry that sealed the content. */
+    keyId: text(),
+    /** 96-bit GCM nonce, fresh per encryption. */
+    nonce: bytea(),
+    /** AES-256-GCM ciphertext of the content followed by its 16-byte tag. */
+    ciphertext: bytea(),
     /** Assistant messages: the library items the reply was grounded in. */
     sources: jsonb().$type<CompanionSource[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
   },
-  (t) => [index('companion_messages_conversation_id_idx').on(t.conversationId, t.id)],
+  (t) => [
+    index('companion_messages_conversation_id_idx').on(t.conversationId, t.id),
+    check(
+      'companion_messages_sealed_whole',
+      sql`(${t.keyId} is null) = (${t.ciphertext} is null) and (${t.nonce} is null) = (${t.ciphertext} is null)`,
+    ),
+    // Exactly one: sealed content, or (a row from before encryption) the legacy plaintext.
+    check('companion_messages_sealed_or_legacy', sql`(${t.legacyContent} is null) <> (${t.ciphertext} is null)`),
+  ],
 );

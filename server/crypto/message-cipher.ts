@@ -1,17 +1,31 @@
-// Message text at rest: AES-256-GCM (node:crypto) with a fresh 96-bit random nonce per
-// encryption. The conversation id and the message id are bound as additional data, so a
-// ciphertext copied onto another row (or into another conversation) fails to decrypt instead of
-// showing up there. The key id travels with the row; any key of the keyring decrypts.
+// Text at rest under MESSAGE_KEYS: AES-256-GCM (node:crypto) with a fresh 96-bit random nonce
+// per encryption. Every sealed text has an address (what kind of record, and its ids) that is
+// bound as additional data, so a ciphertext copied onto another row, into another conversation
+// or into another kind of record fails to decrypt instead of showing up there. The key id
+// travels with the row; any key of the keyring decrypts.
+//
+// Kinds of record and their additional data (the `message` bytes are those of the first
+// version and must never change, or stored messages stop opening):
+//   message            cas-message:v1:<conversationId>:<messageId>
+//   companion-message  cas-companion:v1:<conversationId>:<messageId>
+//   companion-title    cas-companion-title:v1:<conversationId>
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { MessageKeyring } from './message-keys.js';
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
+/** A member-to-member message. */
 export interface MessageAddress {
   conversationId: string;
   messageId: string;
 }
+
+/** Where a sealed text belongs. */
+export type SealedTextAddress =
+  | ({ record: 'message' } & MessageAddress)
+  | { record: 'companion-message'; conversationId: string; messageId: string }
+  | { record: 'companion-title'; conversationId: string };
 
 export interface SealedMessage {
   keyId: string;
@@ -20,16 +34,35 @@ export interface SealedMessage {
   ciphertext: Uint8Array;
 }
 
-/** A message that no configured key can open (its key was retired too early, or the row was tampered with). */
+/** A text that no configured key can open (its key was retired too early, or the row was tampered with). */
 export class MessageDecryptError extends Error {
   override name = 'MessageDecryptError';
 }
 
-function additionalData({ conversationId, messageId }: MessageAddress): Buffer {
-  return Buffer.from(`cas-message:v1:${conversationId}:${messageId}`, 'utf8');
+function additionalData(address: SealedTextAddress): Buffer {
+  switch (address.record) {
+    case 'message':
+      return Buffer.from(`cas-message:v1:${address.conversationId}:${address.messageId}`, 'utf8');
+    case 'companion-message':
+      return Buffer.from(`cas-companion:v1:${address.conversationId}:${address.messageId}`, 'utf8');
+    case 'companion-title':
+      return Buffer.from(`cas-companion-title:v1:${address.conversationId}`, 'utf8');
+  }
 }
 
-export function sealMessage(keyring: MessageKeyring, address: MessageAddress, text: string): SealedMessage {
+/** How errors name the record: ids only, never text. */
+function describe(address: SealedTextAddress): string {
+  switch (address.record) {
+    case 'message':
+      return `message ${address.messageId}`;
+    case 'companion-message':
+      return `companion message ${address.messageId}`;
+    case 'companion-title':
+      return `title of companion conversation ${address.conversationId}`;
+  }
+}
+
+export function sealText(keyring: MessageKeyring, address: SealedTextAddress, text: string): SealedMessage {
   const { id, key } = keyring.current;
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
@@ -38,16 +71,17 @@ export function sealMessage(keyring: MessageKeyring, address: MessageAddress, te
   return { keyId: id, nonce, ciphertext: body };
 }
 
-export function openMessage(keyring: MessageKeyring, address: MessageAddress, sealed: SealedMessage): string {
+export function openText(keyring: MessageKeyring, address: SealedTextAddress, sealed: SealedMessage): string {
+  const what = describe(address);
   const key = keyring.byId.get(sealed.keyId);
   if (!key)
     throw new MessageDecryptError(
-      `message ${address.messageId} is encrypted with key "${sealed.keyId}", which MESSAGE_KEYS no longer lists ` +
+      `${what} is encrypted with key "${sealed.keyId}", which MESSAGE_KEYS no longer lists ` +
         '(run `npm run messages:rekey` before removing a key)',
     );
   const data = Buffer.from(sealed.ciphertext);
   if (data.length < TAG_BYTES || sealed.nonce.length !== NONCE_BYTES)
-    throw new MessageDecryptError(`message ${address.messageId}: malformed ciphertext`);
+    throw new MessageDecryptError(`${what}: malformed ciphertext`);
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.nonce), { authTagLength: TAG_BYTES });
     decipher.setAAD(additionalData(address));
@@ -56,6 +90,15 @@ export function openMessage(keyring: MessageKeyring, address: MessageAddress, se
       'utf8',
     );
   } catch {
-    throw new MessageDecryptError(`message ${address.messageId}: authentication failed under key "${sealed.keyId}"`);
+    throw new MessageDecryptError(`${what}: authentication failed under key "${sealed.keyId}"`);
   }
+}
+
+/** A member-to-member message's text. */
+export function sealMessage(keyring: MessageKeyring, address: MessageAddress, text: string): SealedMessage {
+  return sealText(keyring, { record: 'message', ...address }, text);
+}
+
+export function openMessage(keyring: MessageKeyring, address: MessageAddress, sealed: SealedMessage): string {
+  return openText(keyring, { record: 'message', ...address }, sealed);
 }

@@ -1,7 +1,10 @@
 // Companion test helpers: a server-sent-events parser, a fake OpenAI-compatible provider (a real
-// HTTP server speaking the chat-completions streaming protocol) and the REST chat call.
+// HTTP server speaking the chat-completions streaming protocol), the REST chat call, and legacy
+// (pre-encryption) rows.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { newId } from '../../db/ids.js';
 import type { TestApp, TestMember } from '../setup/harness.js';
 
 export interface SseEvent {
@@ -136,4 +139,28 @@ export async function eventually(check: () => boolean, timeoutMs = 5000): Promis
     if (Date.now() > until) throw new Error('condition not met in time');
     await sleep(20);
   }
+}
+
+/**
+ * A conversation as the schema before encryption wrote it (migration 0027): title and contents in
+ * the plaintext columns, no ciphertext. Written raw, as such a row sits in an upgraded database.
+ */
+export async function insertLegacyConversation(
+  t: TestApp,
+  member: TestMember,
+  title: string,
+  messages: { role: 'user' | 'assistant'; content: string }[],
+) {
+  const conversationId = newId();
+  const messageIds = messages.map(() => newId());
+  await t.deps.database.rows(
+    sql`insert into companion_conversations (id, user_id, title, activity_id)
+        values (${conversationId}::uuid, ${member.id}::uuid, ${title}, ${messageIds.at(-1)!}::uuid)`,
+  );
+  for (const [i, message] of messages.entries())
+    await t.deps.database.rows(
+      sql`insert into companion_messages (id, conversation_id, role, content)
+          values (${messageIds[i]!}::uuid, ${conversationId}::uuid, ${message.role}, ${message.content})`,
+    );
+  return { conversationId, messageIds };
 }

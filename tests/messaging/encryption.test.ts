@@ -3,7 +3,7 @@
 // re-encryption retires the old key, shown by dropping it); the generated development key; and
 // production refusing to start without MESSAGE_KEYS.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,13 @@ import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type Config } from '../../server/config.js';
-import { MessageDecryptError, openMessage, sealMessage } from '../../server/crypto/message-cipher.js';
+import {
+  MessageDecryptError,
+  openMessage,
+  openText,
+  sealMessage,
+  sealText,
+} from '../../server/crypto/message-cipher.js';
 import {
   GENERATED_MESSAGE_KEYS_FILE,
   MessageKeysError,
@@ -170,6 +176,35 @@ describe('the message cipher', () => {
     expect(() => openMessage(keyring, address, { ...sealed, ciphertext: flipped })).toThrow(MessageDecryptError);
     expect(() => openMessage(keyring, address, { ...sealed, keyId: 'k9' })).toThrow(/messages:rekey/);
     expect(() => openMessage(parseMessageKeys(K1), address, sealed)).toThrow(/no longer lists/);
+  });
+
+  it("keeps the messages' additional data byte for byte (rows written before other kinds existed still open)", () => {
+    const sealed = sealMessage(keyring, address, 'first version');
+    // Opened by hand with the additional data spelled out as the first version wrote it.
+    const body = Buffer.from(sealed.ciphertext);
+    const decipher = createDecipheriv('aes-256-gcm', keyring.byId.get('k2')!, Buffer.from(sealed.nonce));
+    decipher.setAAD(Buffer.from(`cas-message:v1:${address.conversationId}:${address.messageId}`, 'utf8'));
+    decipher.setAuthTag(body.subarray(body.length - 16));
+    const text = Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]);
+    expect(text.toString('utf8')).toBe('first version');
+  });
+
+  it('separates kinds of record: a text sealed for one kind does not open as another with the same ids', () => {
+    const companion = { record: 'companion-message', ...address } as const;
+    const title = { record: 'companion-title', conversationId: address.conversationId } as const;
+    const asMessage = sealMessage(keyring, address, 'direct');
+    const asCompanion = sealText(keyring, companion, 'companion');
+    const asTitle = sealText(keyring, title, 'title');
+    expect(openText(keyring, companion, asCompanion)).toBe('companion');
+    expect(openText(keyring, title, asTitle)).toBe('title');
+    expect(openText(keyring, { record: 'message', ...address }, asMessage)).toBe('direct');
+    expect(() => openMessage(keyring, address, asCompanion)).toThrow(MessageDecryptError);
+    expect(() => openText(keyring, companion, asMessage)).toThrow(MessageDecryptError);
+    expect(() => openText(keyring, companion, asTitle)).toThrow(MessageDecryptError);
+    expect(() => openText(keyring, title, asCompanion)).toThrow(/title of companion conversation/);
+    expect(() => openText(keyring, companion, { ...asCompanion, keyId: 'k9' })).toThrow(
+      new RegExp(`companion message ${address.messageId} is encrypted with key "k9"`),
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 // `npm run messages:rekey`, run as the README says (a child process) against this file's own
-// PostgreSQL database: it re-encrypts every message under the newest key of MESSAGE_KEYS, after
-// which the old key can be dropped and every message still reads.
+// PostgreSQL database: it re-encrypts every message and companion chat text under the newest key
+// of MESSAGE_KEYS and seals companion text stored in clear before it was encrypted, after which
+// the old key can be dropped and everything still reads.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -8,7 +9,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Config } from '../../server/config.js';
 import { testDatabaseUrl } from '../setup/database.js';
-import { createTestApp, type TestApp } from '../setup/harness.js';
+import { insertLegacyConversation } from '../companion/helpers.js';
+import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { circle, send, startConversation } from './helpers.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -40,6 +42,13 @@ it('re-encrypts every message under the newest key; the old key can then be drop
   const [a, b] = await circle(t, 2);
   const c = await startConversation(t, a!, [b!]);
   for (let i = 0; i < 5; i++) await send(t, i % 2 ? b! : a!, c._id, `message ${i}`);
+  // The companion: a turn sealed under the old key, and a conversation from before encryption.
+  const member = await createMember(t);
+  const turn = await t.trpc(member.token).companion.chat.mutate({ message: 'sealed under the old key' });
+  const legacy = await insertLegacyConversation(t, member, 'legacy title', [
+    { role: 'user', content: 'legacy question' },
+    { role: 'assistant', content: 'legacy answer' },
+  ]);
 
   const usage = await npmRun(['messages:rekey', '--', '--batch-size', 'lots'], { MESSAGE_KEYS: `${K1},${K2}` });
   expect(usage.code).toBe(1);
@@ -52,11 +61,33 @@ it('re-encrypts every message under the newest key; the old key can then be drop
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   expect(run.stdout).toContain('Re-encrypted 5 messages under key "new-key"');
+  expect(run.stdout).toContain(
+    'Companion chat: sealed 2 messages and 1 title stored in clear; re-encrypted 2 messages and 1 title under key "new-key".',
+  );
   expect(run.stdout).toContain('older entries can be removed from MESSAGE_KEYS');
   const keys = await t.deps.database.rows<{ key_id: string }>(sql`select distinct key_id from messages`);
   expect(keys.map((k) => k.key_id)).toEqual(['new-key']);
+  const companionRows = await t.deps.database.rows<{ content: string | null; key_id: string }>(
+    sql`select content, key_id from companion_messages`,
+  );
+  expect(companionRows).toHaveLength(4);
+  expect(companionRows.every((r) => r.content === null && r.key_id === 'new-key')).toBe(true);
+  const titles = await t.deps.database.rows<{ title: string | null; title_key_id: string }>(
+    sql`select title, title_key_id from companion_conversations`,
+  );
+  expect(titles).toEqual([
+    { title: null, title_key_id: 'new-key' },
+    { title: null, title_key_id: 'new-key' },
+  ]);
 
   (t.deps as { config: Config }).config = { ...t.config, MESSAGE_KEYS: K2 };
   const list = await t.trpc(b!.token).conversations.listMessages.query({ id: c._id });
   expect(list.items.map((m) => m.body)).toEqual([4, 3, 2, 1, 0].map((i) => `message ${i}`));
+  const companion = t.trpc(member.token).companion;
+  const legacyMessages = await companion.listMessages.query({ id: legacy.conversationId });
+  expect(legacyMessages.items.map((m) => m.content)).toEqual(['legacy answer', 'legacy question']);
+  const turnMessages = await companion.listMessages.query({ id: turn.conversationId });
+  expect(turnMessages.items.map((m) => m.content)).toEqual([turn.reply, 'sealed under the old key']);
+  const conversations = await companion.listConversations.query({});
+  expect(conversations.items.map((x) => x.title).sort()).toEqual(['legacy title', 'sealed under the old key']);
 });

@@ -6,7 +6,8 @@
 //     member's message and the finished reply together, in one transaction.
 // Nothing is stored before the reply is complete: a provider error, a timeout or a client that
 // went away leaves no trace (and a new conversation is not created). Prompts and replies are
-// never logged.
+// never logged, and are stored sealed (sealing.ts): message content and titles are ciphertext at
+// rest, opened only for the member's own reads and the history sent to the model.
 import { and, desc, eq, lt } from 'drizzle-orm';
 import { companionConversations, companionMessages } from '../../../db/schema/index.js';
 import { newId } from '../../../db/ids.js';
@@ -14,9 +15,18 @@ import { hitRateLimit, rateLimitedError } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
+import type { MessageKeyring } from '../../crypto/message-keys.js';
 import type { Context } from '../../trpc/context.js';
 import { generateReply, ProviderError } from './replies.js';
 import { findLibraryItems, type LibraryItem } from './retrieval.js';
+import {
+  companionKeyring,
+  openCompanionMessage,
+  openCompanionTitle,
+  sealCompanionMessage,
+  sealCompanionTitle,
+  storedMessageColumns,
+} from './sealing.js';
 import {
   COMPANION_LIMITS,
   type ChatInput,
@@ -55,12 +65,13 @@ export async function prepareChat(ctx: MemberContext, input: ChatInput): Promise
   if (input.conversationId !== undefined) {
     await ownConversation(ctx, input.conversationId);
     const recent = await ctx.db
-      .select({ role: companionMessages.role, content: companionMessages.content })
+      .select({ role: companionMessages.role, ...storedMessageColumns })
       .from(companionMessages)
       .where(eq(companionMessages.conversationId, input.conversationId))
       .orderBy(desc(companionMessages.id))
       .limit(COMPANION_LIMITS.historyMessages);
-    history = recent.reverse();
+    const keyring = companionKeyring(ctx);
+    history = recent.reverse().map((row) => ({ role: row.role, content: openCompanionMessage(keyring, row) }));
   }
   return {
     userId: ctx.user.id,
@@ -125,13 +136,15 @@ async function storeTurn(ctx: Context, prepared: PreparedChat, reply: string): P
   const now = ctx.clock.now();
   const userMessageId = newId();
   const replyMessageId = newId();
+  const keyring = companionKeyring(ctx);
+  const { conversationId } = prepared;
   const sources = prepared.items.map(({ type, slug, title }) => ({ type, slug, title }));
   await ctx.db.transaction(async (tx) => {
     if (prepared.isNew) {
       await tx.insert(companionConversations).values({
-        id: prepared.conversationId,
+        id: conversationId,
         userId: prepared.userId,
-        title: prepared.message.slice(0, COMPANION_LIMITS.title),
+        ...sealCompanionTitle(keyring, conversationId, prepared.message.slice(0, COMPANION_LIMITS.title)),
         activityId: replyMessageId,
         createdAt: now,
         updatedAt: now,
@@ -140,12 +153,7 @@ async function storeTurn(ctx: Context, prepared: PreparedChat, reply: string): P
       const touched = await tx
         .update(companionConversations)
         .set({ activityId: replyMessageId, updatedAt: now })
-        .where(
-          and(
-            eq(companionConversations.id, prepared.conversationId),
-            eq(companionConversations.userId, prepared.userId),
-          ),
-        )
+        .where(and(eq(companionConversations.id, conversationId), eq(companionConversations.userId, prepared.userId)))
         .returning({ id: companionConversations.id });
       // Deleted while the reply was being written.
       if (touched.length === 0) throw new ChatFailure('not_found', 'The conversation was deleted; nothing was stored.');
@@ -153,23 +161,23 @@ async function storeTurn(ctx: Context, prepared: PreparedChat, reply: string): P
     await tx.insert(companionMessages).values([
       {
         id: userMessageId,
-        conversationId: prepared.conversationId,
+        conversationId: conversationId,
         role: 'user',
-        content: prepared.message,
+        ...sealCompanionMessage(keyring, { conversationId, messageId: userMessageId }, prepared.message),
         createdAt: now,
       },
       {
         id: replyMessageId,
-        conversationId: prepared.conversationId,
+        conversationId: conversationId,
         role: 'assistant',
-        content: reply,
+        ...sealCompanionMessage(keyring, { conversationId, messageId: replyMessageId }, reply),
         sources,
         createdAt: now,
       },
     ]);
   });
   return {
-    conversationId: prepared.conversationId,
+    conversationId: conversationId,
     userMessageId,
     replyMessageId,
     reply,
@@ -197,7 +205,7 @@ export async function chat(ctx: MemberContext, input: ChatInput): Promise<ChatRe
 
 async function ownConversation(ctx: MemberContext, id: string) {
   const [row] = await ctx.db
-    .select()
+    .select({ id: companionConversations.id })
     .from(companionConversations)
     .where(and(eq(companionConversations.id, id), eq(companionConversations.userId, ctx.user.id)));
   if (!row) throw notFound();
@@ -206,10 +214,10 @@ async function ownConversation(ctx: MemberContext, id: string) {
 
 type ConversationRow = typeof companionConversations.$inferSelect;
 
-function toConversation(row: ConversationRow): CompanionConversationOutput {
+function toConversation(keyring: MessageKeyring, row: ConversationRow): CompanionConversationOutput {
   return {
     _id: row.id,
-    title: row.title,
+    title: openCompanionTitle(keyring, row),
     pinned: row.pinned,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -235,7 +243,8 @@ export async function listConversations(
     .orderBy(desc(companionConversations.activityId))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.activityId);
-  return { items: page.items.map(toConversation), nextCursor: page.nextCursor };
+  const keyring = companionKeyring(ctx);
+  return { items: page.items.map((row) => toConversation(keyring, row)), nextCursor: page.nextCursor };
 }
 
 export async function pinConversation(ctx: MemberContext, input: { id: string; pinned: boolean }) {
@@ -245,7 +254,7 @@ export async function pinConversation(ctx: MemberContext, input: { id: string; p
     .where(and(eq(companionConversations.id, input.id), eq(companionConversations.userId, ctx.user.id)))
     .returning();
   if (!row) throw notFound();
-  return toConversation(row);
+  return toConversation(companionKeyring(ctx), row);
 }
 
 /** Hard delete; the messages go with it (FK cascade). */
@@ -263,9 +272,8 @@ export async function listMessages(ctx: MemberContext, input: { id: string; curs
   const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select({
-      id: companionMessages.id,
+      ...storedMessageColumns,
       role: companionMessages.role,
-      content: companionMessages.content,
       sources: companionMessages.sources,
       createdAt: companionMessages.createdAt,
     })
@@ -282,12 +290,13 @@ export async function listMessages(ctx: MemberContext, input: { id: string; curs
     .limit(input.limit + 1);
   if (rows.length === 0 && before === undefined) await ownConversation(ctx, input.id);
   const page = toPage(rows, input.limit, (row) => row.id);
+  const keyring = companionKeyring(ctx);
   return {
     items: page.items.map(
       (row): CompanionMessageOutput => ({
         _id: row.id,
         role: row.role,
-        content: row.content,
+        content: openCompanionMessage(keyring, row),
         sources: row.sources,
         createdAt: row.createdAt.toISOString(),
       }),

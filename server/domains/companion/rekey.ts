@@ -1,0 +1,115 @@
+// The companion chat's part of `npm run messages:rekey` (scripts/messages-rekey.ts): every
+// message content and conversation title that is not sealed under the newest key is sealed
+// under it, batch by batch (server/crypto/reseal-batches.ts). That covers both rows under an
+// older key (so the key can be retired) and legacy rows written in clear before companion text
+// was encrypted (migration 0027): those are sealed and their plaintext column emptied. After one
+// complete run nothing of the companion is in clear and only the newest key is in use.
+import { and, asc, eq, gt, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Database } from '../../../db/client.js';
+import { companionConversations, companionMessages } from '../../../db/schema/index.js';
+import type { MessageKeyring } from '../../crypto/message-keys.js';
+import { resealInBatches } from '../../crypto/reseal-batches.js';
+import {
+  openCompanionMessage,
+  openCompanionTitle,
+  sealCompanionMessage,
+  sealCompanionTitle,
+  storedMessageColumns,
+} from './sealing.js';
+
+export interface CompanionRekeyResult {
+  /** Legacy plaintext messages sealed (their plaintext column emptied). */
+  messagesSealed: number;
+  /** Messages sealed again under the current key (they were under an older one). */
+  messagesRekeyed: number;
+  /** Legacy plaintext titles sealed. */
+  titlesSealed: number;
+  /** Titles sealed again under the current key. */
+  titlesRekeyed: number;
+  /** Key ids that companion messages and titles use after the run (only the current key when it succeeded). */
+  keysInUse: string[];
+  /** Messages and titles still in clear after the run (0 when it succeeded). */
+  plaintextLeft: number;
+}
+
+export async function rekeyCompanion(
+  database: Database,
+  keyring: MessageKeyring,
+  options: { batchSize?: number; onBatch?: (done: number) => void } = {},
+): Promise<CompanionRekeyResult> {
+  const batchSize = options.batchSize ?? 500;
+  const current = keyring.current.id;
+  const result = { messagesSealed: 0, messagesRekeyed: 0, titlesSealed: 0, titlesRekeyed: 0 };
+  const progress = (done: number) => options.onBatch?.(done);
+
+  const messagesDone = await resealInBatches(database, {
+    batchSize,
+    onBatch: progress,
+    pick: (tx, after, limit) =>
+      tx
+        .select(storedMessageColumns)
+        .from(companionMessages)
+        .where(
+          and(
+            or(isNull(companionMessages.ciphertext), ne(companionMessages.keyId, current)),
+            after ? gt(companionMessages.id, after) : undefined,
+          ),
+        )
+        .orderBy(asc(companionMessages.id))
+        .limit(limit)
+        .for('update', { skipLocked: true }),
+    reseal: async (tx, row) => {
+      const content = openCompanionMessage(keyring, row);
+      await tx
+        .update(companionMessages)
+        .set(sealCompanionMessage(keyring, { conversationId: row.conversationId, messageId: row.id }, content))
+        .where(eq(companionMessages.id, row.id));
+      if (row.ciphertext === null) result.messagesSealed++;
+      else result.messagesRekeyed++;
+    },
+  });
+
+  await resealInBatches(database, {
+    batchSize,
+    onBatch: (done) => progress(messagesDone + done),
+    pick: (tx, after, limit) =>
+      tx
+        .select({
+          id: companionConversations.id,
+          titleKeyId: companionConversations.titleKeyId,
+          titleNonce: companionConversations.titleNonce,
+          titleCiphertext: companionConversations.titleCiphertext,
+          legacyTitle: companionConversations.legacyTitle,
+        })
+        .from(companionConversations)
+        .where(
+          and(
+            // A conversation without a title has nothing to seal.
+            or(isNotNull(companionConversations.legacyTitle), ne(companionConversations.titleKeyId, current)),
+            after ? gt(companionConversations.id, after) : undefined,
+          ),
+        )
+        .orderBy(asc(companionConversations.id))
+        .limit(limit)
+        .for('update', { skipLocked: true }),
+    reseal: async (tx, row) => {
+      const title = openCompanionTitle(keyring, row) ?? '';
+      await tx
+        .update(companionConversations)
+        .set(sealCompanionTitle(keyring, row.id, title))
+        .where(eq(companionConversations.id, row.id));
+      if (row.titleCiphertext === null) result.titlesSealed++;
+      else result.titlesRekeyed++;
+    },
+  });
+
+  const inUse = await database.rows<{ key_id: string }>(sql`
+    select key_id from companion_messages where key_id is not null
+    union
+    select title_key_id from companion_conversations where title_key_id is not null
+    order by key_id`);
+  const [left] = await database.rows<{ n: number | string }>(sql`
+    select (select count(*) from companion_messages where ciphertext is null)
+      + (select count(*) from companion_conversations where title is not null) as n`);
+  return { ...result, keysInUse: inUse.map((r) => r.key_id), plaintextLeft: Number(left!.n) };
+}
