@@ -3,31 +3,25 @@
 // aggregate opt-in, each checked against the API.
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { afterTheEvents, rsvp, soonEvent } from '../../tests/actions/helpers.js';
 import { groveWithOrganizer } from '../../tests/events/helpers.js';
 import type { TestMember } from '../../tests/setup/harness.js';
 import {
   expectAccessible,
   expectNoToken,
-  launchBrowser,
   saveScreenshot,
   signedInVisitor,
-  startWebStack,
+  useWebStackAndBrowser,
   type WebStack,
 } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
 
-beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+useWebStackAndBrowser((ready) => {
+  stack = ready.stack;
+  browser = ready.browser;
 });
 
 async function browserToken(context: BrowserContext): Promise<string> {

@@ -3,16 +3,15 @@
 // page through the web server's same-origin relay of the API's server-sent events; without
 // JavaScript the form shows the stored reply. Pin, unpin, delete; the token never reaches the page.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCategory, createGuide, uniqueSlug } from '../../tests/library/helpers.js';
 import type { TestMember } from '../../tests/setup/harness.js';
 import {
   expectAccessible,
   expectNoToken,
-  launchBrowser,
   saveScreenshot,
   signedInVisitor,
-  startWebStack,
+  useWebStackAndBrowser,
   type WebStack,
 } from './harness.js';
 
@@ -22,9 +21,12 @@ let browser: Browser;
 const topic = `quorbly${process.pid.toString(36)}${Date.now().toString(36)}`;
 let guide: { slug: string; title: string };
 
+useWebStackAndBrowser((ready) => {
+  stack = ready.stack;
+  browser = ready.browser;
+});
+
 beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
   const admin = await stack.member({ admin: true });
   const category = await createCategory(stack.api, admin);
   guide = await createGuide(stack.api, admin, category, {
@@ -33,11 +35,6 @@ beforeAll(async () => {
     summary: `How to run a ${topic} stall on a busy Saturday.`,
     body: 'Bring a table, leaflets and water.',
   });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
 });
 
 /** A fresh profile signed in as `member` through the login form. */

@@ -3,20 +3,15 @@
 // links on those pages) is opened in Chromium, and every answer the pages load (HTML, scripts,
 // styles, JSON) is scanned for the session token. A download (the CSV) is fetched and scanned too.
 import type { Browser, Response as PageResponse } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoToken, launchBrowser, signedInVisitor, startWebStack, type WebStack } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { expectNoToken, signedInVisitor, useWebStackAndBrowser, type WebStack } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
 
-beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+useWebStackAndBrowser((ready) => {
+  stack = ready.stack;
+  browser = ready.browser;
 });
 
 /** Pages the crawl opens at most (the navigation has about 15 links; their pages link a few more). */

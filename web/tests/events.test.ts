@@ -4,7 +4,7 @@
 // sees neither attendees nor the edit link and is refused the edit URL), the filters and the
 // paging, and the private calendar link shown only to its owner.
 import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   appointOrganizer,
   createAdmin,
@@ -16,20 +16,19 @@ import { unique, type TestMember } from '../../tests/setup/harness.js';
 import {
   expectAccessible,
   expectNoToken,
-  launchBrowser,
   type SignedInVisitor,
   saveScreenshot,
   signedInVisitor,
-  startWebStack,
+  useWebStackAndBrowser,
   type WebStack,
 } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
 
-beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
+useWebStackAndBrowser((ready) => {
+  stack = ready.stack;
+  browser = ready.browser;
 });
 
 /** Script errors in any page a test opened (the pages' own scripts must run under the CSP). */
@@ -38,11 +37,6 @@ const pageErrors: string[] = [];
 afterEach(() => {
   expect(pageErrors).toEqual([]);
   pageErrors.length = 0;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
 });
 
 /** A fresh profile signed in through the login form, its script errors collected. */

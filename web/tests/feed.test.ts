@@ -9,25 +9,19 @@ import type { TestMember } from '../../tests/setup/harness.js';
 import {
   expectAccessible,
   expectNoToken,
-  launchBrowser,
   newVisitor,
   saveScreenshot,
   signIn,
-  startWebStack,
+  useWebStackAndBrowser,
   type WebStack,
 } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
 
-beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+useWebStackAndBrowser((ready) => {
+  stack = ready.stack;
+  browser = ready.browser;
 });
 
 interface Visitor {

@@ -3,7 +3,7 @@
 // codes, member lists for organizers only, search and paging, the site admin's create form,
 // and the organization pages.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   appointOrganizer,
   createAdmin,
@@ -15,24 +15,18 @@ import { unique } from '../../tests/setup/harness.js';
 import {
   expectAccessible,
   expectNoToken,
-  launchBrowser,
   saveScreenshot,
   signedInVisitor,
-  startWebStack,
+  useWebStackAndBrowser,
   type WebStack,
 } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
 
-beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+useWebStackAndBrowser((ready) => {
+  stack = ready.stack;
+  browser = ready.browser;
 });
 
 describe('groves', () => {

@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type RealtimeService, startRealtime } from '../../server/realtime/service.js';
 import { testDatabaseUrl } from '../../tests/setup/database.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../../tests/setup/harness.js';
@@ -109,6 +109,28 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
+}
+
+/**
+ * The stack and Chromium for one test file: started before its tests, hand over to `started`
+ * (which stores them in the file's own variables), closed after them. Hooks the file registers
+ * afterwards run after the start and before the close.
+ */
+export function useWebStackAndBrowser(
+  started: (ready: { stack: WebStack; browser: Browser }) => void,
+  options: Parameters<typeof startWebStack>[0] = {},
+): void {
+  let stack: WebStack | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    stack = await startWebStack(options);
+    browser = await launchBrowser();
+    started({ stack, browser });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
   });
 }
 

@@ -7,11 +7,10 @@ import { guideBodyHtml } from '../pages/guides.js';
 import {
   expectAccessible,
   expectNoToken,
-  launchBrowser,
   type SignedInVisitor,
   saveScreenshot,
   signedInVisitor,
-  startWebStack,
+  useWebStackAndBrowser,
   type WebStack,
 } from './harness.js';
 
@@ -35,9 +34,12 @@ const hostileBody = [
   '<img src=x onerror=alert(2)>',
 ].join('\n');
 
+useWebStackAndBrowser((ready) => {
+  stack = ready.stack;
+  browser = ready.browser;
+});
+
 beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
   admin = await stack.member({ admin: true, prefix: 'libadmin' });
   member = await stack.member({ prefix: 'libmember' });
   const asAdmin = stack.api.trpc(admin.token);
@@ -90,8 +92,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await visitor?.context.close();
-  await browser?.close();
-  await stack?.close();
 });
 
 describe('the media library', () => {

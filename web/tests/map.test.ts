@@ -2,16 +2,15 @@
 // (register → map → submit a place → an admin approves it → it appears on the map), the
 // filters, the bbox endpoint's refusals, the 404 place page and a non-admin on the admin page.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestMember } from '../../tests/setup/harness.js';
 import {
   expectAccessible,
   expectNoToken,
-  launchBrowser,
   newVisitor,
   saveScreenshot,
   signedInVisitor,
-  startWebStack,
+  useWebStackAndBrowser,
   type WebStack,
 } from './harness.js';
 
@@ -20,16 +19,14 @@ let browser: Browser;
 let admin: TestMember;
 let submitter: TestMember;
 
-beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
-  admin = await stack.member({ admin: true, prefix: 'mapadmin' });
-  submitter = await stack.member({ prefix: 'mapsub' });
+useWebStackAndBrowser((ready) => {
+  stack = ready.stack;
+  browser = ready.browser;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+beforeAll(async () => {
+  admin = await stack.member({ admin: true, prefix: 'mapadmin' });
+  submitter = await stack.member({ prefix: 'mapsub' });
 });
 
 /**

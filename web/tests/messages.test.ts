@@ -2,32 +2,29 @@
 // with and without JavaScript, starting a conversation with a friend, and live messages that
 // reach the page through a single-use socket ticket, never through the session token.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { befriend, send, startConversation } from '../../tests/messaging/helpers.js';
 import type { TestMember } from '../../tests/setup/harness.js';
 import {
   expectAccessible,
   expectNoToken,
-  launchBrowser,
   saveScreenshot,
   signedInVisitor,
-  startWebStack,
+  useWebStackAndBrowser,
   type WebStack,
 } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
 
-beforeAll(async () => {
-  // Paging needs more messages than one member may send in a window by default.
-  stack = await startWebStack({ apiEnv: { RATE_LIMIT_WRITES_PER_MEMBER: '500' } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+// Paging needs more messages than one member may send in a window by default.
+useWebStackAndBrowser(
+  (ready) => {
+    stack = ready.stack;
+    browser = ready.browser;
+  },
+  { apiEnv: { RATE_LIMIT_WRITES_PER_MEMBER: '500' } },
+);
 
 /** A fresh profile signed in as `member` through the login form. */
 function signedIn(member: TestMember, context: { javaScriptEnabled?: boolean } = {}) {

@@ -3,18 +3,17 @@
 // API's error envelopes passed through, `next` never an open redirect, a revoked session
 // clearing the cookie, and the sign-in pages (login, register, magic link) in Chromium.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestMember } from '../../tests/setup/harness.js';
 import { createWebApp } from '../server/app.js';
 import { loadWebConfig } from '../server/config.js';
 import {
   expectAccessible,
-  launchBrowser,
   newVisitor,
   saveScreenshot,
   signIn,
   signedInVisitor,
-  startWebStack,
+  useWebStackAndBrowser,
   type WebStack,
 } from './harness.js';
 
@@ -23,24 +22,22 @@ const TTL_DAYS = 7;
 let stack: WebStack;
 let browser: Browser;
 
-beforeAll(async () => {
-  // A lifetime other than the default, so Max-Age is seen to follow SESSION_TTL_DAYS. Logins are
-  // many here and all come from 127.0.0.1: the login limits are not what this file tests.
-  stack = await startWebStack({
+// A lifetime other than the default, so Max-Age is seen to follow SESSION_TTL_DAYS. Logins are
+// many here and all come from 127.0.0.1: the login limits are not what this file tests.
+useWebStackAndBrowser(
+  (ready) => {
+    stack = ready.stack;
+    browser = ready.browser;
+  },
+  {
     apiEnv: {
       SESSION_TTL_DAYS: String(TTL_DAYS),
       RATE_LIMIT_LOGIN_PER_IP: '1000',
       RATE_LIMIT_LOGIN_PER_ACCOUNT: '1000',
       RATE_LIMIT_LOGIN_ACCOUNT_CEILING: '1000',
     },
-  });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+  },
+);
 
 // ---- helpers ----
 

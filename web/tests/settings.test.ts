@@ -2,32 +2,29 @@
 // all others), notification preferences, the stolen-phone panic and account deletion behind a
 // confirmation, each checked against the API afterwards.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestMember } from '../../tests/setup/harness.js';
 import {
   expectAccessible,
   expectNoToken,
-  launchBrowser,
   saveScreenshot,
   signedInVisitor,
-  startWebStack,
+  useWebStackAndBrowser,
   type WebStack,
 } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
 
-beforeAll(async () => {
-  stack = await startWebStack({
+useWebStackAndBrowser(
+  (ready) => {
+    stack = ready.stack;
+    browser = ready.browser;
+  },
+  {
     apiEnv: { RATE_LIMIT_LOGIN_PER_IP: '1000', RATE_LIMIT_LOGIN_PER_ACCOUNT: '1000' },
-  });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+  },
+);
 
 async function tokenWorks(token: string): Promise<boolean> {
   return (await stack.api.request('GET', '/api/me', { token })).status === 200;

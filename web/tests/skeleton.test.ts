@@ -1,20 +1,15 @@
 // The frame every page shares: security headers, the /app guard and a page that passes axe in
 // a real Chromium.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, newVisitor, startWebStack, type WebStack } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, newVisitor, useWebStackAndBrowser, type WebStack } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
 
-beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+useWebStackAndBrowser((ready) => {
+  stack = ready.stack;
+  browser = ready.browser;
 });
 
 describe('the web frame', () => {
