@@ -14,20 +14,10 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
+import { type S3Settings, s3ClientOptions } from './s3-settings.js';
 import { readOrCreateHexSecret } from '../../lib/write-once-file.js';
 
-export type ImageStorageConfig = Pick<
-  Config,
-  | 'DATA_DIR'
-  | 'PUBLIC_URL'
-  | 'IMAGE_STORAGE_DIR'
-  | 'S3_ENDPOINT'
-  | 'S3_BUCKET'
-  | 'S3_REGION'
-  | 'S3_ACCESS_KEY_ID'
-  | 'S3_SECRET_ACCESS_KEY'
-  | 'S3_FORCE_PATH_STYLE'
->;
+export type ImageStorageConfig = Pick<Config, 'DATA_DIR' | 'PUBLIC_URL' | 'IMAGE_STORAGE_DIR'> & S3Settings;
 
 /** What the signature of an upload URL binds. */
 export interface SignedPut {
@@ -135,16 +125,7 @@ function embeddedStorage(config: ImageStorageConfig): ImageStorage {
 
 function s3Storage(config: ImageStorageConfig & { S3_BUCKET: string }): ImageStorage {
   const bucket = config.S3_BUCKET;
-  const client = new S3Client({
-    region: config.S3_REGION,
-    ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
-    forcePathStyle: config.S3_FORCE_PATH_STYLE,
-    // Otherwise the presigned URL carries the CRC32 of an empty body and the store refuses the PUT.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    ...(config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
-      ? { credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } }
-      : {}),
-  });
+  const client = new S3Client(s3ClientOptions(config));
   const objectKey = (area: ImageArea, key: string) => `${area}/${key}`;
   return {
     driver: 's3',

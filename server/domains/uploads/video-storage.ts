@@ -15,18 +15,9 @@ import { type DataStore, ERRORS, type KvStore } from '@tus/utils';
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
+import { type S3Settings, s3ClientOptions } from './s3-settings.js';
 
-export type VideoStorageConfig = Pick<
-  Config,
-  | 'VIDEO_STORAGE_DIR'
-  | 'DATA_DIR'
-  | 'S3_ENDPOINT'
-  | 'S3_BUCKET'
-  | 'S3_REGION'
-  | 'S3_ACCESS_KEY_ID'
-  | 'S3_SECRET_ACCESS_KEY'
-  | 'S3_FORCE_PATH_STYLE'
->;
+export type VideoStorageConfig = Pick<Config, 'VIDEO_STORAGE_DIR' | 'DATA_DIR'> & S3Settings;
 
 export interface VideoStorage {
   readonly driver: 'file' | 's3';
@@ -131,15 +122,8 @@ function s3Storage(config: VideoStorageConfig & { S3_BUCKET: string }): VideoSto
       store ??= new VideoS3Store({
         s3ClientConfig: {
           bucket,
-          region: config.S3_REGION,
-          ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
-          forcePathStyle: config.S3_FORCE_PATH_STYLE,
-          // Checksums only where S3 requires them: S3-compatible stores do not all support the rest.
-          requestChecksumCalculation: 'WHEN_REQUIRED',
+          ...s3ClientOptions(config),
           responseChecksumValidation: 'WHEN_REQUIRED',
-          ...(config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
-            ? { credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } }
-            : {}),
         },
         cache: new NoCache(),
         // Object tags only serve S3's own expiry rules, and not every S3-compatible store has them;
