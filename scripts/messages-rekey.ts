@@ -1,7 +1,8 @@
 // `npm run messages:rekey [-- --batch-size 500]`: re-encrypts every message, and every companion
-// chat message and title, under the newest key of MESSAGE_KEYS (the last entry) so that older
-// keys can be removed. It also seals companion text stored in clear before it was encrypted
-// (rows from before migration 0027): run it once after upgrading past it. Run it after adding a
+// chat message (with its sources) and title, under the newest key of MESSAGE_KEYS (the last
+// entry) so that older keys can be removed. It also seals companion text and sources stored in
+// clear before they were encrypted (rows from before migrations 0027 and 0028): run it once
+// after upgrading past them. Run it after adding a
 // new key and restarting the servers; when it reports that only the newest key is in use and
 // nothing is in clear, drop the old entries from MESSAGE_KEYS. Opens the database the server
 // uses (DATABASE_URL, or PGlite in DATA_DIR) and applies pending migrations first. Safe to

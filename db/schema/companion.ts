@@ -8,7 +8,10 @@
 // members' messages). The plaintext columns `content` and `title` are legacy: only rows written
 // before encryption hold text there, the server reads it when a row has no ciphertext, and
 // `npm run messages:rekey` seals those rows and empties the column. Checks keep a row from
-// holding both. `sources` (published library items) stays in clear.
+// holding both. An assistant message's `sources` (the library items its reply cites, which tell
+// what was asked about) are sealed the same way, under the same key as the content, in their own
+// nonce and ciphertext columns; the jsonb column `sources` is legacy like `content` (rows written
+// before migration 0028), emptied by the rekey.
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
@@ -79,8 +82,14 @@ export const companionMessages = pgTable(
     nonce: bytea(),
     /** AES-256-GCM ciphertext of the content followed by its 16-byte tag. */
     ciphertext: bytea(),
-    /** Assistant messages: the library items the reply was grounded in. */
-    sources: jsonb().$type<CompanionSource[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Legacy plaintext sources (rows from before migration 0028, until the rekey seals them); never written. */
+    legacySources: jsonb('sources').$type<CompanionSource[]>(),
+    /**
+     * Assistant messages: the library items the reply was grounded in, as JSON, sealed under the
+     * content's key (`keyId`) with their own nonce. Null when there are none.
+     */
+    sourcesNonce: bytea(),
+    sourcesCiphertext: bytea(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -91,5 +100,14 @@ export const companionMessages = pgTable(
     ),
     // Exactly one: sealed content, or (a row from before encryption) the legacy plaintext.
     check('companion_messages_sealed_or_legacy', sql`(${t.legacyContent} is null) <> (${t.ciphertext} is null)`),
+    // Sealed sources are whole and under the content's key; never both sealed and in clear.
+    check(
+      'companion_messages_sources_sealed_whole',
+      sql`(${t.sourcesNonce} is null) = (${t.sourcesCiphertext} is null) and (${t.sourcesCiphertext} is null or ${t.keyId} is not null)`,
+    ),
+    check(
+      'companion_messages_sources_sealed_or_legacy',
+      sql`${t.legacySources} is null or ${t.sourcesCiphertext} is null`,
+    ),
   ],
 );

@@ -9,6 +9,7 @@
 //   message            cas-message:v1:<conversationId>:<messageId>
 //   companion-message  cas-companion:v1:<conversationId>:<messageId>
 //   companion-title    cas-companion-title:v1:<conversationId>
+//   companion-sources  cas-companion-sources:v1:<conversationId>:<messageId>
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { MessageKeyring } from './message-keys.js';
 
@@ -25,7 +26,8 @@ export interface MessageAddress {
 export type SealedTextAddress =
   | ({ record: 'message' } & MessageAddress)
   | { record: 'companion-message'; conversationId: string; messageId: string }
-  | { record: 'companion-title'; conversationId: string };
+  | { record: 'companion-title'; conversationId: string }
+  | { record: 'companion-sources'; conversationId: string; messageId: string };
 
 export interface SealedMessage {
   keyId: string;
@@ -47,6 +49,8 @@ function additionalData(address: SealedTextAddress): Buffer {
       return Buffer.from(`cas-companion:v1:${address.conversationId}:${address.messageId}`, 'utf8');
     case 'companion-title':
       return Buffer.from(`cas-companion-title:v1:${address.conversationId}`, 'utf8');
+    case 'companion-sources':
+      return Buffer.from(`cas-companion-sources:v1:${address.conversationId}:${address.messageId}`, 'utf8');
   }
 }
 
@@ -59,6 +63,8 @@ function describe(address: SealedTextAddress): string {
       return `companion message ${address.messageId}`;
     case 'companion-title':
       return `title of companion conversation ${address.conversationId}`;
+    case 'companion-sources':
+      return `sources of companion message ${address.messageId}`;
   }
 }
 

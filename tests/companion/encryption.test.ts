@@ -1,10 +1,12 @@
-// Companion text at rest: what a member asks, what the assistant answers and the conversation's
-// title are sealed under MESSAGE_KEYS, proven by canaries that no column of any table (bytea read
+// Companion text at rest: what a member asks, what the assistant answers, the library items the
+// answer cites (they tell what was asked about) and the conversation's title are sealed under
+// MESSAGE_KEYS, proven by canaries that no column of any table (bytea read
 // as text too) and no log line contains, while every read still shows the text. A ciphertext
 // moved to another row or conversation, or under a key no longer configured, does not open: the
 // read fails with a logged error naming ids only. Rows written in clear before encryption stay
 // readable and are sealed by the rekey, which also moves companion rows to the newest key.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
@@ -12,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../server/config.js';
 import { messageKeyring } from '../../server/crypto/message-keys.js';
 import { rekeyCompanion } from '../../server/domains/companion/rekey.js';
+import { createCategory, createGuide, uniqueSlug } from '../library/helpers.js';
 import { findInEveryTable } from '../setup/db-scan.js';
 import { createMember, createTestApp, unique, type TestApp, type TestMember } from '../setup/harness.js';
 import { chatSse, type FakeProvider, insertLegacyConversation, replyOf, startFakeProvider } from './helpers.js';
@@ -55,6 +58,9 @@ interface RawMessage {
   key_id: string | null;
   nonce: Uint8Array | null;
   ciphertext: Uint8Array | null;
+  sources: unknown;
+  sources_nonce: Uint8Array | null;
+  sources_ciphertext: Uint8Array | null;
 }
 interface RawConversation {
   id: string;
@@ -66,7 +72,8 @@ interface RawConversation {
 
 async function rawMessages(conversationIds: string[]) {
   return t.deps.database.rows<RawMessage>(sql`
-    select id, conversation_id, content, key_id, nonce, ciphertext from companion_messages
+    select id, conversation_id, content, key_id, nonce, ciphertext, sources, sources_nonce, sources_ciphertext
+    from companion_messages
     where conversation_id in (${sql.join(
       conversationIds.map((id) => sql`${id}::uuid`),
       sql`, `,
@@ -95,6 +102,26 @@ async function contents(member: TestMember, conversationId: string): Promise<str
   const texts = rest.body.items.map((m: { content: string }) => m.content);
   expect(typed.items.map((m) => m.content)).toEqual(texts);
   return texts;
+}
+
+/** Each message's sources through REST and through tRPC, which must agree; newest first. */
+async function sourcesOf(member: TestMember, conversationId: string): Promise<unknown[]> {
+  const rest = await t.request('GET', `/api/companion/conversations/${conversationId}/messages`, {
+    token: member.token,
+  });
+  expect(rest.status).toBe(200);
+  const typed = await t.trpc(member.token).companion.listMessages.query({ id: conversationId });
+  const lists = rest.body.items.map((m: { sources: unknown[] }) => m.sources);
+  expect(typed.items.map((m) => m.sources)).toEqual(lists);
+  return lists;
+}
+
+/** Rows of the companion tables (every column as text, bytea included) that contain a needle. */
+async function companionRowsContaining(needle: string): Promise<number> {
+  const [row] = await t.deps.database.rows<{ n: number }>(sql`
+    select (select count(*) from companion_messages r where strpos(lower(r::text), lower(${needle})) > 0)
+      + (select count(*) from companion_conversations r where strpos(lower(r::text), lower(${needle})) > 0) as n`);
+  return Number(row!.n);
 }
 
 /** Titles by conversation id through REST and through tRPC, which must agree. */
@@ -262,16 +289,97 @@ describe('companion text at rest', () => {
   });
 });
 
+describe("a reply's sources at rest", () => {
+  const topic = `snorvel${process.pid.toString(36)}${Date.now().toString(36)}`;
+  let guides: { slug: string; title: string }[];
+  beforeAll(async () => {
+    const admin = await createMember(t, { admin: true });
+    const category = await createCategory(t, admin);
+    guides = [];
+    for (const name of ['first', 'second'])
+      guides.push(
+        await createGuide(t, admin, category, {
+          title: `Sourcecanary ${name} ${randomBytes(4).toString('hex')} ${topic}`,
+          slug: uniqueSlug(`source-canary-${name}`),
+          body: `How to ${topic}.`,
+        }),
+      );
+  });
+
+  it('are stored only as ciphertext, bound to their message; reads and the answer list them', async () => {
+    useKeys(K1);
+    const member = await createMember(t);
+    const api = t.trpc(member.token);
+    const turn = await api.companion.chat.mutate({ message: `Where do I start with ${topic}?` });
+    const expected = guides
+      .map((g) => ({ type: 'guide', slug: g.slug, title: g.title }))
+      .sort((a, b) => a.slug.localeCompare(b.slug));
+    const bySlug = (list: { slug: string }[]) => [...list].sort((a, b) => a.slug.localeCompare(b.slug));
+    expect(bySlug(turn.sources)).toEqual(expected);
+    const [replySources, questionSources] = (await sourcesOf(member, turn.conversationId)) as { slug: string }[][];
+    expect(replySources).toEqual(turn.sources);
+    expect(questionSources).toEqual([]);
+
+    const [question, reply] = await rawMessages([turn.conversationId]);
+    expect(question).toMatchObject({ sources: null, sources_nonce: null, sources_ciphertext: null });
+    expect(reply!.sources).toBeNull();
+    expect(Buffer.from(reply!.sources_nonce!)).toHaveLength(12);
+    expect(reply!.key_id).toBe('k1');
+    for (const guide of guides) {
+      expect(await companionRowsContaining(guide.slug)).toBe(0);
+      expect(await companionRowsContaining(guide.title.split(' ')[2]!)).toBe(0);
+    }
+
+    // Another reply's sealed sources copied onto this one do not open: a logged 500, ids only.
+    const other = await api.companion.chat.mutate({ message: `And more on ${topic}?` });
+    await t.deps.database.rows(sql`
+      update companion_messages set sources_nonce = s.sources_nonce, sources_ciphertext = s.sources_ciphertext
+      from companion_messages s where s.id = ${other.replyMessageId}::uuid
+        and companion_messages.id = ${turn.replyMessageId}::uuid`);
+    expectGenericFailure(
+      await t.request('GET', `/api/companion/conversations/${turn.conversationId}/messages`, { token: member.token }),
+    );
+    expect(loggedErrors()).toContain(`sources of companion message ${turn.replyMessageId}: authentication failed`);
+    expect(logged()).not.toContain(guides[0]!.slug);
+    await t.request('DELETE', '/api/me', { token: member.token });
+  });
+
+  it('move to the newest key with their message', async () => {
+    useKeys(K1);
+    const member = await createMember(t);
+    const turn = await t.trpc(member.token).companion.chat.mutate({ message: `Tell me about ${topic}` });
+    useKeys(`${K1},${K2}`);
+    try {
+      const before = await rawMessages([turn.conversationId]);
+      const result = await rekeyCompanion(t.deps.database, messageKeyring(t.deps.config));
+      expect(result).toMatchObject({ plaintextLeft: 0, keysInUse: ['k2'] });
+      const after = await rawMessages([turn.conversationId]);
+      expect(after.map((r) => r.key_id)).toEqual(['k2', 'k2']);
+      expect(asText(after[1]!.sources_nonce)).not.toBe(asText(before[1]!.sources_nonce));
+      useKeys(K2);
+      expect(await sourcesOf(member, turn.conversationId)).toEqual([turn.sources, []]);
+    } finally {
+      // Every companion row is back under k1 for the tests after this one.
+      useKeys(`${K2},${K1}`);
+      await rekeyCompanion(t.deps.database, messageKeyring(t.deps.config));
+      useKeys(K1);
+    }
+    await t.request('DELETE', '/api/me', { token: member.token });
+  });
+});
+
 describe('legacy rows and the rekey', () => {
   it('rows stored in clear before encryption stay readable, and the rekey seals them', async () => {
     useKeys(K1);
     const member = await createMember(t);
     const legacy = `legacy-canary-${unique('l')}`;
+    const legacySource = { type: 'guide' as const, slug: uniqueSlug('legacy-source'), title: `${legacy} guide` };
     const { conversationId, messageIds } = await insertLegacyConversation(t, member, `${legacy} title`, [
       { role: 'user', content: `${legacy} question` },
-      { role: 'assistant', content: `${legacy} answer` },
+      { role: 'assistant', content: `${legacy} answer`, sources: [legacySource] },
     ]);
     expect(await contents(member, conversationId)).toEqual([`${legacy} answer`, `${legacy} question`]);
+    expect(await sourcesOf(member, conversationId)).toEqual([[legacySource], []]);
     expect((await titles(member))[conversationId]).toBe(`${legacy} title`);
     // Continuing it: the legacy history reaches the model; the new turn is sealed at once.
     const turn = await t.trpc(member.token).companion.chat.mutate({ conversationId, message: 'still there?' });
@@ -294,8 +402,14 @@ describe('legacy rows and the rekey', () => {
     expect(result.messagesSealed).toBeGreaterThanOrEqual(2);
     expect(result.titlesSealed).toBeGreaterThanOrEqual(1);
 
-    expect(await findInEveryTable(t.deps.database, [legacy])).toEqual([]);
+    expect(await findInEveryTable(t.deps.database, [legacy, legacySource.slug])).toEqual([]);
     const after = await rawMessages([conversationId]);
+    expect(after.map((r) => [r.sources, r.sources_ciphertext !== null])).toEqual([
+      [null, false],
+      [null, true],
+      [null, false],
+      [null, false],
+    ]);
     expect(after.map((r) => [r.id, r.content, r.key_id])).toEqual([
       [messageIds[0], null, 'k1'],
       [messageIds[1], null, 'k1'],
@@ -313,7 +427,30 @@ describe('legacy rows and the rekey', () => {
       `${legacy} question`,
     ]);
     expect((await titles(member))[conversationId]).toBe(`${legacy} title`);
+    expect(await sourcesOf(member, conversationId)).toEqual([[], [], [legacySource], []]);
     expect(logged()).not.toContain(legacy);
+  });
+
+  it('migration 0028 empties the legacy sources that tell nothing and keeps the rest for the rekey', async () => {
+    const member = await createMember(t);
+    const kept = { type: 'media' as const, slug: uniqueSlug('kept'), title: 'Kept in clear until the rekey' };
+    const { conversationId } = await insertLegacyConversation(t, member, 'before 0028', [
+      { role: 'user', content: 'question', sources: [] },
+      { role: 'assistant', content: 'answer', sources: [kept] },
+    ]);
+    // The hand-written statement of the migration, run again over rows written as before it.
+    const migration = readFileSync(
+      new URL('../../migrations/0028_companion_sealed_sources.sql', import.meta.url),
+      'utf8',
+    );
+    const update = migration.split('--> statement-breakpoint').at(-1)!;
+    expect(update).toContain('UPDATE "companion_messages" SET "sources" = NULL');
+    await t.deps.database.rows(sql.raw(update));
+    expect((await rawMessages([conversationId])).map((r) => r.sources)).toEqual([null, [kept]]);
+    const result = await rekeyCompanion(t.deps.database, messageKeyring(t.deps.config));
+    expect(result.plaintextLeft).toBe(0);
+    expect((await rawMessages([conversationId])).map((r) => r.sources)).toEqual([null, null]);
+    expect(await sourcesOf(member, conversationId)).toEqual([[kept], []]);
   });
 
   it('moves companion messages and titles from an old key to the newest; the old key can then go', async () => {

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { newId } from '../../db/ids.js';
+import type { CompanionSource } from '../../db/schema/index.js';
 import type { TestApp, TestMember } from '../setup/harness.js';
 
 export interface SseEvent {
@@ -142,14 +143,15 @@ export async function eventually(check: () => boolean, timeoutMs = 5000): Promis
 }
 
 /**
- * A conversation as the schema before encryption wrote it (migration 0027): title and contents in
- * the plaintext columns, no ciphertext. Written raw, as such a row sits in an upgraded database.
+ * A conversation as the schema before encryption wrote it (migrations 0027 and 0028): title,
+ * contents and sources in the plaintext columns, no ciphertext. Written raw, as such a row sits
+ * in an upgraded database.
  */
 export async function insertLegacyConversation(
   t: TestApp,
   member: TestMember,
   title: string,
-  messages: { role: 'user' | 'assistant'; content: string }[],
+  messages: { role: 'user' | 'assistant'; content: string; sources?: CompanionSource[] }[],
 ) {
   const conversationId = newId();
   const messageIds = messages.map(() => newId());
@@ -159,8 +161,9 @@ export async function insertLegacyConversation(
   );
   for (const [i, message] of messages.entries())
     await t.deps.database.rows(
-      sql`insert into companion_messages (id, conversation_id, role, content)
-          values (${messageIds[i]!}::uuid, ${conversationId}::uuid, ${message.role}, ${message.content})`,
+      sql`insert into companion_messages (id, conversation_id, role, content, sources)
+          values (${messageIds[i]!}::uuid, ${conversationId}::uuid, ${message.role}, ${message.content},
+                  ${message.sources ? JSON.stringify(message.sources) : null}::jsonb)`,
     );
   return { conversationId, messageIds };
 }

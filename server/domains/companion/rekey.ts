@@ -1,9 +1,10 @@
 // The companion chat's part of `npm run messages:rekey` (scripts/messages-rekey.ts): every
-// message content and conversation title that is not sealed under the newest key is sealed
-// under it, batch by batch (server/crypto/reseal-batches.ts). That covers both rows under an
-// older key (so the key can be retired) and legacy rows written in clear before companion text
-// was encrypted (migration 0027): those are sealed and their plaintext column emptied. After one
-// complete run nothing of the companion is in clear and only the newest key is in use.
+// message (content and sources) and conversation title that is not sealed under the newest key
+// is sealed under it, batch by batch (server/crypto/reseal-batches.ts). That covers both rows
+// under an older key (so the key can be retired) and legacy rows written in clear before
+// companion text was encrypted (content and titles before migration 0027, sources before 0028):
+// those are sealed and their plaintext columns emptied. After one complete run nothing of the
+// companion is in clear and only the newest key is in use.
 import { and, asc, eq, gt, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { companionConversations, companionMessages } from '../../../db/schema/index.js';
@@ -11,6 +12,7 @@ import type { MessageKeyring } from '../../crypto/message-keys.js';
 import { resealInBatches } from '../../crypto/reseal-batches.js';
 import {
   openCompanionMessage,
+  openCompanionSources,
   openCompanionTitle,
   sealCompanionMessage,
   sealCompanionTitle,
@@ -18,7 +20,7 @@ import {
 } from './sealing.js';
 
 export interface CompanionRekeyResult {
-  /** Legacy plaintext messages sealed (their plaintext column emptied). */
+  /** Messages with legacy plaintext content or sources sealed (their plaintext columns emptied). */
   messagesSealed: number;
   /** Messages sealed again under the current key (they were under an older one). */
   messagesRekeyed: number;
@@ -51,7 +53,11 @@ export async function rekeyCompanion(
         .from(companionMessages)
         .where(
           and(
-            or(isNull(companionMessages.ciphertext), ne(companionMessages.keyId, current)),
+            or(
+              isNull(companionMessages.ciphertext),
+              ne(companionMessages.keyId, current),
+              isNotNull(companionMessages.legacySources),
+            ),
             after ? gt(companionMessages.id, after) : undefined,
           ),
         )
@@ -60,11 +66,12 @@ export async function rekeyCompanion(
         .for('update', { skipLocked: true }),
     reseal: async (tx, row) => {
       const content = openCompanionMessage(keyring, row);
+      const sources = openCompanionSources(keyring, row);
       await tx
         .update(companionMessages)
-        .set(sealCompanionMessage(keyring, { conversationId: row.conversationId, messageId: row.id }, content))
+        .set(sealCompanionMessage(keyring, { conversationId: row.conversationId, messageId: row.id }, content, sources))
         .where(eq(companionMessages.id, row.id));
-      if (row.ciphertext === null) result.messagesSealed++;
+      if (row.ciphertext === null || row.legacySources !== null) result.messagesSealed++;
       else result.messagesRekeyed++;
     },
   });
@@ -109,7 +116,7 @@ export async function rekeyCompanion(
     select title_key_id from companion_conversations where title_key_id is not null
     order by key_id`);
   const [left] = await database.rows<{ n: number | string }>(sql`
-    select (select count(*) from companion_messages where ciphertext is null)
+    select (select count(*) from companion_messages where ciphertext is null or sources is not null)
       + (select count(*) from companion_conversations where title is not null) as n`);
   return { ...result, keysInUse: inUse.map((r) => r.key_id), plaintextLeft: Number(left!.n) };
 }

@@ -1,26 +1,44 @@
-// Companion text at rest: a message's content and a conversation's title are sealed with the
-// message keyring (server/crypto/message-cipher.ts) before they reach the database and opened
-// only on the way out. Each is bound to its row (conversation and message ids, or the
-// conversation id for a title), so a ciphertext copied elsewhere does not open. A row written
-// before encryption has no ciphertext, only its legacy plaintext column: that is read as is
-// until `npm run messages:rekey` seals it (server/domains/companion/rekey.ts).
+// Companion text at rest: a message's content, a reply's sources and a conversation's title are
+// sealed with the message keyring (server/crypto/message-cipher.ts) before they reach the
+// database and opened only on the way out. Each is bound to its row and kind (conversation and
+// message ids, or the conversation id for a title), so a ciphertext copied elsewhere does not
+// open. A message's content and sources are always sealed together, under one key (the row's
+// `keyId`). A row written before encryption has no ciphertext, only its legacy plaintext columns:
+// those are read as they are until `npm run messages:rekey` seals them
+// (server/domains/companion/rekey.ts).
 import { type MessageKeyring, messageKeyring } from '../../crypto/message-keys.js';
 import { openText, type SealedMessage, sealText } from '../../crypto/message-cipher.js';
-import { companionMessages } from '../../../db/schema/index.js';
+import { type CompanionSource, companionMessages } from '../../../db/schema/index.js';
 import type { Context } from '../../trpc/context.js';
 
 export function companionKeyring(ctx: Pick<Context, 'config' | 'log'>): MessageKeyring {
   return messageKeyring(ctx.config, ctx.log);
 }
 
-/** The sealed columns of a message row (the legacy plaintext column left null). */
+/**
+ * The sealed columns of a message row: its content and, when it has any, its sources, under the
+ * current key (the legacy plaintext columns left null).
+ */
 export function sealCompanionMessage(
   keyring: MessageKeyring,
   address: { conversationId: string; messageId: string },
   content: string,
+  sources: readonly CompanionSource[] = [],
 ) {
   const sealed = sealText(keyring, { record: 'companion-message', ...address }, content);
-  return { keyId: sealed.keyId, nonce: sealed.nonce, ciphertext: sealed.ciphertext, legacyContent: null };
+  const sealedSources =
+    sources.length === 0
+      ? null
+      : sealText(keyring, { record: 'companion-sources', ...address }, JSON.stringify(sources));
+  return {
+    keyId: sealed.keyId,
+    nonce: sealed.nonce,
+    ciphertext: sealed.ciphertext,
+    legacyContent: null,
+    sourcesNonce: sealedSources?.nonce ?? null,
+    sourcesCiphertext: sealedSources?.ciphertext ?? null,
+    legacySources: null,
+  };
 }
 
 /** The sealed columns of a conversation's title. */
@@ -42,6 +60,9 @@ export const storedMessageColumns = {
   nonce: companionMessages.nonce,
   ciphertext: companionMessages.ciphertext,
   legacyContent: companionMessages.legacyContent,
+  sourcesNonce: companionMessages.sourcesNonce,
+  sourcesCiphertext: companionMessages.sourcesCiphertext,
+  legacySources: companionMessages.legacySources,
 };
 
 /** The columns a message is read from. */
@@ -52,6 +73,9 @@ export interface StoredCompanionMessage {
   nonce: Uint8Array | null;
   ciphertext: Uint8Array | null;
   legacyContent: string | null;
+  sourcesNonce: Uint8Array | null;
+  sourcesCiphertext: Uint8Array | null;
+  legacySources: CompanionSource[] | null;
 }
 
 /** The columns a title is read from. */
@@ -73,6 +97,18 @@ export function openCompanionMessage(keyring: MessageKeyring, row: StoredCompani
     { record: 'companion-message', conversationId: row.conversationId, messageId: row.id },
     sealed,
   );
+}
+
+/** A message's sources (none for a member's own message); throws like openCompanionMessage. */
+export function openCompanionSources(keyring: MessageKeyring, row: StoredCompanionMessage): CompanionSource[] {
+  const sealed = sealedOf(row.keyId, row.sourcesNonce, row.sourcesCiphertext);
+  if (!sealed) return row.legacySources ?? [];
+  const json = openText(
+    keyring,
+    { record: 'companion-sources', conversationId: row.conversationId, messageId: row.id },
+    sealed,
+  );
+  return JSON.parse(json) as CompanionSource[];
 }
 
 export function openCompanionTitle(keyring: MessageKeyring, row: StoredCompanionTitle): string | null {

@@ -22,6 +22,7 @@ import { findLibraryItems, type LibraryItem } from './retrieval.js';
 import {
   companionKeyring,
   openCompanionMessage,
+  openCompanionSources,
   openCompanionTitle,
   sealCompanionMessage,
   sealCompanionTitle,
@@ -170,8 +171,7 @@ async function storeTurn(ctx: Context, prepared: PreparedChat, reply: string): P
         id: replyMessageId,
         conversationId: conversationId,
         role: 'assistant',
-        ...sealCompanionMessage(keyring, { conversationId, messageId: replyMessageId }, reply),
-        sources,
+        ...sealCompanionMessage(keyring, { conversationId, messageId: replyMessageId }, reply, sources),
         createdAt: now,
       },
     ]);
@@ -274,7 +274,6 @@ export async function listMessages(ctx: MemberContext, input: { id: string; curs
     .select({
       ...storedMessageColumns,
       role: companionMessages.role,
-      sources: companionMessages.sources,
       createdAt: companionMessages.createdAt,
     })
     .from(companionMessages)
@@ -297,7 +296,7 @@ export async function listMessages(ctx: MemberContext, input: { id: string; curs
         _id: row.id,
         role: row.role,
         content: openCompanionMessage(keyring, row),
-        sources: row.sources,
+        sources: openCompanionSources(keyring, row),
         createdAt: row.createdAt.toISOString(),
       }),
     ),
