@@ -1,7 +1,10 @@
 // Images members upload with a presigned PUT (POST /api/uploads/image/presign). The row is the
 // proof that a key was issued to this member for this purpose; attaching it (a post's image, a
 // media poster…) checks and re-encodes the bytes and sets attachedAt. Rows never attached are
-// swept with their bytes after a day.
+// swept with their bytes after a day. Attaching discards the raw upload at once, but the upload
+// URL stays valid until expiresAt and a retried PUT (an app's upload queue, say) can write the
+// raw bytes, metadata and all, again: once the URL has expired the sweep deletes the raw object
+// one last time and sets rawSweptAt.
 import { sql } from 'drizzle-orm';
 import { bigint, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
@@ -26,10 +29,13 @@ export const imageUploads = pgTable(
     attachedAt: timestamp({ withTimezone: true, mode: 'date' }),
     /** Content type of the clean image (re-encoding may change it, e.g. HEIC → JPEG). */
     cleanContentType: text(),
+    /** When the sweep deleted the raw object after the upload URL expired (attached uploads only). */
+    rawSweptAt: timestamp({ withTimezone: true, mode: 'date' }),
   },
   (t) => [
     index('image_uploads_owner_id_idx').on(t.ownerId),
     index('image_uploads_unattached_idx').on(t.createdAt).where(sql`attached_at is null`),
+    index('image_uploads_raw_unswept_idx').on(t.expiresAt).where(sql`attached_at is not null and raw_swept_at is null`),
   ],
 );
 

@@ -182,6 +182,47 @@ describe('S3 driver', () => {
     expect((await fetch(post.body.imageUrls[0])).status).toBe(404);
   });
 
+  it('deletes raw bytes a retried PUT wrote after the attach, once the upload URL has expired', async () => {
+    const bytes = await jpegWithGps();
+    const presigned = await presign('image/jpeg', bytes.length);
+    expect((await put(presigned.url, 'image/jpeg', bytes)).status).toBe(200);
+    const post = await t.request('POST', '/api/posts', {
+      token: owner.token,
+      body: { body: 'Uploaded twice', visibility: 'public', imageKeys: [presigned.key] },
+    });
+    expect(post.status, post.text).toBe(201);
+    const storage = imageStorage(t.config);
+    expect(await storage.read('incoming', presigned.key)).toBeNull();
+    // The app's upload queue retries: the URL is still valid, so the store takes the raw bytes again.
+    expect((await put(presigned.url, 'image/jpeg', bytes)).status).toBe(200);
+    expect((await storage.read('incoming', presigned.key))?.toString('latin1')).toContain('SN-CAMERA');
+
+    const db = t.deps.database.db;
+    const sweepAt = (minutesFromNow: number) =>
+      db.transaction((tx) =>
+        unattachedImageUploadsSweep.run(tx, new Date(t.clock.now().getTime() + minutesFromNow * 60_000), {
+          config: t.config,
+          log: t.deps.log,
+        }),
+      );
+    const sweptAt = async () =>
+      (await db.select().from(imageUploads).where(eq(imageUploads.key, presigned.key)))[0]!.rawSweptAt;
+    // The URL (10 minutes) could still be used, and then within the store's clock margin: not yet.
+    await sweepAt(9);
+    await sweepAt(14);
+    expect(await sweptAt()).toBeNull();
+    expect(await storage.read('incoming', presigned.key)).not.toBeNull();
+    const summary = await sweepAt(16);
+    expect(summary.rawAfterUrlExpiry).toBeGreaterThanOrEqual(1);
+    expect(await sweptAt()).not.toBeNull();
+    expect(await storage.read('incoming', presigned.key)).toBeNull();
+    // The clean image is untouched and still served; a later run does not visit the key again.
+    expect((await fetch(post.body.imageUrls[0])).status).toBe(200);
+    const marked = await sweptAt();
+    await sweepAt(120);
+    expect(await sweptAt()).toEqual(marked);
+  });
+
   it('sweeps keys never attached, deleting their objects', async () => {
     const bytes = await jpegWithGps();
     const presigned = await presign('image/jpeg', bytes.length);

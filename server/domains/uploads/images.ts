@@ -3,7 +3,7 @@
 // for this purpose, not used before, really an image of the declared type, within the size and
 // pixel limits, and re-encoded with sharp so no metadata block survives (EXIF GPS position,
 // camera serial, XMP, IPTC: a protest photo must never tell where and with what it was taken).
-import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import type { DbOrTx, Tx } from '../../../db/client.js';
@@ -173,6 +173,38 @@ export async function attachedImage(db: DbOrTx, key: string): Promise<{ contentT
     .where(and(eq(imageUploads.key, key), isNotNull(imageUploads.attachedAt)))
     .limit(1);
   return row?.contentType ? { contentType: row.contentType } : null;
+}
+
+/** How far the object store's clock may run behind ours when it checks a URL's expiry. */
+const UPLOAD_URL_CLOCK_MARGIN_MS = 5 * 60_000;
+
+/**
+ * Attached uploads whose upload URL expired (with a margin for the store's clock) and whose raw
+ * object the sweep has not deleted since: marks up to `limit` of them swept and returns their
+ * keys, for the caller to delete `incoming/<key>`. Until then a retried PUT could have written it
+ * again after the attach discarded it.
+ */
+export async function markRawObjectsSwept(tx: Tx, now: Date, limit: number): Promise<string[]> {
+  const expiredBefore = new Date(now.getTime() - UPLOAD_URL_CLOCK_MARGIN_MS);
+  const due = tx
+    .select({ key: imageUploads.key })
+    .from(imageUploads)
+    .where(
+      and(
+        isNotNull(imageUploads.attachedAt),
+        isNull(imageUploads.rawSweptAt),
+        lt(imageUploads.expiresAt, expiredBefore),
+      ),
+    )
+    .orderBy(imageUploads.expiresAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const rows = await tx
+    .update(imageUploads)
+    .set({ rawSweptAt: now })
+    .where(inArray(imageUploads.key, due))
+    .returning({ key: imageUploads.key });
+  return rows.map((r) => r.key);
 }
 
 /** Uploads never attached a day after they were presigned. Returns their keys. */

@@ -1,0 +1,2 @@
+ALTER TABLE "image_uploads" ADD COLUMN "raw_swept_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "image_uploads_raw_unswept_idx" ON "image_uploads" USING btree ("expires_at") WHERE attached_at is not null and raw_swept_at is null;
