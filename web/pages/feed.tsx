@@ -1,5 +1,6 @@
 // The feed (/app/feed): a scope switcher (friends, public, each grove the member belongs to),
-// cursor paging and the "write a post" form; the member's saved posts (/app/saved) and a
+// cursor paging and the "write a post" form, with up to four images (relayed to the API's upload
+// flow by web/server/image-upload.ts); the member's saved posts (/app/saved) and a
 // member's public posts (/app/handles/:handle). registerFeedPages also registers the other
 // social pages (one post, friends, reports, the admins' report queue).
 import type { Context, Hono } from 'hono';
@@ -8,6 +9,7 @@ import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { checkImages, chosenFiles, IMAGE_LIMITS, ImageFormError, uploadImages } from '../server/image-upload.js';
 import { registerAdminReportPages } from './admin-reports.js';
 import { registerFriendsPages } from './friends.js';
 import { registerPostPages } from './posts.js';
@@ -84,7 +86,7 @@ function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveCho
   return (
     <section aria-labelledby="compose-heading">
       <h2 id="compose-heading">Write a post</h2>
-      <form method="post" action="/app/feed" class="stack">
+      <form method="post" action="/app/feed" class="stack" enctype="multipart/form-data">
         <FormError message={state.error} />
         <input type="hidden" name="scope" value={scope} />
         <div>
@@ -104,6 +106,22 @@ function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveCho
               </option>
             ))}
           </select>
+        </div>
+        <div>
+          <label for="post-images">
+            Images{' '}
+            <span class="hint">
+              (optional; up to {IMAGE_LIMITS.perPost}, JPEG, PNG, WebP or HEIC, 10 MB each; location and camera details
+              are removed)
+            </span>
+          </label>
+          <input
+            id="post-images"
+            name="images"
+            type="file"
+            multiple
+            accept="image/jpeg,image/png,image/webp,image/heic,.heic,.heif"
+          />
         </div>
         <div>
           <button type="submit">Publish</button>
@@ -170,7 +188,7 @@ export function registerFeedPages(app: Hono<WebEnv>): void {
   app.get('/app/feed', (c) => renderFeed(c, scopeOf(c.req.query('scope')), c.req.query('cursor') || undefined));
 
   app.post('/app/feed', async (c) => {
-    const form = await c.req.parseBody();
+    const form = await c.req.parseBody({ all: true });
     const body = textField(form, 'body');
     const audience = textField(form, 'audience');
     const scope = scopeOf(textField(form, 'scope'));
@@ -179,12 +197,24 @@ export function registerFeedPages(app: Hono<WebEnv>): void {
       c.status(400);
       return renderFeed(c, scope, undefined, { body, audience, error: 'Choose who can see the post.' });
     }
+    // The browser does not send files back: after a refusal the member chooses them again.
+    const images = chosenFiles(form, 'images');
     try {
-      await api(c).posts.create.mutate({ body, ...target });
+      checkImages(images, IMAGE_LIMITS.perPost);
+      const imageKeys = await uploadImages(c, images, 'post');
+      await api(c).posts.create.mutate({ body, ...target, imageKeys });
     } catch (error) {
+      if (error instanceof ImageFormError) {
+        c.status(400);
+        return renderFeed(c, scope, undefined, { body, audience, error: error.message });
+      }
       if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
       c.status(formErrorStatus(error));
-      return renderFeed(c, scope, undefined, { body, audience, error: apiErrorMessage(error) });
+      // The API names an image by its place in imageKeys; the member knows it by its file name.
+      const message = apiErrorMessage(error).replace(/^imageKeys\[(\d+)\]: /, (whole, index: string) =>
+        images[Number(index)] ? `"${images[Number(index)]!.name}": ` : whole,
+      );
+      return renderFeed(c, scope, undefined, { body, audience, error: message });
     }
     return redirectWithNotice(c, `/app/feed?scope=${encodeURIComponent(audience)}`, 'Your post is published.');
   });

@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import { registerPages } from '../pages/index.js';
 import { isSessionRejected } from './api.js';
+import { limitRequestBodies } from './body-limit.js';
 import type { WebConfig } from './config.js';
 import type { WebEnv } from './env.js';
 import { readFlash } from './flash.js';
@@ -37,6 +38,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   app.use('*', readFlash);
   // Every state-changing request, the session route included (spec rule 1).
   app.use('*', requireSameOrigin);
+  app.use('*', limitRequestBodies());
   // Spec rule 3: no cookie, no /app page; the token itself is validated by the API.
   app.use('/app/*', async (c, next) => {
     if (readSessionToken(c)) return next();

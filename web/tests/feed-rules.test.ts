@@ -1,8 +1,15 @@
 // The rules of the social pages, over plain HTTP (a browser adds nothing here): grove scopes,
 // refused forms re-rendered with what was typed, cursor paging, the Origin check on post
 // controls, 404 pages that reveal nothing, admins-only pages, and no token in any page.
+import { request as httpRequest } from 'node:http';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POST_LIMITS } from '../../server/domains/posts/schemas.js';
+import { UPLOAD_LIMITS } from '../../server/domains/uploads/schemas.js';
+import { jpegWithGps } from '../../tests/uploads/image-fixtures.js';
 import type { TestMember } from '../../tests/setup/harness.js';
+import { FORM_BODY_BYTES } from '../server/body-limit.js';
+import { IMAGE_LIMITS } from '../server/image-upload.js';
 import { expectNoToken, startWebStack, type WebStack } from './harness.js';
 
 let stack: WebStack;
@@ -114,6 +121,131 @@ describe('feed scopes and the post form', () => {
     const broken = await web(carol, '/app/feed?scope=public&cursor=nonsense');
     expect(broken.status).toBe(303);
     expect(broken.location).toBe('/app/feed?scope=public');
+  });
+});
+
+/** The post form with files, as a browser sends it (multipart, cookie, Origin). */
+async function postWithImages(
+  member: TestMember,
+  body: string,
+  files: { name: string; type: string; bytes: Buffer }[],
+) {
+  const form = new FormData();
+  form.set('body', body);
+  form.set('audience', 'public');
+  form.set('scope', 'public');
+  for (const file of files)
+    form.append('images', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+  const response = await fetch(`${stack.webUrl}/app/feed`, {
+    method: 'POST',
+    headers: { cookie: `app_session=${member.token}`, origin: stack.webUrl },
+    body: form,
+    redirect: 'manual',
+  });
+  const html = await response.text();
+  expectNoToken(html, member.token, '/app/feed');
+  return { status: response.status, location: response.headers.get('location'), html };
+}
+
+/**
+ * A form POST that declares `length` bytes, sends at most one, and resolves with the status the
+ * server answers. Its own connection (no keep-alive pool): a refused body leaves it unusable.
+ */
+function postDeclaringLength(path: string, length: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${stack.webUrl}${path}`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          cookie: `app_session=${alice.token}`,
+          origin: stack.webUrl,
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': String(length),
+        },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+        request.destroy();
+      },
+    );
+    request.on('error', reject);
+    if (length > 0) request.write('-');
+    else request.end();
+  });
+}
+
+describe('images on the post form', () => {
+  it("the web's limits are the API's", () => {
+    expect(IMAGE_LIMITS).toEqual({ bytes: UPLOAD_LIMITS.imageBytes, perPost: POST_LIMITS.images });
+  });
+
+  it('uploads the chosen images through the API: the post shows them, re-encoded without their GPS data', async () => {
+    const photo = await jpegWithGps();
+    const text = `Banner drop at the bridge ${Date.now()}.`;
+    const created = await postWithImages(alice, text, [
+      { name: 'bridge.jpg', type: 'image/jpeg', bytes: photo },
+      // A phone browser that does not know HEIC sends no type: the extension says what it is.
+      { name: 'second.JPG', type: '', bytes: photo },
+    ]);
+    expect(created.status, created.html).toBe(303);
+    const [post] = (await stack.api.trpc(alice.token).handles.listPosts.query({ handle: alice.handle })).items;
+    expect(post!.body).toBe(text);
+    expect(post!.imageUrls).toHaveLength(2);
+    const page = await web(alice, created.location!);
+    for (const url of post!.imageUrls) {
+      expect(page.html).toContain(`href="${url}"`);
+      const image = await fetch(url);
+      expect(image.status).toBe(200);
+      const bytes = Buffer.from(await image.arrayBuffer());
+      expect((await sharp(bytes).metadata()).exif).toBeUndefined();
+      expect(bytes.toString('latin1')).not.toContain('SN-CAMERA');
+    }
+  });
+
+  it('refuses what is not an image, too many images, and a fake JPEG, keeping the text and publishing nothing', async () => {
+    const photo = await jpegWithGps();
+    const before = (await stack.api.trpc(alice.token).handles.listPosts.query({ handle: alice.handle })).items.length;
+    const notImage = await postWithImages(alice, 'Kept text one', [
+      { name: 'notes.txt', type: 'text/plain', bytes: Buffer.from('hello') },
+    ]);
+    expect(notImage.status).toBe(400);
+    expect(notImage.html).toContain('&quot;notes.txt&quot; is not a JPEG, PNG, WebP or HEIC image.');
+    expect(notImage.html).toContain('Kept text one');
+
+    const five = Array.from({ length: IMAGE_LIMITS.perPost + 1 }, (_, i) => ({
+      name: `p${i}.jpg`,
+      type: 'image/jpeg',
+      bytes: photo,
+    }));
+    const tooMany = await postWithImages(alice, 'Kept text two', five);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.html).toContain(`Choose at most ${IMAGE_LIMITS.perPost} images.`);
+
+    // Declared a JPEG, but its bytes are not: the API refuses it when attaching; the page names the file.
+    const fake = await postWithImages(alice, 'Kept text three', [
+      { name: 'holiday.jpg', type: 'image/jpeg', bytes: Buffer.from('not really a jpeg at all') },
+    ]);
+    expect(fake.status).toBe(400);
+    expect(fake.html).toContain('&quot;holiday.jpg&quot;: the upload is not a image/jpeg image.');
+    expect(fake.html).toContain('Kept text three');
+    expect((await stack.api.trpc(alice.token).handles.listPosts.query({ handle: alice.handle })).items).toHaveLength(
+      before,
+    );
+  });
+
+  it('caps request bodies before reading them: 413 for an oversized form anywhere', async () => {
+    for (const path of ['/app/friends/accept', '/app/posts/00000000-0000-7000-8000-000000000000/comments'])
+      expect(await postDeclaringLength(path, FORM_BODY_BYTES + 1), path).toBe(413);
+    // Within the cap, the same form is read and answered as usual (a refused code re-renders the form).
+    expect(await postDeclaringLength('/app/friends/accept', 0)).toBe(400);
+    // The post form has room for its images, and no more: refused on the declared length, before
+    // the body is read (the client sends one byte of it and gets the answer).
+    expect(
+      await postDeclaringLength('/app/feed', IMAGE_LIMITS.perPost * IMAGE_LIMITS.bytes + FORM_BODY_BYTES + 1),
+    ).toBe(413);
   });
 });
 

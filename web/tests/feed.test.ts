@@ -4,8 +4,10 @@
 // public note and hides the post, the reporter sees the outcome, and the post is gone for
 // everyone but admins. Every page is checked with axe and scanned for the session token.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestMember } from '../../tests/setup/harness.js';
+import { jpegWithGps } from '../../tests/uploads/image-fixtures.js';
 import {
   expectAccessible,
   expectNoToken,
@@ -263,5 +265,33 @@ describe('feed, friends and reports in the browser', () => {
     await open(m, postPath);
     expect(await m.page.getByText('Hidden by moderation').count()).toBe(1);
     expect(await m.page.getByText(secret).count()).toBe(1);
+  });
+});
+
+describe('a post with a photo, from the browser', () => {
+  it('attaches the chosen file: the post links the clean image, without its GPS data', {
+    timeout: STEP_TIMEOUT,
+  }, async () => {
+    const v = await visitor(await stack.member({ prefix: 'photo' }));
+    const text = `Outreach stall photo ${Date.now()}`;
+    await open(v, '/app/feed');
+    await v.page.getByLabel('Post', { exact: true }).fill(text);
+    await v.page.getByLabel('Who can see it').selectOption('public');
+    await v.page
+      .getByLabel(/^Images/)
+      .setInputFiles({ name: 'stall.jpg', mimeType: 'image/jpeg', buffer: await jpegWithGps() });
+    await v.page.getByRole('button', { name: 'Publish' }).click();
+    expect(await notice(v.page)).toContain('published');
+    const card = v.page.locator('article.post', { hasText: text });
+    const link = card.getByRole('link', { name: 'Image 1' });
+    expect(await link.count()).toBe(1);
+    const image = await fetch((await link.getAttribute('href'))!);
+    expect(image.status).toBe(200);
+    const bytes = Buffer.from(await image.arrayBuffer());
+    expect((await sharp(bytes).metadata()).exif).toBeUndefined();
+    expect(bytes.toString('latin1')).not.toContain('SN-CAMERA');
+    expectNoToken(await v.page.content(), v.token, '/app/feed');
+    await expectAccessible(v.page);
+    await v.context.close();
   });
 });

@@ -68,6 +68,8 @@ export async function startWebStack(
   const apiServer = await listen(api.app.fetch);
   const realtime = startRealtime(apiServer, api.deps, { databaseUrl: testDatabaseUrl() ?? undefined });
   const apiUrl = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`;
+  // Image URLs (uploads and the clean images) point at the API's real address, as in production.
+  if (!options.apiEnv?.PUBLIC_URL) api.config.PUBLIC_URL = apiUrl;
   const webConfig = loadWebConfig({
     NODE_ENV: 'test',
     WEB_URL: webUrl,

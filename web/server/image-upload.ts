@@ -1,0 +1,76 @@
+// Images chosen in a page's form, relayed to the API's upload flow by the web server: presign
+// with the visitor's session, PUT the bytes to the URL the API returns (the embedded store or
+// the bucket), and hand the key to the route that attaches it. The browser never needs the
+// token, JavaScript or a cross-origin request; the API still checks and re-encodes every image
+// when it is attached (metadata stripped there, not here).
+import type { Context } from 'hono';
+import { api } from './api.js';
+import type { WebEnv } from './env.js';
+
+/** The API's limits (server/domains/uploads/schemas.ts, posts/schemas.ts), checked here first for a clear message. */
+export const IMAGE_LIMITS = { bytes: 10 * 1024 * 1024, perPost: 4 } as const;
+
+const TYPES_BY_EXTENSION: Record<string, ImageType> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  heic: 'image/heic',
+  heif: 'image/heic',
+};
+type ImageType = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic';
+const IMAGE_TYPES = new Set<string>(Object.values(TYPES_BY_EXTENSION));
+
+/** A refusal to show in the form, naming the file. */
+export class ImageFormError extends Error {
+  override name = 'ImageFormError';
+}
+
+/** The files of a multipart field (a browser sends one empty file when none was chosen). */
+export function chosenFiles(form: Record<string, unknown>, name: string): File[] {
+  const value = form[name];
+  const values = Array.isArray(value) ? value : [value];
+  return values.filter((v): v is File => v instanceof File && (v.size > 0 || v.name !== ''));
+}
+
+/** The declared type, or (a browser that does not know HEIC sends none) the one its extension names. */
+function typeOf(file: File): ImageType | null {
+  if (IMAGE_TYPES.has(file.type)) return file.type as ImageType;
+  if (file.type !== '' && file.type !== 'application/octet-stream') return null;
+  const extension = file.name.toLowerCase().split('.').pop() ?? '';
+  return TYPES_BY_EXTENSION[extension] ?? null;
+}
+
+/** Checks every file before anything is uploaded, so a refused form uploads nothing. */
+export function checkImages(files: File[], limit: number): void {
+  if (files.length > limit) throw new ImageFormError(`Choose at most ${limit} images.`);
+  for (const file of files) {
+    if (!typeOf(file)) throw new ImageFormError(`"${file.name}" is not a JPEG, PNG, WebP or HEIC image.`);
+    if (file.size === 0) throw new ImageFormError(`"${file.name}" is empty.`);
+    if (file.size > IMAGE_LIMITS.bytes) throw new ImageFormError(`"${file.name}" is larger than 10 MB.`);
+  }
+}
+
+/** Uploads the files for `purpose` and returns their keys, in order. */
+export async function uploadImages(
+  c: Context<WebEnv>,
+  files: File[],
+  purpose: 'post' | 'place' | 'event',
+): Promise<string[]> {
+  const keys: string[] = [];
+  for (const file of files) {
+    const contentType = typeOf(file)!;
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const presigned = await api(c).uploads.presignImage.mutate({ contentType, purpose, contentLength: bytes.length });
+    const put = await c.get('web').fetch(presigned.url, {
+      method: 'PUT',
+      headers: { 'content-type': contentType },
+      body: bytes,
+      signal: AbortSignal.timeout(60_000),
+    });
+    // The store's answer is for operators (it may name the bucket), not for the page.
+    if (!put.ok) throw new Error(`image upload to the store failed: HTTP ${put.status}`);
+    keys.push(presigned.key);
+  }
+  return keys;
+}
