@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
+import { chosenFiles } from '../server/image-upload.js';
 import type { WebEnv } from '../server/env.js';
 import { renderPage } from '../server/layout.js';
 
@@ -193,6 +194,17 @@ export function TimeZoneSelect({ id, value, auto }: { id: string; value: string;
       </select>
     </div>
   );
+}
+
+/** A multipart form's string fields, and the files chosen in `fileField` (the event form's cover). */
+export async function formFieldsAndFiles(
+  c: Context<WebEnv>,
+  fileField: string,
+): Promise<{ values: Record<string, string>; files: File[] }> {
+  const body = await c.req.parseBody({ all: true });
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body)) if (typeof value === 'string') values[key] = value;
+  return { values, files: chosenFiles(body, fileField) };
 }
 
 /** Reads a form body's string fields (files and repeated names are not used by these forms). */

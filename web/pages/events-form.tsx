@@ -6,6 +6,7 @@ import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js'
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { checkImages, ImageFormError, nameFilesInMessage, uploadImages } from '../server/image-upload.js';
 import { FormError, renderPage } from '../server/layout.js';
 import {
   apiStatus,
@@ -17,6 +18,7 @@ import {
   hostPath,
   visibilityLabels,
   formFields,
+  formFieldsAndFiles,
   isoToZonedLocal,
   notFoundPage,
   rethrowUnless,
@@ -95,7 +97,7 @@ function EventForm({
 }) {
   const v = (name: string) => values[name] ?? '';
   return (
-    <form method="post" action={action} class="stack" aria-label={submitLabel}>
+    <form method="post" action={action} class="stack" aria-label={submitLabel} enctype="multipart/form-data">
       {hosts ? (
         <Field id="event-host" label="Host" hint="a grove you organize or an organization you administer">
           <select id="event-host" name="host" required>
@@ -235,7 +237,19 @@ function EventForm({
         <input id="event-place" name="placeId" type="text" maxlength={36} value={v('placeId')} />
       </Field>
       <Field id="event-cover" label="Cover image address" hint="optional, https://…">
-        <input id="event-cover" name="coverImage" type="url" maxlength={1000} value={v('coverImage')} />
+        <input id="event-cover" name="coverImage" maxlength={1000} value={v('coverImage')} />
+      </Field>
+      <Field
+        id="event-cover-file"
+        label="Or upload a cover image"
+        hint="optional, JPEG, PNG, WebP or HEIC, 10 MB; replaces the address; location and camera details are removed"
+      >
+        <input
+          id="event-cover-file"
+          name="coverFile"
+          type="file"
+          accept="image/jpeg,image/png,image/webp,image/heic,.heic,.heif"
+        />
       </Field>
       <p class="actions">
         <button type="submit">{submitLabel}</button>
@@ -283,6 +297,26 @@ function eventFields(values: Values): { fields: Omit<CreateInput, 'groveId' | 'o
       coverImage: optional('coverImage'),
     },
   };
+}
+
+/**
+ * A cover file chosen on the form replaces the cover address: uploaded here, its key goes in
+ * `coverImage`. Returns a sentence for the form when the file is refused, before any upload.
+ */
+async function uploadChosenCover(
+  c: Context<WebEnv>,
+  fields: { coverImage?: string | null },
+  files: File[],
+): Promise<string | null> {
+  if (files.length === 0) return null;
+  try {
+    checkImages(files, 1);
+  } catch (error) {
+    if (error instanceof ImageFormError) return error.message;
+    throw error;
+  }
+  [fields.coverImage] = await uploadImages(c, files, 'event');
+  return null;
 }
 
 /** The status a refused form answers with: the API's own (400, 403, 409, 429), 400 otherwise. */
@@ -405,7 +439,7 @@ export function registerEventFormPages(app: Hono<WebEnv>): void {
   });
 
   app.post('/app/events/new', async (c) => {
-    const values = await formFields(c);
+    const { values, files } = await formFieldsAndFiles(c, 'coverFile');
     const [kind, hostId] = (values.host ?? '').split(':');
     const built = eventFields(values);
     if (!hostId || (kind !== 'grove' && kind !== 'organization')) {
@@ -415,6 +449,11 @@ export function registerEventFormPages(app: Hono<WebEnv>): void {
     if ('error' in built) {
       c.status(400);
       return createPage(c, values, { error: built.error, autoZone: false });
+    }
+    const coverRefused = await uploadChosenCover(c, built.fields, files);
+    if (coverRefused) {
+      c.status(400);
+      return createPage(c, values, { error: coverRefused, autoZone: false });
     }
     const input: CreateInput = {
       ...built.fields,
@@ -427,7 +466,8 @@ export function registerEventFormPages(app: Hono<WebEnv>): void {
     } catch (caught) {
       rethrowUnless(caught, 400, 403, 404, 409, 429);
       c.status(refusedStatus(caught));
-      return createPage(c, values, { error: apiErrorMessage(caught), autoZone: false });
+      const error = nameFilesInMessage(apiErrorMessage(caught), 'coverImage', files);
+      return createPage(c, values, { error, autoZone: false });
     }
   });
 
@@ -440,11 +480,16 @@ export function registerEventFormPages(app: Hono<WebEnv>): void {
   app.post('/app/events/:slug/edit', async (c) => {
     const event = await manageableEvent(c);
     if (event instanceof Response) return event;
-    const values = await formFields(c);
+    const { values, files } = await formFieldsAndFiles(c, 'coverFile');
     const built = eventFields(values);
     if ('error' in built) {
       c.status(400);
       return editPage(c, event, values, { error: built.error, autoZone: false });
+    }
+    const coverRefused = await uploadChosenCover(c, built.fields, files);
+    if (coverRefused) {
+      c.status(400);
+      return editPage(c, event, values, { error: coverRefused, autoZone: false });
     }
     const input: UpdateInput = { event: event._id, ...built.fields };
     try {
@@ -453,7 +498,8 @@ export function registerEventFormPages(app: Hono<WebEnv>): void {
     } catch (caught) {
       rethrowUnless(caught, 400, 403, 404, 409, 429);
       c.status(refusedStatus(caught));
-      return editPage(c, event, values, { error: apiErrorMessage(caught), autoZone: false });
+      const error = nameFilesInMessage(apiErrorMessage(caught), 'coverImage', files);
+      return editPage(c, event, values, { error, autoZone: false });
     }
   });
 

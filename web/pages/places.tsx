@@ -7,6 +7,14 @@ import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js'
 import { api, isSessionRejected } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import {
+  checkImages,
+  chosenFiles,
+  IMAGE_LIMITS,
+  ImageFormError,
+  nameFilesInMessage,
+  uploadImages,
+} from '../server/image-upload.js';
 import { FormError, renderPage } from '../server/layout.js';
 import {
   apiStatus,
@@ -71,7 +79,7 @@ const emptyPlaceForm: PlaceFormValues = {
 
 function PlaceForm({ values, error }: { values: PlaceFormValues; error?: string | null }) {
   return (
-    <form method="post" action="/app/places/new" class="stack" id="place-form">
+    <form method="post" action="/app/places/new" class="stack" id="place-form" enctype="multipart/form-data">
       <FormError message={error} />
       <div>
         <label for="place-name">Name</label>
@@ -128,6 +136,22 @@ function PlaceForm({ values, error }: { values: PlaceFormValues; error?: string 
         <textarea id="place-photos" name="photos">
           {values.photos}
         </textarea>
+      </div>
+      <div>
+        <label for="place-photo-files">
+          Photos to upload{' '}
+          <span class="hint">
+            optional, up to {IMAGE_LIMITS.perPlaceForm} (with the addresses above, {IMAGE_LIMITS.perPlace} in all),
+            JPEG, PNG, WebP or HEIC, 10 MB each; location and camera details are removed
+          </span>
+        </label>
+        <input
+          id="place-photo-files"
+          name="photoFiles"
+          type="file"
+          multiple
+          accept="image/jpeg,image/png,image/webp,image/heic,.heic,.heif"
+        />
       </div>
       <fieldset>
         <legend>Location</legend>
@@ -431,7 +455,7 @@ export function registerPlacePages(app: Hono<WebEnv>): void {
   app.get('/app/places/new', (c) => renderPlaceForm(c, emptyPlaceForm));
 
   app.post('/app/places/new', async (c) => {
-    const form = await c.req.parseBody();
+    const form = await c.req.parseBody({ all: true });
     const values = Object.fromEntries(
       Object.keys(emptyPlaceForm).map((name) => [name, field(form, name)]),
     ) as PlaceFormValues;
@@ -439,6 +463,17 @@ export function registerPlacePages(app: Hono<WebEnv>): void {
     if (typeof input === 'string') {
       c.status(400);
       return renderPlaceForm(c, values, input);
+    }
+    // Uploaded photos follow the addresses; after a refusal the files have to be chosen again.
+    const files = chosenFiles(form, 'photoFiles');
+    const addresses = input.photos?.length ?? 0;
+    try {
+      checkImages(files, Math.min(IMAGE_LIMITS.perPlaceForm, Math.max(0, IMAGE_LIMITS.perPlace - addresses)));
+      input.photos = [...(input.photos ?? []), ...(await uploadImages(c, files, 'place'))];
+    } catch (error) {
+      if (!(error instanceof ImageFormError)) throw error;
+      c.status(400);
+      return renderPlaceForm(c, values, error.message);
     }
     try {
       const place = await api(c).places.create.mutate(input);
@@ -451,7 +486,11 @@ export function registerPlacePages(app: Hono<WebEnv>): void {
       const status = apiStatus(error);
       if (isSessionRejected(error) || status === undefined || status >= 500) throw error;
       c.status(formErrorStatus(error));
-      return renderPlaceForm(c, values, formErrorMessage(error, placeFieldLabels));
+      return renderPlaceForm(
+        c,
+        values,
+        nameFilesInMessage(formErrorMessage(error, placeFieldLabels), 'photos', files, addresses),
+      );
     }
   });
 

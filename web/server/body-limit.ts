@@ -9,10 +9,14 @@ import { IMAGE_LIMITS } from './image-upload.js';
 
 export const FORM_BODY_BYTES = 256 * 1024;
 
-/** Routes whose forms carry image files: their images plus the usual form. */
-const FILE_ROUTES = new Map<string, number>([
-  ['/app/feed', IMAGE_LIMITS.perPost * IMAGE_LIMITS.bytes + FORM_BODY_BYTES],
-]);
+const withImages = (count: number) => count * IMAGE_LIMITS.bytes + FORM_BODY_BYTES;
+
+/** Routes whose forms carry image files: room for their images plus the usual form. */
+const FILE_ROUTES: [RegExp, number][] = [
+  [/^\/app\/feed$/, withImages(IMAGE_LIMITS.perPost)],
+  [/^\/app\/places\/new$/, withImages(IMAGE_LIMITS.perPlaceForm)],
+  [/^\/app\/events\/(new|[^/]+\/edit)$/, withImages(1)],
+];
 
 function limiter(maxSize: number): MiddlewareHandler<WebEnv> {
   return bodyLimit({
@@ -23,9 +27,10 @@ function limiter(maxSize: number): MiddlewareHandler<WebEnv> {
 
 export function limitRequestBodies(): MiddlewareHandler<WebEnv> {
   const forForms = limiter(FORM_BODY_BYTES);
-  const forFiles = new Map([...FILE_ROUTES].map(([path, size]) => [path, limiter(size)]));
+  const forFiles = FILE_ROUTES.map(([path, size]) => [path, limiter(size)] as const);
   return (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    return (forFiles.get(c.req.path) ?? forForms)(c, next);
+    const route = forFiles.find(([path]) => path.test(c.req.path));
+    return (route?.[1] ?? forForms)(c, next);
   };
 }

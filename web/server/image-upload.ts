@@ -7,8 +7,13 @@ import type { Context } from 'hono';
 import { api } from './api.js';
 import type { WebEnv } from './env.js';
 
-/** The API's limits (server/domains/uploads/schemas.ts, posts/schemas.ts), checked here first for a clear message. */
-export const IMAGE_LIMITS = { bytes: 10 * 1024 * 1024, perPost: 4 } as const;
+/**
+ * The API's limits (server/domains/uploads/schemas.ts, posts/ and places/schemas.ts), checked
+ * here first for a clear message; `perPlaceForm` is the web's own: a place takes ten photos, but
+ * the web server holds a form's files in memory, so one form uploads up to four (the rest can be
+ * addresses).
+ */
+export const IMAGE_LIMITS = { bytes: 10 * 1024 * 1024, perPost: 4, perPlace: 10, perPlaceForm: 4 } as const;
 
 const TYPES_BY_EXTENSION: Record<string, ImageType> = {
   jpg: 'image/jpeg',
@@ -73,4 +78,20 @@ export async function uploadImages(
     keys.push(presigned.key);
   }
   return keys;
+}
+
+/**
+ * The API names an image by its field and place (`photos[3]: …`, `coverImage: …`); the member
+ * knows it by its file name. `offset`: how many values of the field came before the files.
+ */
+export function nameFilesInMessage(
+  message: string,
+  field: 'imageKeys' | 'photos' | 'coverImage',
+  files: File[],
+  offset = 0,
+): string {
+  return message.replace(new RegExp(`^${field}(?:\\[(\\d+)\\])?: `), (whole, index?: string) => {
+    const file = files[index === undefined ? 0 : Number(index) - offset];
+    return file ? `"${file.name}": ` : whole;
+  });
 }

@@ -4,6 +4,7 @@
 // sees neither attendees nor the edit link and is refused the edit URL), the filters and the
 // paging, and the private calendar link shown only to its owner.
 import type { Browser } from 'playwright-core';
+import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   appointOrganizer,
@@ -13,6 +14,7 @@ import {
   createOrganization,
 } from '../../tests/events/helpers.js';
 import { unique, type TestMember } from '../../tests/setup/harness.js';
+import { jpegWithGps } from '../../tests/uploads/image-fixtures.js';
 import {
   expectAccessible,
   expectNoToken,
@@ -202,6 +204,55 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
     await org.context.close();
     await out.context.close();
   });
+  it('the organizer uploads a cover image on the edit form: stored clean, kept on the next save', async () => {
+    const admin = await createAdmin(stack.api);
+    const grove = await createGrove(stack.api, admin);
+    const organizer = await stack.member({ prefix: 'org' });
+    await appointOrganizer(stack.api, admin, grove._id, organizer);
+    const event = await createEvent(stack.api, organizer, { groveId: grove._id });
+    const org = await visitorSignedIn(organizer);
+    const editPath = `/app/events/${event.slug}/edit`;
+    const save = async () => {
+      await org.page.getByLabel('Time zone').selectOption('UTC');
+      await org.page.getByRole('button', { name: 'Save changes' }).click();
+      await org.page.waitForLoadState();
+    };
+
+    // Not really a JPEG: the API refuses it when attaching, and the form names the file.
+    await org.page.goto(editPath);
+    await org.page
+      .getByLabel(/^Or upload a cover image/)
+      .setInputFiles({ name: 'banner.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a jpeg') });
+    await save();
+    await expect
+      .poll(() => org.page.getByRole('alert').textContent())
+      .toContain('"banner.jpg": the upload is not a image/jpeg image.');
+
+    await org.page.goto(editPath);
+    await org.page
+      .getByLabel(/^Or upload a cover image/)
+      .setInputFiles({ name: 'banner.jpg', mimeType: 'image/jpeg', buffer: await jpegWithGps() });
+    await save();
+    await org.page.waitForURL(`**/app/events/${event.slug}`);
+    const withCover = await stack.api.trpc(organizer.token).events.get.query({ event: event.slug });
+    expect(withCover.coverImage).toMatch(/^event\//);
+    const image = await fetch(withCover.coverImageUrl!);
+    expect(image.status).toBe(200);
+    const bytes = Buffer.from(await image.arrayBuffer());
+    expect((await sharp(bytes).metadata()).exif).toBeUndefined();
+    expect(bytes.toString('latin1')).not.toContain('SN-CAMERA');
+
+    // Saved again without a file: the key round-trips through the address field and is kept.
+    await org.page.goto(editPath);
+    expect(await org.page.getByLabel('Cover image address').inputValue()).toBe(withCover.coverImage);
+    await save();
+    await org.page.waitForURL(`**/app/events/${event.slug}`);
+    const kept = await stack.api.trpc(organizer.token).events.get.query({ event: event.slug });
+    expect(kept.coverImage).toBe(withCover.coverImage);
+    expect((await fetch(kept.coverImageUrl!)).status).toBe(200);
+    await org.context.close();
+  });
+
   it('an RSVP that needs approval shows the meeting point once the organizer approves it on the page', async () => {
     const admin = await createAdmin(stack.api);
     const grove = await createGrove(stack.api, admin);

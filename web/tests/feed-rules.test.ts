@@ -4,6 +4,7 @@
 import { request as httpRequest } from 'node:http';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLACE_LIMITS } from '../../server/domains/places/schemas.js';
 import { POST_LIMITS } from '../../server/domains/posts/schemas.js';
 import { UPLOAD_LIMITS } from '../../server/domains/uploads/schemas.js';
 import { jpegWithGps } from '../../tests/uploads/image-fixtures.js';
@@ -179,7 +180,11 @@ function postDeclaringLength(path: string, length: number): Promise<number> {
 
 describe('images on the post form', () => {
   it("the web's limits are the API's", () => {
-    expect(IMAGE_LIMITS).toEqual({ bytes: UPLOAD_LIMITS.imageBytes, perPost: POST_LIMITS.images });
+    expect(IMAGE_LIMITS).toMatchObject({
+      bytes: UPLOAD_LIMITS.imageBytes,
+      perPost: POST_LIMITS.images,
+      perPlace: PLACE_LIMITS.photos,
+    });
   });
 
   it('uploads the chosen images through the API: the post shows them, re-encoded without their GPS data', async () => {

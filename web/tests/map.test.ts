@@ -2,8 +2,11 @@
 // (register → map → submit a place → an admin approves it → it appears on the map), the
 // filters, the bbox endpoint's refusals, the 404 place page and a non-admin on the admin page.
 import type { Browser } from 'playwright-core';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestMember } from '../../tests/setup/harness.js';
+import { jpegWithGps } from '../../tests/uploads/image-fixtures.js';
+import { IMAGE_LIMITS } from '../server/image-upload.js';
 import {
   expectAccessible,
   expectNoToken,
@@ -253,6 +256,70 @@ describe('the map without JavaScript and its filters', () => {
     expect(html).toContain('role="alert"');
     expect(html).toContain('Area:');
     expectNoToken(html, submitter.token, 'the map page');
+  });
+});
+
+describe('photos on the place form', () => {
+  /** The place form as a browser sends it (multipart, cookie, Origin), with photo files. */
+  async function submitPlace(name: string, addresses: string, files: { name: string; bytes: Buffer }[]) {
+    const form = new FormData();
+    const fields = {
+      name,
+      type: 'cafe',
+      veganLevel: 'full',
+      address: 'Photo street 1',
+      website: 'https://example.org/photos',
+      photos: addresses,
+      lat: '48.2',
+      lng: '16.37',
+    };
+    for (const [key, value] of Object.entries(fields)) form.set(key, value);
+    for (const file of files)
+      form.append('photoFiles', new Blob([new Uint8Array(file.bytes)], { type: 'image/jpeg' }), file.name);
+    const response = await fetch(`${stack.webUrl}/app/places/new`, {
+      method: 'POST',
+      headers: { cookie: `app_session=${submitter.token}`, origin: stack.webUrl },
+      body: form,
+      redirect: 'manual',
+    });
+    const html = await response.text();
+    expectNoToken(html, submitter.token, '/app/places/new');
+    return { status: response.status, location: response.headers.get('location'), html };
+  }
+
+  it('uploads the chosen photos after the addresses: stored clean; a refused one is named, nothing created', async () => {
+    const photo = await jpegWithGps();
+    const created = await submitPlace('Photo Café Vienna', 'https://images.example.org/front.jpg', [
+      { name: 'counter.jpg', bytes: photo },
+    ]);
+    expect(created.status, created.html).toBe(303);
+    const slug = decodeURIComponent(created.location!.split('/').pop()!);
+    const place = await stack.api.trpc(submitter.token).places.get.query({ slug });
+    expect(place.photos[0]).toBe('https://images.example.org/front.jpg');
+    expect(place.photos[1]).toMatch(/^place\//);
+    const image = await fetch(place.photoUrls[1]!);
+    expect(image.status).toBe(200);
+    const bytes = Buffer.from(await image.arrayBuffer());
+    expect((await sharp(bytes).metadata()).exif).toBeUndefined();
+
+    const fake = await submitPlace('Fake Photo Café', 'https://images.example.org/a.jpg', [
+      { name: 'menu.jpg', bytes: Buffer.from('a menu, not a photo') },
+    ]);
+    expect(fake.status).toBe(400);
+    expect(fake.html).toContain('&quot;menu.jpg&quot;: the upload is not a image/jpeg image.');
+    expect(fake.html).toContain('Fake Photo Café');
+    const tooMany = await submitPlace(
+      'Crowded Photo Café',
+      '',
+      Array.from({ length: IMAGE_LIMITS.perPlaceForm + 1 }, (_, i) => ({ name: `p${i}.jpg`, bytes: photo })),
+    );
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.html).toContain(`Choose at most ${IMAGE_LIMITS.perPlaceForm} images.`);
+    const pending = await stack.api.trpc(admin.token).places.adminListPending.query({ limit: 100 });
+    const names = pending.items.map((p) => p.name);
+    expect(names).toContain('Photo Café Vienna');
+    expect(names).not.toContain('Fake Photo Café');
+    expect(names).not.toContain('Crowded Photo Café');
   });
 });
 
