@@ -28,10 +28,29 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** Thrown when the child found its port taken: another test claimed it after freePort released it. */
+class PortTaken extends Error {}
+
 export async function startServer(
   databaseUrl: string,
   env: Record<string, string> = {},
   startTimeoutMs = 60_000,
+): Promise<ServerProcess> {
+  // freePort() cannot reserve the port it finds (parallel test files open ports all the time),
+  // so a start that lost the race is retried on another one.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startServerOnce(databaseUrl, env, startTimeoutMs);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 5) throw error;
+    }
+  }
+}
+
+async function startServerOnce(
+  databaseUrl: string,
+  env: Record<string, string>,
+  startTimeoutMs: number,
 ): Promise<ServerProcess> {
   const port = await freePort();
   // `node --import tsx` (as npm start does): one process, so the pid and signals are the server's.
@@ -58,7 +77,10 @@ export async function startServer(
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + startTimeoutMs;
   for (;;) {
-    if (exit !== null) throw new Error(`server exited (${exit}) while starting:\n${output}`);
+    if (exit !== null) {
+      const message = `server exited (${exit}) while starting:\n${output}`;
+      throw /already in use/.test(output) ? new PortTaken(message) : new Error(message);
+    }
     try {
       const res = await fetch(`${url}/healthz`);
       if (res.status === 200) break;

@@ -11,7 +11,7 @@ import { jpegWithGps } from '../../tests/uploads/image-fixtures.js';
 import type { TestMember } from '../../tests/setup/harness.js';
 import { FORM_BODY_BYTES } from '../server/body-limit.js';
 import { IMAGE_LIMITS } from '../server/image-upload.js';
-import { expectNoToken, startWebStack, type WebStack } from './harness.js';
+import { expectNoToken, type FormFile, postFormWithFiles, startWebStack, type WebStack } from './harness.js';
 
 let stack: WebStack;
 let alice: TestMember;
@@ -125,27 +125,10 @@ describe('feed scopes and the post form', () => {
   });
 });
 
-/** The post form with files, as a browser sends it (multipart, cookie, Origin). */
-async function postWithImages(
-  member: TestMember,
-  body: string,
-  files: { name: string; type: string; bytes: Buffer }[],
-) {
-  const form = new FormData();
-  form.set('body', body);
-  form.set('audience', 'public');
-  form.set('scope', 'public');
-  for (const file of files)
-    form.append('images', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
-  const response = await fetch(`${stack.webUrl}/app/feed`, {
-    method: 'POST',
-    headers: { cookie: `app_session=${member.token}`, origin: stack.webUrl },
-    body: form,
-    redirect: 'manual',
-  });
-  const html = await response.text();
-  expectNoToken(html, member.token, '/app/feed');
-  return { status: response.status, location: response.headers.get('location'), html };
+/** The post form with files, as a browser sends it. */
+function postWithImages(member: TestMember, body: string, files: FormFile[]) {
+  const fields = { body, audience: 'public', scope: 'public' };
+  return postFormWithFiles(stack, member, '/app/feed', fields, { field: 'images', files });
 }
 
 /**

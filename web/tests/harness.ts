@@ -236,3 +236,37 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 export function expectNoToken(text: string, token: string, where: string): void {
   expect(text.includes(token), `the session token leaked into ${where}`).toBe(false);
 }
+
+/** A file for a multipart form. */
+export interface FormFile {
+  name: string;
+  /** The type the browser declares ('' when it does not know it). */
+  type?: string;
+  bytes: Buffer;
+}
+
+/**
+ * A form with files, POSTed as a signed-in browser sends it (multipart, session cookie, Origin):
+ * the answer, checked for the token.
+ */
+export async function postFormWithFiles(
+  stack: WebStack,
+  member: Pick<TestMember, 'token'>,
+  path: string,
+  fields: Record<string, string>,
+  files: { field: string; files: FormFile[] },
+): Promise<{ status: number; location: string | null; html: string }> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.set(key, value);
+  for (const file of files.files)
+    form.append(files.field, new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'image/jpeg' }), file.name);
+  const response = await fetch(`${stack.webUrl}${path}`, {
+    method: 'POST',
+    headers: { cookie: `app_session=${member.token}`, origin: stack.webUrl },
+    body: form,
+    redirect: 'manual',
+  });
+  const html = await response.text();
+  expectNoToken(html, member.token, path);
+  return { status: response.status, location: response.headers.get('location'), html };
+}

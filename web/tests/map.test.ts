@@ -10,7 +10,9 @@ import { IMAGE_LIMITS } from '../server/image-upload.js';
 import {
   expectAccessible,
   expectNoToken,
+  type FormFile,
   newVisitor,
+  postFormWithFiles,
   saveScreenshot,
   signedInVisitor,
   useWebStackAndBrowser,
@@ -260,9 +262,8 @@ describe('the map without JavaScript and its filters', () => {
 });
 
 describe('photos on the place form', () => {
-  /** The place form as a browser sends it (multipart, cookie, Origin), with photo files. */
-  async function submitPlace(name: string, addresses: string, files: { name: string; bytes: Buffer }[]) {
-    const form = new FormData();
+  /** The place form as a browser sends it, with photo files. */
+  function submitPlace(name: string, addresses: string, files: FormFile[]) {
     const fields = {
       name,
       type: 'cafe',
@@ -273,18 +274,7 @@ describe('photos on the place form', () => {
       lat: '48.2',
       lng: '16.37',
     };
-    for (const [key, value] of Object.entries(fields)) form.set(key, value);
-    for (const file of files)
-      form.append('photoFiles', new Blob([new Uint8Array(file.bytes)], { type: 'image/jpeg' }), file.name);
-    const response = await fetch(`${stack.webUrl}/app/places/new`, {
-      method: 'POST',
-      headers: { cookie: `app_session=${submitter.token}`, origin: stack.webUrl },
-      body: form,
-      redirect: 'manual',
-    });
-    const html = await response.text();
-    expectNoToken(html, submitter.token, '/app/places/new');
-    return { status: response.status, location: response.headers.get('location'), html };
+    return postFormWithFiles(stack, submitter, '/app/places/new', fields, { field: 'photoFiles', files });
   }
 
   it('uploads the chosen photos after the addresses: stored clean; a refused one is named, nothing created', async () => {
