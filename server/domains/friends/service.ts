@@ -71,11 +71,15 @@ export async function acceptInvite(ctx: MemberContext, input: { code: string }) 
     if (invite.issuerId === me)
       throw new AppError('conflict', 'This is your own invite code: share it with the person you want to befriend.');
     const id = newId(now.getTime());
+    // The pair's two rows in one order whoever accepts (lower user id first): two invites
+    // accepted crosswise at once then wait on the same first key instead of each holding one
+    // row and waiting for the other's (a deadlock, which PostgreSQL ends by failing one).
+    const [low, high] = me < invite.issuerId ? [me, invite.issuerId] : [invite.issuerId, me];
     const inserted = await tx
       .insert(friendships)
       .values([
-        { id, userId: me, friendId: invite.issuerId, createdAt: now },
-        { id, userId: invite.issuerId, friendId: me, createdAt: now },
+        { id, userId: low, friendId: high, createdAt: now },
+        { id, userId: high, friendId: low, createdAt: now },
       ])
       .onConflictDoNothing()
       .returning({ userId: friendships.userId });
