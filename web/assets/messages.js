@@ -1,8 +1,6 @@
-// Live messages on a conversation page. The page never holds the API token: for each socket
-// (re)connection it asks its own web server for a single-use ticket (POST, same origin) and
-// connects to the API's `/messages` namespace with { auth: { ticket } } (web/pages/messages.tsx
-// says why). Sending posts the same form the page has without JavaScript, as fetch, so the
-// page does not reload; new messages from anyone arrive through the socket.
+// Live messages on a conversation page, over the socket of live-socket.js (loaded first).
+// Sending posts the same form the page has without JavaScript, as fetch, so the page does not
+// reload; new messages from anyone arrive through the socket.
 (() => {
   const dataBlock = document.getElementById('page-data');
   if (!dataBlock) return;
@@ -10,12 +8,7 @@
   const list = document.getElementById('messages');
   const status = document.getElementById('live-status');
   const form = document.getElementById('send-form');
-  if (!list || !status || !data.live || typeof io !== 'function') return;
-
-  const setStatus = (state, text) => {
-    status.dataset.state = state;
-    status.textContent = text;
-  };
+  if (!list || !status || !data.live || typeof io !== 'function' || typeof openLiveSocket !== 'function') return;
 
   const formatTime = (iso) => {
     const date = new Date(iso);
@@ -68,44 +61,12 @@
       .catch(() => {});
   };
 
-  /** A fresh ticket from the web server: { ticket }, { limited: true } or null when the session is over. */
-  const fetchTicket = async () => {
-    const response = await fetch(data.ticketUrl, {
-      method: 'POST',
-      headers: { accept: 'application/json' },
-      credentials: 'same-origin',
-    });
-    const type = response.headers.get('content-type') || '';
-    if (response.status === 429) return { limited: true };
-    if (!response.ok || !type.includes('application/json')) return null;
-    return { ticket: (await response.json()).ticket };
-  };
-
-  let ended = false;
-  const socket = io(`${data.socketUrl}/messages`, {
-    // Called before every (re)connection: each handshake gets its own single-use ticket.
-    auth: (send) => {
-      fetchTicket().then(
-        (answer) => {
-          if (!answer) {
-            ended = true;
-            setStatus('ended', 'Your session has ended. Reload the page to sign in again.');
-          } else if (answer.limited) {
-            ended = true;
-            setStatus('off', 'Live updates are paused for a few minutes; reload the page to see new messages.');
-          }
-          send({ ticket: answer?.ticket || '' });
-        },
-        () => send({ ticket: '' }),
-      );
-    },
-    transports: ['websocket', 'polling'],
-    autoConnect: false,
-  });
-
-  socket.on('ready', () => {
-    setStatus('connected', 'Live: new messages appear here as they are sent.');
-    markRead();
+  const { socket, setStatus } = openLiveSocket({
+    socketUrl: data.socketUrl,
+    ticketUrl: data.ticketUrl,
+    status,
+    connectedText: 'Live: new messages appear here as they are sent.',
+    onReady: markRead,
   });
   socket.on('message.created', ({ message }) => {
     addMessage(message);
@@ -118,27 +79,6 @@
   socket.on('conversation.left', ({ conversationId }) => {
     if (conversationId === data.conversationId) setStatus('off', 'You left this conversation.');
   });
-  socket.on('session:ended', () => {
-    ended = true;
-    setStatus('ended', 'Your session has ended. Reload the page to sign in again.');
-  });
-  socket.on('disconnect', (reason) => {
-    if (!ended && reason !== 'io client disconnect') setStatus('reconnecting', 'Reconnecting…');
-  });
-  // A refused handshake is not retried by socket.io: try again (with a new ticket) a little later.
-  let retries = 0;
-  socket.on('connect_error', (error) => {
-    if (ended || !error.data) return; // transport errors: socket.io retries by itself
-    retries += 1;
-    if (retries > 5) return setStatus('off', 'Live updates are unavailable; reload the page to see new messages.');
-    setStatus('reconnecting', 'Reconnecting…');
-    setTimeout(() => socket.connect(), Math.min(30_000, 1000 * 2 ** retries));
-  });
-  socket.on('connect', () => {
-    retries = 0;
-  });
-  setStatus('connecting', 'Connecting for live messages…');
-  socket.connect();
   document.addEventListener('visibilitychange', markRead);
 
   if (!form) return;

@@ -125,18 +125,52 @@ async function renderList(
     return renderPage(c, { title: 'Messages' }, <p>That page link is no longer valid.</p>);
   }
   const friends = (await client.friends.list.query({ limit: 100 })).items;
+  const olderPage = Boolean(cursorParam(c));
   return renderPage(
     c,
-    { title: 'Messages' },
+    {
+      title: 'Messages',
+      scripts: ['/assets/vendor/socket.io/socket.io.min.js', '/assets/live-socket.js', '/assets/messages-list.js'],
+      // Data only: where the socket is. An older page stays as it is (new activity goes to the first).
+      pageData: {
+        socketUrl: new URL(c.get('web').config.API_URL).origin,
+        ticketUrl: '/app/messages/ticket',
+        live: !olderPage,
+      },
+    },
     <>
       <h2>Conversations</h2>
-      {page.items.length === 0 ? (
+      <div id="conversations">
+        <ConversationList items={page.items} viewerId={me!._id} nextCursor={page.nextCursor} />
+      </div>
+      <p id="live-status" class="muted" role="status" data-state="off">
+        {olderPage ? '' : 'Live updates need JavaScript; reload the page to see new messages.'}
+      </p>
+      <h2>Start a conversation</h2>
+      <StartConversationForm friends={friends} error={options.error} values={options.values} />
+    </>,
+  );
+}
+
+/** The list part of /app/messages; the page script swaps it for a fresh copy on any messaging event. */
+function ConversationList({
+  items,
+  viewerId,
+  nextCursor,
+}: {
+  items: RouterOutputs['conversations']['list']['items'];
+  viewerId: string;
+  nextCursor: string | null;
+}) {
+  return (
+    <>
+      {items.length === 0 ? (
         <p class="muted">No conversations yet.</p>
       ) : (
         <ul class="plain conversation-list">
-          {page.items.map((conversation) => (
-            <li class="card">
-              <a href={`/app/messages/${conversation._id}`}>{conversationName(conversation, me!._id)}</a>
+          {items.map((conversation) => (
+            <li class="card" data-conversation-id={conversation._id}>
+              <a href={`/app/messages/${conversation._id}`}>{conversationName(conversation, viewerId)}</a>
               {conversation.unreadCount > 0 ? <span class="badge">{`${conversation.unreadCount} unread`}</span> : null}
               <br />
               <span class="muted">
@@ -148,14 +182,12 @@ async function renderList(
           ))}
         </ul>
       )}
-      {page.nextCursor ? (
+      {nextCursor ? (
         <p>
-          <a href={`/app/messages?cursor=${encodeURIComponent(page.nextCursor)}`}>Older conversations</a>
+          <a href={`/app/messages?cursor=${encodeURIComponent(nextCursor)}`}>Older conversations</a>
         </p>
       ) : null}
-      <h2>Start a conversation</h2>
-      <StartConversationForm friends={friends} error={options.error} values={options.values} />
-    </>,
+    </>
   );
 }
 
@@ -215,7 +247,7 @@ async function renderConversation(
     c,
     {
       title: conversationName(conversation, me!._id),
-      scripts: ['/assets/vendor/socket.io/socket.io.min.js', '/assets/messages.js'],
+      scripts: ['/assets/vendor/socket.io/socket.io.min.js', '/assets/live-socket.js', '/assets/messages.js'],
       // Data only: where the socket is (the API's origin) and which conversation to follow.
       pageData: {
         conversationId: conversation._id,

@@ -63,6 +63,41 @@ describe('the conversations list', () => {
     await context.close();
   });
 
+  it('updates live, without reloading: new messages, a new conversation, a read on another device', async () => {
+    const [a, b] = await friends();
+    const conversation = await startConversation(stack.api, b, [a]);
+    const { context, page, token } = await signedIn(a);
+    await page.goto('/app/messages');
+    await expect.poll(() => liveStatus(page).getAttribute('data-state'), { timeout: 10_000 }).toBe('connected');
+    await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
+    const item = (id: string) => page.locator(`li[data-conversation-id="${id}"]`);
+    expect(await item(conversation._id).textContent()).not.toContain('unread');
+
+    await send(stack.api, b, conversation._id, 'Are you coming to the vigil?');
+    await send(stack.api, b, conversation._id, 'We meet at six.');
+    await expect.poll(() => item(conversation._id).textContent(), { timeout: 10_000 }).toContain('2 unread');
+    // A group started by someone else appears, on top.
+    const c = await stack.member({ prefix: 'cas' });
+    await befriend(stack.api, b, c);
+    const group = await startConversation(stack.api, b, [a, c], 'Vigil crew');
+    await send(stack.api, b, group._id, 'Welcome, crew.');
+    await expect
+      .poll(() => page.locator('.conversation-list li').first().getAttribute('data-conversation-id'), {
+        timeout: 10_000,
+      })
+      .toBe(group._id);
+    expect(await item(group._id).textContent()).toContain('Vigil crew');
+    // Read on another device: the badge goes here too.
+    await stack.api.trpc(a.token).conversations.markRead.mutate({ id: conversation._id });
+    await expect.poll(() => item(conversation._id).textContent(), { timeout: 10_000 }).not.toContain('unread');
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await expectAccessible(page);
+    await expectPageHasNoToken(page, token);
+    await context.close();
+  });
+
   it('starts a conversation with a friend from the plain form (no JavaScript)', async () => {
     const [a, b] = await friends();
     const { context, page } = await signedIn(a, { javaScriptEnabled: false });
