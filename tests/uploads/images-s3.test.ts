@@ -84,6 +84,19 @@ async function presign(contentType: string, contentLength: number) {
 const put = (url: string, contentType: string, body: Buffer) =>
   fetch(url, { method: 'PUT', headers: { 'Content-Type': contentType }, body: new Uint8Array(body) });
 
+/** A GPS-tagged JPEG presigned, PUT to the bucket and attached to a new public post. */
+async function postWithUploadedPhoto(text: string) {
+  const bytes = await jpegWithGps();
+  const presigned = await presign('image/jpeg', bytes.length);
+  expect((await put(presigned.url, 'image/jpeg', bytes)).status).toBe(200);
+  const post = await t.request('POST', '/api/posts', {
+    token: owner.token,
+    body: { body: text, visibility: 'public', imageKeys: [presigned.key] },
+  });
+  expect(post.status, post.text).toBe(201);
+  return { bytes, presigned, post };
+}
+
 describe('S3 driver', () => {
   it('presigns a PUT to the bucket; the upload is attached, stripped of its GPS EXIF, and served', async () => {
     const bytes = await jpegWithGps();
@@ -167,14 +180,7 @@ describe('S3 driver', () => {
   });
 
   it('deleting the post deletes the clean object from the bucket (the URL answers 404)', async () => {
-    const bytes = await jpegWithGps();
-    const presigned = await presign('image/jpeg', bytes.length);
-    expect((await put(presigned.url, 'image/jpeg', bytes)).status).toBe(200);
-    const post = await t.request('POST', '/api/posts', {
-      token: owner.token,
-      body: { body: 'Gone soon', visibility: 'public', imageKeys: [presigned.key] },
-    });
-    expect(post.status, post.text).toBe(201);
+    const { presigned, post } = await postWithUploadedPhoto('Gone soon');
     const storage = imageStorage(t.config);
     expect(await storage.read('clean', presigned.key)).not.toBeNull();
     expect((await t.request('DELETE', `/api/posts/${post.body._id}`, { token: owner.token })).status).toBe(200);
@@ -183,14 +189,7 @@ describe('S3 driver', () => {
   });
 
   it('deletes raw bytes a retried PUT wrote after the attach, once the upload URL has expired', async () => {
-    const bytes = await jpegWithGps();
-    const presigned = await presign('image/jpeg', bytes.length);
-    expect((await put(presigned.url, 'image/jpeg', bytes)).status).toBe(200);
-    const post = await t.request('POST', '/api/posts', {
-      token: owner.token,
-      body: { body: 'Uploaded twice', visibility: 'public', imageKeys: [presigned.key] },
-    });
-    expect(post.status, post.text).toBe(201);
+    const { bytes, presigned, post } = await postWithUploadedPhoto('Uploaded twice');
     const storage = imageStorage(t.config);
     expect(await storage.read('incoming', presigned.key)).toBeNull();
     // The app's upload queue retries: the URL is still valid, so the store takes the raw bytes again.
