@@ -202,6 +202,13 @@ describe('images on the post form', () => {
     expect(notImage.status).toBe(400);
     expect(notImage.html).toContain('&quot;notes.txt&quot; is not a JPEG, PNG, WebP or HEIC image.');
     expect(notImage.html).toContain('Kept text one');
+    // A file name is the member's text like any other: shown escaped.
+    const hostileName = await postWithImages(alice, 'Kept text four', [
+      { name: '<img src=x onerror=alert(1)>.txt', type: 'text/plain', bytes: Buffer.from('hello') },
+    ]);
+    expect(hostileName.status).toBe(400);
+    expect(hostileName.html).not.toContain('<img src=x');
+    expect(hostileName.html).toContain('&lt;img src=x onerror=alert(1)&gt;.txt');
 
     const five = Array.from({ length: IMAGE_LIMITS.perPost + 1 }, (_, i) => ({
       name: `p${i}.jpg`,
