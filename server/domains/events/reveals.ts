@@ -37,6 +37,9 @@ export async function recordReveals(
     eventIds.map((id) => sql`(${newId()}::uuid, ${id}::uuid)`),
     sql`, `,
   );
+  // Rows in event id order, whatever order the response served them in: two reads logging the
+  // same events for the same member at once (the events list in id order, the calendar feed in
+  // start order) then wait on the same first key instead of deadlocking.
   await database.rows(
     sql`
     insert into event_reveals (id, event_id, user_id, first_revealed_at)
@@ -44,6 +47,7 @@ export async function recordReveals(
     from (values ${rows}) as v(id, event_id)
     join events on ${events.id} = v.event_id
     where not ${organizesHost(viewerId)}
+    order by ${events.id}
     on conflict (event_id, user_id) do nothing`,
     executor,
   );
