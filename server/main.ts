@@ -12,6 +12,7 @@ import { pendingMagicLinks } from './domains/auth/service.js';
 import { prepareNodeServer } from './http/node-server.js';
 import { createJobRunner } from './jobs/runner.js';
 import { allJobs } from './jobs/sweeps.js';
+import { createMessagePushJob } from './jobs/message-pushes.js';
 import { createEventReminderJob } from './jobs/event-reminders.js';
 import { createWebPushSender } from './push/web-push.js';
 import { createLogger } from './log.js';
@@ -73,7 +74,12 @@ async function main() {
   const deps = await createDeps(config, { log });
   const lifecycle: AppLifecycle = { draining: false };
   const { app } = createApp(deps, lifecycle);
-  const jobs = createJobRunner(deps, [...allJobs, createEventReminderJob({ push: createWebPushSender(deps), log })]);
+  const push = createWebPushSender(deps);
+  const jobs = createJobRunner(deps, [
+    ...allJobs,
+    createEventReminderJob({ push, log }),
+    createMessagePushJob({ push, log }),
+  ]);
 
   const server = await new Promise<Server>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {

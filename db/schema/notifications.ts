@@ -1,9 +1,11 @@
-// Notifications: a member's preferences, their push subscriptions and devices, and the record of
-// event reminders already sent (so a restart never sends one twice).
+// Notifications: a member's preferences, their push subscriptions and devices, the record of
+// event reminders already sent (so a restart never sends one twice) and the queue of new messages
+// whose pushes have not gone out yet.
 import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt, idColumn } from './columns.js';
 import { events } from './events.js';
+import { messages } from './messaging.js';
 
 /** What a member can be notified about. */
 export const notificationKinds = [
@@ -119,3 +121,15 @@ export const eventReminderDeliveries = pgTable(
   },
   (t) => [primaryKey({ columns: [t.eventId, t.userId] }), index('event_reminder_deliveries_user_id_idx').on(t.userId)],
 );
+
+/**
+ * Messages waiting for their push notifications (server/jobs/message-pushes.ts). A row is written
+ * in the transaction that stores the message and deleted by the job that sends its pushes; a
+ * message deleted or expired before then takes its row with it. Only ids: nothing of the text.
+ */
+export const messagePushQueue = pgTable('message_push_queue', {
+  messageId: uuid()
+    .primaryKey()
+    .references(() => messages.id, { onDelete: 'cascade' }),
+  queuedAt: createdAt(),
+});

@@ -72,7 +72,13 @@ export function createJobRunner(
       for (const job of jobs) {
         const tick = () => {
           const run = runOnce(job)
-            .then((summary) => summary && deps.log.info({ job: job.name, ...summary }, 'job ran'))
+            // A run that did nothing is logged at debug: a job polling every few seconds (message
+            // pushes) would otherwise fill the log with empty summaries.
+            .then((summary) => {
+              if (!summary) return;
+              const level = Object.values(summary).some((n) => n !== 0) ? 'info' : 'debug';
+              deps.log[level]({ job: job.name, ...summary }, 'job ran');
+            })
             .catch((error: unknown) =>
               deps.log.warn({ job: job.name, err: error }, 'job failed; will retry next interval'),
             )

@@ -2,7 +2,14 @@
 // AES-256-GCM before it reaches the database and opened only on the way out; a message past
 // its expiresAt is never returned, whether or not the hourly sweep has deleted it yet.
 import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
-import { conversationMembers, conversations, directConversations, messages, users } from '../../../db/schema/index.js';
+import {
+  conversationMembers,
+  conversations,
+  directConversations,
+  messagePushQueue,
+  messages,
+  users,
+} from '../../../db/schema/index.js';
 import { newId } from '../../../db/ids.js';
 import { messageKeyring } from '../../crypto/message-keys.js';
 import { openMessage, sealMessage } from '../../crypto/message-cipher.js';
@@ -54,6 +61,8 @@ export async function sendMessage(ctx: MemberContext, input: { id: string; body:
       createdAt: now,
       expiresAt,
     });
+    // The other members' push notifications go out from a job once this commits (message-pushes.ts).
+    await tx.insert(messagePushQueue).values({ messageId: id, queuedAt: now });
     return {
       _id: id,
       conversationId: input.id,

@@ -1,0 +1,175 @@
+// Push notifications for new messages: every few seconds, the messages queued by sendMessage
+// (message_push_queue, written in the message's own transaction) are taken off the queue and each
+// other member of the conversation who has `push.messages` on gets one Web Push per browser.
+// The queue makes it survive a restart and lets any one process send (the runner's advisory
+// lock); a message deleted or expired first takes its queue row with it.
+//
+// Privacy: the payload never carries the message text, which is encrypted at rest here and would
+// otherwise sit in the device's notification history and on its lock screen. By default it says
+// only that there is a new message, with the conversation id the app opens after sign-in; with
+// `pushShowsDetails` it names the sender (and a group's title). A message queued longer than
+// STALE_AFTER (the job was not running) is dropped rather than announced late.
+import { inArray, sql } from 'drizzle-orm';
+import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
+import type { Tx } from '../../db/client.js';
+import { pushSubscriptions } from '../../db/schema/index.js';
+import type { Logger } from '../log.js';
+import type { PushMessage, WebPushSender } from '../push/web-push.js';
+import type { Job } from './runner.js';
+
+/** Messages taken off the queue per run. */
+const BATCH = 200;
+/** Recipients whose pushes are in flight at once. */
+const PARALLEL = 16;
+const STALE_AFTER_MS = 15 * 60_000;
+/** A push service keeps an undelivered message push this long for an offline device. */
+const TTL_SECONDS = 12 * 3600;
+
+interface Recipient {
+  message_id: string;
+  conversation_id: string;
+  kind: 'direct' | 'group';
+  title: string | null;
+  sender_handle: string;
+  user_id: string;
+  details: boolean;
+}
+
+interface Target {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  p256dh: string | null;
+  auth: string | null;
+}
+
+const rows = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
+
+/** The push for one recipient; `details` is their `pushShowsDetails` preference. */
+export function newMessagePush(recipient: {
+  conversationId: string;
+  kind: 'direct' | 'group';
+  title: string | null;
+  senderHandle: string;
+  details: boolean;
+}): PushMessage {
+  const payload = recipient.details
+    ? {
+        type: 'message',
+        title: recipient.kind === 'group' && recipient.title ? recipient.title : `@${recipient.senderHandle}`,
+        body: `New message from @${recipient.senderHandle}`,
+        conversationId: recipient.conversationId,
+      }
+    : {
+        type: 'message',
+        title: 'New message',
+        body: 'You have a new message.',
+        conversationId: recipient.conversationId,
+      };
+  return {
+    payload,
+    ttlSeconds: TTL_SECONDS,
+    // One pending push per conversation on a device: a burst of messages shows as one.
+    topic: recipient.conversationId.replace(/-/g, ''),
+    urgency: 'high',
+  };
+}
+
+/** Takes up to BATCH queued messages off the queue; returns the fresh ones' ids and how many were stale. */
+async function takeQueued(tx: Tx, now: Date): Promise<{ fresh: string[]; stale: number }> {
+  const taken = rows<{ message_id: string; queued_at: string | Date }>(
+    await tx.execute(sql`
+      delete from message_push_queue q
+      where q.message_id in (
+        select message_id from message_push_queue order by message_id limit ${BATCH} for update skip locked)
+      returning q.message_id, q.queued_at`),
+  );
+  const freshAfter = now.getTime() - STALE_AFTER_MS;
+  const fresh = taken.filter((r) => new Date(r.queued_at).getTime() >= freshAfter).map((r) => r.message_id);
+  return { fresh, stale: taken.length - fresh.length };
+}
+
+/** The other current members of each message's conversation who want message pushes and have a browser registered. */
+async function recipientsOf(tx: Tx, messageIds: string[]): Promise<Recipient[]> {
+  const ids = sql.join(
+    messageIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  return rows<Recipient>(
+    await tx.execute(sql`
+      select m.id as message_id, m.conversation_id, c.kind, c.title, sender.handle as sender_handle,
+             cm.user_id, coalesce(p.push_shows_details, false) as details
+      from messages m
+      join conversations c on c.id = m.conversation_id
+      join users sender on sender.id = m.sender_id
+      join conversation_members cm on cm.conversation_id = m.conversation_id and cm.user_id <> m.sender_id
+      left join notification_preferences p on p.user_id = cm.user_id
+      where m.id in (${ids})
+        and coalesce(p.push_messages, true)
+        and exists (select 1 from push_subscriptions s where s.user_id = cm.user_id and s.platform = 'web')
+      order by m.id, cm.user_id`),
+  );
+}
+
+export function createMessagePushJob(deps: { push: WebPushSender; log: Logger }): Job {
+  return {
+    name: 'message-pushes',
+    lockId: ADVISORY_LOCKS.messagePushes,
+    intervalMs: 3_000,
+    async run(tx, now) {
+      const { fresh, stale } = await takeQueued(tx, now);
+      // Without Web Push configured nothing can be sent: the queue is still drained.
+      if (!deps.push.enabled || fresh.length === 0) return { sent: 0, stale, goneSubscriptions: 0, failedPushes: 0 };
+      const recipients = await recipientsOf(tx, fresh);
+      const userIds = [...new Set(recipients.map((r) => r.user_id))];
+      const targets =
+        userIds.length === 0
+          ? []
+          : ((await tx
+              .select({
+                id: pushSubscriptions.id,
+                user_id: pushSubscriptions.userId,
+                endpoint: pushSubscriptions.address,
+                p256dh: pushSubscriptions.p256dh,
+                auth: pushSubscriptions.auth,
+              })
+              .from(pushSubscriptions)
+              .where(
+                sql`${inArray(pushSubscriptions.userId, userIds)} and ${pushSubscriptions.platform} = 'web'`,
+              )) as Target[]);
+      const sends = recipients.flatMap((recipient) => {
+        const message = newMessagePush({
+          conversationId: recipient.conversation_id,
+          kind: recipient.kind,
+          title: recipient.title,
+          senderHandle: recipient.sender_handle,
+          details: Boolean(recipient.details),
+        });
+        return targets.filter((target) => target.user_id === recipient.user_id).map((target) => ({ target, message }));
+      });
+      let sent = 0;
+      let failed = 0;
+      const gone: string[] = [];
+      for (let i = 0; i < sends.length; i += PARALLEL) {
+        const outcomes = await Promise.all(
+          sends
+            .slice(i, i + PARALLEL)
+            .map(({ target, message }) =>
+              deps.push.send({ endpoint: target.endpoint, p256dh: target.p256dh!, auth: target.auth! }, message),
+            ),
+        );
+        outcomes.forEach((outcome, j) => {
+          if (outcome === 'delivered') sent += 1;
+          else if (outcome === 'gone') gone.push(sends[i + j]!.target.id);
+          else failed += 1;
+        });
+      }
+      // Subscriptions the push service no longer knows (404/410) are deleted.
+      if (gone.length > 0) await tx.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, gone));
+      // A message push is not retried: a late "new message" helps less than the app's own list.
+      if (failed > 0) deps.log.warn({ failed }, 'message pushes: some pushes failed');
+      return { sent, stale, goneSubscriptions: gone.length, failedPushes: failed };
+    },
+  };
+}
