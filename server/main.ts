@@ -78,7 +78,7 @@ async function main() {
   const jobs = createJobRunner(deps, [
     ...allJobs,
     createEventReminderJob({ push, log }),
-    createMessagePushJob({ push, log }),
+    createMessagePushJob({ push, log, database: deps.database }),
   ]);
 
   const server = await new Promise<Server>((resolve, reject) => {

@@ -9,13 +9,17 @@
 // only that there is a new message, with the conversation id the app opens after sign-in; with
 // `pushShowsDetails` it names the sender (and a group's title). A message queued longer than
 // STALE_AFTER (the job was not running) is dropped rather than announced late.
-import { inArray, sql } from 'drizzle-orm';
+//
+// The queue is taken and the recipients read in the runner's transaction; the pushes go out after
+// it commits (a push service can take 10 s to fail, and the transaction must not wait for it). A
+// crash in between loses those pushes, never sends them twice.
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
-import type { Tx } from '../../db/client.js';
+import type { Database, Tx } from '../../db/client.js';
 import { pushSubscriptions } from '../../db/schema/index.js';
 import type { Logger } from '../log.js';
 import type { PushMessage, WebPushSender } from '../push/web-push.js';
-import type { Job } from './runner.js';
+import type { JobWithFollowUp } from './runner.js';
 
 /** Messages taken off the queue per run. */
 const BATCH = 200;
@@ -112,7 +116,7 @@ async function recipientsOf(tx: Tx, messageIds: string[]): Promise<Recipient[]> 
   );
 }
 
-export function createMessagePushJob(deps: { push: WebPushSender; log: Logger }): Job {
+export function createMessagePushJob(deps: { push: WebPushSender; log: Logger; database: Database }): JobWithFollowUp {
   return {
     name: 'message-pushes',
     lockId: ADVISORY_LOCKS.messagePushes,
@@ -120,7 +124,7 @@ export function createMessagePushJob(deps: { push: WebPushSender; log: Logger })
     async run(tx, now) {
       const { fresh, stale } = await takeQueued(tx, now);
       // Without Web Push configured nothing can be sent: the queue is still drained.
-      if (!deps.push.enabled || fresh.length === 0) return { sent: 0, stale, goneSubscriptions: 0, failedPushes: 0 };
+      if (!deps.push.enabled || fresh.length === 0) return { summary: { stale }, afterCommit: () => deliver([]) };
       const recipients = await recipientsOf(tx, fresh);
       const userIds = [...new Set(recipients.map((r) => r.user_id))];
       const targets =
@@ -136,7 +140,7 @@ export function createMessagePushJob(deps: { push: WebPushSender; log: Logger })
               })
               .from(pushSubscriptions)
               .where(
-                sql`${inArray(pushSubscriptions.userId, userIds)} and ${pushSubscriptions.platform} = 'web'`,
+                and(inArray(pushSubscriptions.userId, userIds), eq(pushSubscriptions.platform, 'web')),
               )) as Target[]);
       const sends = recipients.flatMap((recipient) => {
         const message = newMessagePush({
@@ -148,28 +152,32 @@ export function createMessagePushJob(deps: { push: WebPushSender; log: Logger })
         });
         return targets.filter((target) => target.user_id === recipient.user_id).map((target) => ({ target, message }));
       });
-      let sent = 0;
-      let failed = 0;
-      const gone: string[] = [];
-      for (let i = 0; i < sends.length; i += PARALLEL) {
-        const outcomes = await Promise.all(
-          sends
-            .slice(i, i + PARALLEL)
-            .map(({ target, message }) =>
-              deps.push.send({ endpoint: target.endpoint, p256dh: target.p256dh!, auth: target.auth! }, message),
-            ),
-        );
-        outcomes.forEach((outcome, j) => {
-          if (outcome === 'delivered') sent += 1;
-          else if (outcome === 'gone') gone.push(sends[i + j]!.target.id);
-          else failed += 1;
-        });
-      }
-      // Subscriptions the push service no longer knows (404/410) are deleted.
-      if (gone.length > 0) await tx.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, gone));
-      // A message push is not retried: a late "new message" helps less than the app's own list.
-      if (failed > 0) deps.log.warn({ failed }, 'message pushes: some pushes failed');
-      return { sent, stale, goneSubscriptions: gone.length, failedPushes: failed };
+      return { summary: { stale }, afterCommit: () => deliver(sends) };
     },
   };
+
+  async function deliver(sends: { target: Target; message: PushMessage }[]) {
+    let sent = 0;
+    let failed = 0;
+    const gone: string[] = [];
+    for (let i = 0; i < sends.length; i += PARALLEL) {
+      const outcomes = await Promise.all(
+        sends
+          .slice(i, i + PARALLEL)
+          .map(({ target, message }) =>
+            deps.push.send({ endpoint: target.endpoint, p256dh: target.p256dh!, auth: target.auth! }, message),
+          ),
+      );
+      outcomes.forEach((outcome, j) => {
+        if (outcome === 'delivered') sent += 1;
+        else if (outcome === 'gone') gone.push(sends[i + j]!.target.id);
+        else failed += 1;
+      });
+    }
+    // Subscriptions the push service no longer knows (404/410) are deleted.
+    if (gone.length > 0) await deps.database.db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, gone));
+    // A message push is not retried: a late "new message" helps less than the app's own list.
+    if (failed > 0) deps.log.warn({ failed }, 'message pushes: some pushes failed');
+    return { sent, goneSubscriptions: gone.length, failedPushes: failed };
+  }
 }

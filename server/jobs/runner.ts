@@ -6,11 +6,14 @@ import type { Database, Tx } from '../../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../log.js';
 
-export interface Job {
+interface JobSchedule {
   name: string;
   /** Its id in db/advisory-locks.ts, for pg_try_advisory_xact_lock. */
   lockId: number;
   intervalMs: number;
+}
+
+export interface Job extends JobSchedule {
   /**
    * Runs inside a transaction that holds the lock; returns a summary for the log. `env` is the
    * server's configuration and logger, for jobs that touch more than the database (files); the
@@ -18,6 +21,25 @@ export interface Job {
    */
   run(tx: Tx, now: Date, env?: JobEnv): Promise<Record<string, number>>;
 }
+
+/**
+ * A job with work to do once its transaction has committed: network calls (push services) that
+ * must not hold the transaction, its connection and the lock open (on PGlite that connection is
+ * the only one). The runner awaits the follow-up and logs both summaries together.
+ */
+export interface JobWithFollowUp extends JobSchedule {
+  run(tx: Tx, now: Date, env?: JobEnv): Promise<JobRunWithFollowUp>;
+}
+
+export interface JobRunWithFollowUp {
+  summary: Record<string, number>;
+  afterCommit: () => Promise<Record<string, number>>;
+}
+
+export type AnyJob = Job | JobWithFollowUp;
+
+const hasFollowUp = (result: Record<string, number> | JobRunWithFollowUp): result is JobRunWithFollowUp =>
+  typeof (result as JobRunWithFollowUp).afterCommit === 'function';
 
 export interface JobEnv {
   config: Config;
@@ -39,14 +61,14 @@ export interface JobRunnerOptions {
 
 export interface JobRunner {
   /** Runs one job now if no other process holds its lock; null when it was skipped. */
-  runOnce(job: Job): Promise<Record<string, number> | null>;
+  runOnce(job: AnyJob): Promise<Record<string, number> | null>;
   start(): void;
   stop(): Promise<void>;
 }
 
 export function createJobRunner(
   deps: { database: Database; clock: Clock; log: Logger; config?: Config },
-  jobs: Job[],
+  jobs: AnyJob[],
   options: JobRunnerOptions = {},
 ): JobRunner {
   const firstDelay = options.firstRunDelayMs ?? FIRST_RUN_DELAY_MS;
@@ -55,8 +77,8 @@ export function createJobRunner(
   let stopped = false;
   const running = new Set<Promise<unknown>>();
 
-  async function runOnce(job: Job) {
-    return deps.database.db.transaction(async (tx) => {
+  async function runOnce(job: AnyJob): Promise<Record<string, number> | null> {
+    const result = await deps.database.db.transaction(async (tx) => {
       const [lock] = await deps.database.rows<{ locked: boolean }>(
         sql`select pg_try_advisory_xact_lock(${job.lockId}) as locked`,
         tx,
@@ -64,13 +86,19 @@ export function createJobRunner(
       if (!lock?.locked) return null;
       return job.run(tx, deps.clock.now(), deps.config && { config: deps.config, log: deps.log });
     });
+    if (result === null || !hasFollowUp(result)) return result;
+    return { ...result.summary, ...(await result.afterCommit()) };
   }
 
   return {
     runOnce,
     start() {
       for (const job of jobs) {
+        let inFlight = false;
         const tick = () => {
+          // A run still going in this process (a slow follow-up) is not overlapped by the next.
+          if (inFlight) return;
+          inFlight = true;
           const run = runOnce(job)
             // A run that did nothing is logged at debug: a job polling every few seconds (message
             // pushes) would otherwise fill the log with empty summaries.
@@ -82,7 +110,10 @@ export function createJobRunner(
             .catch((error: unknown) =>
               deps.log.warn({ job: job.name, err: error }, 'job failed; will retry next interval'),
             )
-            .finally(() => running.delete(run));
+            .finally(() => {
+              inFlight = false;
+              running.delete(run);
+            });
           running.add(run);
         };
         // First run soon after start, then every interval.

@@ -36,6 +36,7 @@ function runJob() {
   const job = createMessagePushJob({
     push: createWebPushSender({ config: t.config, log: t.deps.log }),
     log: t.deps.log,
+    database: t.deps.database,
   });
   const runner = createJobRunner({ database: t.deps.database, clock: t.clock, log: t.deps.log }, [job]);
   return runner.runOnce(job);
@@ -112,6 +113,30 @@ describe('pushes for new messages', () => {
     const before = push.received.length;
     expect(await runJob()).toMatchObject({ sent: 0 });
     expect(push.received.length).toBe(before);
+  });
+
+  it('waits for a slow push service only after its transaction has committed', async () => {
+    const [ana, ben] = await Promise.all([createMember(t, { prefix: 'ana' }), createMember(t, { prefix: 'ben' })]);
+    await befriend(t, ana!, ben!);
+    const endpoint = await subscribe(ben!);
+    const direct = await startConversation(t, ana!, [ben!]);
+    await send(t, ana!, direct._id, 'are you there?');
+    const slow = push.hold();
+    const running = runJob();
+    try {
+      await slow.arrived;
+      // The push is in flight: the queue is already committed empty, and the database answers
+      // other work at once (on PGlite, with one connection, these would wait for the push).
+      expect(await queued()).toBe(0);
+      await send(t, ana!, direct._id, 'hello?');
+      expect(await queued()).toBe(1);
+    } finally {
+      slow.release();
+    }
+    expect(await running).toMatchObject({ sent: 1 });
+    expect(pushesTo(endpoint)).toHaveLength(1);
+    expect(await runJob()).toMatchObject({ sent: 1 });
+    expect(pushesTo(endpoint)).toHaveLength(2);
   });
 
   it('a one-to-one push names the sender when allowed; a message deleted first, or queued too long, sends nothing', async () => {

@@ -97,6 +97,11 @@ export interface TestPushService {
   subscribe(): { endpoint: string; keys: { p256dh: string; auth: string } };
   /** From now on the subscription at `endpoint` answers `status` (410 or 404: unsubscribed; 500: outage). */
   answer(endpoint: string, status: number): void;
+  /**
+   * Holds every push request until `release` is called (a slow push service); `arrived` resolves
+   * when the first held request has come in.
+   */
+  hold(): { arrived: Promise<void>; release: () => void };
   close(): Promise<void>;
 }
 
@@ -105,7 +110,12 @@ export async function startTestPushService(): Promise<TestPushService> {
   const received: ReceivedPush[] = [];
   const rejected: string[] = [];
   let origin = '';
+  let held: { arrived: () => void; released: Promise<void> } | null = null;
   const server: Server = createServer(async (req, res) => {
+    if (held) {
+      held.arrived();
+      await held.released;
+    }
     try {
       const id = /^\/push\/([0-9a-f-]+)$/.exec(req.url ?? '')?.[1];
       const browser = id ? browsers.get(id) : undefined;
@@ -162,6 +172,21 @@ export async function startTestPushService(): Promise<TestPushService> {
     },
     answer(endpoint, status) {
       browsers.get(endpoint.slice(endpoint.lastIndexOf('/') + 1))!.status = status;
+    },
+    hold() {
+      let arrived!: () => void;
+      let release!: () => void;
+      const arrival = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      held = { arrived, released: new Promise<void>((resolve) => (release = resolve)) };
+      return {
+        arrived: arrival,
+        release: () => {
+          held = null;
+          release();
+        },
+      };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
