@@ -77,7 +77,7 @@ async function main() {
   const push = createWebPushSender(deps);
   const jobs = createJobRunner(deps, [
     ...allJobs,
-    createEventReminderJob({ push, log }),
+    createEventReminderJob({ push, log, database: deps.database }),
     createMessagePushJob({ push, log, database: deps.database }),
   ]);
 

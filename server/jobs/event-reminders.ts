@@ -1,19 +1,20 @@
 // Event reminders: about 24 hours before an event, a Web Push to every member who RSVP'd `going`
 // (confirmed, not pending), can still see the event, and has not turned event reminders off.
-// Once per member and event: a delivery row is written in the same transaction as the sends, so
+// Once per member and event: a delivery row claims the reminder in the job's transaction, so
 // neither a restart nor a second process sends it again (the runner's advisory lock lets one
-// process run the job at a time). Delivery rows go once the event has ended.
+// process run the job at a time); the pushes go out after that commits, and a member none of
+// whose browsers was reached loses the claim, to be tried on the next run. Delivery rows go once
+// the event has ended.
 //
 // The payload carries no personal data unless the member allowed it (`pushShowsDetails`): by
 // default a generic text and the event id, which the app resolves after sign-in.
-import { sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
-import type { Tx } from '../../db/client.js';
+import type { Database, Tx } from '../../db/client.js';
 import { eventReminderDeliveries, pushSubscriptions } from '../../db/schema/index.js';
 import type { Logger } from '../log.js';
 import type { PushMessage, WebPushSender } from '../push/web-push.js';
-import type { Job } from './runner.js';
-import { and, eq, inArray } from 'drizzle-orm';
+import type { JobWithFollowUp } from './runner.js';
 
 export const REMINDER_LEAD_HOURS = 24;
 const HOUR_MS = 3_600_000;
@@ -97,17 +98,16 @@ async function dueReminders(tx: Tx, now: Date): Promise<DueReminder[]> {
   );
 }
 
+interface Target {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  p256dh: string | null;
+  auth: string | null;
+}
+
 /** Sends one member's reminder to each of their browsers; true when it reached at least one. */
-async function remind(tx: Tx, push: WebPushSender, reminder: DueReminder, now: Date) {
-  const targets = await tx
-    .select({
-      id: pushSubscriptions.id,
-      endpoint: pushSubscriptions.address,
-      p256dh: pushSubscriptions.p256dh,
-      auth: pushSubscriptions.auth,
-    })
-    .from(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.userId, reminder.user_id), eq(pushSubscriptions.platform, 'web')));
+async function remind(push: WebPushSender, reminder: DueReminder, targets: Target[], now: Date) {
   const message = reminderMessage(
     {
       eventId: reminder.event_id,
@@ -123,15 +123,18 @@ async function remind(tx: Tx, push: WebPushSender, reminder: DueReminder, now: D
       outcome: await push.send({ endpoint: target.endpoint, p256dh: target.p256dh!, auth: target.auth! }, message),
     })),
   );
-  const gone = outcomes.filter((o) => o.outcome === 'gone').map((o) => o.id);
   return {
     delivered: outcomes.some((o) => o.outcome === 'delivered'),
-    gone,
+    gone: outcomes.filter((o) => o.outcome === 'gone').map((o) => o.id),
     failed: outcomes.filter((o) => o.outcome === 'failed').length,
   };
 }
 
-export function createEventReminderJob(deps: { push: WebPushSender; log: Logger }): Job {
+export function createEventReminderJob(deps: {
+  push: WebPushSender;
+  log: Logger;
+  database: Database;
+}): JobWithFollowUp {
   return {
     name: 'event-reminders',
     lockId: ADVISORY_LOCKS.eventReminders,
@@ -144,31 +147,69 @@ export function createEventReminderJob(deps: { push: WebPushSender; log: Logger 
           where d.event_id = e.id and e.ends_at < ${now.toISOString()}::timestamptz
           returning d.event_id`),
       ).length;
-      if (!deps.push.enabled) return { sent: 0, cleaned, goneSubscriptions: 0, failedPushes: 0 };
+      if (!deps.push.enabled) return { summary: { cleaned }, afterCommit: async () => ({ sent: 0 }) };
 
+      // Claimed in this transaction (a delivery row each), sent after it commits: a slow push
+      // service then holds no connection (on PGlite, the only one). A member none of whose
+      // browsers was reached gets their row back off, so the next run tries again.
       const due = await dueReminders(tx, now);
-      let sent = 0;
-      let failed = 0;
-      const gone: string[] = [];
-      for (let i = 0; i < due.length; i += PARALLEL) {
-        const results = await Promise.all(due.slice(i, i + PARALLEL).map((r) => remind(tx, deps.push, r, now)));
-        const delivered = due.slice(i, i + PARALLEL).filter((_, j) => results[j]!.delivered);
-        for (const r of results) {
-          gone.push(...r.gone);
-          failed += r.failed;
-        }
-        // Not reached at all (push services failing): no row, so the next run tries again.
-        if (delivered.length > 0)
-          await tx
-            .insert(eventReminderDeliveries)
-            .values(delivered.map((r) => ({ eventId: r.event_id, userId: r.user_id, sentAt: now })))
-            .onConflictDoNothing();
-        sent += delivered.length;
-      }
-      // Subscriptions the push service no longer knows (404/410) are deleted.
-      if (gone.length > 0) await tx.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, gone));
-      if (failed > 0) deps.log.warn({ failed }, 'event reminders: some pushes failed; they are retried next run');
-      return { sent, cleaned, goneSubscriptions: gone.length, failedPushes: failed };
+      if (due.length === 0) return { summary: { cleaned }, afterCommit: async () => ({ sent: 0 }) };
+      await tx
+        .insert(eventReminderDeliveries)
+        .values(due.map((r) => ({ eventId: r.event_id, userId: r.user_id, sentAt: now })))
+        .onConflictDoNothing();
+      const targets = (await tx
+        .select({
+          id: pushSubscriptions.id,
+          user_id: pushSubscriptions.userId,
+          endpoint: pushSubscriptions.address,
+          p256dh: pushSubscriptions.p256dh,
+          auth: pushSubscriptions.auth,
+        })
+        .from(pushSubscriptions)
+        .where(
+          and(
+            inArray(pushSubscriptions.userId, [...new Set(due.map((r) => r.user_id))]),
+            eq(pushSubscriptions.platform, 'web'),
+          ),
+        )) as Target[];
+      return { summary: { cleaned }, afterCommit: () => deliver(due, targets, now) };
     },
   };
+
+  async function deliver(due: DueReminder[], targets: Target[], now: Date) {
+    let sent = 0;
+    let failed = 0;
+    const gone: string[] = [];
+    const unreached: DueReminder[] = [];
+    for (let i = 0; i < due.length; i += PARALLEL) {
+      const batch = due.slice(i, i + PARALLEL);
+      const results = await Promise.all(
+        batch.map((r) =>
+          remind(
+            deps.push,
+            r,
+            targets.filter((target) => target.user_id === r.user_id),
+            now,
+          ),
+        ),
+      );
+      results.forEach((result, j) => {
+        gone.push(...result.gone);
+        failed += result.failed;
+        if (result.delivered) sent += 1;
+        else unreached.push(batch[j]!);
+      });
+    }
+    const db = deps.database.db;
+    // Not reached at all (push services failing): the claim goes, so the next run tries again.
+    for (const r of unreached)
+      await db
+        .delete(eventReminderDeliveries)
+        .where(and(eq(eventReminderDeliveries.eventId, r.event_id), eq(eventReminderDeliveries.userId, r.user_id)));
+    // Subscriptions the push service no longer knows (404/410) are deleted.
+    if (gone.length > 0) await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, gone));
+    if (failed > 0) deps.log.warn({ failed }, 'event reminders: some pushes failed; they are retried next run');
+    return { sent, goneSubscriptions: gone.length, failedPushes: failed };
+  }
 }

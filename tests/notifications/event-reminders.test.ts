@@ -38,6 +38,7 @@ function reminderJob() {
   const job = createEventReminderJob({
     push: createWebPushSender({ config: t.config, log: t.deps.log }),
     log: t.deps.log,
+    database: t.deps.database,
   });
   const runner = createJobRunner({ database: t.deps.database, clock: t.clock, log: t.deps.log }, [job]);
   return { job, run: () => runner.runOnce(job) };
