@@ -8,12 +8,13 @@
 //
 // The payload carries no personal data unless the member allowed it (`pushShowsDetails`): by
 // default a generic text and the event id, which the app resolves after sign-in.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import type { Database, Tx } from '../../db/client.js';
-import { eventReminderDeliveries, pushSubscriptions } from '../../db/schema/index.js';
+import { eventReminderDeliveries } from '../../db/schema/index.js';
 import type { Logger } from '../log.js';
 import type { PushMessage, WebPushSender } from '../push/web-push.js';
+import { deleteGoneSubscriptions, type MemberWebPushTarget, webPushTargetsOf } from '../push/web-push-targets.js';
 import type { JobWithFollowUp } from './runner.js';
 
 export const REMINDER_LEAD_HOURS = 24;
@@ -98,16 +99,8 @@ async function dueReminders(tx: Tx, now: Date): Promise<DueReminder[]> {
   );
 }
 
-interface Target {
-  id: string;
-  user_id: string;
-  endpoint: string;
-  p256dh: string | null;
-  auth: string | null;
-}
-
 /** Sends one member's reminder to each of their browsers; true when it reached at least one. */
-async function remind(push: WebPushSender, reminder: DueReminder, targets: Target[], now: Date) {
+async function remind(push: WebPushSender, reminder: DueReminder, targets: MemberWebPushTarget[], now: Date) {
   const message = reminderMessage(
     {
       eventId: reminder.event_id,
@@ -118,10 +111,7 @@ async function remind(push: WebPushSender, reminder: DueReminder, targets: Targe
     now,
   );
   const outcomes = await Promise.all(
-    targets.map(async (target) => ({
-      id: target.id,
-      outcome: await push.send({ endpoint: target.endpoint, p256dh: target.p256dh!, auth: target.auth! }, message),
-    })),
+    targets.map(async (target) => ({ id: target.subscriptionId, outcome: await push.send(target, message) })),
   );
   return {
     delivered: outcomes.some((o) => o.outcome === 'delivered'),
@@ -158,26 +148,15 @@ export function createEventReminderJob(deps: {
         .insert(eventReminderDeliveries)
         .values(due.map((r) => ({ eventId: r.event_id, userId: r.user_id, sentAt: now })))
         .onConflictDoNothing();
-      const targets = (await tx
-        .select({
-          id: pushSubscriptions.id,
-          user_id: pushSubscriptions.userId,
-          endpoint: pushSubscriptions.address,
-          p256dh: pushSubscriptions.p256dh,
-          auth: pushSubscriptions.auth,
-        })
-        .from(pushSubscriptions)
-        .where(
-          and(
-            inArray(pushSubscriptions.userId, [...new Set(due.map((r) => r.user_id))]),
-            eq(pushSubscriptions.platform, 'web'),
-          ),
-        )) as Target[];
+      const targets = await webPushTargetsOf(
+        tx,
+        due.map((r) => r.user_id),
+      );
       return { summary: { cleaned }, afterCommit: () => deliver(due, targets, now) };
     },
   };
 
-  async function deliver(due: DueReminder[], targets: Target[], now: Date) {
+  async function deliver(due: DueReminder[], targets: MemberWebPushTarget[], now: Date) {
     let sent = 0;
     let failed = 0;
     const gone: string[] = [];
@@ -189,7 +168,7 @@ export function createEventReminderJob(deps: {
           remind(
             deps.push,
             r,
-            targets.filter((target) => target.user_id === r.user_id),
+            targets.filter((target) => target.userId === r.user_id),
             now,
           ),
         ),
@@ -207,8 +186,7 @@ export function createEventReminderJob(deps: {
       await db
         .delete(eventReminderDeliveries)
         .where(and(eq(eventReminderDeliveries.eventId, r.event_id), eq(eventReminderDeliveries.userId, r.user_id)));
-    // Subscriptions the push service no longer knows (404/410) are deleted.
-    if (gone.length > 0) await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, gone));
+    await deleteGoneSubscriptions(db, gone);
     if (failed > 0) deps.log.warn({ failed }, 'event reminders: some pushes failed; they are retried next run');
     return { sent, goneSubscriptions: gone.length, failedPushes: failed };
   }

@@ -13,12 +13,12 @@
 // The queue is taken and the recipients read in the runner's transaction; the pushes go out after
 // it commits (a push service can take 10 s to fail, and the transaction must not wait for it). A
 // crash in between loses those pushes, never sends them twice.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import type { Database, Tx } from '../../db/client.js';
-import { pushSubscriptions } from '../../db/schema/index.js';
 import type { Logger } from '../log.js';
 import type { PushMessage, WebPushSender } from '../push/web-push.js';
+import { deleteGoneSubscriptions, type MemberWebPushTarget, webPushTargetsOf } from '../push/web-push-targets.js';
 import type { JobWithFollowUp } from './runner.js';
 
 /** Messages taken off the queue per run. */
@@ -37,14 +37,6 @@ interface Recipient {
   sender_handle: string;
   user_id: string;
   details: boolean;
-}
-
-interface Target {
-  id: string;
-  user_id: string;
-  endpoint: string;
-  p256dh: string | null;
-  auth: string | null;
 }
 
 const rows = <T>(result: unknown): T[] =>
@@ -126,22 +118,10 @@ export function createMessagePushJob(deps: { push: WebPushSender; log: Logger; d
       // Without Web Push configured nothing can be sent: the queue is still drained.
       if (!deps.push.enabled || fresh.length === 0) return { summary: { stale }, afterCommit: () => deliver([]) };
       const recipients = await recipientsOf(tx, fresh);
-      const userIds = [...new Set(recipients.map((r) => r.user_id))];
-      const targets =
-        userIds.length === 0
-          ? []
-          : ((await tx
-              .select({
-                id: pushSubscriptions.id,
-                user_id: pushSubscriptions.userId,
-                endpoint: pushSubscriptions.address,
-                p256dh: pushSubscriptions.p256dh,
-                auth: pushSubscriptions.auth,
-              })
-              .from(pushSubscriptions)
-              .where(
-                and(inArray(pushSubscriptions.userId, userIds), eq(pushSubscriptions.platform, 'web')),
-              )) as Target[]);
+      const targets = await webPushTargetsOf(
+        tx,
+        recipients.map((r) => r.user_id),
+      );
       const sends = recipients.flatMap((recipient) => {
         const message = newMessagePush({
           conversationId: recipient.conversation_id,
@@ -150,32 +130,27 @@ export function createMessagePushJob(deps: { push: WebPushSender; log: Logger; d
           senderHandle: recipient.sender_handle,
           details: Boolean(recipient.details),
         });
-        return targets.filter((target) => target.user_id === recipient.user_id).map((target) => ({ target, message }));
+        return targets.filter((target) => target.userId === recipient.user_id).map((target) => ({ target, message }));
       });
       return { summary: { stale }, afterCommit: () => deliver(sends) };
     },
   };
 
-  async function deliver(sends: { target: Target; message: PushMessage }[]) {
+  async function deliver(sends: { target: MemberWebPushTarget; message: PushMessage }[]) {
     let sent = 0;
     let failed = 0;
     const gone: string[] = [];
     for (let i = 0; i < sends.length; i += PARALLEL) {
       const outcomes = await Promise.all(
-        sends
-          .slice(i, i + PARALLEL)
-          .map(({ target, message }) =>
-            deps.push.send({ endpoint: target.endpoint, p256dh: target.p256dh!, auth: target.auth! }, message),
-          ),
+        sends.slice(i, i + PARALLEL).map(({ target, message }) => deps.push.send(target, message)),
       );
       outcomes.forEach((outcome, j) => {
         if (outcome === 'delivered') sent += 1;
-        else if (outcome === 'gone') gone.push(sends[i + j]!.target.id);
+        else if (outcome === 'gone') gone.push(sends[i + j]!.target.subscriptionId);
         else failed += 1;
       });
     }
-    // Subscriptions the push service no longer knows (404/410) are deleted.
-    if (gone.length > 0) await deps.database.db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, gone));
+    await deleteGoneSubscriptions(deps.database.db, gone);
     // A message push is not retried: a late "new message" helps less than the app's own list.
     if (failed > 0) deps.log.warn({ failed }, 'message pushes: some pushes failed');
     return { sent, goneSubscriptions: gone.length, failedPushes: failed };

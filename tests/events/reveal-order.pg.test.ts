@@ -8,6 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
+import { slowInsertsInto } from '../setup/slow-inserts.js';
 import { createEvent, groveWithOrganizer } from './helpers.js';
 
 const HOUR = 3_600_000;
@@ -42,15 +43,7 @@ describe('reveals logged by concurrent reads', () => {
     const feedPath = new URL(token.body.url).pathname;
     // Forget what the RSVP answers revealed, so both reads below write both rows.
     await t.deps.database.rows(sql`delete from event_reveals where user_id = ${member.id}::uuid`);
-    await t.deps.database.rows(sql`
-      create function slow_reveal_insert() returns trigger language plpgsql as $$
-      begin
-        perform pg_sleep(0.3);
-        return new;
-      end $$`);
-    await t.deps.database.rows(sql`
-      create trigger slow_reveal_insert before insert on event_reveals
-      for each row execute function slow_reveal_insert()`);
+    await slowInsertsInto(t.deps.database, 'event_reveals');
 
     const [list, feed] = await Promise.all([
       t.request('GET', `/api/events?groveId=${grove._id}`, { token: member.token }),

@@ -8,20 +8,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
+import { slowInsertsInto } from '../setup/slow-inserts.js';
 import { acceptInvite, issueInvite } from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  await t.deps.database.rows(sql`
-    create function slow_friendship_insert() returns trigger language plpgsql as $$
-    begin
-      perform pg_sleep(0.3);
-      return new;
-    end $$`);
-  await t.deps.database.rows(sql`
-    create trigger slow_friendship_insert before insert on friendships
-    for each row execute function slow_friendship_insert()`);
+  await slowInsertsInto(t.deps.database, 'friendships');
 });
 afterAll(async () => {
   await t?.close();

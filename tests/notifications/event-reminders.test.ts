@@ -10,7 +10,7 @@ import { createWebPushSender } from '../../server/push/web-push.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 import { createEvent, groveWithOrganizer } from '../events/helpers.js';
 import { makeFriends } from '../friends/helpers.js';
-import { startTestPushService, type TestPushService } from './push-service.js';
+import { startTestPushService, subscribeBrowser, type TestPushService, webPushTestConfig } from './push-service.js';
 
 const HOUR = 3_600_000;
 let t: TestApp;
@@ -19,12 +19,7 @@ const vapid = webPush.generateVAPIDKeys();
 let start: Date;
 
 beforeAll(async () => {
-  t = await createTestApp({
-    VAPID_PUBLIC_KEY: vapid.publicKey,
-    VAPID_PRIVATE_KEY: vapid.privateKey,
-    VAPID_SUBJECT: 'mailto:ops@example.org',
-    WEB_PUSH_ALLOWED_HOSTS: '127.0.0.1',
-  });
+  t = await createTestApp(webPushTestConfig(vapid));
   push = await startTestPushService();
   start = t.clock.now();
 });
@@ -44,15 +39,7 @@ function reminderJob() {
   return { job, run: () => runner.runOnce(job) };
 }
 
-async function subscribe(member: TestMember) {
-  const subscription = push.subscribe();
-  const res = await t.request('POST', '/api/push-tokens', {
-    token: member.token,
-    body: { platform: 'web', subscription },
-  });
-  expect(res.status).toBe(201);
-  return subscription.endpoint;
-}
+const subscribe = (member: TestMember) => subscribeBrowser(t, push, member);
 
 async function rsvp(member: TestMember, eventId: string, status: 'going' | 'interested') {
   const res = await t.request('POST', `/api/events/${eventId}/rsvp`, { token: member.token, body: { status } });

@@ -12,19 +12,14 @@ import { createWebPushSender } from '../../server/push/web-push.js';
 import { befriend, send, startConversation } from '../messaging/helpers.js';
 import { findInEveryTable } from '../setup/db-scan.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
-import { startTestPushService, type TestPushService } from './push-service.js';
+import { startTestPushService, subscribeBrowser, type TestPushService, webPushTestConfig } from './push-service.js';
 
 let t: TestApp;
 let push: TestPushService;
 const vapid = webPush.generateVAPIDKeys();
 
 beforeAll(async () => {
-  t = await createTestApp({
-    VAPID_PUBLIC_KEY: vapid.publicKey,
-    VAPID_PRIVATE_KEY: vapid.privateKey,
-    VAPID_SUBJECT: 'mailto:ops@example.org',
-    WEB_PUSH_ALLOWED_HOSTS: '127.0.0.1',
-  });
+  t = await createTestApp(webPushTestConfig(vapid));
   push = await startTestPushService();
 });
 afterAll(async () => {
@@ -42,15 +37,7 @@ function runJob() {
   return runner.runOnce(job);
 }
 
-async function subscribe(member: TestMember) {
-  const subscription = push.subscribe();
-  const res = await t.request('POST', '/api/push-tokens', {
-    token: member.token,
-    body: { platform: 'web', subscription },
-  });
-  expect(res.status).toBe(201);
-  return subscription.endpoint;
-}
+const subscribe = (member: TestMember) => subscribeBrowser(t, push, member);
 
 const pushesTo = (endpoint: string) => push.received.filter((p) => p.endpoint === endpoint);
 

@@ -6,6 +6,7 @@
 import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, randomUUID, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TestApp } from '../setup/harness.js';
 
 export interface ReceivedPush {
   endpoint: string;
@@ -190,4 +191,32 @@ export async function startTestPushService(): Promise<TestPushService> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The service's Web Push settings for tests: these VAPID keys, and pushes allowed to `hosts`. */
+export function webPushTestConfig(
+  vapid: { publicKey: string; privateKey: string },
+  hosts = '127.0.0.1',
+): Record<string, string> {
+  return {
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
+    VAPID_SUBJECT: 'mailto:ops@example.org',
+    WEB_PUSH_ALLOWED_HOSTS: hosts,
+  };
+}
+
+/** Registers a new browser of the test push service for `member` (POST /api/push-tokens); its endpoint. */
+export async function subscribeBrowser(
+  t: { request: TestApp['request'] },
+  push: TestPushService,
+  member: { token: string },
+): Promise<string> {
+  const subscription = push.subscribe();
+  const res = await t.request('POST', '/api/push-tokens', {
+    token: member.token,
+    body: { platform: 'web', subscription },
+  });
+  if (res.status !== 201) throw new Error(`push registration failed: ${res.status} ${res.text}`);
+  return subscription.endpoint;
 }

@@ -4,18 +4,13 @@ import { sql } from 'drizzle-orm';
 import webPush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
-import { startTestPushService, type TestPushService } from './push-service.js';
+import { startTestPushService, type TestPushService, webPushTestConfig } from './push-service.js';
 
 let t: TestApp;
 let push: TestPushService;
 const vapid = webPush.generateVAPIDKeys();
 beforeAll(async () => {
-  t = await createTestApp({
-    VAPID_PUBLIC_KEY: vapid.publicKey,
-    VAPID_PRIVATE_KEY: vapid.privateKey,
-    VAPID_SUBJECT: 'mailto:ops@example.org',
-    WEB_PUSH_ALLOWED_HOSTS: '127.0.0.1,push.example.net',
-  });
+  t = await createTestApp(webPushTestConfig(vapid, '127.0.0.1,push.example.net'));
   push = await startTestPushService();
 });
 afterAll(async () => {

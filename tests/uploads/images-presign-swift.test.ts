@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 import { jpegWithGps } from './image-fixtures.js';
-import { SWIFT_INSTALL_HINT, type SwiftS3, startSwiftS3, swiftInstalled } from './swift-s3-server.js';
+import { SWIFT_INSTALL_HINT, type SwiftS3, startSwiftS3, swiftS3Env, swiftInstalled } from './swift-s3-server.js';
 
 // CI installs Swift (.ci/run) and must run this; elsewhere a machine without it skips, saying why.
 const runnable = swiftInstalled() || process.env.CI === 'true';
@@ -28,12 +28,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'image-swift-data-'));
   t = await createTestApp({
     DATA_DIR: dataDir,
-    S3_ENDPOINT: swift.endpoint,
-    S3_BUCKET: BUCKET,
-    S3_REGION: swift.region,
-    S3_ACCESS_KEY_ID: swift.accessKeyId,
-    S3_SECRET_ACCESS_KEY: swift.secretAccessKey,
-    S3_FORCE_PATH_STYLE: 'true',
+    ...swiftS3Env(swift),
   });
   owner = await createMember(t, { prefix: 'imgsw' });
 }, 180_000);

@@ -24,6 +24,18 @@ export function swiftInstalled(): boolean {
   );
 }
 
+/** The service's S3 settings for a started Swift (its bucket, credentials, path-style). */
+export function swiftS3Env(swift: SwiftS3): Record<string, string> {
+  return {
+    S3_ENDPOINT: swift.endpoint,
+    S3_BUCKET: swift.bucket,
+    S3_REGION: swift.region,
+    S3_ACCESS_KEY_ID: swift.accessKeyId,
+    S3_SECRET_ACCESS_KEY: swift.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+  };
+}
+
 export interface SwiftS3 {
   endpoint: string;
   region: string;

@@ -18,7 +18,7 @@ import { abandonedVideoUploadsSweep } from '../../server/domains/uploads/sweep.j
 import { videoStorage } from '../../server/domains/uploads/video-storage.js';
 import { testDatabaseUrl } from '../setup/database.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
-import { SWIFT_INSTALL_HINT, type SwiftS3, startSwiftS3, swiftInstalled } from './swift-s3-server.js';
+import { SWIFT_INSTALL_HINT, type SwiftS3, startSwiftS3, swiftS3Env, swiftInstalled } from './swift-s3-server.js';
 
 // CI installs Swift (.ci/run) and must run this; elsewhere a machine without it skips, saying why.
 const runnable = swiftInstalled() || process.env.CI === 'true';
@@ -42,12 +42,7 @@ beforeAll(async () => {
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     DATA_DIR: dataDir,
     VIDEO_UPLOAD_AUTH_TTL_MINUTES: '60',
-    S3_ENDPOINT: swift.endpoint,
-    S3_BUCKET: BUCKET,
-    S3_REGION: swift.region,
-    S3_ACCESS_KEY_ID: swift.accessKeyId,
-    S3_SECRET_ACCESS_KEY: swift.secretAccessKey,
-    S3_FORCE_PATH_STYLE: 'true',
+    ...swiftS3Env(swift),
   });
   await new Promise<void>((resolve) => {
     server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve());

@@ -10,7 +10,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestMember } from '../../tests/setup/harness.js';
 import { jpegWithGps } from '../../tests/uploads/image-fixtures.js';
-import { SWIFT_INSTALL_HINT, type SwiftS3, startSwiftS3, swiftInstalled } from '../../tests/uploads/swift-s3-server.js';
+import {
+  SWIFT_INSTALL_HINT,
+  type SwiftS3,
+  startSwiftS3,
+  swiftS3Env,
+  swiftInstalled,
+} from '../../tests/uploads/swift-s3-server.js';
 import { postFormWithFiles, startWebStack, type WebStack } from './harness.js';
 
 // CI installs Swift (.ci/run) and must run this; elsewhere a machine without it skips, saying why.
@@ -30,12 +36,7 @@ beforeAll(async () => {
   stack = await startWebStack({
     apiEnv: {
       DATA_DIR: dataDir,
-      S3_ENDPOINT: swift.endpoint,
-      S3_BUCKET: BUCKET,
-      S3_REGION: swift.region,
-      S3_ACCESS_KEY_ID: swift.accessKeyId,
-      S3_SECRET_ACCESS_KEY: swift.secretAccessKey,
-      S3_FORCE_PATH_STYLE: 'true',
+      ...swiftS3Env(swift),
     },
   });
   member = await stack.member({ prefix: 'webswift' });
