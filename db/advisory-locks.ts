@@ -23,6 +23,8 @@ export const ADVISORY_LOCKS = {
   expiredFriendInvitesSweep: 7_310_201,
   /** Job: Web Push event reminders ~24 h ahead, once per member and event (server/jobs/event-reminders.ts). */
   eventReminders: 7_310_202,
+  /** Job: Web Push for event cancellations and changes, from event_push_queue (server/jobs/event-update-pushes.ts). */
+  eventUpdatePushes: 7_310_203,
   /** Job: delete messages past their expiresAt (server/jobs/messages-sweep.ts). */
   expiredMessagesSweep: 7_310_401,
   /** Job: Web Push for new messages, from message_push_queue (server/jobs/message-pushes.ts). */

@@ -12,6 +12,7 @@ import { pendingMagicLinks } from './domains/auth/service.js';
 import { prepareNodeServer } from './http/node-server.js';
 import { createJobRunner } from './jobs/runner.js';
 import { allJobs } from './jobs/sweeps.js';
+import { createEventUpdatePushJob } from './jobs/event-update-pushes.js';
 import { createMessagePushJob } from './jobs/message-pushes.js';
 import { createEventReminderJob } from './jobs/event-reminders.js';
 import { createWebPushSender } from './push/web-push.js';
@@ -79,6 +80,7 @@ async function main() {
     ...allJobs,
     createEventReminderJob({ push, log, database: deps.database }),
     createMessagePushJob({ push, log, database: deps.database }),
+    createEventUpdatePushJob({ push, log, database: deps.database }),
   ]);
 
   const server = await new Promise<Server>((resolve, reject) => {

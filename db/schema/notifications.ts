@@ -133,3 +133,20 @@ export const messagePushQueue = pgTable('message_push_queue', {
     .references(() => messages.id, { onDelete: 'cascade' }),
   queuedAt: createdAt(),
 });
+
+export const eventPushChanges = ['cancelled', 'changed'] as const;
+
+/**
+ * Changes to events waiting for their push notifications (server/jobs/event-update-pushes.ts):
+ * a cancellation, or a new time or place, written in the transaction that changes the event and
+ * deleted by the job that sends the pushes. `actorId` is who made it (they are not told).
+ */
+export const eventPushQueue = pgTable('event_push_queue', {
+  id: idColumn(),
+  eventId: uuid()
+    .notNull()
+    .references(() => events.id, { onDelete: 'cascade' }),
+  change: text({ enum: eventPushChanges }).notNull(),
+  actorId: uuid(),
+  queuedAt: createdAt(),
+});

@@ -32,6 +32,20 @@ interface DueReminder {
   details: boolean;
 }
 
+/**
+ * The member of RSVP row `r` may still see event `e`: server/domains/events/visibility.ts with
+ * the member as a column rather than a bound viewer (an event that became invisible to them
+ * sends them nothing). Shared with server/jobs/event-update-pushes.ts.
+ */
+export const rsvpMemberSeesEvent = sql.raw(`(
+          e.visibility = 'public'
+          or (e.visibility = 'grove' and exists (select 1 from grove_members gm where gm.grove_id = e.host_grove_id and gm.user_id = r.user_id))
+          or (e.visibility = 'friends' and (e.creator_id = r.user_id or exists (select 1 from friendships f where f.user_id = r.user_id and f.friend_id = e.creator_id)))
+          or exists (select 1 from grove_members gm where gm.grove_id = e.host_grove_id and gm.user_id = r.user_id and gm.role = 'organizer')
+          or exists (select 1 from organization_admins oa where oa.organization_id = e.host_organization_id and oa.user_id = r.user_id)
+          or exists (select 1 from users u where u.id = r.user_id and u.role = 'admin')
+        )`);
+
 /** The message for one member; `details` is their `pushShowsDetails` preference. */
 export function reminderMessage(
   reminder: { eventId: string; title: string; startsAt: Date; details: boolean },
@@ -70,8 +84,6 @@ const rows = <T>(result: unknown): T[] =>
 async function dueReminders(tx: Tx, now: Date): Promise<DueReminder[]> {
   const at = now.toISOString();
   const until = new Date(now.getTime() + REMINDER_LEAD_HOURS * HOUR_MS).toISOString();
-  // Visibility mirrors server/domains/events/visibility.ts for the RSVP's member (a column here,
-  // not a bound viewer): an event that became invisible to them sends nothing.
   return rows<DueReminder>(
     await tx.execute(sql`
       select r.user_id, e.id as event_id, e.title, e.starts_at, coalesce(p.push_shows_details, false) as details
@@ -86,14 +98,7 @@ async function dueReminders(tx: Tx, now: Date): Promise<DueReminder[]> {
         and coalesce(p.push_event_reminders, true)
         and not exists (select 1 from event_reminder_deliveries d where d.event_id = e.id and d.user_id = r.user_id)
         and exists (select 1 from push_subscriptions s where s.user_id = r.user_id and s.platform = 'web')
-        and (
-          e.visibility = 'public'
-          or (e.visibility = 'grove' and exists (select 1 from grove_members gm where gm.grove_id = e.host_grove_id and gm.user_id = r.user_id))
-          or (e.visibility = 'friends' and (e.creator_id = r.user_id or exists (select 1 from friendships f where f.user_id = r.user_id and f.friend_id = e.creator_id)))
-          or exists (select 1 from grove_members gm where gm.grove_id = e.host_grove_id and gm.user_id = r.user_id and gm.role = 'organizer')
-          or exists (select 1 from organization_admins oa where oa.organization_id = e.host_organization_id and oa.user_id = r.user_id)
-          or exists (select 1 from users u where u.id = r.user_id and u.role = 'admin')
-        )
+        and ${rsvpMemberSeesEvent}
       order by e.starts_at, r.id
       limit ${BATCH}`),
   );

@@ -18,13 +18,11 @@ import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import type { Database, Tx } from '../../db/client.js';
 import type { Logger } from '../log.js';
 import type { PushMessage, WebPushSender } from '../push/web-push.js';
-import { deleteGoneSubscriptions, type MemberWebPushTarget, webPushTargetsOf } from '../push/web-push-targets.js';
+import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../push/web-push-targets.js';
 import type { JobWithFollowUp } from './runner.js';
 
 /** Messages taken off the queue per run. */
 const BATCH = 200;
-/** Recipients whose pushes are in flight at once. */
-const PARALLEL = 16;
 const STALE_AFTER_MS = 15 * 60_000;
 /** A push service keeps an undelivered message push this long for an offline device. */
 const TTL_SECONDS = 12 * 3600;
@@ -136,23 +134,7 @@ export function createMessagePushJob(deps: { push: WebPushSender; log: Logger; d
     },
   };
 
-  async function deliver(sends: { target: MemberWebPushTarget; message: PushMessage }[]) {
-    let sent = 0;
-    let failed = 0;
-    const gone: string[] = [];
-    for (let i = 0; i < sends.length; i += PARALLEL) {
-      const outcomes = await Promise.all(
-        sends.slice(i, i + PARALLEL).map(({ target, message }) => deps.push.send(target, message)),
-      );
-      outcomes.forEach((outcome, j) => {
-        if (outcome === 'delivered') sent += 1;
-        else if (outcome === 'gone') gone.push(sends[i + j]!.target.subscriptionId);
-        else failed += 1;
-      });
-    }
-    await deleteGoneSubscriptions(deps.database.db, gone);
-    // A message push is not retried: a late "new message" helps less than the app's own list.
-    if (failed > 0) deps.log.warn({ failed }, 'message pushes: some pushes failed');
-    return { sent, goneSubscriptions: gone.length, failedPushes: failed };
+  function deliver(sends: { target: MemberWebPushTarget; message: PushMessage }[]) {
+    return sendPushes(deps, sends, 'message pushes');
   }
 }

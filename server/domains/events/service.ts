@@ -1,7 +1,7 @@
 // Events: list and get under the visibility rules, create and change (organizers of the host,
 // or site admins), cancel (PATCH status=cancelled, final).
 import { and, asc, eq, gt, gte, lte, ne, or, sql } from 'drizzle-orm';
-import { events, groves, organizations } from '../../../db/schema/index.js';
+import { eventPushQueue, events, groves, organizations } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
@@ -153,6 +153,32 @@ export async function createEvent(ctx: MemberContext, input: CreateEventInput) {
  * Organizers of the host (and site admins) may change it; others who can see it get 403, the
  * rest 404. A cancelled event is final: any change answers 409.
  */
+/**
+ * What going members are told about a change: `cancelled`, `changed` (time, venue, address,
+ * place or meeting point), or nothing (title, description, cover and the rest).
+ */
+function pushWorthyChange(
+  row: EventRow,
+  input: UpdateEventInput,
+  next: { startsAt: Date; endsAt: Date },
+): 'cancelled' | 'changed' | null {
+  const e = row.event;
+  if (input.status === 'cancelled') return 'cancelled';
+  const differs = <T>(given: T | undefined, current: T) => given !== undefined && given !== current;
+  if (next.startsAt.getTime() !== e.startsAt.getTime() || next.endsAt.getTime() !== e.endsAt.getTime())
+    return 'changed';
+  if (differs(input.venueName, e.venueName) || differs(input.address, e.address) || differs(input.placeId, e.placeId))
+    return 'changed';
+  if (input.meetingPoint !== undefined) {
+    const given = input.meetingPoint;
+    const current = row.meetingLng === null ? null : { lng: row.meetingLng, lat: row.meetingLat };
+    const givenLocation = given?.location ? { lng: given.location.lng, lat: given.location.lat } : null;
+    if ((given?.text ?? null) !== e.meetingPointText || JSON.stringify(givenLocation) !== JSON.stringify(current))
+      return 'changed';
+  }
+  return null;
+}
+
 export async function updateEvent(ctx: MemberContext, input: UpdateEventInput) {
   const viewer = await viewerOf(ctx);
   const current = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
@@ -196,6 +222,12 @@ export async function updateEvent(ctx: MemberContext, input: UpdateEventInput) {
       .where(and(eq(events.id, id), ne(events.status, 'cancelled')))
       .returning({ coverImage: events.coverImage });
     if (changed.length === 0) throw new AppError('conflict', 'The event was cancelled; it can no longer be changed.');
+    // Members going are told of a cancellation or a new time or place (server/jobs/event-update-pushes.ts).
+    const pushWorthy = pushWorthyChange(current, input, { startsAt, endsAt });
+    if (pushWorthy)
+      await tx
+        .insert(eventPushQueue)
+        .values({ eventId: id, change: pushWorthy, actorId: ctx.user.id, queuedAt: ctx.clock.now() });
     return { attached, dropped: droppedImageRefs([before], [changed[0]!.coverImage]) };
   });
   await afterImagesAttached(ctx, attached);

@@ -1,0 +1,160 @@
+// Push notifications for event cancellations and changes against a real Web Push service
+// (push-service.ts verifies the VAPID signature and decrypts every payload): members going get
+// one push per browser for a new time or place and for a cancellation, details only when they
+// allowed them, never the meeting point; interested members, members who turned event updates
+// off and whoever made the change get none; edits of the title or description queue nothing;
+// several changes before a run make one push, a cancellation winning. The job is run by hand.
+import { sql } from 'drizzle-orm';
+import webPush from 'web-push';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEventUpdatePushJob } from '../../server/jobs/event-update-pushes.js';
+import { createJobRunner } from '../../server/jobs/runner.js';
+import { createWebPushSender } from '../../server/push/web-push.js';
+import { createEvent, groveWithOrganizer } from '../events/helpers.js';
+import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
+import { startTestPushService, subscribeBrowser, type TestPushService, webPushTestConfig } from './push-service.js';
+
+const HOUR = 3_600_000;
+let t: TestApp;
+let push: TestPushService;
+const vapid = webPush.generateVAPIDKeys();
+
+beforeAll(async () => {
+  t = await createTestApp(webPushTestConfig(vapid));
+  push = await startTestPushService();
+});
+afterAll(async () => {
+  await push?.close();
+  await t?.close();
+});
+
+function runJob() {
+  const job = createEventUpdatePushJob({
+    push: createWebPushSender({ config: t.config, log: t.deps.log }),
+    log: t.deps.log,
+    database: t.deps.database,
+  });
+  const runner = createJobRunner({ database: t.deps.database, clock: t.clock, log: t.deps.log }, [job]);
+  return runner.runOnce(job);
+}
+
+const subscribe = (member: TestMember) => subscribeBrowser(t, push, member);
+const pushesTo = (endpoint: string) => push.received.filter((p) => p.endpoint === endpoint);
+
+async function queued(eventId: string): Promise<number> {
+  const [row] = await t.deps.database.rows<{ n: number }>(
+    sql`select count(*)::int as n from event_push_queue where event_id = ${eventId}::uuid`,
+  );
+  return Number(row!.n);
+}
+
+async function rsvp(member: TestMember, eventId: string, status: 'going' | 'interested') {
+  const res = await t.request('POST', `/api/events/${eventId}/rsvp`, { token: member.token, body: { status } });
+  expect(res.status).toBe(200);
+}
+
+async function patch(organizer: TestMember, eventId: string, body: Record<string, unknown>) {
+  const res = await t.request('PATCH', `/api/events/${eventId}`, { token: organizer.token, body });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+}
+
+describe('pushes for event changes', () => {
+  it('tell members going of a new time and a cancellation, once each, details only when allowed', async () => {
+    const { grove, organizer } = await groveWithOrganizer(t);
+    const event = await createEvent(
+      t,
+      organizer,
+      { groveId: grove._id },
+      { title: 'Vigil at the gates', meetingPoint: { text: 'Behind the feed store' } },
+    );
+    const [plain, detailed, interested, muted] = await Promise.all(
+      ['pln', 'dtl', 'int', 'mut'].map((prefix) => createMember(t, { prefix })),
+    );
+    const endpoints = {
+      plain: await subscribe(plain!),
+      detailed: await subscribe(detailed!),
+      interested: await subscribe(interested!),
+      muted: await subscribe(muted!),
+      organizer: await subscribe(organizer),
+    };
+    for (const m of [plain!, detailed!, muted!, organizer]) await rsvp(m, event._id, 'going');
+    await rsvp(interested!, event._id, 'interested');
+    await t.request('PUT', '/api/me/notification-preferences', {
+      token: detailed!.token,
+      body: { pushShowsDetails: true },
+    });
+    await t.request('PUT', '/api/me/notification-preferences', {
+      token: muted!.token,
+      body: { push: { eventUpdates: false } },
+    });
+
+    // Words only: nothing to announce.
+    await patch(organizer, event._id, { title: 'Vigil at the north gates', description: 'Bring water.' });
+    await patch(organizer, event._id, { meetingPoint: { text: 'Behind the feed store' } });
+    expect(await queued(event._id)).toBe(0);
+
+    const later = new Date(Date.parse(event.startsAt) + 2 * HOUR);
+    await patch(organizer, event._id, {
+      startsAt: later.toISOString(),
+      endsAt: new Date(later.getTime() + 2 * HOUR).toISOString(),
+    });
+    expect(await runJob()).toMatchObject({ sent: 2, stale: 0, failedPushes: 0 });
+    expect(push.rejected).toEqual([]);
+    expect(pushesTo(endpoints.plain).map((p) => p.payload)).toEqual([
+      {
+        type: 'event-update',
+        title: 'Event update',
+        body: "An event you're going to has a new time or place.",
+        eventId: event._id,
+      },
+    ]);
+    expect(pushesTo(endpoints.detailed).map((p) => p.payload)).toEqual([
+      {
+        type: 'event-update',
+        title: 'Vigil at the north gates',
+        body: 'New time or place: open the event.',
+        eventId: event._id,
+        startsAt: later.toISOString(),
+      },
+    ]);
+    for (const endpoint of [endpoints.interested, endpoints.muted, endpoints.organizer])
+      expect(pushesTo(endpoint)).toEqual([]);
+    const [first] = pushesTo(endpoints.plain);
+    expect(first!.headers.topic).toBe(event._id.replace(/-/g, ''));
+    expect(JSON.stringify(push.received)).not.toContain('feed store');
+
+    // A new meeting point, then a cancellation, before the job runs: one push, the cancellation.
+    await patch(organizer, event._id, { meetingPoint: { text: 'At the bus stop' } });
+    await patch(organizer, event._id, { status: 'cancelled' });
+    expect(await queued(event._id)).toBe(2);
+    expect(await runJob()).toMatchObject({ sent: 2 });
+    expect(pushesTo(endpoints.plain).map((p) => p.payload.body)).toEqual([
+      "An event you're going to has a new time or place.",
+      "An event you're going to was cancelled.",
+    ]);
+    expect(pushesTo(endpoints.detailed).at(-1)!.payload).toMatchObject({
+      title: 'Vigil at the north gates',
+      body: 'Cancelled.',
+    });
+    expect(pushesTo(endpoints.organizer)).toEqual([]);
+    expect(await queued(event._id)).toBe(0);
+    expect(JSON.stringify(push.received)).not.toContain('bus stop');
+  });
+
+  it('drops a change queued longer than the stale limit', async () => {
+    const { grove, organizer } = await groveWithOrganizer(t);
+    const event = await createEvent(t, organizer, { groveId: grove._id });
+    const member = await createMember(t);
+    const endpoint = await subscribe(member);
+    await rsvp(member, event._id, 'going');
+    await patch(organizer, event._id, { venueName: 'The other square' });
+    t.clock.advance(16 * 60_000);
+    try {
+      expect(await runJob()).toMatchObject({ sent: 0, stale: 1 });
+    } finally {
+      t.clock.advance(-16 * 60_000);
+    }
+    expect(pushesTo(endpoint)).toEqual([]);
+  });
+});
