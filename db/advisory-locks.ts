@@ -25,6 +25,8 @@ export const ADVISORY_LOCKS = {
   eventReminders: 7_310_202,
   /** Job: Web Push for event cancellations and changes, from event_push_queue (server/jobs/event-update-pushes.ts). */
   eventUpdatePushes: 7_310_203,
+  /** Job: Web Push for accepted friend invites and report outcomes, from member_push_queue (server/jobs/member-pushes.ts). */
+  memberPushes: 7_310_204,
   /** Job: delete messages past their expiresAt (server/jobs/messages-sweep.ts). */
   expiredMessagesSweep: 7_310_401,
   /** Job: Web Push for new messages, from message_push_queue (server/jobs/message-pushes.ts). */

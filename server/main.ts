@@ -13,6 +13,7 @@ import { prepareNodeServer } from './http/node-server.js';
 import { createJobRunner } from './jobs/runner.js';
 import { allJobs } from './jobs/sweeps.js';
 import { createEventUpdatePushJob } from './jobs/event-update-pushes.js';
+import { createMemberPushJob } from './jobs/member-pushes.js';
 import { createMessagePushJob } from './jobs/message-pushes.js';
 import { createEventReminderJob } from './jobs/event-reminders.js';
 import { createWebPushSender } from './push/web-push.js';
@@ -81,6 +82,7 @@ async function main() {
     createEventReminderJob({ push, log, database: deps.database }),
     createMessagePushJob({ push, log, database: deps.database }),
     createEventUpdatePushJob({ push, log, database: deps.database }),
+    createMemberPushJob({ push, log, database: deps.database }),
   ]);
 
   const server = await new Promise<Server>((resolve, reject) => {

@@ -141,12 +141,43 @@ export const eventPushChanges = ['cancelled', 'changed'] as const;
  * a cancellation, or a new time or place, written in the transaction that changes the event and
  * deleted by the job that sends the pushes. `actorId` is who made it (they are not told).
  */
-export const eventPushQueue = pgTable('event_push_queue', {
-  id: idColumn(),
-  eventId: uuid()
-    .notNull()
-    .references(() => events.id, { onDelete: 'cascade' }),
-  change: text({ enum: eventPushChanges }).notNull(),
-  actorId: uuid(),
-  queuedAt: createdAt(),
-});
+export const eventPushQueue = pgTable(
+  'event_push_queue',
+  {
+    id: idColumn(),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    change: text({ enum: eventPushChanges }).notNull(),
+    actorId: uuid(),
+    queuedAt: createdAt(),
+  },
+  // The cascade from a deleted event finds its rows by this.
+  (t) => [index('event_push_queue_event_id_idx').on(t.eventId)],
+);
+
+/** Notifications for one known member, queued where they happen. */
+export const memberPushKinds = ['friendInvitesAccepted', 'reportOutcomes'] as const;
+
+/**
+ * Pushes for one member waiting to go out (server/jobs/member-pushes.ts): someone accepted their
+ * friend invite (`subjectId`: the new friend), or a report they filed was decided (`subjectId`:
+ * the report). Written in the transaction where it happens, deleted by the job that sends it.
+ */
+export const memberPushQueue = pgTable(
+  'member_push_queue',
+  {
+    id: idColumn(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text({ enum: memberPushKinds }).notNull(),
+    subjectId: uuid().notNull(),
+    queuedAt: createdAt(),
+  },
+  // Account deletion finds a member's rows (the cascade) and the rows naming them by these.
+  (t) => [
+    index('member_push_queue_user_id_idx').on(t.userId),
+    index('member_push_queue_subject_id_idx').on(t.subjectId),
+  ],
+);

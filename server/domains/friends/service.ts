@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { and, asc, count, eq, gt, lte, or } from 'drizzle-orm';
-import { friendInvites, friendships, users } from '../../../db/schema/index.js';
+import { friendInvites, friendships, memberPushQueue, users } from '../../../db/schema/index.js';
 import { newId } from '../../../db/ids.js';
 import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
@@ -87,6 +87,10 @@ export async function acceptInvite(ctx: MemberContext, input: { code: string }) 
     // concurrently too: the second insert waits on the first's key and then skips).
     if (inserted.length < 2)
       throw new AppError('conflict', 'You are already friends with the member who issued this code.');
+    // The issuer is told (server/jobs/member-pushes.ts).
+    await tx
+      .insert(memberPushQueue)
+      .values({ userId: invite.issuerId, kind: 'friendInvitesAccepted', subjectId: me, queuedAt: now });
     const [issuer] = await tx.select({ handle: users.handle }).from(users).where(eq(users.id, invite.issuerId));
     return { _id: id, user: { _id: invite.issuerId, handle: issuer!.handle }, since: now.toISOString() };
   });

@@ -5,7 +5,7 @@
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../../db/client.js';
-import { reportDecisions, reports, users, type ReportRow } from '../../../db/schema/index.js';
+import { memberPushQueue, reportDecisions, type ReportRow, reports, users } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
@@ -134,6 +134,10 @@ export async function resolveReport(ctx: MemberContext, input: ResolveReportInpu
       .update(reports)
       .set({ ...decision, decidedAt, decidedById: ctx.user.id })
       .where(eq(reports.id, report.id));
+    // The reporter is told the outcome (server/jobs/member-pushes.ts).
+    await tx
+      .insert(memberPushQueue)
+      .values({ userId: report.reporterId, kind: 'reportOutcomes', subjectId: report.id, queuedAt: decidedAt });
     await tx.insert(reportDecisions).values({
       ...decision,
       reportId: report.id,
