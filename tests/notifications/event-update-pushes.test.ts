@@ -5,41 +5,21 @@
 // off and whoever made the change get none; edits of the title or description queue nothing;
 // several changes before a run make one push, a cancellation winning. The job is run by hand.
 import { sql } from 'drizzle-orm';
-import webPush from 'web-push';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createEventUpdatePushJob } from '../../server/jobs/event-update-pushes.js';
-import { createJobRunner } from '../../server/jobs/runner.js';
-import { createWebPushSender } from '../../server/push/web-push.js';
 import { createEvent, groveWithOrganizer } from '../events/helpers.js';
-import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
-import { startTestPushService, subscribeBrowser, type TestPushService, webPushTestConfig } from './push-service.js';
+import { createMember, type TestApp, type TestMember } from '../setup/harness.js';
+import type { TestPushService } from './push-service.js';
+import { usePushJobHarness } from './push-job-harness.js';
 
 const HOUR = 3_600_000;
+const harness = usePushJobHarness(createEventUpdatePushJob);
+const { runJob, subscribe, pushesTo } = harness;
 let t: TestApp;
 let push: TestPushService;
-const vapid = webPush.generateVAPIDKeys();
-
-beforeAll(async () => {
-  t = await createTestApp(webPushTestConfig(vapid));
-  push = await startTestPushService();
+beforeAll(() => {
+  ({ t, push } = harness);
 });
-afterAll(async () => {
-  await push?.close();
-  await t?.close();
-});
-
-function runJob() {
-  const job = createEventUpdatePushJob({
-    push: createWebPushSender({ config: t.config, log: t.deps.log }),
-    log: t.deps.log,
-    database: t.deps.database,
-  });
-  const runner = createJobRunner({ database: t.deps.database, clock: t.clock, log: t.deps.log }, [job]);
-  return runner.runOnce(job);
-}
-
-const subscribe = (member: TestMember) => subscribeBrowser(t, push, member);
-const pushesTo = (endpoint: string) => push.received.filter((p) => p.endpoint === endpoint);
 
 async function queued(eventId: string): Promise<number> {
   const [row] = await t.deps.database.rows<{ n: number }>(

@@ -5,42 +5,22 @@
 // job ran and an entry queued too long send nothing; deleting the new friend's account leaves no
 // queued row naming them. The job is run by hand.
 import { sql } from 'drizzle-orm';
-import webPush from 'web-push';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemberPushJob } from '../../server/jobs/member-pushes.js';
-import { createJobRunner } from '../../server/jobs/runner.js';
-import { createWebPushSender } from '../../server/push/web-push.js';
 import { acceptInvite, issueInvite } from '../friends/helpers.js';
 import { fileReport } from '../reports/helpers.js';
 import { findInEveryTable } from '../setup/db-scan.js';
-import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
-import { startTestPushService, subscribeBrowser, type TestPushService, webPushTestConfig } from './push-service.js';
+import { createMember, type TestApp, type TestMember } from '../setup/harness.js';
+import type { TestPushService } from './push-service.js';
+import { usePushJobHarness } from './push-job-harness.js';
 
+const harness = usePushJobHarness(createMemberPushJob);
+const { runJob, subscribe, pushesTo } = harness;
 let t: TestApp;
 let push: TestPushService;
-const vapid = webPush.generateVAPIDKeys();
-
-beforeAll(async () => {
-  t = await createTestApp(webPushTestConfig(vapid));
-  push = await startTestPushService();
+beforeAll(() => {
+  ({ t, push } = harness);
 });
-afterAll(async () => {
-  await push?.close();
-  await t?.close();
-});
-
-function runJob() {
-  const job = createMemberPushJob({
-    push: createWebPushSender({ config: t.config, log: t.deps.log }),
-    log: t.deps.log,
-    database: t.deps.database,
-  });
-  const runner = createJobRunner({ database: t.deps.database, clock: t.clock, log: t.deps.log }, [job]);
-  return runner.runOnce(job);
-}
-
-const subscribe = (member: TestMember) => subscribeBrowser(t, push, member);
-const pushesTo = (endpoint: string) => push.received.filter((p) => p.endpoint === endpoint);
 
 async function befriendThroughInvite(issuer: TestMember, accepter: TestMember) {
   const invite = await issueInvite(t, issuer);

@@ -4,42 +4,21 @@
 // message pushes off and a message deleted before the job ran get none; a message queued too long
 // is dropped; the queue holds ids only. The job is run by hand on the manual clock.
 import { sql } from 'drizzle-orm';
-import webPush from 'web-push';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createMessagePushJob } from '../../server/jobs/message-pushes.js';
-import { createJobRunner } from '../../server/jobs/runner.js';
-import { createWebPushSender } from '../../server/push/web-push.js';
 import { befriend, send, startConversation } from '../messaging/helpers.js';
 import { findInEveryTable } from '../setup/db-scan.js';
-import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
-import { startTestPushService, subscribeBrowser, type TestPushService, webPushTestConfig } from './push-service.js';
+import { createMember, type TestApp } from '../setup/harness.js';
+import type { TestPushService } from './push-service.js';
+import { usePushJobHarness } from './push-job-harness.js';
 
+const harness = usePushJobHarness(createMessagePushJob);
+const { runJob, subscribe, pushesTo } = harness;
 let t: TestApp;
 let push: TestPushService;
-const vapid = webPush.generateVAPIDKeys();
-
-beforeAll(async () => {
-  t = await createTestApp(webPushTestConfig(vapid));
-  push = await startTestPushService();
+beforeAll(() => {
+  ({ t, push } = harness);
 });
-afterAll(async () => {
-  await push?.close();
-  await t?.close();
-});
-
-function runJob() {
-  const job = createMessagePushJob({
-    push: createWebPushSender({ config: t.config, log: t.deps.log }),
-    log: t.deps.log,
-    database: t.deps.database,
-  });
-  const runner = createJobRunner({ database: t.deps.database, clock: t.clock, log: t.deps.log }, [job]);
-  return runner.runOnce(job);
-}
-
-const subscribe = (member: TestMember) => subscribeBrowser(t, push, member);
-
-const pushesTo = (endpoint: string) => push.received.filter((p) => p.endpoint === endpoint);
 
 async function queued(): Promise<number> {
   const [row] = await t.deps.database.rows<{ n: number }>(sql`select count(*)::int as n from message_push_queue`);
