@@ -78,14 +78,11 @@ export function reminderMessage(
   };
 }
 
-const rows = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
-
-async function dueReminders(tx: Tx, now: Date): Promise<DueReminder[]> {
+async function dueReminders(database: Database, tx: Tx, now: Date): Promise<DueReminder[]> {
   const at = now.toISOString();
   const until = new Date(now.getTime() + REMINDER_LEAD_HOURS * HOUR_MS).toISOString();
-  return rows<DueReminder>(
-    await tx.execute(sql`
+  return database.rows<DueReminder>(
+    sql`
       select r.user_id, e.id as event_id, e.title, e.starts_at, coalesce(p.push_shows_details, false) as details
       from event_rsvps r
       join events e on e.id = r.event_id
@@ -100,7 +97,8 @@ async function dueReminders(tx: Tx, now: Date): Promise<DueReminder[]> {
         and exists (select 1 from push_subscriptions s where s.user_id = r.user_id and s.platform = 'web')
         and ${rsvpMemberSeesEvent}
       order by e.starts_at, r.id
-      limit ${BATCH}`),
+      limit ${BATCH}`,
+    tx,
   );
 }
 
@@ -136,18 +134,21 @@ export function createEventReminderJob(deps: {
     intervalMs: 5 * 60_000,
     async run(tx, now) {
       // Reminders of events that have ended are done with.
-      const cleaned = rows(
-        await tx.execute(sql`
+      const cleaned = (
+        await deps.database.rows(
+          sql`
           delete from event_reminder_deliveries d using events e
           where d.event_id = e.id and e.ends_at < ${now.toISOString()}::timestamptz
-          returning d.event_id`),
+          returning d.event_id`,
+          tx,
+        )
       ).length;
       if (!deps.push.enabled) return { summary: { cleaned }, afterCommit: async () => ({ sent: 0 }) };
 
       // Claimed in this transaction (a delivery row each), sent after it commits: a slow push
       // service then holds no connection (on PGlite, the only one). A member none of whose
       // browsers was reached gets their row back off, so the next run tries again.
-      const due = await dueReminders(tx, now);
+      const due = await dueReminders(deps.database, tx, now);
       if (due.length === 0) return { summary: { cleaned }, afterCommit: async () => ({ sent: 0 }) };
       await tx
         .insert(eventReminderDeliveries)

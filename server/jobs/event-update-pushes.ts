@@ -5,7 +5,7 @@
 // Web Push per browser; whoever made the change is not told. Several changes to one event in
 // one run make one push, a cancellation winning over a change. As for message pushes, the queue
 // is taken in the runner's transaction and the pushes go out after it commits; a change queued
-// longer than STALE_AFTER is dropped, and a deleted event takes its queue rows with it.
+// too long is dropped (push-queue.ts), and a deleted event takes its queue rows with it.
 //
 // The payload carries no personal data unless the member allowed it (`pushShowsDetails`): by
 // default a generic text and the event id. It never carries the meeting point.
@@ -16,10 +16,9 @@ import type { Logger } from '../log.js';
 import type { PushMessage, WebPushSender } from '../push/web-push.js';
 import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../push/web-push-targets.js';
 import { rsvpMemberSeesEvent } from './event-reminders.js';
+import { takeFromPushQueue } from './push-queue.js';
 import type { JobWithFollowUp } from './runner.js';
 
-const BATCH = 200;
-const STALE_AFTER_MS = 15 * 60_000;
 const WEEK_SECONDS = 7 * 24 * 3600;
 
 type Change = 'cancelled' | 'changed';
@@ -38,9 +37,6 @@ interface Recipient {
   starts_at: string | Date;
   details: boolean;
 }
-
-const rows = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
 
 /** The push for one member; `details` is their `pushShowsDetails` preference. */
 export function eventUpdatePush(
@@ -75,22 +71,11 @@ export function eventUpdatePush(
   };
 }
 
-/** Takes up to BATCH queued changes; per event the change to announce (cancelled wins) and who made them. */
-async function takeQueued(tx: Tx, now: Date) {
-  const taken = rows<Queued>(
-    await tx.execute(sql`
-      delete from event_push_queue q
-      where q.id in (select id from event_push_queue order by id limit ${BATCH} for update skip locked)
-      returning q.event_id, q.change, q.actor_id, q.queued_at`),
-  );
-  const freshAfter = now.getTime() - STALE_AFTER_MS;
+/** Takes a batch of queued changes; per event the change to announce (cancelled wins) and who made them. */
+async function takeQueued(database: Database, tx: Tx, now: Date) {
+  const { fresh, stale } = await takeFromPushQueue<Queued>(database, tx, 'event_push_queue', now);
   const byEvent = new Map<string, { change: Change; actors: Set<string> }>();
-  let stale = 0;
-  for (const row of taken) {
-    if (new Date(row.queued_at).getTime() < freshAfter) {
-      stale += 1;
-      continue;
-    }
+  for (const row of fresh) {
     const entry = byEvent.get(row.event_id) ?? { change: row.change, actors: new Set<string>() };
     if (row.change === 'cancelled') entry.change = 'cancelled';
     if (row.actor_id) entry.actors.add(row.actor_id);
@@ -99,13 +84,13 @@ async function takeQueued(tx: Tx, now: Date) {
   return { byEvent, stale };
 }
 
-async function recipientsOf(tx: Tx, eventIds: string[]): Promise<Recipient[]> {
+async function recipientsOf(database: Database, tx: Tx, eventIds: string[]): Promise<Recipient[]> {
   const ids = sql.join(
     eventIds.map((id) => sql`${id}::uuid`),
     sql`, `,
   );
-  return rows<Recipient>(
-    await tx.execute(sql`
+  return database.rows<Recipient>(
+    sql`
       select r.user_id, e.id as event_id, e.title, e.starts_at, coalesce(p.push_shows_details, false) as details
       from event_rsvps r
       join events e on e.id = r.event_id
@@ -114,7 +99,8 @@ async function recipientsOf(tx: Tx, eventIds: string[]): Promise<Recipient[]> {
         and coalesce(p.push_event_updates, true)
         and exists (select 1 from push_subscriptions s where s.user_id = r.user_id and s.platform = 'web')
         and ${rsvpMemberSeesEvent}
-      order by e.id, r.user_id`),
+      order by e.id, r.user_id`,
+    tx,
   );
 }
 
@@ -128,10 +114,10 @@ export function createEventUpdatePushJob(deps: {
     lockId: ADVISORY_LOCKS.eventUpdatePushes,
     intervalMs: 3_000,
     async run(tx, now) {
-      const { byEvent, stale } = await takeQueued(tx, now);
+      const { byEvent, stale } = await takeQueued(deps.database, tx, now);
       // Without Web Push configured nothing can be sent: the queue is still drained.
       if (!deps.push.enabled || byEvent.size === 0) return { summary: { stale }, afterCommit: () => deliver([]) };
-      const recipients = (await recipientsOf(tx, [...byEvent.keys()])).filter(
+      const recipients = (await recipientsOf(deps.database, tx, [...byEvent.keys()])).filter(
         (r) => !byEvent.get(r.event_id)!.actors.has(r.user_id),
       );
       const targets = await webPushTargetsOf(

@@ -3,7 +3,7 @@
 // decided (server/domains/reports/admin.ts). Every few seconds the job takes the queue and sends
 // each member who has that kind on one Web Push per browser. As for message pushes, the queue is
 // taken in the runner's transaction and the pushes go out after it commits; an entry queued
-// longer than STALE_AFTER is dropped. A friendship ended or a report deleted before the job ran
+// too long is dropped (push-queue.ts). A friendship ended or a report deleted before the job ran
 // sends nothing.
 //
 // The payload names nobody unless the member allowed details (`pushShowsDetails`), and never
@@ -14,10 +14,9 @@ import type { Database, Tx } from '../../db/client.js';
 import type { Logger } from '../log.js';
 import type { PushMessage, WebPushSender } from '../push/web-push.js';
 import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../push/web-push-targets.js';
+import { takeFromPushQueue } from './push-queue.js';
 import type { JobWithFollowUp } from './runner.js';
 
-const BATCH = 200;
-const STALE_AFTER_MS = 15 * 60_000;
 const TTL_SECONDS = 7 * 24 * 3600;
 
 /** A queued push that is still true and wanted, with what its payload needs. */
@@ -31,9 +30,6 @@ interface Due {
   /** The decision (reportOutcomes). */
   report_status: 'resolved' | 'dismissed' | null;
 }
-
-const rows = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
 
 /** The push for one queued entry; `details` is the member's `pushShowsDetails` preference. */
 export function memberPush(due: Omit<Due, 'user_id'>): PushMessage {
@@ -64,24 +60,21 @@ export function memberPush(due: Omit<Due, 'user_id'>): PushMessage {
   };
 }
 
-/** Takes up to BATCH entries off the queue; the fresh ones that are still true and wanted. */
-async function takeDue(tx: Tx, now: Date): Promise<{ due: Due[]; stale: number }> {
-  const taken = rows<{ user_id: string; kind: Due['kind']; subject_id: string; queued_at: string | Date }>(
-    await tx.execute(sql`
-      delete from member_push_queue q
-      where q.id in (select id from member_push_queue order by id limit ${BATCH} for update skip locked)
-      returning q.user_id, q.kind, q.subject_id, q.queued_at`),
-  );
-  const freshAfter = now.getTime() - STALE_AFTER_MS;
-  const fresh = taken.filter((entry) => new Date(entry.queued_at).getTime() >= freshAfter);
-  const stale = taken.length - fresh.length;
+/** Takes a batch of entries off the queue; the fresh ones that are still true and wanted. */
+async function takeDue(database: Database, tx: Tx, now: Date): Promise<{ due: Due[]; stale: number }> {
+  const { fresh, stale } = await takeFromPushQueue<{
+    user_id: string;
+    kind: Due['kind'];
+    subject_id: string;
+    queued_at: Date;
+  }>(database, tx, 'member_push_queue', now);
   if (fresh.length === 0) return { due: [], stale };
   const values = sql.join(
     fresh.map((f) => sql`(${f.user_id}::uuid, ${f.kind}, ${f.subject_id}::uuid)`),
     sql`, `,
   );
-  const due = rows<Due>(
-    await tx.execute(sql`
+  const due = await database.rows<Due>(
+    sql`
       select q.user_id, q.kind, q.subject_id, coalesce(p.push_shows_details, false) as details,
              friend.handle as friend_handle, r.status as report_status
       from (values ${values}) as q(user_id, kind, subject_id)
@@ -94,7 +87,8 @@ async function takeDue(tx: Tx, now: Date): Promise<{ due: Due[]; stale: number }
           when 'reportOutcomes' then coalesce(p.push_report_outcomes, true) and r.status in ('resolved', 'dismissed')
           else false
         end
-        and exists (select 1 from push_subscriptions s where s.user_id = q.user_id and s.platform = 'web')`),
+        and exists (select 1 from push_subscriptions s where s.user_id = q.user_id and s.platform = 'web')`,
+    tx,
   );
   return { due, stale };
 }
@@ -105,7 +99,7 @@ export function createMemberPushJob(deps: { push: WebPushSender; log: Logger; da
     lockId: ADVISORY_LOCKS.memberPushes,
     intervalMs: 3_000,
     async run(tx, now) {
-      const { due, stale } = await takeDue(tx, now);
+      const { due, stale } = await takeDue(deps.database, tx, now);
       // Without Web Push configured nothing can be sent: the queue is still drained.
       if (!deps.push.enabled || due.length === 0) return { summary: { stale }, afterCommit: () => deliver([]) };
       const targets = await webPushTargetsOf(

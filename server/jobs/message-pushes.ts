@@ -8,7 +8,7 @@
 // otherwise sit in the device's notification history and on its lock screen. By default it says
 // only that there is a new message, with the conversation id the app opens after sign-in; with
 // `pushShowsDetails` it names the sender (and a group's title). A message queued longer than
-// STALE_AFTER (the job was not running) is dropped rather than announced late.
+// PUSH_STALE_AFTER_MS (the job was not running; push-queue.ts) is dropped rather than announced late.
 //
 // The queue is taken and the recipients read in the runner's transaction; the pushes go out after
 // it commits (a push service can take 10 s to fail, and the transaction must not wait for it). A
@@ -19,11 +19,10 @@ import type { Database, Tx } from '../../db/client.js';
 import type { Logger } from '../log.js';
 import type { PushMessage, WebPushSender } from '../push/web-push.js';
 import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../push/web-push-targets.js';
+import { takeFromPushQueue } from './push-queue.js';
 import type { JobWithFollowUp } from './runner.js';
 
 /** Messages taken off the queue per run. */
-const BATCH = 200;
-const STALE_AFTER_MS = 15 * 60_000;
 /** A push service keeps an undelivered message push this long for an offline device. */
 const TTL_SECONDS = 12 * 3600;
 
@@ -36,9 +35,6 @@ interface Recipient {
   user_id: string;
   details: boolean;
 }
-
-const rows = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
 
 /** The push for one recipient; `details` is their `pushShowsDetails` preference. */
 export function newMessagePush(recipient: {
@@ -70,28 +66,14 @@ export function newMessagePush(recipient: {
   };
 }
 
-/** Takes up to BATCH queued messages off the queue; returns the fresh ones' ids and how many were stale. */
-async function takeQueued(tx: Tx, now: Date): Promise<{ fresh: string[]; stale: number }> {
-  const taken = rows<{ message_id: string; queued_at: string | Date }>(
-    await tx.execute(sql`
-      delete from message_push_queue q
-      where q.message_id in (
-        select message_id from message_push_queue order by message_id limit ${BATCH} for update skip locked)
-      returning q.message_id, q.queued_at`),
-  );
-  const freshAfter = now.getTime() - STALE_AFTER_MS;
-  const fresh = taken.filter((r) => new Date(r.queued_at).getTime() >= freshAfter).map((r) => r.message_id);
-  return { fresh, stale: taken.length - fresh.length };
-}
-
 /** The other current members of each message's conversation who want message pushes and have a browser registered. */
-async function recipientsOf(tx: Tx, messageIds: string[]): Promise<Recipient[]> {
+async function recipientsOf(database: Database, tx: Tx, messageIds: string[]): Promise<Recipient[]> {
   const ids = sql.join(
     messageIds.map((id) => sql`${id}::uuid`),
     sql`, `,
   );
-  return rows<Recipient>(
-    await tx.execute(sql`
+  return database.rows<Recipient>(
+    sql`
       select m.id as message_id, m.conversation_id, c.kind, c.title, sender.handle as sender_handle,
              cm.user_id, coalesce(p.push_shows_details, false) as details
       from messages m
@@ -102,7 +84,8 @@ async function recipientsOf(tx: Tx, messageIds: string[]): Promise<Recipient[]> 
       where m.id in (${ids})
         and coalesce(p.push_messages, true)
         and exists (select 1 from push_subscriptions s where s.user_id = cm.user_id and s.platform = 'web')
-      order by m.id, cm.user_id`),
+      order by m.id, cm.user_id`,
+    tx,
   );
 }
 
@@ -112,10 +95,17 @@ export function createMessagePushJob(deps: { push: WebPushSender; log: Logger; d
     lockId: ADVISORY_LOCKS.messagePushes,
     intervalMs: 3_000,
     async run(tx, now) {
-      const { fresh, stale } = await takeQueued(tx, now);
+      const taken = await takeFromPushQueue<{ message_id: string; queued_at: Date }>(
+        deps.database,
+        tx,
+        'message_push_queue',
+        now,
+      );
+      const { stale } = taken;
+      const fresh = taken.fresh.map((entry) => entry.message_id);
       // Without Web Push configured nothing can be sent: the queue is still drained.
       if (!deps.push.enabled || fresh.length === 0) return { summary: { stale }, afterCommit: () => deliver([]) };
-      const recipients = await recipientsOf(tx, fresh);
+      const recipients = await recipientsOf(deps.database, tx, fresh);
       const targets = await webPushTargetsOf(
         tx,
         recipients.map((r) => r.user_id),

@@ -1,7 +1,7 @@
 // The conversation list, kept current over the socket of live-socket.js (loaded first): any
 // messaging event (a message sent or deleted, a conversation started, changed, left or read on
-// another device) reloads the list from this web server, so its markup has one source, the
-// server's. Events come in bursts (a group's messages), so reloads are spaced out.
+// another device) reloads the list from this web server (`?part=list`: the list alone), so its
+// markup has one source, the server's. Events come in bursts (a group's messages), so reloads are spaced out.
 (() => {
   const dataBlock = document.getElementById('page-data');
   if (!dataBlock) return;
@@ -14,7 +14,7 @@
   const reload = async () => {
     pending = null;
     try {
-      const response = await fetch(window.location.href, {
+      const response = await fetch(`${window.location.pathname}?part=list`, {
         credentials: 'same-origin',
         headers: { accept: 'text/html' },
       });

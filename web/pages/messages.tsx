@@ -124,6 +124,13 @@ async function renderList(
     c.status(400);
     return renderPage(c, { title: 'Messages' }, <p>That page link is no longer valid.</p>);
   }
+  // The page script's refresh (?part=list) needs the list alone: no friends, no layout.
+  if (c.req.query('part') === 'list')
+    return c.html(
+      <div id="conversations">
+        <ConversationList items={page.items} viewerId={me!._id} nextCursor={page.nextCursor} />
+      </div>,
+    );
   const friends = (await client.friends.list.query({ limit: 100 })).items;
   const olderPage = Boolean(cursorParam(c));
   return renderPage(
