@@ -105,6 +105,11 @@ const configSchema = z.object({
   RATE_LIMIT_ACCOUNT_CEILING_WINDOW_SECONDS: positiveInt.default(3600),
   /** Longest wait the per-account backoff imposes (it doubles from 1 s after each attempt let through). */
   RATE_LIMIT_ACCOUNT_BACKOFF_MAX_SECONDS: positiveInt.default(900),
+  /**
+   * Days an address (IPv4, or an IPv6 /64) that signed in to an account successfully skips that
+   * account's ceiling backoff (kept as an HMAC of account and address, never the address); 0 = off.
+   */
+  RECOGNISED_ADDRESS_DAYS: z.coerce.number().int().min(0).max(90).default(14),
   /** Creates per member per route (places, events, RSVP changes, posts, comments…) per window. */
   RATE_LIMIT_WRITES_PER_MEMBER: positiveInt.default(30),
   RATE_LIMIT_WRITES_WINDOW_SECONDS: positiveInt.default(600),

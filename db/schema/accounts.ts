@@ -1,6 +1,7 @@
 // Members, their sessions and their magic-link tokens.
 
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, idColumn } from './columns.js';
 
 export const userRoles = ['member', 'admin'] as const;
@@ -51,11 +52,18 @@ export const magicLinkTokens = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    /**
+     * Set when the link was mailed to confirm a sign-in with Apple or Google whose email alone does
+     * not prove the account is theirs: opening it also links this identity (provider's `sub`).
+     */
+    linkProvider: text({ enum: ['apple', 'google'] }),
+    linkSubject: text(),
   },
   (t) => [
     uniqueIndex('magic_link_tokens_token_hash_key').on(t.tokenHash),
     index('magic_link_tokens_user_id_idx').on(t.userId),
     index('magic_link_tokens_expires_at_idx').on(t.expiresAt),
+    check('magic_link_tokens_link_pair', sql`(${t.linkProvider} is null) = (${t.linkSubject} is null)`),
   ],
 );
 

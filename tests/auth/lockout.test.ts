@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitKey, rateLimitSecret, GENERATED_SECRET_FILE } from '../../server/auth/rate-limit.js';
+import { addressGroup } from '../../server/auth/recognised-addresses.js';
 import { loadConfig } from '../../server/config.js';
 import { createHash } from 'node:crypto';
 import { createMember, createTestApp, uniqueIp, type TestApp, type TestMember } from '../setup/harness.js';
@@ -254,5 +255,158 @@ describe('duplicate Authorization headers (security)', () => {
       node(['Authorization', `Bearer ${m.token}`]),
     );
     expect(one.status).toBe(200);
+  });
+});
+
+describe('distributed lockout at the per-account ceiling (issue #21)', () => {
+  const ceilingEnv = {
+    RATE_LIMIT_LOGIN_PER_ACCOUNT: '3',
+    RATE_LIMIT_LOGIN_ACCOUNT_CEILING: '6',
+    RATE_LIMIT_MAGIC_LINK_PER_IP: '50',
+    RATE_LIMIT_MAGIC_LINK_ACCOUNT_CEILING: '3',
+  };
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp(ceilingEnv);
+  });
+  afterAll(() => app.close());
+
+  /** Many addresses, each staying under its own per-address limits, push the account into backoff. */
+  async function botnet(email: string, addresses = 11): Promise<Array<[number, string | null]>> {
+    const answers: Array<[number, string | null]> = [];
+    for (let i = 0; i < addresses; i++) {
+      const res = await app.request('POST', '/api/auth/login', {
+        body: { email, password: 'not the password at all' },
+        ip: uniqueIp(),
+      });
+      answers.push([res.status, res.headers.get('retry-after')]);
+    }
+    return answers;
+  }
+
+  const login = (m: TestMember, ip: string, token?: string) =>
+    app.request('POST', '/api/auth/login', { body: right(m), ip, token });
+
+  it('the owner signs in from an address they signed in from before; a new address still waits', async () => {
+    const victim = await createMember(app);
+    const home = uniqueIp();
+    expect((await login(victim, home)).status).toBe(200);
+    const answers = await botnet(victim.email);
+    expect(answers.at(-1)![0]).toBe(429);
+    // Still in backoff for everyone else…
+    const stranger = await login(victim, uniqueIp());
+    expect(stranger.status).toBe(429);
+    expect(Number(stranger.headers.get('retry-after'))).toBeGreaterThan(0);
+    // …but not for the owner at home (REST and the typed client).
+    const res = await login(victim, home);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.user._id).toBe(victim.id);
+    const viaTrpc = await app.trpc(undefined, home).auth.login.mutate(right(victim));
+    expect(viaTrpc.user._id).toBe(victim.id);
+    // A recognised address is still held to the per-account-and-address limit (3 here, every
+    // attempt counted): no free guesses.
+    expect((await app.request('POST', '/api/auth/login', { body: wrong(victim), ip: home })).status).toBe(429);
+  });
+
+  it('an IPv6 home is recognised by its /64; another /64 is not', async () => {
+    const victim = await createMember(app);
+    expect((await login(victim, '2001:db8:21:1::10')).status).toBe(200);
+    await botnet(victim.email);
+    expect((await login(victim, '2001:db8:21:1:a:b:c:d')).status).toBe(200);
+    expect((await login(victim, '2001:db8:21:2::10')).status).toBe(429);
+  });
+
+  it('recognition lasts RECOGNISED_ADDRESS_DAYS from the latest sign-in, then the address waits like any other', async () => {
+    const victim = await createMember(app);
+    const home = uniqueIp();
+    expect((await login(victim, home)).status).toBe(200);
+    app.clock.advance((app.config.RECOGNISED_ADDRESS_DAYS + 1) * 86_400_000);
+    await botnet(victim.email);
+    expect((await login(victim, home)).status).toBe(429);
+  });
+
+  it('a live session of the account skips the shared ceiling (login with its Bearer token, PATCH /api/me)', async () => {
+    const victim = await createMember(app);
+    await botnet(victim.email);
+    const travelling = uniqueIp();
+    expect((await login(victim, travelling)).status).toBe(429);
+    const res = await login(victim, travelling, victim.token);
+    expect(res.status, res.text).toBe(200);
+    const patch = await app.request('PATCH', '/api/me', {
+      token: victim.token,
+      ip: uniqueIp(),
+      body: { newPassword: 'a brand new passphrase!', currentPassword: victim.password },
+    });
+    expect(patch.status, patch.text).toBe(200);
+    // Another account's session vouches for nothing.
+    const other = await createMember(app);
+    expect((await login(victim, uniqueIp(), other.token)).status).toBe(429);
+  });
+
+  it('a stolen session guessing from many addresses is held to a ceiling of its own', async () => {
+    const victim = await createMember(app);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await app.request('PATCH', '/api/me', {
+        token: victim.token,
+        ip: uniqueIp(),
+        body: { email: `${victim.handle}.x@example.test`, currentPassword: `guess ${i}` },
+      });
+      statuses.push(res.status);
+    }
+    // Six under the ceiling, the seventh let through, then backoff.
+    expect(statuses).toEqual([403, 403, 403, 403, 403, 403, 403, 429]);
+  });
+
+  it('the attacker learns nothing: the same answers for an account and for an unknown email', async () => {
+    const victim = await createMember(app);
+    const forVictim = await botnet(victim.email);
+    const forGhost = await botnet(`${victim.handle}-ghost@example.test`);
+    expect(forVictim).toEqual(forGhost);
+    // Failed attempts never make an address recognised.
+    const attacker = uniqueIp();
+    await app.request('POST', '/api/auth/login', { body: wrong(victim), ip: attacker });
+    expect((await login(victim, attacker)).status).toBe(429);
+  });
+
+  it("the owner's sign-in mail reaches them from a recognised address while the mail ceiling is full", async () => {
+    const victim = await createMember(app);
+    const home = uniqueIp();
+    expect((await login(victim, home)).status).toBe(200);
+    for (let i = 0; i < 6; i++)
+      await app.request('POST', '/api/auth/magic-link', { body: { email: victim.email }, ip: uniqueIp() });
+    await app.settleMail();
+    const before = app.mailer.to(victim.email).length;
+    await app.request('POST', '/api/auth/magic-link', { body: { email: victim.email }, ip: uniqueIp() });
+    await app.settleMail();
+    expect(app.mailer.to(victim.email)).toHaveLength(before);
+    await app.request('POST', '/api/auth/magic-link', { body: { email: victim.email }, ip: home });
+    await app.settleMail();
+    expect(app.mailer.to(victim.email)).toHaveLength(before + 1);
+  });
+
+  it('records hold no address or email, and go with the account', async () => {
+    const victim = await createMember(app);
+    const home = '198.51.100.77';
+    expect((await login(victim, home)).status).toBe(200);
+    const key = rateLimitKey(rateLimitSecret(app.config), 'signin:known-address', [victim.email, home]);
+    const keys = async () =>
+      (await app.deps.database.rows<{ key: string }>(sql`select key from rate_limits`)).map((r) => r.key);
+    const stored = await keys();
+    expect(stored).toContain(key);
+    expect(stored.some((k) => k.includes(home) || k.includes(victim.email))).toBe(false);
+    expect((await app.request('DELETE', '/api/me', { token: victim.token })).status).toBe(200);
+    expect(await keys()).not.toContain(key);
+  });
+});
+
+describe('addressGroup', () => {
+  it('keeps IPv4 (also IPv4-mapped) and cuts IPv6 to its /64', () => {
+    expect(addressGroup('203.0.113.9')).toBe('203.0.113.9');
+    expect(addressGroup('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(addressGroup('2001:DB8:0:1:aaaa::1')).toBe('2001:db8:0:1::/64');
+    expect(addressGroup('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressGroup('::1')).toBe('0:0:0:0::/64');
+    expect(addressGroup('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
   });
 });

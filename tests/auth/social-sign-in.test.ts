@@ -9,7 +9,7 @@ import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { externalIdentities, usedIdentityTokens, users } from '../../db/schema/index.js';
 import { expiredCredentialsSweep } from '../../server/jobs/sweeps.js';
-import { createMember, createTestApp, unique, type TestApp } from '../setup/harness.js';
+import { createMember, createTestApp, unique, uniqueIp, type TestApp } from '../setup/harness.js';
 
 const APPLE_AUD = 'org.example.activism';
 const GOOGLE_AUD = 'test-client.apps.googleusercontent.com';
@@ -88,7 +88,10 @@ interface TokenOptions {
   key?: SigningKey;
   kid?: string;
   iss?: string;
-  aud?: string;
+  aud?: string | string[];
+  azp?: string;
+  /** Google's Workspace domain claim. */
+  hd?: string;
   sub?: string;
   email?: string | null;
   emailVerified?: boolean | string | null;
@@ -123,6 +126,10 @@ async function token(o: TokenOptions): Promise<string> {
   if (o.email !== null) claims.email = o.email ?? `${unique('sso')}@example.test`;
   if (o.emailVerified !== null) claims.email_verified = o.emailVerified ?? true;
   if (o.nonce != null) claims.nonce = o.nonce;
+  if (o.azp !== undefined) claims.azp = o.azp;
+  // Two tokens with the same claims signed in the same second would be one token, used once.
+  claims.jti = unique('jti');
+  if (o.hd !== undefined) claims.hd = o.hd;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: o.alg ?? 'RS256', kid: o.kid ?? key.kid })
     .setIssuer(o.iss ?? GOOGLE_ISS)
@@ -137,6 +144,28 @@ const google = (idToken: string, extra: Record<string, unknown> = {}, app = t) =
   app.request('POST', '/api/auth/google', { body: { idToken, ...extra } });
 const apple = (identityToken: string, nonce: string, extra: Record<string, unknown> = {}) =>
   t.request('POST', '/api/auth/apple', { body: { identityToken, nonce, ...extra } });
+
+/** A password account with a chosen email (createMember's are all @example.test). */
+async function memberWithEmail(email: string, app = t) {
+  const handle = unique('lk').toLowerCase().slice(0, 30);
+  const password = `pw-${handle}-long-enough`;
+  const res = await app.request('POST', '/api/auth/register', { body: { email, password, handle } });
+  expect(res.status, res.text).toBe(201);
+  return { id: res.body.user._id as string, email, handle, password, token: res.body.token as string };
+}
+
+/** The token of the link in the latest mail to an address. */
+function lastLinkToken(address: string, app = t): string {
+  const mail = app.mailer.to(address).at(-1);
+  if (!mail) throw new Error(`no mail to ${address}`);
+  return new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token')!;
+}
+
+const verifyLink = (token: string) => t.request('POST', '/api/auth/magic-link/verify', { body: { token } });
+
+async function identitiesOf(userId: string) {
+  return t.deps.database.db.select().from(externalIdentities).where(eq(externalIdentities.userId, userId));
+}
 
 function expectRefused(res: { status: number; body: any }, status = 401, code = 'invalid_credentials') {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
@@ -180,8 +209,8 @@ describe('Sign in with Google', () => {
     expect(res.body.user.email).toBe('jane.realname@example.test');
   });
 
-  it('links an existing account with the same verified email (password sign-in keeps working)', async () => {
-    const member = await createMember(t);
+  it('links an existing account with the same verified Gmail address (password sign-in keeps working)', async () => {
+    const member = await memberWithEmail(`${unique('gm')}@gmail.com`);
     const res = await google(await googleToken({ email: member.email.toUpperCase() }), { handle: unique('ignored') });
     expect(res.status).toBe(200);
     expect(res.body.user._id).toBe(member.id);
@@ -301,8 +330,8 @@ describe('Sign in with Google', () => {
 
   it('refuses to link a second Google identity to an account that already has one', async () => {
     const member = await createMember(t);
-    expect((await google(await googleToken({ email: member.email }))).status).toBe(200);
-    expectRefused(await google(await googleToken({ email: member.email })), 409, 'conflict');
+    expect((await google(await googleToken({ email: member.email, hd: 'example.test' }))).status).toBe(200);
+    expectRefused(await google(await googleToken({ email: member.email, hd: 'example.test' })), 409, 'conflict');
   });
 
   it('answers 503 when the provider’s keys cannot be fetched', async () => {
@@ -383,10 +412,15 @@ describe('Sign in with Apple', () => {
     expectRefused(await apple(await appleToken(nonce, { key: googleKey }), nonce));
   });
 
-  it('links Apple and Google identities to the same account by verified email', async () => {
-    const member = await createMember(t);
+  it('links Apple (after the mailed confirmation) and Google (Gmail) identities to the same account', async () => {
+    const member = await memberWithEmail(`${unique('both')}@gmail.com`);
     const nonce = unique('n');
-    const viaApple = await apple(await appleToken(nonce, { email: member.email }), nonce);
+    const sub = unique('apple-sub');
+    const first = await apple(await appleToken(nonce, { email: member.email, sub }), nonce);
+    expectRefused(first, 403, 'forbidden');
+    await t.settleMail();
+    expect((await verifyLink(lastLinkToken(member.email))).status).toBe(200);
+    const viaApple = await apple(await appleToken(nonce, { email: member.email, sub }), nonce);
     const viaGoogle = await google(await googleToken({ email: member.email }));
     expect(viaApple.body.user._id).toBe(member.id);
     expect(viaGoogle.body.user._id).toBe(member.id);
@@ -405,6 +439,128 @@ describe('Sign in with Apple', () => {
     const nonce = unique('n');
     const grant = await t.trpc().auth.apple.mutate({ identityToken: await appleToken(nonce), nonce });
     expect(grant.user.role).toBe('member');
+  });
+});
+
+describe('linking an existing password account (issue #21)', () => {
+  it('a verified non-Gmail address without hd does not link: 403, nothing linked, the owner is mailed a confirmation link', async () => {
+    const member = await memberWithEmail(`${unique('own')}@example.org`);
+    const sub = unique('lapsed');
+    const res = await google(await googleToken({ email: member.email, sub }));
+    expectRefused(res, 403, 'forbidden');
+    expect(res.body.error.message).toMatch(/mailed a link/);
+    expect(await identitiesOf(member.id)).toHaveLength(0);
+    await t.settleMail();
+    const [mail] = t.mailer.to(member.email);
+    expect(mail!.subject).toMatch(/Confirm signing in with Google/);
+    expect(mail!.text).toContain(t.config.MAGIC_LINK_URL);
+    // Until the owner opens it, the identity signs in to nothing (another try mails again).
+    expectRefused(await google(await googleToken({ email: member.email, sub })), 403, 'forbidden');
+    // The password still works, and the same through the typed client.
+    expect(
+      (await t.request('POST', '/api/auth/login', { body: { email: member.email, password: member.password } })).status,
+    ).toBe(200);
+    await expect(
+      t.trpc().auth.google.mutate({ idToken: await googleToken({ email: member.email, sub }) }),
+    ).rejects.toMatchObject({ data: { httpStatus: 403, code: 'forbidden' } });
+  });
+
+  it('opening the mailed link signs the owner in and links the identity; the owner gets a notice', async () => {
+    const member = await memberWithEmail(`${unique('confirm')}@example.org`);
+    const sub = unique('confirmed');
+    expectRefused(await google(await googleToken({ email: member.email, sub })), 403, 'forbidden');
+    await t.settleMail();
+    const opened = await verifyLink(lastLinkToken(member.email));
+    expect(opened.status, opened.text).toBe(200);
+    expect(opened.body.user._id).toBe(member.id);
+    const links = await identitiesOf(member.id);
+    expect(links.map((l) => [l.provider, l.subject])).toEqual([['google', sub]]);
+    await t.settleMail();
+    const notice = t.mailer.to(member.email).at(-1)!;
+    expect(notice.subject).toBe('Google was linked to your account');
+    // The notice names no Google account.
+    expect(notice.text).not.toContain(sub);
+    const later = await google(await googleToken({ email: `${unique('moved')}@example.org`, sub }));
+    expect(later.status, later.text).toBe(200);
+    expect(later.body.user._id).toBe(member.id);
+  });
+
+  it('a plain magic link requested meanwhile links nothing', async () => {
+    const member = await memberWithEmail(`${unique('plain')}@example.org`);
+    expectRefused(await google(await googleToken({ email: member.email })), 403, 'forbidden');
+    await t.request('POST', '/api/auth/magic-link', { body: { email: member.email } });
+    await t.settleMail();
+    const plain = t.mailer.to(member.email).at(-1)!;
+    expect(plain.subject).toBe('Your sign-in link');
+    expect((await verifyLink(lastLinkToken(member.email))).status).toBe(200);
+    expect(await identitiesOf(member.id)).toHaveLength(0);
+  });
+
+  it('Gmail and a matching hd still link at once, and the owner is mailed a notice', async () => {
+    const gmail = await memberWithEmail(`${unique('gl')}@gmail.com`);
+    const viaGmail = await google(await googleToken({ email: gmail.email }));
+    expect(viaGmail.status, viaGmail.text).toBe(200);
+    expect(viaGmail.body.user._id).toBe(gmail.id);
+    const workspace = await memberWithEmail(`${unique('ws')}@campaign.example`);
+    const viaHd = await google(await googleToken({ email: workspace.email, hd: 'campaign.example' }));
+    expect(viaHd.status, viaHd.text).toBe(200);
+    expect(viaHd.body.user._id).toBe(workspace.id);
+    await t.settleMail();
+    for (const m of [gmail, workspace]) {
+      expect(await identitiesOf(m.id)).toHaveLength(1);
+      expect(t.mailer.to(m.email).map((mail) => mail.subject)).toEqual(['Google was linked to your account']);
+    }
+  });
+
+  it('an hd naming another domain than the address vouches for nothing', async () => {
+    const member = await memberWithEmail(`${unique('hdx')}@example.org`);
+    expectRefused(await google(await googleToken({ email: member.email, hd: 'attacker.example' })), 403, 'forbidden');
+    expect(await identitiesOf(member.id)).toHaveLength(0);
+  });
+
+  it('a new account is still created from a non-Gmail address, without a notice', async () => {
+    const email = `${unique('fresh')}@example.org`;
+    const res = await google(await googleToken({ email }));
+    expect(res.status, res.text).toBe(200);
+    await t.settleMail();
+    expect(t.mailer.to(email)).toHaveLength(0);
+  });
+
+  it('an aud list is accepted only with one of our client ids in azp', async () => {
+    const both = [GOOGLE_AUD, 'other-client.apps.googleusercontent.com'];
+    expectRefused(await google(await googleToken({ aud: both })));
+    expectRefused(await google(await googleToken({ aud: both, azp: 'other-client.apps.googleusercontent.com' })));
+    expect((await google(await googleToken({ aud: both, azp: GOOGLE_AUD }))).status).toBe(200);
+    // A single audience needs no azp, and an Android client's azp differs from it.
+    expect((await google(await googleToken({ azp: 'android-client.apps.googleusercontent.com' }))).status).toBe(200);
+    const nonce = unique('n');
+    expectRefused(await apple(await appleToken(nonce, { aud: [APPLE_AUD, 'org.example.stranger'] }), nonce));
+  });
+
+  it('Apple: an address Apple does not run needs the mailed confirmation; the private relay and iCloud link at once', async () => {
+    const elsewhere = await memberWithEmail(`${unique('ae')}@example.org`);
+    const nonce = unique('n');
+    expectRefused(await apple(await appleToken(nonce, { email: elsewhere.email }), nonce), 403, 'forbidden');
+    expect(await identitiesOf(elsewhere.id)).toHaveLength(0);
+    for (const domain of ['privaterelay.appleid.com', 'icloud.com']) {
+      const member = await memberWithEmail(`${unique('ar')}@${domain}`);
+      const res = await apple(await appleToken(nonce, { email: member.email }), nonce);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.user._id).toBe(member.id);
+    }
+    await t.settleMail();
+    expect(t.mailer.to(elsewhere.email).at(-1)!.subject).toBe('Confirm signing in with Apple');
+  });
+
+  it('the confirmation mails count against the magic-link limits of the address', async () => {
+    const member = await memberWithEmail(`${unique('flood')}@example.org`);
+    const ip = uniqueIp();
+    for (let i = 0; i < 6; i++) {
+      const idToken = await googleToken({ email: member.email });
+      expectRefused(await t.request('POST', '/api/auth/google', { ip, body: { idToken } }), 403, 'forbidden');
+    }
+    await t.settleMail();
+    expect(t.mailer.to(member.email)).toHaveLength(t.config.RATE_LIMIT_MAGIC_LINK_PER_ACCOUNT);
   });
 });
 

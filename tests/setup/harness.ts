@@ -51,8 +51,11 @@ const ipSalt = Math.floor(Math.random() * 0xffff);
 export function uniqueIp(): string {
   ipCounter += 1;
   // IPv6 (unique-local) so the whole pid and counter fit: parallel workers never share an address.
+  // Every part sits in the first 64 bits: the API recognises a home's IPv6 by its /64
+  // (server/auth/recognised-addresses.ts), so two test addresses must never share one.
   const hex = (n: number) => (n & 0xffff).toString(16);
-  return `fd00:${hex(ipSalt)}::${hex(process.pid >>> 16)}:${hex(process.pid)}:${hex(ipCounter >>> 16)}:${hex(ipCounter)}`;
+  const saltAndPid = ((ipSalt & 0xff) << 8) | ((process.pid >>> 16) & 0xff);
+  return `fd${(ipSalt >>> 8).toString(16).padStart(2, '0')}:${hex(saltAndPid)}:${hex(process.pid)}:${hex(ipCounter)}:${hex(ipCounter >>> 16)}::1`;
 }
 
 let uniqueCounter = 0;

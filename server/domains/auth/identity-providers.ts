@@ -7,6 +7,10 @@
 // - An email the provider has not verified is never used, neither to link nor to create: an
 //   account created on an unverified address would let whoever typed that address at the
 //   provider read the real owner's account once the owner signs in by magic link to it.
+// - A verified email alone links an existing account only when the provider owns the address
+//   (Gmail or a Workspace `hd` domain; iCloud or Apple's private relay). Any other address may
+//   have changed hands since the provider verified it: the owner confirms by mail first.
+// - When `aud` is a list, `azp` must be one of our client ids (OpenID Connect Core 3.1.3.7).
 // - A token is accepted once: its hash is kept until its own expiry, so a token copied from a
 //   device or a log cannot open a second session.
 // - A created account's handle is the one in the request, or a random `member_…` one. It is never
@@ -29,7 +33,15 @@ import { hashSecretToken } from '../../auth/tokens.js';
 import type { Config } from '../../config.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import type { Context } from '../../trpc/context.js';
-import { assertHandleAllowed, grantSession, normaliseEmail, uniqueViolationField } from './service.js';
+import {
+  assertHandleAllowed,
+  grantSession,
+  noticeIdentityLinked,
+  normaliseEmail,
+  providerLabels,
+  requestIdentityLinkConfirmation,
+  uniqueViolationField,
+} from './service.js';
 
 const providerNames: Record<IdentityProvider, string> = { apple: 'Sign in with Apple', google: 'Sign in with Google' };
 
@@ -84,8 +96,10 @@ async function verifyIdentityToken(ctx: Context, provider: IdentityProvider, tok
       currentDate: ctx.clock.now(),
       requiredClaims: ['sub', 'exp', 'iat'],
     });
+    assertAuthorizedParty(payload, settings.clientIds);
     return payload;
   } catch (error) {
+    if (error instanceof AppError) throw error;
     if (isKeyFetchFailure(error)) {
       // The provider's key endpoint is down or unreachable: not the client's fault.
       ctx.log.warn(
@@ -111,6 +125,31 @@ function isKeyFetchFailure(error: unknown): boolean {
     error instanceof joseErrors.JWKSTimeout ||
     error instanceof joseErrors.JWKSInvalid
   );
+}
+
+/**
+ * A token for several audiences was issued to the party named in `azp`: it must be one of ours,
+ * or another client of the same account could pass us a token it was given.
+ */
+function assertAuthorizedParty(payload: JWTPayload, clientIds: string[]): void {
+  if (!Array.isArray(payload.aud)) return;
+  if (typeof payload.azp !== 'string' || !clientIds.includes(payload.azp))
+    throw new AppError('invalid_credentials', 'The identity token is not valid.');
+}
+
+/** Domains whose mailboxes Apple itself runs: it cannot have verified them for someone else. */
+const APPLE_MAIL_DOMAINS = new Set(['privaterelay.appleid.com', 'icloud.com', 'me.com', 'mac.com']);
+
+/**
+ * Whether the provider owns the (verified) address, so the token proves it is the mailbox's
+ * owner today: Google for Gmail and for a Workspace domain it names in `hd`; Apple for iCloud
+ * and its private relay. Elsewhere the provider only checked the address once, at some point.
+ */
+function providerOwnsAddress(provider: IdentityProvider, payload: JWTPayload, email: string): boolean {
+  const domain = email.slice(email.lastIndexOf('@') + 1);
+  if (provider === 'apple') return APPLE_MAIL_DOMAINS.has(domain);
+  if (domain === 'gmail.com') return true;
+  return typeof payload.hd === 'string' && payload.hd.toLowerCase() === domain;
 }
 
 /** Apple puts the SHA-256 (hex) of the client's raw nonce in the token; compare in constant time. */
@@ -159,7 +198,7 @@ export async function signInWithProvider(ctx: Context, provider: IdentityProvide
   if (provider === 'apple') assertAppleNonce(payload, input.nonce ?? '');
   const subject = String(payload.sub);
 
-  const user = await ctx.db.transaction(async (tx) => {
+  const outcome = await ctx.db.transaction(async (tx): Promise<SignInOutcome> => {
     // Single use: the first request to present this token wins; a replay is refused.
     const [fresh] = await tx
       .insert(usedIdentityTokens)
@@ -174,7 +213,7 @@ export async function signInWithProvider(ctx: Context, provider: IdentityProvide
       .innerJoin(users, eq(users.id, externalIdentities.userId))
       .where(and(eq(externalIdentities.provider, provider), eq(externalIdentities.subject, subject)))
       .limit(1);
-    if (linked) return linked.user;
+    if (linked) return { kind: 'signed-in', user: linked.user, linkedExisting: false };
 
     const email = verifiedEmailOf(payload);
     if (!email)
@@ -183,13 +222,28 @@ export async function signInWithProvider(ctx: Context, provider: IdentityProvide
         `${providerNames[provider]} did not vouch for an email address on this account, so it cannot be used to sign in here.`,
       );
     const [existing] = await tx.select().from(users).where(eq(users.email, email)).limit(1);
+    if (existing && !providerOwnsAddress(provider, payload, email)) return { kind: 'confirm-by-mail', user: existing };
     const member = existing ?? (await createMember(tx, email, input.handle, now));
     await linkIdentity(tx, provider, subject, member);
-    return member;
+    return { kind: 'signed-in', user: member, linkedExisting: Boolean(existing) };
   });
+  const { user } = outcome;
+  if (outcome.kind === 'confirm-by-mail') {
+    requestIdentityLinkConfirmation(ctx, user.email, { provider, subject });
+    ctx.log.info({ userId: user.id, provider }, 'identity sign-in met an existing account: confirmation mailed');
+    throw new AppError(
+      'forbidden',
+      `An account already uses this email address, and ${providerLabels[provider]} cannot vouch that the mailbox is still yours. We mailed a link to that address: open it to sign in and link ${providerLabels[provider]}. Or sign in with your password or a magic link. Nothing was linked.`,
+    );
+  }
+  if (outcome.linkedExisting) noticeIdentityLinked(ctx, user.email, provider);
   ctx.log.info({ userId: user.id, provider }, 'member signed in with identity provider');
   return grantSession(ctx, user);
 }
+
+type SignInOutcome =
+  | { kind: 'signed-in'; user: User; linkedExisting: boolean }
+  | { kind: 'confirm-by-mail'; user: User };
 
 type Tx = Parameters<Parameters<Context['db']['transaction']>[0]>[0];
 

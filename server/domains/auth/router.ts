@@ -8,11 +8,12 @@ import { signInWithProvider } from './identity-providers.js';
 
 const tags = ['auth'];
 
-function socialSignInDescription(provider: string, extra: string): string {
+function socialSignInDescription(provider: string, extra: string, owned: string): string {
   return [
     `Answers \`{ token, user }\` like login (200). The token must be a valid ${provider} identity token for one of this server's client ids, ${extra}. The email is read only from the token.`,
-    `First sign-in: an account with the token's email is linked, or a new one is created (with \`handle\`, or a random \`member_…\` one). The email must be marked verified by ${provider}; otherwise 403 \`forbidden\` and nothing is linked or created.`,
-    "Each token is accepted once (a replay answers 401). 401 `invalid_credentials`: expired, wrong audience or issuer, bad signature, unknown key, used. 409 `conflict`: the handle is taken, or the account is already linked to another identity of this provider. 501 `not_implemented`: this server has no client id for the provider. 503 `unavailable`: the provider's keys could not be fetched.",
+    `First sign-in: a new account is created (with \`handle\`, or a random \`member_…\` one) unless one has the token's email. The email must be marked verified by ${provider}; otherwise 403 \`forbidden\` and nothing is linked or created.`,
+    `An existing account with that email is linked at once only when ${provider} owns the address (${owned}); its address is mailed a notice. Otherwise 403 \`forbidden\`, nothing is linked, and that address is mailed a single-use link (like a magic link, 15 minutes) that signs in and links the identity.`,
+    "Each token is accepted once (a replay answers 401). 401 `invalid_credentials`: expired, wrong audience or issuer, an `aud` list without one of our client ids in `azp`, bad signature, unknown key, used. 409 `conflict`: the handle is taken, or the account is already linked to another identity of this provider. 501 `not_implemented`: this server has no client id for the provider. 503 `unavailable`: the provider's keys could not be fetched.",
   ].join('\n\n');
 }
 
@@ -102,6 +103,7 @@ export const authRouter = router({
         description: socialSignInDescription(
           'Apple',
           'and its `nonce` claim must be the SHA-256 (hex) of the `nonce` sent here',
+          'iCloud, me.com, mac.com and the private relay',
         ),
       },
     })
@@ -121,7 +123,11 @@ export const authRouter = router({
         tags,
         protect: false,
         summary: 'Sign in with Google',
-        description: socialSignInDescription('Google', 'signed by Google'),
+        description: socialSignInDescription(
+          'Google',
+          'signed by Google',
+          '`@gmail.com`, or the Workspace domain named in the `hd` claim',
+        ),
       },
     })
     .input(schemas.googleSignInInput)

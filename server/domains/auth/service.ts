@@ -1,12 +1,20 @@
 // Registration, password login, magic links and logout.
 import { eq, lt, or } from 'drizzle-orm';
-import { magicLinkTokens, users, type User } from '../../../db/schema/index.js';
+import {
+  externalIdentities,
+  magicLinkTokens,
+  users,
+  type IdentityProvider,
+  type User,
+} from '../../../db/schema/index.js';
 import { checkPassword, hashPassword, passwordProblem } from '../../auth/passwords.js';
 import { enforceRateLimit, hitRateLimit } from '../../auth/rate-limit.js';
+import { isRecognisedAddress, rememberSignInAddress } from '../../auth/recognised-addresses.js';
 import { createSession, invalidateSession } from '../../auth/sessions.js';
 import { realtime } from '../../realtime/publish.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
+import { identityLinkConfirmationMail, identityLinkedNotice, type ProviderLabel } from '../../mail/account-notices.js';
 import type { Context } from '../../trpc/context.js';
 import { RESERVED_HANDLES, type AccountOutput } from './schemas.js';
 
@@ -38,7 +46,10 @@ export function uniqueViolationField(error: unknown): 'email' | 'handle' | null 
 }
 
 export async function grantSession(ctx: Context, user: User) {
-  const { token, session } = await createSession(ctx.db, user.id, ctx.clock.now(), ctx.config.SESSION_TTL_DAYS);
+  const now = ctx.clock.now();
+  const { token, session } = await createSession(ctx.db, user.id, now, ctx.config.SESSION_TTL_DAYS);
+  // From now on this address skips the account's ceiling backoff (enforcePasswordGuessLimits).
+  await rememberSignInAddress(ctx, user.email, ctx.clientIp, now);
   return { token, user: toAccount(user), expiresAt: session.expiresAt.toISOString() };
 }
 
@@ -106,8 +117,21 @@ export function assertPasswordAllowed(
  *   higher, against an attacker with many addresses, and never a lock: past it attempts are let
  *   through one at a time with a doubling wait (Retry-After), capped at
  *   RATE_LIMIT_ACCOUNT_BACKOFF_MAX_SECONDS.
+ *
+ * The ceiling is shared by every address, so 11 addresses could keep the owner in backoff for
+ * good. Two callers skip it (README "Security", "Distributed lockout"):
+ * - one holding a live session of this account (`sessionId`: PATCH /api/me, panic, or a login
+ *   that sends its Bearer token) is counted on a ceiling of that session instead, so a stolen
+ *   phone cannot guess from many addresses any faster than before;
+ * - an address that signed in to this account successfully within RECOGNISED_ADDRESS_DAYS: the
+ *   per-account-and-address limit above already caps it far below the ceiling.
  */
-export async function enforcePasswordGuessLimits(ctx: Context, email: string, now: Date): Promise<void> {
+export async function enforcePasswordGuessLimits(
+  ctx: Context,
+  email: string,
+  now: Date,
+  sessionId: string | null = null,
+): Promise<void> {
   const { config } = ctx;
   const window = config.RATE_LIMIT_LOGIN_WINDOW_SECONDS;
   await enforceRateLimit(
@@ -122,23 +146,33 @@ export async function enforcePasswordGuessLimits(ctx: Context, email: string, no
     [email, ctx.clientIp],
     now,
   );
+  // Looked up for every caller, known email or not: the work done says nothing about the account.
+  const recognised = await isRecognisedAddress(ctx, email, ctx.clientIp, now);
+  if (recognised && !sessionId) return;
   await enforceRateLimit(
     ctx,
     {
-      scope: 'login:account',
+      scope: sessionId ? 'login:account-session' : 'login:account',
       limit: config.RATE_LIMIT_LOGIN_ACCOUNT_CEILING,
       windowSeconds: config.RATE_LIMIT_ACCOUNT_CEILING_WINDOW_SECONDS,
       backoffMaxSeconds: config.RATE_LIMIT_ACCOUNT_BACKOFF_MAX_SECONDS,
     },
-    [email],
+    sessionId ? [email, sessionId] : [email],
     now,
   );
+}
+
+/** The caller's live session when it belongs to the account signing in (sign-in routes ignore a dead one). */
+async function ownSessionId(ctx: Context, email: string): Promise<string | null> {
+  if (!ctx.bearerToken) return null;
+  const authenticated = await ctx.authenticate();
+  return authenticated && authenticated.user.email === email ? authenticated.session.id : null;
 }
 
 export async function login(ctx: Context, input: { email: string; password: string }) {
   const now = ctx.clock.now();
   const email = normaliseEmail(input.email);
-  await enforcePasswordGuessLimits(ctx, email, now);
+  await enforcePasswordGuessLimits(ctx, email, now, await ownSessionId(ctx, email));
   const [user] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
   // checkPassword does the same argon2 work when there is no user, so timing says nothing.
   const result = await checkPassword(user?.passwordHash, input.password);
@@ -178,19 +212,47 @@ export async function requestMagicLink(ctx: Context, input: { email: string }): 
     ctx.log.info('magic link not sent: address over its rate limit');
     return { accepted: true };
   }
-  const clientIp = ctx.clientIp;
-  const work = sendMagicLink(ctx, email, clientIp, now).catch((error: unknown) =>
-    ctx.log.error({ err: error }, 'magic link could not be sent'),
-  );
-  pendingMagicLinks.add(work);
-  void work.finally(() => pendingMagicLinks.delete(work));
+  sendInBackground(ctx, sendMagicLink(ctx, email, ctx.clientIp, now), 'magic link could not be sent');
   return { accepted: true };
 }
 
-/** Background sends still running; tests and shutdown wait for them. */
+/** Background sends still running (magic links, identity mails); tests and shutdown wait for them. */
 export const pendingMagicLinks = new Set<Promise<unknown>>();
 
-async function sendMagicLink(ctx: Context, email: string, clientIp: string, now: Date): Promise<void> {
+/** Runs a mail send after the answer: neither its time nor a failing mail server shows in it. */
+export function sendInBackground(ctx: Context, send: Promise<unknown>, failure: string): void {
+  const work = send.catch((error: unknown) => ctx.log.error({ err: error }, failure));
+  pendingMagicLinks.add(work);
+  void work.finally(() => pendingMagicLinks.delete(work));
+}
+
+/** An Apple or Google identity to link when the mailed link is opened. */
+export interface IdentityToConfirm {
+  provider: IdentityProvider;
+  subject: string;
+}
+
+/**
+ * A sign-in with Apple or Google met an existing account whose email the provider does not own:
+ * the account's mailbox gets a magic link that also links the identity (README "Sign in with
+ * Apple and Google"). Limited like every magic link, so it cannot be used to flood the owner.
+ */
+export function requestIdentityLinkConfirmation(ctx: Context, email: string, identity: IdentityToConfirm): void {
+  const now = ctx.clock.now();
+  sendInBackground(
+    ctx,
+    sendMagicLink(ctx, email, ctx.clientIp, now, identity),
+    'identity link confirmation could not be sent',
+  );
+}
+
+async function sendMagicLink(
+  ctx: Context,
+  email: string,
+  clientIp: string,
+  now: Date,
+  identity?: IdentityToConfirm,
+): Promise<void> {
   const { config } = ctx;
   // Per-account limits: silently send nothing more, so the answer stays the same.
   const perAccountAndAddress = await hitRateLimit(
@@ -204,18 +266,21 @@ async function sendMagicLink(ctx: Context, email: string, clientIp: string, now:
     now,
   );
   if (!perAccountAndAddress.allowed) return;
-  const perAccount = await hitRateLimit(
-    ctx,
-    {
-      scope: 'magic:account',
-      limit: config.RATE_LIMIT_MAGIC_LINK_ACCOUNT_CEILING,
-      windowSeconds: config.RATE_LIMIT_ACCOUNT_CEILING_WINDOW_SECONDS,
-      backoffMaxSeconds: config.RATE_LIMIT_ACCOUNT_BACKOFF_MAX_SECONDS,
-    },
-    [email],
-    now,
-  );
-  if (!perAccount.allowed) return;
+  // An address the account signed in from recently skips the ceiling, as for passwords.
+  if (!(await isRecognisedAddress(ctx, email, clientIp, now))) {
+    const perAccount = await hitRateLimit(
+      ctx,
+      {
+        scope: 'magic:account',
+        limit: config.RATE_LIMIT_MAGIC_LINK_ACCOUNT_CEILING,
+        windowSeconds: config.RATE_LIMIT_ACCOUNT_CEILING_WINDOW_SECONDS,
+        backoffMaxSeconds: config.RATE_LIMIT_ACCOUNT_BACKOFF_MAX_SECONDS,
+      },
+      [email],
+      now,
+    );
+    if (!perAccount.allowed) return;
+  }
   const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   if (!user) return;
   const token = generateSecretToken();
@@ -224,9 +289,15 @@ async function sendMagicLink(ctx: Context, email: string, clientIp: string, now:
     userId: user.id,
     createdAt: now,
     expiresAt: new Date(now.getTime() + MAGIC_LINK_TTL_MS),
+    linkProvider: identity?.provider ?? null,
+    linkSubject: identity?.subject ?? null,
   });
   const link = new URL(config.MAGIC_LINK_URL);
   link.searchParams.set('token', token);
+  if (identity) {
+    await ctx.mailer.send(identityLinkConfirmationMail(email, providerLabels[identity.provider], link.toString()));
+    return;
+  }
   await ctx.mailer.send({
     to: email,
     subject: 'Your sign-in link',
@@ -250,7 +321,39 @@ export async function verifyMagicLink(ctx: Context, input: { token: string }) {
     .where(or(eq(magicLinkTokens.userId, consumed.userId), lt(magicLinkTokens.expiresAt, now)));
   const [user] = await ctx.db.select().from(users).where(eq(users.id, consumed.userId)).limit(1);
   if (!user) throw invalid;
+  if (consumed.linkProvider && consumed.linkSubject)
+    await linkConfirmedIdentity(ctx, user, { provider: consumed.linkProvider, subject: consumed.linkSubject });
   return grantSession(ctx, user);
+}
+
+/**
+ * The owner opened the confirmation link: the mailbox is theirs, so the identity is linked. If it
+ * was linked elsewhere meanwhile, or the account already has one of that provider, the link
+ * still signs in and nothing is linked.
+ */
+async function linkConfirmedIdentity(ctx: Context, user: User, identity: IdentityToConfirm): Promise<void> {
+  const linked = await ctx.db
+    .insert(externalIdentities)
+    .values({ provider: identity.provider, subject: identity.subject, userId: user.id })
+    .onConflictDoNothing()
+    .returning({ userId: externalIdentities.userId });
+  if (!linked.length) {
+    ctx.log.info({ userId: user.id, provider: identity.provider }, 'confirmed identity not linked: already linked');
+    return;
+  }
+  ctx.log.info({ userId: user.id, provider: identity.provider }, 'identity linked after mail confirmation');
+  noticeIdentityLinked(ctx, user.email, identity.provider);
+}
+
+export const providerLabels: Record<IdentityProvider, ProviderLabel> = { apple: 'Apple', google: 'Google' };
+
+/** Tells the account's mailbox that an Apple or Google identity now signs in to it. */
+export function noticeIdentityLinked(ctx: Context, email: string, provider: IdentityProvider): void {
+  sendInBackground(
+    ctx,
+    ctx.mailer.send(identityLinkedNotice(email, providerLabels[provider], ctx.clock.now())),
+    'identity-linked notice could not be sent',
+  );
 }
 
 export async function logout(ctx: Context & { session: { id: string } }): Promise<{ ok: true }> {

@@ -78,7 +78,8 @@ export async function updateAccount(
  * the member out.
  */
 async function assertCurrentPassword(ctx: MemberContext, currentPassword: string): Promise<void> {
-  await enforcePasswordGuessLimits(ctx, ctx.user.email, ctx.clock.now());
+  // Counted on this session's own ceiling: others filling the account's cannot hold the owner back.
+  await enforcePasswordGuessLimits(ctx, ctx.user.email, ctx.clock.now(), ctx.session.id);
   const result = await checkPassword(ctx.user.passwordHash, currentPassword);
   if (!result) throw new AppError('forbidden', 'The current password is incorrect.');
 }
