@@ -495,9 +495,11 @@ export interface paths {
          * Sign in with Apple
          * @description Answers `{ token, user }` like login (200). The token must be a valid Apple identity token for one of this server's client ids, and its `nonce` claim must be the SHA-256 (hex) of the `nonce` sent here. The email is read only from the token.
          *
-         *     First sign-in: an account with the token's email is linked, or a new one is created (with `handle`, or a random `member_…` one). The email must be marked verified by Apple; otherwise 403 `forbidden` and nothing is linked or created.
+         *     First sign-in: a new account is created (with `handle`, or a random `member_…` one) unless one has the token's email. The email must be marked verified by Apple; otherwise 403 `forbidden` and nothing is linked or created.
          *
-         *     Each token is accepted once (a replay answers 401). 401 `invalid_credentials`: expired, wrong audience or issuer, bad signature, unknown key, used. 409 `conflict`: the handle is taken, or the account is already linked to another identity of this provider. 501 `not_implemented`: this server has no client id for the provider. 503 `unavailable`: the provider's keys could not be fetched.
+         *     An existing account with that email is linked at once only when Apple owns the address (iCloud, me.com, mac.com and the private relay); its address is mailed a notice. Otherwise 403 `forbidden`, nothing is linked, and that address is mailed a single-use link (like a magic link, 15 minutes) that signs in and links the identity.
+         *
+         *     Each token is accepted once (a replay answers 401). 401 `invalid_credentials`: expired, wrong audience or issuer, an `aud` list without one of our client ids in `azp`, bad signature, unknown key, used. 409 `conflict`: the handle is taken, or the account is already linked to another identity of this provider. 501 `not_implemented`: this server has no client id for the provider. 503 `unavailable`: the provider's keys could not be fetched.
          */
         post: operations["auth-apple"];
         delete?: never;
@@ -519,9 +521,11 @@ export interface paths {
          * Sign in with Google
          * @description Answers `{ token, user }` like login (200). The token must be a valid Google identity token for one of this server's client ids, signed by Google. The email is read only from the token.
          *
-         *     First sign-in: an account with the token's email is linked, or a new one is created (with `handle`, or a random `member_…` one). The email must be marked verified by Google; otherwise 403 `forbidden` and nothing is linked or created.
+         *     First sign-in: a new account is created (with `handle`, or a random `member_…` one) unless one has the token's email. The email must be marked verified by Google; otherwise 403 `forbidden` and nothing is linked or created.
          *
-         *     Each token is accepted once (a replay answers 401). 401 `invalid_credentials`: expired, wrong audience or issuer, bad signature, unknown key, used. 409 `conflict`: the handle is taken, or the account is already linked to another identity of this provider. 501 `not_implemented`: this server has no client id for the provider. 503 `unavailable`: the provider's keys could not be fetched.
+         *     An existing account with that email is linked at once only when Google owns the address (`@gmail.com`, or the Workspace domain named in the `hd` claim); its address is mailed a notice. Otherwise 403 `forbidden`, nothing is linked, and that address is mailed a single-use link (like a magic link, 15 minutes) that signs in and links the identity.
+         *
+         *     Each token is accepted once (a replay answers 401). 401 `invalid_credentials`: expired, wrong audience or issuer, an `aud` list without one of our client ids in `azp`, bad signature, unknown key, used. 409 `conflict`: the handle is taken, or the account is already linked to another identity of this provider. 501 `not_implemented`: this server has no client id for the provider. 503 `unavailable`: the provider's keys could not be fetched.
          */
         post: operations["auth-google"];
         delete?: never;

@@ -26,7 +26,7 @@ export function identityLinkedNotice(to: string, provider: ProviderLabel, at: Da
     text: [
       `A ${provider} account was linked to your account on ${at.toUTCString()}. From now on it can sign you in without your password.`,
       `If this was you, there is nothing to do.`,
-      `If it was not you, someone else may be able to sign in to your account: sign in, change your password (that signs out every other session) and write to the moderators of this service so that they remove the ${provider} link.`,
+      `If it was not you, someone else may be able to sign in to your account: sign in, change your password (that signs out every other session) and tell the people who run this service, who can remove the ${provider} link.`,
     ].join('\n\n'),
   };
 }
