@@ -512,6 +512,18 @@ describe('linking an existing password account (issue #21)', () => {
     }
   });
 
+  it('an account that already has a Google identity answers 409 and is mailed nothing', async () => {
+    const member = await memberWithEmail(`${unique('has')}@example.org`);
+    expectRefused(await google(await googleToken({ email: member.email })), 403, 'forbidden');
+    await t.settleMail();
+    expect((await verifyLink(lastLinkToken(member.email))).status).toBe(200);
+    await t.settleMail();
+    const mails = t.mailer.to(member.email).length;
+    expectRefused(await google(await googleToken({ email: member.email })), 409, 'conflict');
+    await t.settleMail();
+    expect(t.mailer.to(member.email)).toHaveLength(mails);
+  });
+
   it('an hd naming another domain than the address vouches for nothing', async () => {
     const member = await memberWithEmail(`${unique('hdx')}@example.org`);
     expectRefused(await google(await googleToken({ email: member.email, hd: 'attacker.example' })), 403, 'forbidden');

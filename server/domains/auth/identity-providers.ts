@@ -222,7 +222,11 @@ export async function signInWithProvider(ctx: Context, provider: IdentityProvide
         `${providerNames[provider]} did not vouch for an email address on this account, so it cannot be used to sign in here.`,
       );
     const [existing] = await tx.select().from(users).where(eq(users.email, email)).limit(1);
-    if (existing && !providerOwnsAddress(provider, payload, email)) return { kind: 'confirm-by-mail', user: existing };
+    if (existing && !providerOwnsAddress(provider, payload, email)) {
+      // No mail that could never link: the account already has its one identity of this provider.
+      await assertNoIdentityOf(tx, existing, provider);
+      return { kind: 'confirm-by-mail', user: existing };
+    }
     const member = existing ?? (await createMember(tx, email, input.handle, now));
     await linkIdentity(tx, provider, subject, member);
     return { kind: 'signed-in', user: member, linkedExisting: Boolean(existing) };
@@ -247,15 +251,24 @@ type SignInOutcome =
 
 type Tx = Parameters<Parameters<Context['db']['transaction']>[0]>[0];
 
+async function assertNoIdentityOf(tx: Tx, member: User, provider: IdentityProvider): Promise<void> {
+  const [identity] = await tx
+    .select({ subject: externalIdentities.subject })
+    .from(externalIdentities)
+    .where(and(eq(externalIdentities.userId, member.id), eq(externalIdentities.provider, provider)))
+    .limit(1);
+  if (identity) throw alreadyLinked(provider);
+}
+
+function alreadyLinked(provider: IdentityProvider): AppError {
+  return new AppError('conflict', `This account is already linked to another ${providerLabels[provider]} account.`);
+}
+
 async function linkIdentity(tx: Tx, provider: IdentityProvider, subject: string, member: User): Promise<void> {
   try {
     await tx.insert(externalIdentities).values({ provider, subject, userId: member.id });
   } catch (error) {
-    if (isUniqueViolation(error, 'user_provider'))
-      throw new AppError(
-        'conflict',
-        `This account is already linked to another ${provider === 'apple' ? 'Apple' : 'Google'} account.`,
-      );
+    if (isUniqueViolation(error, 'user_provider')) throw alreadyLinked(provider);
     // The same identity linked by a concurrent first sign-in: this request lost the race.
     if (isUniqueViolation(error, 'external_identities'))
       throw new AppError('conflict', 'This sign-in is already in progress; try again.');
