@@ -134,7 +134,7 @@ function EventForm({
         <Field
           id="event-slug"
           label="Web address name"
-          hint="optional; made from the title when empty; a few random letters are always added at the end"
+          hint="optional; made automatically when empty; a few random letters are always added at the end"
         >
           <input id="event-slug" name="slug" type="text" maxlength={80} value={v('slug')} />
         </Field>
