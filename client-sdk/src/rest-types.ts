@@ -825,6 +825,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/conversations/{id}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from a group
+         * @description The group's creator, or a member of the group who organizes a grove the removed member is in or was banned from, may remove any other member; other members get 403. The removed member's devices get `conversation.left` and then 404 like any conversation they are not in; the others get `conversation.changed`. Removing yourself answers 409 (leave instead), as does a one-to-one conversation (no members to remove); 404 for a conversation the caller is not in and for someone who is not a member of it. A grove ban or removal also takes the member out of conversations they had only through that grove (see POST /api/groves/{id}/bans).
+         */
+        delete: operations["conversations-removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/conversations/{id}/messages": {
         parameters: {
             query?: never;
@@ -904,7 +924,7 @@ export interface paths {
         put?: never;
         /**
          * Create an event
-         * @description Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a taken slug 409; a `placeId` that is not an approved place 400. `coverImage`: an https URL or an image upload key of purpose `event`, attached (checked, re-encoded without metadata; served at `coverImageUrl`); a key that is not yours, of another purpose, used or not an image answers 400 and no event is created.
+         * @description Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a `placeId` that is not an approved place 400. `coverImage`: an https URL or an image upload key of purpose `event`, attached (checked, re-encoded without metadata; served at `coverImageUrl`); a key that is not yours, of another purpose, used or not an image answers 400 and no event is created.
          */
         post: operations["events-create"];
         delete?: never;
@@ -988,7 +1008,7 @@ export interface paths {
         put?: never;
         /**
          * RSVP going or interested
-         * @description Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over; 403 when the grove hosting it banned the caller (public events too). RSVPs are deleted 30 days after the event ends.
+         * @description Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over; 403 (a generic refusal that does not name the reason) when the grove hosting it banned the caller (public events too). RSVPs are deleted 30 days after the event ends.
          */
         post: operations["events-rsvp"];
         /**
@@ -1240,7 +1260,7 @@ export interface paths {
         put?: never;
         /**
          * Ban a member from the grove (organizers)
-         * @description Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403). Their RSVPs to the grove's events that are not over are withdrawn, public events included, and new ones answer 403 while the ban lasts, so an RSVP-only meeting point is no longer shown to them (the reveal log keeps what they already saw). Idempotent; banning yourself answers 409.
+         * @description Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403, an answer anybody could get: never one that names the ban). They leave every conversation (one-to-one or group) in which another member of the grove is neither their friend nor in another grove with them (a one-to-one conversation closes; realtime `conversation.left` to them, `conversation.changed` to the others). Their RSVPs to the grove's events that are not over are withdrawn, public events included, and new ones answer 403 (a refusal that does not name the ban) while the ban lasts, so an RSVP-only meeting point is no longer shown to them (the reveal log keeps what they already saw). Idempotent; banning yourself answers 409.
          */
         post: operations["groves-ban"];
         delete?: never;
@@ -1320,7 +1340,7 @@ export interface paths {
         put?: never;
         /**
          * Join a grove (or ask to)
-         * @description Follows the grove's `joinPolicy`: `open` makes a member at once; `approval` files a join request an organizer accepts or declines (`status: pending`); `invite` needs `code`. A valid invite code makes a member under any policy. 403 for an unknown, used-up or expired code, for `invite` without a code, and for a member the organizers banned. Idempotent; an organizer who joins again stays organizer.
+         * @description Follows the grove's `joinPolicy`: `open` makes a member at once; `approval` files a join request an organizer accepts or declines (`status: pending`); `invite` needs `code`. A valid invite code makes a member under any policy. 403 for an unknown, used-up or expired code and for `invite` without a code; a member the organizers banned gets one of those same answers (or a generic 403), never one that names the ban. A join with a `code` counts against the per-member limit shared with friend-invite accepts (429 past it). Idempotent; an organizer who joins again stays organizer.
          */
         post: operations["groves-join"];
         delete?: never;
@@ -1441,7 +1461,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a member (organizers)
-         * @description Idempotent. Removing an organizer removes the organizer role too. The member may join again unless banned (POST /api/groves/{id}/bans).
+         * @description Idempotent. Removing an organizer removes the organizer role too. The member may join again unless banned (POST /api/groves/{id}/bans). Like a ban, it takes the member out of every conversation (one-to-one or group) in which another member of this grove is neither their friend nor in another grove with them; such a one-to-one conversation closes.
          */
         delete: operations["groves-removeMember"];
         options?: never;
@@ -7971,6 +7991,98 @@ export interface operations {
             };
         };
     };
+    "conversations-removeMember": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The member's `_id` (as in `members`). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "conversations-listMessages": {
         parameters: {
             query?: {
@@ -8488,13 +8600,10 @@ export interface operations {
                     organizationId?: string;
                     /** @description An approved place. */
                     placeId?: string | null;
-                    /**
-                     * @description With `meetingPointVisibility: rsvp`: RSVPs start pending and see the meeting point only once an organizer approves them (PUT /api/events/{id}/rsvps/{handle}/approve). Pending RSVPs are not in the public counts. Ignored while the meeting point is for everyone.
-                     * @default false
-                     */
+                    /** @description With `meetingPointVisibility: rsvp`: RSVPs start pending and see the meeting point only once an organizer approves them (PUT /api/events/{id}/rsvps/{handle}/approve). Pending RSVPs are not in the public counts. Ignored while the meeting point is for everyone. Defaults to true whenever the meeting point is RSVP-only (on create, and on a PATCH that makes it so without sending this field). Setting it to false means anyone who can see the event gets the exact meeting point with one RSVP, a second account of a member the grove banned included. */
                     rsvpApproval?: boolean;
                     /**
-                     * @description Made from the title when absent.
+                     * @description The readable part of the event's slug (made from the title when absent); a random suffix is always added, so a slug never tells whether an event you cannot see took it.
                      * @example north-bristol
                      */
                     slug?: string;
@@ -8741,7 +8850,7 @@ export interface operations {
                     meetingPointVisibility?: "everyone" | "rsvp";
                     /** @description An approved place. */
                     placeId?: string | null;
-                    /** @description With `meetingPointVisibility: rsvp`: RSVPs start pending and see the meeting point only once an organizer approves them (PUT /api/events/{id}/rsvps/{handle}/approve). Pending RSVPs are not in the public counts. Ignored while the meeting point is for everyone. */
+                    /** @description With `meetingPointVisibility: rsvp`: RSVPs start pending and see the meeting point only once an organizer approves them (PUT /api/events/{id}/rsvps/{handle}/approve). Pending RSVPs are not in the public counts. Ignored while the meeting point is for everyone. Defaults to true whenever the meeting point is RSVP-only (on create, and on a PATCH that makes it so without sending this field). Setting it to false means anyone who can see the event gets the exact meeting point with one RSVP, a second account of a member the grove banned included. */
                     rsvpApproval?: boolean;
                     /**
                      * Format: date-time
@@ -10835,6 +10944,17 @@ export interface operations {
             /** @description The body is not application/json: `unsupported_media_type`. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -23,9 +23,15 @@ export const conversations = pgTable(
     title: text(),
     /** Disappearing messages: lifetime of messages sent from now on; null = the 90-day default. */
     messageLifetimeSeconds: integer(),
+    /**
+     * Groups: who started it (may remove members). Null for groups started before it was recorded,
+     * for one-to-one conversations, and once the creator's account is gone.
+     */
+    createdBy: uuid().references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [
+    index('conversations_created_by_idx').on(t.createdBy),
     check(
       'conversations_message_lifetime_bounds',
       sql`${t.messageLifetimeSeconds} is null or ${t.messageLifetimeSeconds} between ${sql.raw(String(MESSAGE_LIFETIME_MIN_SECONDS))} and ${sql.raw(String(MESSAGE_LIFETIME_MAX_SECONDS))}`,

@@ -388,6 +388,9 @@ export async function seedDemo(deps: AppDeps, now = Date.now()): Promise<SeedSum
 
   await as('dmitri').events.rsvp({ id: vigil._id, status: 'going' });
   await as('farah').events.rsvp({ id: vigil._id, status: 'interested' });
+  // The vigil's point is RSVP-only, so RSVPs wait for approval (the default): Ben approves
+  // Dmitri's, Farah's stays pending to show both states.
+  await as('ben').events.approveRsvp({ id: vigil._id, handle: 'dmitri' });
   await as('gus').events.rsvp({ id: potluck._id, status: 'going' });
   await as('dmitri').events.rsvp({ id: walk._id, status: 'going' });
   await as('gus').events.rsvp({ id: screening._id, status: 'going' });

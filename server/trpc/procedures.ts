@@ -166,8 +166,11 @@ export const memberProcedure = guarded(bearerCheck).use(async ({ ctx, meta, path
  */
 const writeLimitMultiplier: Partial<Record<WriteLimitScope, number>> = { 'realtime.tickets': 10 };
 
-/** Generous for a person (30 creates of one kind in 10 minutes by default), tight for a script. */
-function enforceWriteLimit(ctx: Context, userId: string, scope: WriteLimitScope): Promise<void> {
+/**
+ * Generous for a person (30 creates of one kind in 10 minutes by default), tight for a script.
+ * Exported for routes that count only some calls (a grove join counts when it carries a code).
+ */
+export function enforceWriteLimit(ctx: Context, userId: string, scope: WriteLimitScope): Promise<void> {
   return enforceRateLimit(
     ctx,
     {

@@ -23,7 +23,12 @@ describe('calendar feed', () => {
       t,
       organizer,
       { groveId: grove._id },
-      { title: 'Vigil; at dawn, together', meetingPoint: { text: 'North gate' }, meetingPointVisibility: 'rsvp' },
+      {
+        title: 'Vigil; at dawn, together',
+        meetingPoint: { text: 'North gate' },
+        meetingPointVisibility: 'rsvp',
+        rsvpApproval: false,
+      },
     );
     const maybe = await createEvent(t, organizer, { groveId: grove._id });
     const other = await createEvent(t, organizer, { groveId: grove._id });

@@ -29,6 +29,7 @@ describe('reveals logged by concurrent reads', () => {
       endsAt: new Date(base + startsIn + HOUR).toISOString(),
       meetingPoint: { text },
       meetingPointVisibility: 'rsvp',
+      rsvpApproval: false,
     });
     // Created first (lower id) but starting later: id order and start order disagree.
     const later = await createEvent(t, organizer, { groveId: grove._id }, hidden(5 * HOUR, 'Behind the barn'));

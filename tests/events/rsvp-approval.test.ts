@@ -103,7 +103,12 @@ describe('reveal log', () => {
       t,
       organizer,
       { groveId: grove._id },
-      { ...point, startsAt: new Date(start).toISOString(), endsAt: new Date(start + 3_600_000).toISOString() },
+      {
+        ...point,
+        rsvpApproval: false,
+        startsAt: new Date(start).toISOString(),
+        endsAt: new Date(start + 3_600_000).toISOString(),
+      },
     );
     const [feedUser, leaver] = await Promise.all([createMember(t), createMember(t)]);
     for (const m of [feedUser, leaver])

@@ -20,7 +20,12 @@ async function setting() {
     t,
     organizer,
     { groveId: grove._id },
-    { visibility: 'public', meetingPoint: { text: 'Loading bay' }, meetingPointVisibility: 'rsvp' },
+    {
+      visibility: 'public',
+      meetingPoint: { text: 'Loading bay' },
+      meetingPointVisibility: 'rsvp',
+      rsvpApproval: false,
+    },
   );
   const member = await createMember(t);
   return { grove, organizer, event, member };

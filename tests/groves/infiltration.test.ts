@@ -24,7 +24,12 @@ async function setting(joinPolicy: 'open' | 'approval' | 'invite') {
     t,
     organizer,
     { groveId: grove._id },
-    { visibility: 'grove', meetingPoint: { text: 'Back door of the old mill' }, meetingPointVisibility: 'rsvp' },
+    {
+      visibility: 'grove',
+      meetingPoint: { text: 'Back door of the old mill' },
+      meetingPointVisibility: 'rsvp',
+      rsvpApproval: false,
+    },
   );
   return { admin, grove, organizer, event };
 }
@@ -257,7 +262,7 @@ describe('join policies and organizer verbs', () => {
       t,
       organizer,
       { groveId: grove._id },
-      { visibility: 'public', meetingPoint: point, meetingPointVisibility: 'rsvp' },
+      { visibility: 'public', meetingPoint: point, meetingPointVisibility: 'rsvp', rsvpApproval: false },
     );
     const other = await createEvent(t, organizer, { groveId: grove._id }, { visibility: 'public' });
     const infiltrator = await createMember(t, { prefix: 'inf' });

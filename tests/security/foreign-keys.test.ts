@@ -9,6 +9,8 @@ import { createTestApp, type TestApp } from '../setup/harness.js';
 
 /** Public records that stay when their author deletes the account (README: Places, Events). */
 const KEPT_WITHOUT_AUTHOR = [
+  // A group goes on for its other members when its creator deletes the account (README: Conversations).
+  'conversations.created_by',
   'events.creator_id',
   'places.submitter_id',
   // Moderation evidence and its audit trail outlive the reported author and the moderator.

@@ -32,6 +32,15 @@ const conversationParams = async (ctx: SetupContext) => ({ params: { id: (await 
 
 const membersOnly = { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' } as const;
 
+/** A group the `member` caller started with two fresh friends; the member to remove is the first. */
+async function groupOfMember(ctx: SetupContext) {
+  const [one, two] = [await friendOf(ctx, ctx.callers.member.id), await friendOf(ctx, ctx.callers.member.id)];
+  const conversation = await ctx.create('POST /api/conversations', ctx.callers.member, {
+    body: { memberIds: [one.id, two.id], title: undefined },
+  });
+  return { params: { id: conversation._id as string, userId: one.id } };
+}
+
 export const messagingRules: Record<string, RouteRule> = {
   'GET /api/conversations': { auth: 'member' },
   // Every caller with an account starts one with a friend of their own.
@@ -60,6 +69,8 @@ export const messagingRules: Record<string, RouteRule> = {
     setup: async (ctx) => ({ ...(await conversationParams(ctx)), body: { body: 'hello' } }),
     expect: membersOnly,
   },
+  // The creator removes a member; nobody outside the group learns it exists.
+  'DELETE /api/conversations/{id}/members/{userId}': { auth: 'member', setup: groupOfMember, expect: membersOnly },
   'DELETE /api/conversations/{id}/messages/{messageId}': {
     auth: 'member',
     setup: async (ctx) => ({ params: await conversationOfMember(ctx) }),

@@ -131,7 +131,11 @@ function EventForm({
         <input id="event-title" name="title" type="text" required maxlength={200} value={v('title')} />
       </Field>
       {hosts ? (
-        <Field id="event-slug" label="Web address name" hint="optional; made automatically when empty">
+        <Field
+          id="event-slug"
+          label="Web address name"
+          hint="optional; made automatically when empty; a few random letters are always added at the end"
+        >
           <input id="event-slug" name="slug" type="text" maxlength={80} value={v('slug')} />
         </Field>
       ) : null}
@@ -229,7 +233,9 @@ function EventForm({
             checked={v('rsvpApproval') === 'on'}
           />{' '}
           <label for="event-rsvp-approval" class="inline-label">
-            Approve each RSVP before the meeting point is shown (needs "Only members who RSVP")
+            Approve each RSVP before the meeting point is shown (needs "Only members who RSVP"; on by default). Without
+            it, anyone who can see the event gets the meeting point with one RSVP, even a second account of someone your
+            grove banned.
           </label>
         </div>
       </fieldset>
@@ -292,7 +298,8 @@ function eventFields(values: Values): { fields: Omit<CreateInput, 'groveId' | 'o
           ? null
           : { text: meetingText, location: lat === null || lng === null ? null : { lat, lng } },
       meetingPointVisibility: values.meetingPointVisibility === 'rsvp' ? 'rsvp' : 'everyone',
-      rsvpApproval: values.rsvpApproval === 'on',
+      // Approval only means something for an RSVP-only point (the API refuses it otherwise).
+      rsvpApproval: values.meetingPointVisibility === 'rsvp' && values.rsvpApproval === 'on',
       placeId: optional('placeId'),
       coverImage: optional('coverImage'),
     },
@@ -341,7 +348,8 @@ function valuesOf(event: EventView, zone: string): Values {
     meetingPointLat: event.meetingPoint?.location ? String(event.meetingPoint.location.lat) : '',
     meetingPointLng: event.meetingPoint?.location ? String(event.meetingPoint.location.lng) : '',
     meetingPointVisibility: event.meetingPointVisibility,
-    rsvpApproval: event.rsvpApproval ? 'on' : '',
+    // Ticked while the point is for everyone: making it RSVP-only then keeps the safe default.
+    rsvpApproval: event.rsvpApproval || event.meetingPointVisibility !== 'rsvp' ? 'on' : '',
     placeId: event.placeId ?? '',
     coverImage: event.coverImage ?? '',
   };
@@ -435,7 +443,8 @@ async function manageableEvent(c: Context<WebEnv>): Promise<EventView | Response
 export function registerEventFormPages(app: Hono<WebEnv>): void {
   app.get('/app/events/new', async (c) => {
     const grove = c.req.query('grove');
-    return createPage(c, grove ? { host: `grove:${grove}` } : {}, { autoZone: true });
+    // Approval starts ticked: it applies as soon as the point is made RSVP-only.
+    return createPage(c, { rsvpApproval: 'on', ...(grove ? { host: `grove:${grove}` } : {}) }, { autoZone: true });
   });
 
   app.post('/app/events/new', async (c) => {

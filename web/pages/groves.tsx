@@ -245,7 +245,10 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
         </ul>
       )}
       <h2>Members</h2>
-      <p class="hint">Only the grove's organizers see this list.</p>
+      <p class="hint">
+        Only the grove's organizers see this list. Removing or banning someone also takes them out of every conversation
+        in which a member of this grove is neither their friend nor in another grove with them.
+      </p>
       <ul class="plain" aria-label="Members">
         {data.members.items.map((m) => (
           <li class="card">

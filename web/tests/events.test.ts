@@ -82,6 +82,11 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
     await org.page.getByLabel('Description').fill('Bring candles.\nWe stand for two hours.');
     await org.page.getByLabel('Meeting point', { exact: false }).first().fill(meetingPoint);
     await org.page.getByLabel('Who sees the meeting point').selectOption('rsvp');
+    // Approval is on by default, and the form says what switching it off costs (issue 21).
+    const approval = org.page.getByLabel('Approve each RSVP', { exact: false });
+    expect(await approval.isChecked()).toBe(true);
+    expect(await org.page.textContent('main')).toContain('even a second account of someone your grove banned');
+    await approval.uncheck();
     await Promise.all([
       org.page.waitForURL(/\/app\/events\/[a-z0-9-]+$/),
       org.page.getByRole('button', { name: 'Create event' }).click(),
@@ -96,6 +101,7 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
     expect(stored.startsAt).toBe(`${year}-07-10T12:00:00.000Z`);
     expect(stored.endsAt).toBe(`${year}-07-10T14:30:00.000Z`);
     expect(stored.meetingPointVisibility).toBe('rsvp');
+    expect(stored.rsvpApproval).toBe(false);
     expect(stored.host).toMatchObject({ kind: 'grove', _id: grove._id });
 
     // Another member: sees the event in the list, not the meeting point, no attendees, no edit link.

@@ -3,6 +3,7 @@
 import { router } from '../../trpc/init.js';
 import { memberProcedure } from '../../trpc/procedures.js';
 import { okOutput } from '../../shared/schemas.js';
+import * as members from './members.js';
 import * as messages from './messages.js';
 import './report-target.js';
 import * as schemas from './schemas.js';
@@ -91,6 +92,23 @@ export const conversationsRouter = router({
     .input(schemas.conversationIdInput())
     .output(okOutput)
     .mutation(({ ctx, input }) => service.leaveConversation(ctx, input)),
+
+  removeMember: memberProcedure
+    .meta({
+      auth: 'member',
+      errors: ['forbidden', 'conflict'],
+      openapi: {
+        method: 'DELETE',
+        path: '/api/conversations/{id}/members/{userId}',
+        tags,
+        summary: 'Remove a member from a group',
+        description:
+          "The group's creator, or a member of the group who organizes a grove the removed member is in or was banned from, may remove any other member; other members get 403. The removed member's devices get `conversation.left` and then 404 like any conversation they are not in; the others get `conversation.changed`. Removing yourself answers 409 (leave instead), as does a one-to-one conversation (no members to remove); 404 for a conversation the caller is not in and for someone who is not a member of it. A grove ban or removal also takes the member out of conversations they had only through that grove (see POST /api/groves/{id}/bans).",
+      },
+    })
+    .input(schemas.removeMemberInput())
+    .output(okOutput)
+    .mutation(({ ctx, input }) => members.removeConversationMember(ctx, input)),
 
   markRead: memberProcedure
     .meta({

@@ -160,6 +160,9 @@ export const sendMessageInput = z
 
 export const deleteMessageInput = () => z.object({ id: uuidParam(), messageId: uuidParam() });
 
+export const removeMemberInput = () =>
+  z.object({ id: uuidParam(), userId: uuidParam().meta({ description: "The member's `_id` (as in `members`)." }) });
+
 export type ConversationSummary = z.infer<typeof conversationSummary>;
 export type ConversationOutput = z.infer<typeof conversationOutput>;
 export type MessageOutput = z.infer<typeof messageOutput>;

@@ -34,6 +34,7 @@ async function messageableMembers(ctx: MemberContext, ids: string[]): Promise<st
 /** Thrown inside the transaction when another request opened the same pair's conversation first. */
 class PairTaken extends Error {}
 
+/** `memberIds[0]` is the one who starts it: recorded as a group's creator (who may remove members). */
 async function insertConversation(
   tx: Tx,
   kind: 'direct' | 'group',
@@ -43,7 +44,7 @@ async function insertConversation(
 ): Promise<string> {
   const [row] = await tx
     .insert(conversations)
-    .values({ kind, title, createdAt: now })
+    .values({ kind, title, createdBy: kind === 'group' ? memberIds[0] : null, createdAt: now })
     .returning({ id: conversations.id });
   await tx
     .insert(conversationMembers)
@@ -146,7 +147,7 @@ export async function leaveConversation(ctx: MemberContext, input: { id: string 
 }
 
 /** The conversation as it is now, to its room; seen through any remaining member. */
-async function announceChanged(ctx: MemberContext, conversationId: string) {
+export async function announceChanged(ctx: MemberContext, conversationId: string) {
   const [anyMember] = await ctx.db
     .select({ userId: conversationMembers.userId })
     .from(conversationMembers)

@@ -63,7 +63,7 @@ export const eventsRouter = router({
     .meta({
       auth: 'organizer',
       writeLimit: 'events.create',
-      errors: ['forbidden', 'not_found', 'conflict'],
+      errors: ['forbidden', 'not_found'],
       successStatus: 201,
       openapi: {
         method: 'POST',
@@ -71,7 +71,7 @@ export const eventsRouter = router({
         tags,
         summary: 'Create an event',
         description:
-          'Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a taken slug 409; a `placeId` that is not an approved place 400. `coverImage`: an https URL or an image upload key of purpose `event`, attached (checked, re-encoded without metadata; served at `coverImageUrl`); a key that is not yours, of another purpose, used or not an image answers 400 and no event is created.',
+          'Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a `placeId` that is not an approved place 400. `coverImage`: an https URL or an image upload key of purpose `event`, attached (checked, re-encoded without metadata; served at `coverImageUrl`); a key that is not yours, of another purpose, used or not an image answers 400 and no event is created.',
       },
     })
     .input(schemas.createEventInput)
@@ -108,7 +108,7 @@ export const eventsRouter = router({
         tags,
         summary: 'RSVP going or interested',
         description:
-          "Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over; 403 when the grove hosting it banned the caller (public events too). RSVPs are deleted 30 days after the event ends.",
+          "Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over; 403 (a generic refusal that does not name the reason) when the grove hosting it banned the caller (public events too). RSVPs are deleted 30 days after the event ends.",
       },
     })
     .input(schemas.rsvpInput)

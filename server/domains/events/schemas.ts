@@ -49,7 +49,7 @@ const eventFields = {
     .meta({ description: "`rsvp`: only members who RSVP'd (and the organizers) see the exact meeting point." }),
   rsvpApproval: z.boolean().meta({
     description:
-      'With `meetingPointVisibility: rsvp`: RSVPs start pending and see the meeting point only once an organizer approves them (PUT /api/events/{id}/rsvps/{handle}/approve). Pending RSVPs are not in the public counts. Ignored while the meeting point is for everyone.',
+      'With `meetingPointVisibility: rsvp`: RSVPs start pending and see the meeting point only once an organizer approves them (PUT /api/events/{id}/rsvps/{handle}/approve). Pending RSVPs are not in the public counts. Ignored while the meeting point is for everyone. Defaults to true whenever the meeting point is RSVP-only (on create, and on a PATCH that makes it so without sending this field). Setting it to false means anyone who can see the event gets the exact meeting point with one RSVP, a second account of a member the grove banned included.',
   }),
   placeId: z.uuid().nullable().optional().meta({ description: 'An approved place.' }),
   coverImage: imageRefInput('cover image', 'event').nullable().optional(),
@@ -61,7 +61,10 @@ const eventFields = {
 
 export const createEventInput = z
   .object({
-    slug: slugInput.optional().meta({ description: 'Made from the title when absent.' }),
+    slug: slugInput.optional().meta({
+      description:
+        "The readable part of the event's slug (made from the title when absent); a random suffix is always added, so a slug never tells whether an event you cannot see took it.",
+    }),
     groveId: z.uuid().optional().meta({ description: 'Hosting grove (exactly one of groveId, organizationId).' }),
     organizationId: z
       .uuid()
@@ -69,7 +72,8 @@ export const createEventInput = z
       .meta({ description: 'Hosting organization (exactly one of groveId, organizationId).' }),
     ...eventFields,
     meetingPointVisibility: eventFields.meetingPointVisibility.default('everyone'),
-    rsvpApproval: eventFields.rsvpApproval.default(false),
+    // No default here: absent means "approval exactly when the meeting point is RSVP-only" (service.ts).
+    rsvpApproval: eventFields.rsvpApproval.optional(),
     description: eventFields.description.default(''),
     visibility: eventFields.visibility.default('public'),
   })
@@ -82,7 +86,7 @@ export const createEventInput = z
     message: 'endsAt must be after startsAt.',
     path: ['endsAt'],
   })
-  .refine((v) => !v.rsvpApproval || v.meetingPointVisibility === 'rsvp', {
+  .refine((v) => v.rsvpApproval !== true || v.meetingPointVisibility === 'rsvp', {
     message: 'RSVP approval needs an RSVP-only meeting point (`meetingPointVisibility: rsvp`).',
     path: ['rsvpApproval'],
   })

@@ -109,9 +109,10 @@ export async function createEvent(ctx: MemberContext, input: CreateEventInput) {
   // An uploaded cover (an `event` key) is attached in the transaction that writes the event: a
   // refused cover leaves no event, a refused event leaves the key attachable.
   const { row, attached } = await ctx.db.transaction(async (tx) => {
-    // Events can be non-public: a generated slug always carries a random suffix (server/shared/slug.ts).
-    // Each try in its own savepoint, so a lost slug race does not abort the transaction.
-    const row = await insertWithSlug({ clientSlug: input.slug, text: input.title, hideable: true }, (slug) =>
+    // Events can be non-public, so every slug carries a random suffix (server/shared/slug.ts), a
+    // slug the client chose too: used as sent, a taken one would answer 409 for an event the
+    // caller cannot see. Each try in its own savepoint, so a lost slug race does not abort the transaction.
+    const row = await insertWithSlug({ text: input.slug ?? input.title, hideable: true }, (slug) =>
       tx.transaction(async (savepoint) => {
         const [inserted] = await savepoint
           .insert(events)
@@ -129,7 +130,8 @@ export async function createEvent(ctx: MemberContext, input: CreateEventInput) {
             area: input.area,
             ...meetingPointColumns(input.meetingPoint),
             meetingPointVisibility: input.meetingPointVisibility,
-            rsvpApproval: input.rsvpApproval,
+            // Approval unless the organizer opted out: an RSVP-only point is otherwise one RSVP away.
+            rsvpApproval: input.rsvpApproval ?? input.meetingPointVisibility === 'rsvp',
             placeId: input.placeId ?? null,
             coverImage: input.coverImage ?? null,
             description: input.description,
@@ -194,6 +196,9 @@ export async function updateEvent(ctx: MemberContext, input: UpdateEventInput) {
   await assertApprovedPlace(ctx, input.placeId);
 
   const { id, startsAt: _s, endsAt: _e, meetingPoint, ...rest } = input;
+  // Making the point RSVP-only turns approval on unless the same PATCH says otherwise.
+  if (rest.meetingPointVisibility === 'rsvp' && e.meetingPointVisibility !== 'rsvp' && rest.rsvpApproval === undefined)
+    rest.rsvpApproval = true;
   // The check above read the row without a lock: a cancel may commit between that read and this
   // write. The condition is re-checked on the newest row version (PostgreSQL re-evaluates an
   // UPDATE's WHERE after waiting for a concurrent writer), so a cancelled event is never edited

@@ -24,6 +24,7 @@ import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
+import { announceGroveExit, cutConversationsAfterGroveExit } from '../conversations/members.js';
 import { assertGroveExists, groveBy, isGroveOrganizer, userIdByHandle } from './service.js';
 import type { GroveJoinPolicy } from '../../../db/schema/groves.js';
 
@@ -43,6 +44,10 @@ function hashInviteCode(code: string): Uint8Array {
   return hashSecretToken(`grove-invite:${code.toLowerCase()}`);
 }
 
+const wrongCode = () => new AppError('forbidden', 'That invite code is unknown, used up or expired.');
+const inviteOnly = () =>
+  new AppError('forbidden', 'This grove is invite-only: ask one of its organizers for an invite code.');
+
 /** The join itself: answers what happened ('member' | 'pending') or throws 403/404. */
 export async function requestMembership(
   ctx: MemberContext,
@@ -56,7 +61,13 @@ export async function requestMembership(
       .select({ userId: groveBans.userId })
       .from(groveBans)
       .where(and(eq(groveBans.groveId, input.id), eq(groveBans.userId, userId)));
-    if (ban) throw new AppError('forbidden', 'The organizers of this grove removed you; you cannot join it again.');
+    // Never tell a banned member they were found out: the answer is one anybody can get (a wrong
+    // code, invite-only, or a generic refusal), and a code of theirs is not spent.
+    if (ban) {
+      if (input.code !== undefined) throw wrongCode();
+      if (grove.joinPolicy === 'invite') throw inviteOnly();
+      throw new AppError('forbidden', 'You cannot join this grove.');
+    }
     const [membership] = await tx
       .select({ role: groveMembers.role })
       .from(groveMembers)
@@ -84,13 +95,12 @@ export async function requestMembership(
           ),
         )
         .returning({ id: groveInvites.id });
-      if (spent.length === 0) throw new AppError('forbidden', 'That invite code is unknown, used up or expired.');
+      if (spent.length === 0) throw wrongCode();
       return admit();
     }
     const policy: GroveJoinPolicy = grove.joinPolicy;
     if (policy === 'open') return admit();
-    if (policy === 'invite')
-      throw new AppError('forbidden', 'This grove is invite-only: ask one of its organizers for an invite code.');
+    if (policy === 'invite') throw inviteOnly();
     await tx.insert(groveJoinRequests).values({ groveId: input.id, userId, createdAt: now }).onConflictDoNothing();
     return 'pending';
   });
@@ -194,16 +204,25 @@ export async function declineJoinRequest(ctx: MemberContext, input: { id: string
   return { ok: true as const };
 }
 
-/** Idempotent. Removing an organizer's membership removes the organizer role with it. */
+/**
+ * Idempotent. Removing an organizer's membership removes the organizer role with it. The member
+ * also leaves the conversations they had only through this grove (conversations/members.ts).
+ */
 export async function removeMember(ctx: MemberContext, input: { id: string; handle: string }) {
   await assertOrganizesGrove(ctx, input.id);
   const userId = await userIdByHandle(ctx.db, input.handle);
-  await ctx.db.delete(groveMembers).where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, userId)));
+  const cut = await ctx.db.transaction(async (tx) => {
+    await lockGrove(tx, input.id, 'update');
+    await tx.delete(groveMembers).where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, userId)));
+    return cutConversationsAfterGroveExit(ctx, tx, input.id, userId);
+  });
+  await announceGroveExit(ctx, userId, cut);
   return { ok: true as const };
 }
 
 /**
- * Removes the member (and any pending request), bars them from joining again, and withdraws
+ * Removes the member (and any pending request), takes them out of the conversations they had
+ * only through this grove (conversations/members.ts), bars them from joining again, and withdraws
  * their RSVPs to the grove's events that are not over, public ones included, so an RSVP-only
  * meeting point is no longer shown to them (events/rsvp.ts refuses new RSVPs while the ban
  * lasts; the reveal log keeps what they were already shown). Idempotent.
@@ -212,7 +231,7 @@ export async function banMember(ctx: MemberContext, input: { id: string; handle:
   await assertOrganizesGrove(ctx, input.id);
   const userId = await userIdByHandle(ctx.db, input.handle);
   if (userId === ctx.user.id) throw new AppError('conflict', 'You cannot ban yourself; leave the grove instead.');
-  await ctx.db.transaction(async (tx) => {
+  const cut = await ctx.db.transaction(async (tx) => {
     await lockGrove(tx, input.id, 'update');
     await tx.insert(groveBans).values({ groveId: input.id, userId, createdAt: ctx.clock.now() }).onConflictDoNothing();
     await tx.delete(groveMembers).where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, userId)));
@@ -231,7 +250,9 @@ export async function banMember(ctx: MemberContext, input: { id: string; handle:
         ),
       ),
     );
+    return cutConversationsAfterGroveExit(ctx, tx, input.id, userId);
   });
+  await announceGroveExit(ctx, userId, cut);
   return { ok: true as const };
 }
 

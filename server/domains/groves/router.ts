@@ -44,14 +44,14 @@ export const grovesRouter = router({
   join: memberProcedure
     .meta({
       auth: 'member',
-      errors: ['forbidden'],
+      errors: ['forbidden', 'rate_limited'],
       openapi: {
         method: 'POST',
         path: '/api/groves/{id}/join',
         tags,
         summary: 'Join a grove (or ask to)',
         description:
-          "Follows the grove's `joinPolicy`: `open` makes a member at once; `approval` files a join request an organizer accepts or declines (`status: pending`); `invite` needs `code`. A valid invite code makes a member under any policy. 403 for an unknown, used-up or expired code, for `invite` without a code, and for a member the organizers banned. Idempotent; an organizer who joins again stays organizer.",
+          "Follows the grove's `joinPolicy`: `open` makes a member at once; `approval` files a join request an organizer accepts or declines (`status: pending`); `invite` needs `code`. A valid invite code makes a member under any policy. 403 for an unknown, used-up or expired code and for `invite` without a code; a member the organizers banned gets one of those same answers (or a generic 403), never one that names the ban. A join with a `code` counts against the per-member limit shared with friend-invite accepts (429 past it). Idempotent; an organizer who joins again stays organizer.",
       },
     })
     .input(schemas.joinGroveInput)
@@ -118,7 +118,7 @@ export const grovesRouter = router({
         tags,
         summary: 'Remove a member (organizers)',
         description:
-          'Idempotent. Removing an organizer removes the organizer role too. The member may join again unless banned (POST /api/groves/{id}/bans).',
+          'Idempotent. Removing an organizer removes the organizer role too. The member may join again unless banned (POST /api/groves/{id}/bans). Like a ban, it takes the member out of every conversation (one-to-one or group) in which another member of this grove is neither their friend nor in another grove with them; such a one-to-one conversation closes.',
       },
     })
     .input(schemas.groveMemberInput())
@@ -195,7 +195,7 @@ export const grovesRouter = router({
         tags,
         summary: 'Ban a member from the grove (organizers)',
         description:
-          "Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403). Their RSVPs to the grove's events that are not over are withdrawn, public events included, and new ones answer 403 while the ban lasts, so an RSVP-only meeting point is no longer shown to them (the reveal log keeps what they already saw). Idempotent; banning yourself answers 409.",
+          "Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403, an answer anybody could get: never one that names the ban). They leave every conversation (one-to-one or group) in which another member of the grove is neither their friend nor in another grove with them (a one-to-one conversation closes; realtime `conversation.left` to them, `conversation.changed` to the others). Their RSVPs to the grove's events that are not over are withdrawn, public events included, and new ones answer 403 (a refusal that does not name the ban) while the ban lasts, so an RSVP-only meeting point is no longer shown to them (the reveal log keeps what they already saw). Idempotent; banning yourself answers 409.",
       },
     })
     .input(schemas.banInput)

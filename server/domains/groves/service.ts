@@ -16,6 +16,7 @@ import type { Context } from '../../trpc/context.js';
 import type { MemberContext } from '../../shared/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import { groveActionTotalsColumn, toActionTotals } from '../actions/aggregates.js';
+import { enforceWriteLimit } from '../../trpc/procedures.js';
 import { requestMembership } from './membership.js';
 import type { GroveOutput } from './schemas.js';
 
@@ -115,6 +116,9 @@ export async function assertGroveExists(db: DbOrTx, id: string) {
  * or a banned member). Idempotent: a member who joins again keeps their role.
  */
 export async function joinGrove(ctx: MemberContext, input: { id: string; code?: string }) {
+  // A join with a code is a guess until it works: counted like friend-invite accepts (same
+  // scope, one budget for every kind of code), so codes cannot be tried at speed (429).
+  if (input.code !== undefined) await enforceWriteLimit(ctx, ctx.user.id, 'invites.accept');
   const status = await requestMembership(ctx, input);
   return { status, grove: await groveBy(ctx, eq(groves.id, input.id)) };
 }
