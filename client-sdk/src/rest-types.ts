@@ -2566,6 +2566,11 @@ export interface components {
             role: "user" | "assistant";
             /** @description Assistant messages: the items cited. */
             sources: components["schemas"]["CompanionSource"][];
+            /**
+             * @description Present, and true, only on a placeholder: the stored text could not be decrypted (its key was removed from MESSAGE_KEYS too early, or the row is damaged). `content` is then empty and `sources` empty; the rest of the history reads normally.
+             * @constant
+             */
+            unreadable?: true;
         };
         CompanionReply: {
             conversationId: string;
