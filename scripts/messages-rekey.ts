@@ -1,8 +1,9 @@
-// `npm run messages:rekey [-- --batch-size 500]`: re-encrypts every message, and every companion
-// chat message (with its sources) and title, under the newest key of MESSAGE_KEYS (the last
-// entry) so that older keys can be removed. It also seals companion text and sources stored in
-// clear before they were encrypted (rows from before migrations 0027 and 0028): run it once
-// after upgrading past them. Run it after adding a
+// `npm run messages:rekey [-- --batch-size 500]`: re-encrypts every message, group title,
+// reported message text (in reports) and every companion chat message (with its sources) and
+// title, under the newest key of MESSAGE_KEYS (the last entry) so that older keys can be removed.
+// It also seals text stored in clear before it was encrypted (companion rows from before
+// migrations 0027 and 0028; group titles and reported message texts from before the migration
+// `sealed_report_text_and_group_titles`): run it once after upgrading past them. Run it after adding a
 // new key and restarting the servers; when it reports that only the newest key is in use and
 // nothing is in clear, drop the old entries from MESSAGE_KEYS. Opens the database the server
 // uses (DATABASE_URL, or PGlite in DATA_DIR) and applies pending migrations first. Safe to
@@ -12,6 +13,7 @@ import { messageKeyring } from '../server/crypto/message-keys.js';
 import { loadMessageKeys, openConfiguredDatabase } from '../server/deps.js';
 import { rekeyCompanion } from '../server/domains/companion/rekey.js';
 import { rekeyMessages } from '../server/domains/conversations/rekey.js';
+import { rekeyReportTexts } from '../server/domains/reports/rekey.js';
 import { createLogger } from '../server/log.js';
 import { runScript, ScriptError } from '../server/script.js';
 
@@ -46,9 +48,20 @@ await runScript(async () => {
     const current = keyring.current.id;
     const messages = await rekeyMessages(database, keyring, {
       batchSize,
-      onBatch: progress((done) => `re-encrypted ${done} messages so far`),
+      onBatch: progress((done) => `re-encrypted ${done} messages and group titles so far`),
     });
     process.stdout.write(`Re-encrypted ${messages.rekeyed} messages under key "${current}".\n`);
+    process.stdout.write(
+      `Group titles: sealed ${messages.titlesSealed} stored in clear; re-encrypted ${messages.titlesRekeyed} under key "${current}".\n`,
+    );
+    const reports = await rekeyReportTexts(database, keyring, {
+      batchSize,
+      onBatch: progress((done) => `sealed ${done} reported message texts so far`),
+    });
+    process.stdout.write(
+      `Reports: sealed ${count(reports.sealed, 'reported message text')} stored in clear; ` +
+        `re-encrypted ${reports.rekeyed} under key "${current}".\n`,
+    );
     const companion = await rekeyCompanion(database, keyring, {
       batchSize,
       onBatch: progress((done) => `sealed ${done} companion messages and titles so far`),
@@ -58,15 +71,18 @@ await runScript(async () => {
         `stored in clear; re-encrypted ${count(companion.messagesRekeyed, 'message')} and ` +
         `${count(companion.titlesRekeyed, 'title')} under key "${current}".\n`,
     );
-    const old = [...new Set([...messages.keysInUse, ...companion.keysInUse])].filter((id) => id !== current).sort();
-    if (old.length === 0 && companion.plaintextLeft === 0)
+    const old = [...new Set([...messages.keysInUse, ...companion.keysInUse, ...reports.keysInUse])]
+      .filter((id) => id !== current)
+      .sort();
+    const inClear = messages.plaintextLeft + companion.plaintextLeft + reports.plaintextLeft;
+    if (old.length === 0 && inClear === 0)
       process.stdout.write(
-        'No message or companion text needs another key and none is in clear: older entries can be removed from MESSAGE_KEYS.\n',
+        'No message, title, report or companion text needs another key and none is in clear: older entries can be removed from MESSAGE_KEYS.\n',
       );
     else {
       const left = [
         ...(old.length > 0 ? [`keys still in use: ${old.map((id) => `"${id}"`).join(', ')}`] : []),
-        ...(companion.plaintextLeft > 0 ? [`${count(companion.plaintextLeft, 'companion text')} still in clear`] : []),
+        ...(inClear > 0 ? [`${count(inClear, 'text')} still in clear`] : []),
       ];
       // Rows written meanwhile by a server with an older key list, or locked by a write during the run.
       process.stdout.write(`Not finished (${left.join('; ')}); run this again.\n`);

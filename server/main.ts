@@ -80,7 +80,7 @@ async function main() {
   const jobs = createJobRunner(deps, [
     ...allJobs,
     createEventReminderJob({ push, log, database: deps.database }),
-    createMessagePushJob({ push, log, database: deps.database }),
+    createMessagePushJob({ push, log, database: deps.database, config: deps.config }),
     createEventUpdatePushJob({ push, log, database: deps.database }),
     createMemberPushJob({ push, log, database: deps.database }),
   ]);

@@ -451,7 +451,7 @@ export interface paths {
         };
         /**
          * Reports, oldest first
-         * @description The moderation queue, ordered by `_id` (oldest first); filters `status`, `targetType`, `reason`. Each report carries its reporter, the snapshot of the target taken when it was reported, the target's state now (`present`, `hidden`, `deleted`, `unknown`), its current author, and every decision made on it.
+         * @description The moderation queue, ordered by `_id` (oldest first); filters `status`, `targetType`, `reason`. Each report carries its reporter, the snapshot of the target taken when it was reported, the target's state now (`present`, `hidden`, `deleted`, `unknown`), its current author, and every decision made on it. The text of a reported message is sealed at rest and shown only until its retention ends (`target.privateText`).
          */
         get: operations["reports-adminList"];
         put?: never;
@@ -472,7 +472,7 @@ export interface paths {
         get?: never;
         /**
          * Resolve or dismiss a report
-         * @description Records a decision: `status` `resolved` or `dismissed`, an internal `note` (admins only), a `publicNote` (shown to the reporter) and an optional `action` `hide` (posts and comments, with `resolved`: the target then answers 404 to everyone but admins; 400 `validation_failed` for another type or with `dismissed`; 409 `conflict` when the target no longer exists). A decided report may be decided again (a second opinion, a corrected note): the report shows the latest decision and the audit trail (`decisions`) keeps every one with who and when. A later decision does not undo a hide. 404 for an unknown id.
+         * @description Records a decision: `status` `resolved` or `dismissed`, an internal `note` (admins only), a `publicNote` (shown to the reporter) and an optional `action` `hide` (posts and comments, with `resolved`: the target then answers 404 to everyone but admins; 400 `validation_failed` for another type or with `dismissed`; 409 `conflict` when the target no longer exists). A decided report may be decided again (a second opinion, a corrected note): the report shows the latest decision and the audit trail (`decisions`) keeps every one with who and when. A later decision does not undo a hide. Message reports: the text of the message is deleted 30 days after a decision (or at the expiry of the message if sooner); `keepEvidence: true` keeps it 365 days from this decision instead, even past that expiry (400 `validation_failed` for a report without private text, 409 `conflict` when it was already deleted); a later decision without it brings back the ordinary rule. 404 for an unknown id.
          */
         put: operations["reports-resolve"];
         post?: never;
@@ -854,7 +854,7 @@ export interface paths {
         };
         /**
          * Messages of a conversation the caller is in
-         * @description Newest first; `nextCursor` pages back in time. Messages are encrypted at rest and decrypted for the answer. A message past its `expiresAt` is never returned.
+         * @description Newest first; `nextCursor` pages back in time. Messages are encrypted at rest and decrypted for the answer; one that cannot be decrypted (its key was removed from MESSAGE_KEYS too early, or the row is damaged) is a placeholder with an empty `body` and `unreadable: true`, and the rest of the history reads as usual. A message past its `expiresAt` is never returned.
          */
         get: operations["conversations-listMessages"];
         put?: never;
@@ -2590,6 +2590,11 @@ export interface components {
             role: "user" | "assistant";
             /** @description Assistant messages: the items cited. */
             sources: components["schemas"]["CompanionSource"][];
+            /**
+             * @description Present, and true, only on a placeholder: the stored text could not be decrypted (its key was removed from MESSAGE_KEYS too early, or the row is damaged). `content` is then empty and `sources` empty; the rest of the history reads normally.
+             * @constant
+             */
+            unreadable?: true;
         };
         CompanionReply: {
             conversationId: string;
@@ -2894,12 +2899,18 @@ export interface components {
         };
         Message: {
             _id: string;
+            /** @description The text as sent; empty only when `unreadable` is true. */
             body: string;
             conversationId: string;
             createdAt: string;
             /** @description When the message is deleted: 90 days after it was sent, or sooner under the conversation's disappearing-message lifetime. It is never returned after this time. */
             expiresAt: string;
             sender: components["schemas"]["MemberRef"];
+            /**
+             * @description Present, and true, only on a placeholder: the stored text could not be decrypted (its key was removed from MESSAGE_KEYS too early, or the row is damaged). `body` is then empty; the rest of the history reads normally. Absent on every readable message.
+             * @constant
+             */
+            unreadable?: true;
         };
         /**
          * @description Per channel and kind. `eventReminders`: ~24 h before an event you RSVP'd `going` to; `eventUpdates`: changes to or cancellation of such an event; `messages`: new messages; `friendInvitesAccepted`: someone accepted your friend invite; `reportOutcomes`: a report you filed was decided. Defaults: push on for every kind, email off for every kind, pushShowsDetails off.
@@ -3099,6 +3110,8 @@ export interface components {
             _id: string;
             action: "hide" | null;
             decidedAt: string;
+            /** @description The moderator kept the report's private text (a message's) as evidence past its own expiry. */
+            keepEvidence: boolean;
             /** @description Null once the moderator's account was deleted. */
             moderator: components["schemas"]["MemberRef"] | null;
             note: string | null;
@@ -3106,12 +3119,27 @@ export interface components {
             /** @enum {string} */
             status: "resolved" | "dismissed";
         };
+        /** @description A reported message's text is private: sealed at rest and deleted by this rule (the rest of the snapshot stays). Null for every other target type. */
+        ReportPrivateTextRetention: {
+            /** @description When the private text is deleted (null once it is): its own expiry while the report is open; after a decision 30 days later or its own expiry, whichever is sooner; 365 days after a decision with `keepEvidence`. */
+            deleteAt: string | null;
+            /** @description The text's own expiry: the message's `expiresAt` when it was reported. */
+            expiresAt: string;
+            /** @description The latest decision kept it (`keepEvidence`). */
+            keptAsEvidence: boolean;
+            /**
+             * @description Present only when the sealed text could not be decrypted (its key was removed from MESSAGE_KEYS too early): the snapshot then lacks it.
+             * @constant
+             */
+            unreadable?: true;
+        };
         ReportTargetView: {
             /** @description Who wrote or owns the target now (null: no single author, or deleted account). */
             author: components["schemas"]["MemberRef"] | null;
             /** @description The author deleted the account: the snapshot lost their id and handle, kept the words. */
             authorDeleted: boolean;
-            /** @description The target as the reporter saw it when reporting. */
+            privateText: components["schemas"]["ReportPrivateTextRetention"] | null;
+            /** @description The target as the reporter saw it when reporting. A message's `text` is in it until `privateText.deleteAt`, then absent. */
             snapshot: {
                 [key: string]: unknown;
             };
@@ -6246,6 +6274,8 @@ export interface operations {
                      * @enum {string}
                      */
                     action?: "hide";
+                    /** @description Message reports: keep the message's text as evidence for 365 days from this decision, even past the message's own expiry (default false: the text goes 30 days after the decision, or at the message's expiry if sooner). 400 for a target without private text, 409 when the text was already deleted. */
+                    keepEvidence?: boolean;
                     /** @description Internal: seen by admins only. */
                     note?: string;
                     /** @description Shown to the reporter with the outcome (never who decided). */

@@ -1,7 +1,9 @@
 // Conversations between members and their messages. Message text is never stored in clear:
 // `ciphertext` is AES-256-GCM under the key named by `key_id` (server/crypto/message-cipher.ts),
 // and every message row carries its own `expires_at` (90 days, or the conversation's shorter
-// disappearing-message lifetime); an hourly sweep deletes expired rows.
+// disappearing-message lifetime); an hourly sweep deletes expired rows. A group's title is sealed
+// the same way (its own key id, nonce and ciphertext columns); the plaintext `title` column is
+// legacy, read only for rows from before that until `npm run messages:rekey` seals them.
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
@@ -19,8 +21,14 @@ export const conversations = pgTable(
   {
     id: idColumn(),
     kind: text({ enum: conversationKinds }).notNull(),
-    /** Groups only. */
-    title: text(),
+    /** Legacy plaintext title (groups created before titles were sealed, until the rekey seals them); never written. */
+    legacyTitle: text('title'),
+    /** Groups only: the MESSAGE_KEYS entry that sealed the title (null: no title, or a legacy one). */
+    titleKeyId: text(),
+    /** 96-bit GCM nonce, fresh per encryption. */
+    titleNonce: bytea(),
+    /** AES-256-GCM ciphertext of the title followed by its 16-byte tag. */
+    titleCiphertext: bytea(),
     /** Disappearing messages: lifetime of messages sent from now on; null = the 90-day default. */
     messageLifetimeSeconds: integer(),
     /**
@@ -32,6 +40,11 @@ export const conversations = pgTable(
   },
   (t) => [
     index('conversations_created_by_idx').on(t.createdBy),
+    check(
+      'conversations_title_sealed_whole',
+      sql`(${t.titleKeyId} is null) = (${t.titleCiphertext} is null) and (${t.titleNonce} is null) = (${t.titleCiphertext} is null)`,
+    ),
+    check('conversations_title_sealed_or_legacy', sql`${t.legacyTitle} is null or ${t.titleCiphertext} is null`),
     check(
       'conversations_message_lifetime_bounds',
       sql`${t.messageLifetimeSeconds} is null or ${t.messageLifetimeSeconds} between ${sql.raw(String(MESSAGE_LIFETIME_MIN_SECONDS))} and ${sql.raw(String(MESSAGE_LIFETIME_MAX_SECONDS))}`,

@@ -4,11 +4,13 @@
 // target keeps the evidence. The target itself is not a foreign key: it may live in any
 // domain's table and may be gone. Privacy on account deletion (server/domains/reports/
 // account-cleanup.ts): reports a member filed go with the account (cascade); reports ABOUT a
-// member keep the reported words but lose every trace of the member's identity.
+// member keep the reported words but lose every trace of the member's identity. What is private
+// in a snapshot (a reported message's text, which is encrypted at rest where it came from) is
+// sealed under MESSAGE_KEYS and deleted by a retention rule (server/domains/reports/retention.ts).
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
-import { createdAt, idColumn } from './columns.js';
+import { bytea, createdAt, idColumn } from './columns.js';
 
 export const reportTargetTypes = ['post', 'comment', 'member', 'message', 'place', 'review', 'event'] as const;
 export const reportReasons = ['spam', 'harassment', 'hate', 'violence', 'misinformation', 'other'] as const;
@@ -35,6 +37,18 @@ export const reports = pgTable(
     details: text(),
     /** The target's content as the reporter saw it (the registry's ReportSnapshot.content). */
     snapshot: jsonb().$type<Record<string, unknown>>().notNull(),
+    /**
+     * The private part of the snapshot (a message's text: ReportSnapshot.sealed), as JSON sealed
+     * under MESSAGE_KEYS: key id, nonce, ciphertext with its tag. Null when there is none or once
+     * the retention sweep deleted it.
+     */
+    sealedKeyId: text(),
+    sealedNonce: bytea(),
+    sealedCiphertext: bytea(),
+    /** The private part's own expiry (a message's expiresAt when reported); fixed. */
+    sealedExpiresAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** When the retention sweep deletes the private part (server/domains/reports/retention.ts). */
+    sealedDeleteAt: timestamp({ withTimezone: true, mode: 'date' }),
     status: text({ enum: reportStatuses }).notNull().default('open'),
     /** Latest decision (the whole history is in report_decisions). */
     decidedAt: timestamp({ withTimezone: true, mode: 'date' }),
@@ -57,6 +71,12 @@ export const reports = pgTable(
     index('reports_status_id_idx').on(t.status, t.id),
     index('reports_target_type_id_idx').on(t.targetType, t.id),
     index('reports_target_idx').on(t.targetType, t.targetId),
+    index('reports_sealed_delete_at_idx').on(t.sealedDeleteAt).where(sql`${t.sealedDeleteAt} is not null`),
+    check(
+      'reports_sealed_whole',
+      sql`(${t.sealedKeyId} is null) = (${t.sealedCiphertext} is null) and (${t.sealedNonce} is null) = (${t.sealedCiphertext} is null)`,
+    ),
+    check('reports_sealed_has_retention', sql`${t.sealedCiphertext} is null or ${t.sealedDeleteAt} is not null`),
   ],
 );
 
@@ -79,6 +99,8 @@ export const reportDecisions = pgTable(
     action: text({ enum: reportActions }),
     note: text(),
     publicNote: text(),
+    /** The moderator kept the report's private text (a message's) as evidence past its own expiry. */
+    keepEvidence: boolean().notNull().default(false),
     decidedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [

@@ -10,6 +10,8 @@
 //   companion-message  cas-companion:v1:<conversationId>:<messageId>
 //   companion-title    cas-companion-title:v1:<conversationId>
 //   companion-sources  cas-companion-sources:v1:<conversationId>:<messageId>
+//   conversation-title cas-conversation-title:v1:<conversationId>
+//   report-snapshot    cas-report-snapshot:v1:<reportId>
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { MessageKeyring } from './message-keys.js';
 
@@ -27,7 +29,9 @@ export type SealedTextAddress =
   | ({ record: 'message' } & MessageAddress)
   | { record: 'companion-message'; conversationId: string; messageId: string }
   | { record: 'companion-title'; conversationId: string }
-  | { record: 'companion-sources'; conversationId: string; messageId: string };
+  | { record: 'companion-sources'; conversationId: string; messageId: string }
+  | { record: 'conversation-title'; conversationId: string }
+  | { record: 'report-snapshot'; reportId: string };
 
 export interface SealedMessage {
   keyId: string;
@@ -51,6 +55,10 @@ function additionalData(address: SealedTextAddress): Buffer {
       return Buffer.from(`cas-companion-title:v1:${address.conversationId}`, 'utf8');
     case 'companion-sources':
       return Buffer.from(`cas-companion-sources:v1:${address.conversationId}:${address.messageId}`, 'utf8');
+    case 'conversation-title':
+      return Buffer.from(`cas-conversation-title:v1:${address.conversationId}`, 'utf8');
+    case 'report-snapshot':
+      return Buffer.from(`cas-report-snapshot:v1:${address.reportId}`, 'utf8');
   }
 }
 
@@ -65,6 +73,10 @@ function describe(address: SealedTextAddress): string {
       return `title of companion conversation ${address.conversationId}`;
     case 'companion-sources':
       return `sources of companion message ${address.messageId}`;
+    case 'conversation-title':
+      return `title of conversation ${address.conversationId}`;
+    case 'report-snapshot':
+      return `snapshot of report ${address.reportId}`;
   }
 }
 

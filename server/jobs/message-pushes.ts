@@ -7,8 +7,8 @@
 // Privacy: the payload never carries the message text, which is encrypted at rest here and would
 // otherwise sit in the device's notification history and on its lock screen. By default it says
 // only that there is a new message, with the conversation id the app opens after sign-in; with
-// `pushShowsDetails` it names the sender (and a group's title). A message queued longer than
-// PUSH_STALE_AFTER_MS (the job was not running; push-queue.ts) is dropped rather than announced late.
+// `pushShowsDetails` it names the sender (and a group's title, sealed at rest and opened here).
+// A message queued longer than PUSH_STALE_AFTER_MS (the job was not running; push-queue.ts) is dropped rather than announced late.
 //
 // The queue is taken and the recipients read in the runner's transaction; the pushes go out after
 // it commits (a push service can take 10 s to fail, and the transaction must not wait for it). A
@@ -19,6 +19,7 @@ import type { Database, Tx } from '../../db/client.js';
 import type { Logger } from '../log.js';
 import type { PushMessage, WebPushSender } from '../push/web-push.js';
 import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../push/web-push-targets.js';
+import { readableGroupTitle, type TitleReader, titleKeyring } from '../domains/conversations/titles.js';
 import { takeFromPushQueue } from './push-queue.js';
 import type { JobWithFollowUp } from './runner.js';
 
@@ -30,7 +31,10 @@ interface Recipient {
   message_id: string;
   conversation_id: string;
   kind: 'direct' | 'group';
-  title: string | null;
+  title_key_id: string | null;
+  title_nonce: Uint8Array | null;
+  title_ciphertext: Uint8Array | null;
+  legacy_title: string | null;
   sender_handle: string;
   user_id: string;
   details: boolean;
@@ -74,7 +78,8 @@ async function recipientsOf(database: Database, tx: Tx, messageIds: string[]): P
   );
   return database.rows<Recipient>(
     sql`
-      select m.id as message_id, m.conversation_id, c.kind, c.title, sender.handle as sender_handle,
+      select m.id as message_id, m.conversation_id, c.kind, c.title_key_id, c.title_nonce, c.title_ciphertext,
+             c.title as legacy_title, sender.handle as sender_handle,
              cm.user_id, coalesce(p.push_shows_details, false) as details
       from messages m
       join conversations c on c.id = m.conversation_id
@@ -89,7 +94,12 @@ async function recipientsOf(database: Database, tx: Tx, messageIds: string[]): P
   );
 }
 
-export function createMessagePushJob(deps: { push: WebPushSender; log: Logger; database: Database }): JobWithFollowUp {
+export function createMessagePushJob(deps: {
+  push: WebPushSender;
+  log: Logger;
+  database: Database;
+  config: TitleReader['config'];
+}): JobWithFollowUp {
   return {
     name: 'message-pushes',
     lockId: ADVISORY_LOCKS.messagePushes,
@@ -110,11 +120,21 @@ export function createMessagePushJob(deps: { push: WebPushSender; log: Logger; d
         tx,
         recipients.map((r) => r.user_id),
       );
+      const keyring = titleKeyring(deps);
       const sends = recipients.flatMap((recipient) => {
         const message = newMessagePush({
           conversationId: recipient.conversation_id,
           kind: recipient.kind,
-          title: recipient.title,
+          // Opened only for a push that shows it (pushShowsDetails).
+          title:
+            recipient.details && recipient.kind === 'group'
+              ? readableGroupTitle(keyring, deps.log, recipient.conversation_id, {
+                  titleKeyId: recipient.title_key_id,
+                  titleNonce: recipient.title_nonce,
+                  titleCiphertext: recipient.title_ciphertext,
+                  legacyTitle: recipient.legacy_title,
+                })
+              : null,
           senderHandle: recipient.sender_handle,
           details: Boolean(recipient.details),
         });

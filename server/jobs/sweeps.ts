@@ -10,6 +10,7 @@ import { rsvpSweep } from './rsvp-sweep.js';
 import { abandonedVideoUploadsSweep } from '../domains/uploads/sweep.js';
 import { unattachedImageUploadsSweep } from '../domains/uploads/image-sweep.js';
 import { friendInviteSweep } from './friend-invite-sweep.js';
+import { reportTextsSweep } from './report-texts-sweep.js';
 
 export const expiredCredentialsSweep: Job = {
   name: 'sweep-expired-credentials',
@@ -53,3 +54,4 @@ allJobs.push(abandonedVideoUploadsSweep);
 allJobs.push(unattachedImageUploadsSweep);
 allJobs.push(friendInviteSweep);
 allJobs.push(expiredMessagesSweep);
+allJobs.push(reportTextsSweep);

@@ -3,7 +3,7 @@
 // MESSAGE_KEYS, proven by canaries that no column of any table (bytea read
 // as text too) and no log line contains, while every read still shows the text. A ciphertext
 // moved to another row or conversation, or under a key no longer configured, does not open: the
-// read fails with a logged error naming ids only. Rows written in clear before encryption stay
+// history shows it as a placeholder (`unreadable: true`), other reads fail, both logged with ids only. Rows written in clear before encryption stay
 // readable and are sealed by the rekey, which also moves companion rows to the newest key.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -134,6 +134,27 @@ async function titles(member: TestMember): Promise<Record<string, string | null>
   return byId;
 }
 
+/**
+ * The history as REST and tRPC show it (which must agree), where a message no key opens is a
+ * placeholder; newest first.
+ */
+async function placeholders(member: TestMember, conversationId: string) {
+  const rest = await t.request('GET', `/api/companion/conversations/${conversationId}/messages`, {
+    token: member.token,
+  });
+  expect(rest.status).toBe(200);
+  const typed = await t.trpc(member.token).companion.listMessages.query({ id: conversationId });
+  const shown = (items: { _id: string; content: string; sources: unknown[]; unreadable?: true }[]) =>
+    items.map(({ _id, content, sources, unreadable }) => ({
+      _id,
+      content,
+      sources,
+      ...(unreadable ? { unreadable } : {}),
+    }));
+  expect(shown(typed.items)).toEqual(shown(rest.body.items));
+  return shown(rest.body.items) as { _id: string; content: string; sources: unknown[]; unreadable?: true }[];
+}
+
 /** The error a failed read answers: the generic 500, nothing of the text. */
 function expectGenericFailure(res: { status: number; body: any; text: string }) {
   expect(res.status).toBe(500);
@@ -226,18 +247,16 @@ describe('companion text at rest', () => {
         update companion_messages set key_id = s.key_id, nonce = s.nonce, ciphertext = s.ciphertext
         from companion_messages s where s.id = ${from}::uuid and companion_messages.id = ${to}::uuid`);
 
-    // Within a conversation: A's question over A's reply.
+    // Within a conversation: A's question over A's reply. The history shows it as a placeholder.
     await copyMessage(a.userMessageId, a.replyMessageId);
-    const sameConversation = await t.request('GET', `/api/companion/conversations/${a.conversationId}/messages`, {
-      token: member.token,
-    });
-    expectGenericFailure(sameConversation);
+    expect(await placeholders(member, a.conversationId)).toEqual([
+      { _id: a.replyMessageId, content: '', sources: [], unreadable: true },
+      { _id: a.userMessageId, content: `${secret} in A`, sources: [] },
+    ]);
     expect(loggedErrors()).toContain(`companion message ${a.replyMessageId}: authentication failed under key "k1"`);
     // Across conversations: A's question over B's question; continuing B fails before the stream.
     await copyMessage(a.userMessageId, b.userMessageId);
-    expectGenericFailure(
-      await t.request('GET', `/api/companion/conversations/${b.conversationId}/messages`, { token: member.token }),
-    );
+    expect((await placeholders(member, b.conversationId)).map((m) => m.unreadable)).toEqual([undefined, true]);
     expect(loggedErrors()).toContain(`companion message ${b.userMessageId}: authentication failed`);
     const requestsBefore = provider.requests.length;
     const continued = await chatSse(t, member, { conversationId: b.conversationId, message: 'and then?' });
@@ -267,9 +286,10 @@ describe('companion text at rest', () => {
     const turn = await t.trpc(member.token).companion.chat.mutate({ message: secret });
     useKeys(K2);
     try {
-      expectGenericFailure(
-        await t.request('GET', `/api/companion/conversations/${turn.conversationId}/messages`, { token: member.token }),
-      );
+      expect((await placeholders(member, turn.conversationId)).map((m) => [m.content, m.unreadable])).toEqual([
+        ['', true],
+        ['', true],
+      ]);
       expect(loggedErrors()).toContain(
         `companion message ${turn.replyMessageId} is encrypted with key "k1", which MESSAGE_KEYS no longer lists`,
       );
@@ -336,9 +356,7 @@ describe("a reply's sources at rest", () => {
       update companion_messages set sources_nonce = s.sources_nonce, sources_ciphertext = s.sources_ciphertext
       from companion_messages s where s.id = ${other.replyMessageId}::uuid
         and companion_messages.id = ${turn.replyMessageId}::uuid`);
-    expectGenericFailure(
-      await t.request('GET', `/api/companion/conversations/${turn.conversationId}/messages`, { token: member.token }),
-    );
+    expect((await placeholders(member, turn.conversationId)).map((m) => m.unreadable)).toEqual([true, undefined]);
     expect(loggedErrors()).toContain(`sources of companion message ${turn.replyMessageId}: authentication failed`);
     expect(logged()).not.toContain(guides[0]!.slug);
     await t.request('DELETE', '/api/me', { token: member.token });

@@ -73,7 +73,8 @@ describe('message report target', () => {
       const snapshot = await target!.snapshot(tx, memberContext(b!), message._id);
       expect(snapshot).toEqual({
         authorId: a!.id,
-        content: { text: 'report me', senderHandle: a!.handle, conversationId: c._id, sentAt: message.createdAt },
+        content: { senderHandle: a!.handle, conversationId: c._id, sentAt: message.createdAt },
+        sealed: { content: { text: 'report me' }, expiresAt: new Date(message.expiresAt) },
       });
       expect(await target!.snapshot(tx, memberContext(outsider), message._id)).toBeNull();
       expect(await target!.snapshot(tx, memberContext(b!), '0190d3b2-6f1e-7c3a-8b2d-1234567890ab')).toBeNull();

@@ -77,7 +77,10 @@ describe('realtime events of an idempotent create', () => {
       const res = await startWithKey(a!.token, [b!.id, c!.id], title, key);
       expect(res.status).toBe(500);
       expect(recorder.calls).toEqual([]);
-      const [row] = await other<{ n: number }[]>`select count(*)::int as n from conversations where title = ${title}`;
+      // Titles are sealed at rest: the conversation is looked for through its creator's membership.
+      const [row] = await other<
+        { n: number }[]
+      >`select count(*)::int as n from conversation_members where user_id = ${a!.id}`;
       expect(row!.n).toBe(0);
     } finally {
       recorder.uninstall();

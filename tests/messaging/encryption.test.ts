@@ -86,7 +86,7 @@ describe('encryption at rest', () => {
     });
     await t.deps.database.db.transaction(async (tx) => {
       const snapshot = await reportTarget('message')!.snapshot(tx, memberContext(b!.id), sent._id);
-      expect(snapshot?.content.text).toBe(`${canary} over REST`);
+      expect(snapshot?.sealed?.content.text).toBe(`${canary} over REST`);
     });
 
     expect(await findInEveryTable(t.deps.database, [canary])).toEqual([]);

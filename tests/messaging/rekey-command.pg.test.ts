@@ -1,6 +1,7 @@
 // `npm run messages:rekey`, run as the README says (a child process) against this file's own
-// PostgreSQL database: it re-encrypts every message and companion chat text under the newest key
-// of MESSAGE_KEYS and seals companion text stored in clear before it was encrypted, after which
+// PostgreSQL database: it re-encrypts every message, group title, reported message text and
+// companion chat text under the newest key of MESSAGE_KEYS and seals text stored in clear before
+// it was encrypted (companion text, group titles), after which
 // the old key can be dropped and everything still reads.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +12,7 @@ import type { Config } from '../../server/config.js';
 import { testDatabaseUrl } from '../setup/database.js';
 import { insertLegacyConversation } from '../companion/helpers.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
-import { circle, send, startConversation } from './helpers.js';
+import { befriend, circle, send, startConversation } from './helpers.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const K1 = `old-key:${randomBytes(32).toString('base64')}`;
@@ -50,6 +51,18 @@ it('re-encrypts every message under the newest key; the old key can then be drop
     { role: 'assistant', content: 'legacy answer' },
   ]);
 
+  // A group whose title is in clear (as stored before titles were sealed), and a reported message.
+  const third = await createMember(t);
+  await befriend(t, a!, third);
+  const group = await startConversation(t, a!, [b!, third], 'placeholder');
+  await t.deps.database.rows(
+    sql`update conversations set title = 'legacy group title', title_key_id = null, title_nonce = null, title_ciphertext = null where id = ${group._id}::uuid`,
+  );
+  const reported = await send(t, a!, group._id, 'reported text');
+  const report = await t
+    .trpc(b!.token)
+    .reports.create.mutate({ targetType: 'message', targetId: reported._id, reason: 'spam' });
+
   const usage = await npmRun(['messages:rekey', '--', '--batch-size', 'lots'], { MESSAGE_KEYS: `${K1},${K2}` });
   expect(usage.code).toBe(1);
   expect(usage.stderr).toContain('usage: npm run messages:rekey');
@@ -60,7 +73,11 @@ it('re-encrypts every message under the newest key; the old key can then be drop
   });
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
-  expect(run.stdout).toContain('Re-encrypted 5 messages under key "new-key"');
+  expect(run.stdout).toContain('Re-encrypted 6 messages under key "new-key"');
+  expect(run.stdout).toContain('Group titles: sealed 1 stored in clear; re-encrypted 0 under key "new-key".');
+  expect(run.stdout).toContain(
+    'Reports: sealed 0 reported message texts stored in clear; re-encrypted 1 under key "new-key".',
+  );
   expect(run.stdout).toContain(
     'Companion chat: sealed 2 messages and 1 title stored in clear; re-encrypted 2 messages and 1 title under key "new-key".',
   );
@@ -83,6 +100,15 @@ it('re-encrypts every message under the newest key; the old key can then be drop
   (t.deps as { config: Config }).config = { ...t.config, MESSAGE_KEYS: K2 };
   const list = await t.trpc(b!.token).conversations.listMessages.query({ id: c._id });
   expect(list.items.map((m) => m.body)).toEqual([4, 3, 2, 1, 0].map((i) => `message ${i}`));
+  expect((await t.trpc(b!.token).conversations.get.query({ id: group._id })).title).toBe('legacy group title');
+  const groupRows = await t.deps.database.rows<{ title: string | null; title_key_id: string }>(
+    sql`select title, title_key_id from conversations where id = ${group._id}::uuid`,
+  );
+  expect(groupRows).toEqual([{ title: null, title_key_id: 'new-key' }]);
+  const reportRows = await t.deps.database.rows<{ sealed_key_id: string }>(
+    sql`select sealed_key_id from reports where id = ${report._id}::uuid`,
+  );
+  expect(reportRows).toEqual([{ sealed_key_id: 'new-key' }]);
   const companion = t.trpc(member.token).companion;
   const legacyMessages = await companion.listMessages.query({ id: legacy.conversationId });
   expect(legacyMessages.items.map((m) => m.content)).toEqual(['legacy answer', 'legacy question']);

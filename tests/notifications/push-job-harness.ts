@@ -4,6 +4,7 @@
 import webPush from 'web-push';
 import { afterAll, beforeAll } from 'vitest';
 import type { Database } from '../../db/client.js';
+import type { Config } from '../../server/config.js';
 import { type AnyJob, createJobRunner } from '../../server/jobs/runner.js';
 import type { Logger } from '../../server/log.js';
 import { createWebPushSender, type WebPushSender } from '../../server/push/web-push.js';
@@ -22,7 +23,7 @@ export interface PushJobHarness {
 }
 
 export function usePushJobHarness(
-  makeJob: (deps: { push: WebPushSender; log: Logger; database: Database }) => AnyJob,
+  makeJob: (deps: { push: WebPushSender; log: Logger; database: Database; config: Config }) => AnyJob,
 ): PushJobHarness {
   const vapid = webPush.generateVAPIDKeys();
   const harness = {
@@ -32,6 +33,7 @@ export function usePushJobHarness(
         push: createWebPushSender({ config: t.config, log: t.deps.log }),
         log: t.deps.log,
         database: t.deps.database,
+        config: t.deps.config,
       });
       return createJobRunner({ database: t.deps.database, clock: t.clock, log: t.deps.log }, [job]).runOnce(job);
     },

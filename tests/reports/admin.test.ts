@@ -42,6 +42,7 @@ describe('GET /api/admin/reports', () => {
         authorDeleted: false,
         state: 'present',
         snapshot: { handle: target.handle, joinedAt: expect.any(String) },
+        privateText: null,
       },
       decisions: [],
     });
@@ -181,6 +182,7 @@ describe('PUT /api/admin/reports/{id}', () => {
         action: null,
         note: 'Second strike.',
         publicNote: 'We warned the member.',
+        keepEvidence: false,
         decidedAt: at,
       },
     ]);

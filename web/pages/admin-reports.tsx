@@ -1,7 +1,8 @@
 // The admins' report queue (/app/admin/reports): filters by status and target type, each report
 // with its reporter, the snapshot taken when it was reported, the target's state now and every
 // decision; a form to resolve or dismiss it with an internal note, a public note for the reporter
-// and, for posts and comments, the hide action. Members who are not admins get a 403 page (the
+// and, for posts and comments, the hide action; for a reported message, when its text will be
+// deleted and a choice to keep it as evidence. Members who are not admins get a 403 page (the
 // API decides).
 import type { Context, Hono } from 'hono';
 import { isApiError, type RouterInputs, type RouterOutputs } from '../../client-sdk/src/index.js';
@@ -32,6 +33,7 @@ interface ResolveFormState {
   note: string;
   publicNote: string;
   hide: boolean;
+  keepEvidence: boolean;
   error: string;
 }
 
@@ -58,6 +60,19 @@ function Snapshot({ snapshot }: { snapshot: Record<string, unknown> }) {
   );
 }
 
+/** When a reported message's text goes (it is sealed, and deleted by the retention rule). */
+function PrivateText({ retention }: { retention: AdminReport['target']['privateText'] }) {
+  if (!retention) return null;
+  if (!retention.deleteAt) return <p class="muted">The message's text was deleted under the retention rule.</p>;
+  return (
+    <p class="muted">
+      {retention.unreadable ? 'The text cannot be decrypted. ' : ''}
+      The message's text is deleted on <DateTime value={retention.deleteAt} />
+      {retention.keptAsEvidence ? ' (kept as evidence)' : ''}.
+    </p>
+  );
+}
+
 function ResolveForm({ report, back, state }: { report: AdminReport; back: string; state?: ResolveFormState }) {
   const id = report._id;
   const status = state?.status ?? 'resolved';
@@ -75,6 +90,12 @@ function ResolveForm({ report, back, state }: { report: AdminReport; back: strin
           <input type="radio" name="status" value="dismissed" checked={status === 'dismissed'} /> Dismiss
         </label>
       </fieldset>
+      {report.target.privateText?.deleteAt ? (
+        <label class="choice">
+          <input type="checkbox" name="keepEvidence" value="1" checked={state?.keepEvidence ?? false} /> Keep the
+          message's text as evidence for 365 days, even after the message itself disappears
+        </label>
+      ) : null}
       {canHide ? (
         <label class="choice">
           <input type="checkbox" name="hide" value="1" checked={state?.hide ?? false} /> Hide the{' '}
@@ -136,6 +157,7 @@ function ReportCard({ report, back, state }: { report: AdminReport; back: string
         ) : null}
       </p>
       <Snapshot snapshot={report.target.snapshot} />
+      <PrivateText retention={report.target.privateText} />
       {report.decisions.length > 0 ? (
         <>
           <h4>Decisions</h4>
@@ -143,7 +165,8 @@ function ReportCard({ report, back, state }: { report: AdminReport; back: string
             {report.decisions.map((decision) => (
               <li>
                 {decision.status === 'resolved' ? 'Resolved' : 'Dismissed'}
-                {decision.action === 'hide' ? ' and hidden' : ''} by{' '}
+                {decision.action === 'hide' ? ' and hidden' : ''}
+                {decision.keepEvidence ? ', text kept as evidence,' : ''} by{' '}
                 {decision.moderator ? `@${decision.moderator.handle}` : 'a deleted account'} on{' '}
                 <DateTime value={decision.decidedAt} />
                 {decision.note ? <p>Internal note: {decision.note}</p> : null}
@@ -259,12 +282,21 @@ export function registerAdminReportPages(app: Hono<WebEnv>): void {
     const note = textField(form, 'note').trim();
     const publicNote = textField(form, 'publicNote').trim();
     const hide = textField(form, 'hide') === '1';
+    const keepEvidence = textField(form, 'keepEvidence') === '1';
     const backUrl = new URL(back, 'http://x');
     const filters = readFilters(Object.fromEntries(backUrl.searchParams));
     const cursor = backUrl.searchParams.get('cursor') || undefined;
     const refuse = (error: string, httpStatus: 400 | 403 | 404 | 409 | 429 | 500) => {
       c.status(httpStatus);
-      return renderQueue(c, filters, cursor, back, { reportId: id, status, note, publicNote, hide, error });
+      return renderQueue(c, filters, cursor, back, {
+        reportId: id,
+        status,
+        note,
+        publicNote,
+        hide,
+        keepEvidence,
+        error,
+      });
     };
     if (status !== 'resolved' && status !== 'dismissed') return refuse('Choose Resolve or Dismiss.', 400);
     try {
@@ -274,6 +306,7 @@ export function registerAdminReportPages(app: Hono<WebEnv>): void {
         note: note || undefined,
         publicNote: publicNote || undefined,
         action: hide ? 'hide' : undefined,
+        keepEvidence: keepEvidence || undefined,
       });
     } catch (error) {
       if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
@@ -283,7 +316,7 @@ export function registerAdminReportPages(app: Hono<WebEnv>): void {
     return redirectWithNotice(
       c,
       back,
-      `Report ${status}${hide ? ' and the content hidden' : ''}${publicNote ? '; the reporter sees your public note' : ''}.`,
+      `Report ${status}${hide ? ' and the content hidden' : ''}${keepEvidence ? ', the message text kept as evidence' : ''}${publicNote ? '; the reporter sees your public note' : ''}.`,
     );
   });
 }

@@ -376,4 +376,30 @@ describe('reports', () => {
     expect(mine.html).toContain('Looked fine to us.');
     expect(mine.html).not.toContain(admin.handle);
   });
+
+  it("shows when a reported message's text is deleted, and keeps it as evidence when the admin asks", async () => {
+    const conversation = await stack.api.trpc(alice.token).conversations.create.mutate({ memberIds: [bob.id] });
+    const message = await stack.api
+      .trpc(alice.token)
+      .conversations.sendMessage.mutate({ id: conversation._id, body: 'Meet me behind the barn.' });
+    const report = await stack.api
+      .trpc(bob.token)
+      .reports.create.mutate({ targetType: 'message', targetId: message._id, reason: 'harassment' });
+    const queue = await web(admin, '/app/admin/reports?targetType=message');
+    expect(queue.html).toContain('Meet me behind the barn.');
+    expect(queue.html).toContain('text is deleted on');
+    expect(queue.html).toContain('name="keepEvidence"');
+
+    const kept = await web(admin, `/app/admin/reports/${report._id}/resolve`, {
+      form: { status: 'resolved', keepEvidence: '1', back: '/app/admin/reports?status=any&targetType=message' },
+    });
+    expect(kept.status).toBe(303);
+    const after = (await stack.api.trpc(admin.token).reports.adminList.query({ targetType: 'message' })).items.find(
+      (r) => r._id === report._id,
+    );
+    expect(after?.target.privateText?.keptAsEvidence).toBe(true);
+    expect(after?.decisions.map((d) => d.keepEvidence)).toEqual([true]);
+    const page = await web(admin, '/app/admin/reports?status=any&targetType=message');
+    expect(page.html).toContain('(kept as evidence)');
+  });
 });

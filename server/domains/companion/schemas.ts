@@ -64,6 +64,10 @@ export const companionMessageOutput = z
     role: z.enum(['user', 'assistant']),
     content: z.string(),
     sources: z.array(companionSourceOutput).meta({ description: 'Assistant messages: the items cited.' }),
+    unreadable: z.literal(true).optional().meta({
+      description:
+        'Present, and true, only on a placeholder: the stored text could not be decrypted (its key was removed from MESSAGE_KEYS too early, or the row is damaged). `content` is then empty and `sources` empty; the rest of the history reads normally.',
+    }),
     createdAt: z.string(),
   })
   .meta({ id: 'CompanionMessage' });

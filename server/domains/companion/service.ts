@@ -15,6 +15,7 @@ import { hitRateLimit, rateLimitedError } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
+import { MessageDecryptError } from '../../crypto/message-cipher.js';
 import type { MessageKeyring } from '../../crypto/message-keys.js';
 import type { Context } from '../../trpc/context.js';
 import { generateReply, ProviderError } from './replies.js';
@@ -267,6 +268,28 @@ export async function deleteConversation(ctx: MemberContext, input: { id: string
   return { ok: true };
 }
 
+/**
+ * A message's content and sources, or the placeholder of one no configured key opens (`content`
+ * empty, no sources, `unreadable: true`), logged with ids only: one damaged row does not make the
+ * whole history fail.
+ */
+function readableMessage(
+  ctx: MemberContext,
+  keyring: MessageKeyring,
+  row: Parameters<typeof openCompanionMessage>[1],
+): Pick<CompanionMessageOutput, 'content' | 'sources' | 'unreadable'> {
+  try {
+    return { content: openCompanionMessage(keyring, row), sources: openCompanionSources(keyring, row) };
+  } catch (error) {
+    if (!(error instanceof MessageDecryptError)) throw error;
+    ctx.log.error(
+      { err: error, conversationId: row.conversationId, messageId: row.id, keyId: row.keyId },
+      'companion message does not decrypt: served as an unreadable placeholder',
+    );
+    return { content: '', sources: [], unreadable: true };
+  }
+}
+
 /** One conversation's messages, newest first; 404 unless it is the caller's (decided in SQL). */
 export async function listMessages(ctx: MemberContext, input: { id: string; cursor?: string; limit: number }) {
   const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
@@ -295,8 +318,7 @@ export async function listMessages(ctx: MemberContext, input: { id: string; curs
       (row): CompanionMessageOutput => ({
         _id: row.id,
         role: row.role,
-        content: openCompanionMessage(keyring, row),
-        sources: openCompanionSources(keyring, row),
+        ...readableMessage(ctx, keyring, row),
         createdAt: row.createdAt.toISOString(),
       }),
     ),

@@ -12,7 +12,7 @@ import {
 } from '../../../db/schema/index.js';
 import { newId } from '../../../db/ids.js';
 import { messageKeyring } from '../../crypto/message-keys.js';
-import { openMessage, sealMessage } from '../../crypto/message-cipher.js';
+import { MessageDecryptError, openMessage, sealMessage } from '../../crypto/message-cipher.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
@@ -115,13 +115,36 @@ export async function listMessages(ctx: MemberContext, input: { id: string; curs
         _id: row.id,
         conversationId: input.id,
         sender: { _id: row.senderId, handle: row.senderHandle },
-        body: openMessage(keyring, { conversationId: input.id, messageId: row.id }, row),
+        ...readableBody(ctx, keyring, input.id, row),
         createdAt: row.createdAt.toISOString(),
         expiresAt: row.expiresAt.toISOString(),
       }),
     ),
     nextCursor: page.nextCursor,
   };
+}
+
+/**
+ * The message's text, or the placeholder of one no configured key opens (its key was retired too
+ * early, or the row was damaged): `body` empty and `unreadable: true`, so one bad row does not
+ * make the whole history fail. Logged with ids and key id only.
+ */
+function readableBody(
+  ctx: MemberContext,
+  keyring: ReturnType<typeof keyringOf>,
+  conversationId: string,
+  row: { id: string; keyId: string; nonce: Uint8Array; ciphertext: Uint8Array },
+): Pick<MessageOutput, 'body' | 'unreadable'> {
+  try {
+    return { body: openMessage(keyring, { conversationId, messageId: row.id }, row) };
+  } catch (error) {
+    if (!(error instanceof MessageDecryptError)) throw error;
+    ctx.log.error(
+      { err: error, conversationId, messageId: row.id, keyId: row.keyId },
+      'message text does not decrypt: served as an unreadable placeholder',
+    );
+    return { body: '', unreadable: true };
+  }
 }
 
 /** The sender deletes their message for everyone: the row goes. Someone else's message: 403. */

@@ -1,7 +1,9 @@
 // Messages are reportable (server/domains/reports/targets.ts). Only a member of the message's
 // conversation can see it, so only they can report it; everyone else gets null (404, like a
-// message that does not exist). The snapshot keeps the decrypted text for moderators: a report
-// is evidence the reporter could read and chose to hand over.
+// message that does not exist). The snapshot keeps the decrypted text for moderators (a report
+// is evidence the reporter could read and chose to hand over) as its sealed part, which the
+// reports domain keeps encrypted and deletes by its retention rule, never later than the
+// message's own expiry unless a moderator keeps it as evidence (server/domains/reports/retention.ts).
 import { sql } from 'drizzle-orm';
 import { registerReportTarget } from '../reports/targets.js';
 import { openMessage } from '../../crypto/message-cipher.js';
@@ -16,6 +18,7 @@ interface Row {
   sender_id: string;
   sender_handle: string;
   created_ms: number;
+  expires_ms: number;
 }
 
 registerReportTarget({
@@ -24,7 +27,8 @@ registerReportTarget({
     const [row] = await viewer.database.rows<Row>(
       sql`
       select m.id, m.conversation_id, m.key_id, m.nonce, m.ciphertext, u.id as sender_id, u.handle as sender_handle,
-        round(extract(epoch from m.created_at) * 1000)::float8 as created_ms
+        round(extract(epoch from m.created_at) * 1000)::float8 as created_ms,
+        round(extract(epoch from m.expires_at) * 1000)::float8 as expires_ms
       from messages m
       join users u on u.id = m.sender_id
       join conversation_members cm on cm.conversation_id = m.conversation_id and cm.user_id = ${viewer.user.id}::uuid
@@ -40,11 +44,11 @@ registerReportTarget({
     return {
       authorId: row.sender_id,
       content: {
-        text,
         senderHandle: row.sender_handle,
         conversationId: row.conversation_id,
         sentAt: new Date(row.created_ms).toISOString(),
       },
+      sealed: { content: { text }, expiresAt: new Date(row.expires_ms) },
     };
   },
 });

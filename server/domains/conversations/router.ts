@@ -135,7 +135,7 @@ export const conversationsRouter = router({
         tags,
         summary: 'Messages of a conversation the caller is in',
         description:
-          'Newest first; `nextCursor` pages back in time. Messages are encrypted at rest and decrypted for the answer. A message past its `expiresAt` is never returned.',
+          'Newest first; `nextCursor` pages back in time. Messages are encrypted at rest and decrypted for the answer; one that cannot be decrypted (its key was removed from MESSAGE_KEYS too early, or the row is damaged) is a placeholder with an empty `body` and `unreadable: true`, and the rest of the history reads as usual. A message past its `expiresAt` is never returned.',
       },
     })
     .input(schemas.listMessagesInput())

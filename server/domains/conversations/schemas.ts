@@ -69,7 +69,11 @@ export const messageOutput = z
     _id: z.string(),
     conversationId: z.string(),
     sender: memberRef,
-    body: z.string(),
+    body: z.string().meta({ description: 'The text as sent; empty only when `unreadable` is true.' }),
+    unreadable: z.literal(true).optional().meta({
+      description:
+        'Present, and true, only on a placeholder: the stored text could not be decrypted (its key was removed from MESSAGE_KEYS too early, or the row is damaged). `body` is then empty; the rest of the history reads normally. Absent on every readable message.',
+    }),
     createdAt: z.string(),
     expiresAt: z.string().meta({
       description:

@@ -5,11 +5,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { conversationMembers, conversations, directConversations } from '../../../db/schema/index.js';
 import type { Tx } from '../../../db/client.js';
+import { newId } from '../../../db/ids.js';
 import { AppError } from '../../errors.js';
 import type { MemberContext } from '../../shared/context.js';
 import { conversationRoom, joinRooms, leaveRoom, publish, userRoom } from './publish.js';
 import type { ConversationOutput, ReadStateOutput } from './schemas.js';
 import { MESSAGE_TTL_SECONDS } from './schemas.js';
+import { sealGroupTitle, titleKeyring } from './titles.js';
 import { conversationView, listConversationViews, notFound, summaryOf } from './views.js';
 
 /** The members among `ids` the caller may message: friends, or sharing a grove. Decided in SQL. */
@@ -36,15 +38,23 @@ class PairTaken extends Error {}
 
 /** `memberIds[0]` is the one who starts it: recorded as a group's creator (who may remove members). */
 async function insertConversation(
+  ctx: MemberContext,
   tx: Tx,
   kind: 'direct' | 'group',
   title: string | null,
   memberIds: string[],
   now: Date,
 ): Promise<string> {
+  const id = newId();
   const [row] = await tx
     .insert(conversations)
-    .values({ kind, title, createdBy: kind === 'group' ? memberIds[0] : null, createdAt: now })
+    .values({
+      id,
+      kind,
+      ...sealGroupTitle(titleKeyring(ctx), id, title),
+      createdBy: kind === 'group' ? memberIds[0] : null,
+      createdAt: now,
+    })
     .returning({ id: conversations.id });
   await tx
     .insert(conversationMembers)
@@ -65,7 +75,7 @@ async function openDirectConversation(ctx: MemberContext, otherId: string): Prom
   if (found) return found;
   try {
     const id = await ctx.db.transaction(async (tx) => {
-      const conversationId = await insertConversation(tx, 'direct', null, [ctx.user.id, otherId], ctx.clock.now());
+      const conversationId = await insertConversation(ctx, tx, 'direct', null, [ctx.user.id, otherId], ctx.clock.now());
       // The primary key (low, high) settles a race: the loser's insert waits, then does nothing.
       const claimed = await tx
         .insert(directConversations)
@@ -75,7 +85,7 @@ async function openDirectConversation(ctx: MemberContext, otherId: string): Prom
       if (claimed.length === 0) throw new PairTaken();
       return conversationId;
     });
-    announceCreated(ctx, await conversationView(ctx.database, ctx.db, ctx.user.id, ctx.clock.now(), id));
+    announceCreated(ctx, await conversationView(ctx, ctx.db, ctx.user.id, ctx.clock.now(), id));
     return id;
   } catch (error) {
     if (!(error instanceof PairTaken)) throw error;
@@ -106,19 +116,19 @@ export async function createConversation(
   if (ids.length === 1) id = await openDirectConversation(ctx, ids[0]!);
   else {
     id = await ctx.db.transaction((tx) =>
-      insertConversation(tx, 'group', input.title ?? null, [ctx.user.id, ...ids], now),
+      insertConversation(ctx, tx, 'group', input.title ?? null, [ctx.user.id, ...ids], now),
     );
-    announceCreated(ctx, await conversationView(ctx.database, ctx.db, ctx.user.id, now, id));
+    announceCreated(ctx, await conversationView(ctx, ctx.db, ctx.user.id, now, id));
   }
-  return conversationView(ctx.database, ctx.db, ctx.user.id, ctx.clock.now(), id);
+  return conversationView(ctx, ctx.db, ctx.user.id, ctx.clock.now(), id);
 }
 
 export function listConversations(ctx: MemberContext, input: { cursor?: string; limit: number }) {
-  return listConversationViews(ctx.database, ctx.user.id, ctx.clock.now(), input);
+  return listConversationViews(ctx, ctx.user.id, ctx.clock.now(), input);
 }
 
 export function getConversation(ctx: MemberContext, input: { id: string }) {
-  return conversationView(ctx.database, ctx.db, ctx.user.id, ctx.clock.now(), input.id);
+  return conversationView(ctx, ctx.db, ctx.user.id, ctx.clock.now(), input.id);
 }
 
 /**
@@ -154,7 +164,7 @@ export async function announceChanged(ctx: MemberContext, conversationId: string
     .where(eq(conversationMembers.conversationId, conversationId))
     .limit(1);
   if (!anyMember) return;
-  const view = await conversationView(ctx.database, ctx.db, anyMember.userId, ctx.clock.now(), conversationId);
+  const view = await conversationView(ctx, ctx.db, anyMember.userId, ctx.clock.now(), conversationId);
   publish(ctx, conversationRoom(conversationId), 'conversation.changed', { conversation: summaryOf(view) });
 }
 
@@ -179,8 +189,8 @@ export async function updateConversation(
     if (!conversation) throw notFound();
     if (conversation.kind === 'direct' && input.title !== undefined && input.title !== null)
       throw new AppError('validation_failed', 'title: A one-to-one conversation has no title.');
-    const changes: { title?: string | null; messageLifetimeSeconds?: number | null } = {};
-    if (input.title !== undefined) changes.title = input.title;
+    const changes: Partial<ReturnType<typeof sealGroupTitle>> & { messageLifetimeSeconds?: number | null } = {};
+    if (input.title !== undefined) Object.assign(changes, sealGroupTitle(titleKeyring(ctx), input.id, input.title));
     if (input.messageLifetimeSeconds !== undefined) changes.messageLifetimeSeconds = input.messageLifetimeSeconds;
     if (Object.keys(changes).length === 0) return;
     await tx.update(conversations).set(changes).where(eq(conversations.id, input.id));
@@ -198,7 +208,7 @@ export async function updateConversation(
       );
     }
   });
-  const view = await conversationView(ctx.database, ctx.db, ctx.user.id, now, input.id);
+  const view = await conversationView(ctx, ctx.db, ctx.user.id, now, input.id);
   if (input.title !== undefined || input.messageLifetimeSeconds !== undefined)
     publish(ctx, conversationRoom(input.id), 'conversation.changed', { conversation: summaryOf(view) });
   return view;
@@ -236,7 +246,7 @@ export async function markRead(
     if (!updated) throw notFound();
     if (input.messageId && !updated.found) throw new AppError('not_found', 'No such message.');
   });
-  const view = await conversationView(ctx.database, ctx.db, ctx.user.id, now, input.id);
+  const view = await conversationView(ctx, ctx.db, ctx.user.id, now, input.id);
   const state = {
     conversationId: view._id,
     lastReadAt: view.lastReadAt,

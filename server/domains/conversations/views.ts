@@ -1,6 +1,7 @@
 // Reading conversations as one member sees them. Visibility is decided in SQL: every query is
 // joined to the caller's own conversation_members row, so a conversation the caller is not in
 // does not exist for them (404, the same as a missing one), and expired messages never count.
+// A group's title is opened here (titles.ts).
 import { asc, eq, inArray } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
 import { conversationMembers, users } from '../../../db/schema/index.js';
@@ -8,6 +9,10 @@ import type { Database, DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, encodeCursor } from '../../lib/pagination.js';
 import type { ConversationOutput, ConversationSummary } from './schemas.js';
+import { readableGroupTitle, type TitleReader, titleKeyring } from './titles.js';
+
+/** What the views read with: the database, and the keyring's configuration for group titles. */
+export type ViewReader = TitleReader & { database: Database };
 
 export const notFound = () => new AppError('not_found', 'No such conversation.');
 
@@ -18,7 +23,10 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 interface ConversationRow {
   id: string;
   kind: 'direct' | 'group';
-  title: string | null;
+  title_key_id: string | null;
+  title_nonce: Uint8Array | null;
+  title_ciphertext: Uint8Array | null;
+  legacy_title: string | null;
   message_lifetime_seconds: number | null;
   created_ms: number;
   last_read_ms: number | null;
@@ -43,7 +51,8 @@ async function conversationRows(
   const at = now.toISOString();
   return database.rows<ConversationRow>(
     sql`
-    select c.id, c.kind, c.title, c.message_lifetime_seconds,
+    select c.id, c.kind, c.title_key_id, c.title_nonce, c.title_ciphertext, c.title as legacy_title,
+      c.message_lifetime_seconds,
       ${epochMs('c.created_at')} as created_ms,
       ${epochMs('cm.last_read_at')} as last_read_ms,
       cm.last_read_message_id,
@@ -86,11 +95,20 @@ async function membersOf(executor: DbOrTx, conversationIds: string[]) {
   return byConversation;
 }
 
-function toOutput(row: ConversationRow, members: { _id: string; handle: string }[]): ConversationOutput {
+function toOutput(
+  reader: ViewReader,
+  row: ConversationRow,
+  members: { _id: string; handle: string }[],
+): ConversationOutput {
   return {
     _id: row.id,
     kind: row.kind,
-    title: row.title,
+    title: readableGroupTitle(titleKeyring(reader), reader.log, row.id, {
+      titleKeyId: row.title_key_id,
+      titleNonce: row.title_nonce,
+      titleCiphertext: row.title_ciphertext,
+      legacyTitle: row.legacy_title,
+    }),
     members,
     messageLifetimeSeconds: row.message_lifetime_seconds,
     createdAt: iso(row.created_ms)!,
@@ -102,37 +120,40 @@ function toOutput(row: ConversationRow, members: { _id: string; handle: string }
 }
 
 export async function listConversationViews(
-  database: Database,
+  reader: ViewReader,
   viewerId: string,
   now: Date,
   input: { cursor?: string; limit: number },
 ) {
   const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-  const rows = await conversationRows(database, database.db, viewerId, now, { before, limit: input.limit + 1 });
+  const rows = await conversationRows(reader.database, reader.database.db, viewerId, now, {
+    before,
+    limit: input.limit + 1,
+  });
   const page = rows.slice(0, input.limit);
   const members = await membersOf(
-    database.db,
+    reader.database.db,
     page.map((r) => r.id),
   );
   const last = page[page.length - 1];
   return {
-    items: page.map((row) => toOutput(row, members.get(row.id) ?? [])),
+    items: page.map((row) => toOutput(reader, row, members.get(row.id) ?? [])),
     nextCursor: rows.length > input.limit && last ? encodeCursor(last.activity_id) : null,
   };
 }
 
 /** One conversation as the viewer sees it; 404 unless the viewer is in it. */
 export async function conversationView(
-  database: Database,
+  reader: ViewReader,
   executor: DbOrTx,
   viewerId: string,
   now: Date,
   conversationId: string,
 ): Promise<ConversationOutput> {
-  const [row] = await conversationRows(database, executor, viewerId, now, { id: conversationId, limit: 1 });
+  const [row] = await conversationRows(reader.database, executor, viewerId, now, { id: conversationId, limit: 1 });
   if (!row) throw notFound();
   const members = await membersOf(executor, [conversationId]);
-  return toOutput(row, members.get(conversationId) ?? []);
+  return toOutput(reader, row, members.get(conversationId) ?? []);
 }
 
 /** The part every member sees alike (realtime payloads). */

@@ -6,11 +6,14 @@ import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../../db/client.js';
 import { memberPushQueue, reportDecisions, type ReportRow, reports, users } from '../../../db/schema/index.js';
+import { MessageDecryptError } from '../../crypto/message-cipher.js';
+import { messageKeyring } from '../../crypto/message-keys.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
 import type { Context } from '../../trpc/context.js';
 import type { AdminListReportsInput, AdminReportOutput, ResolveReportInput } from './schemas.js';
+import { clearPart, deleteAtAfterDecision, openPrivatePart, privatePartLive } from './retention.js';
 import { toReport } from './service.js';
 import { reportTarget, type ReportTargetType } from './targets.js';
 
@@ -68,6 +71,7 @@ async function decisionsOf(db: DbOrTx, reportIds: string[]) {
       action: d.action,
       note: d.note,
       publicNote: d.publicNote,
+      keepEvidence: d.keepEvidence,
       decidedAt: d.decidedAt.toISOString(),
     });
     byReport.set(d.reportId!, list);
@@ -75,7 +79,34 @@ async function decisionsOf(db: DbOrTx, reportIds: string[]) {
   return byReport;
 }
 
-async function toAdminReports(db: DbOrTx, rows: AdminRow[]): Promise<AdminReportOutput[]> {
+/**
+ * The snapshot as admins see it, with its private part (a message's text) opened while the
+ * retention rule keeps it. A private part no key opens is left out and flagged (logged with ids
+ * only), so one damaged report does not fail the whole queue.
+ */
+function snapshotView(ctx: Pick<Context, 'config' | 'log'>, report: ReportRow, now: Date, kept: boolean) {
+  const clear = clearPart(report);
+  if (report.sealedExpiresAt === null) return { snapshot: clear, privateText: null };
+  const live = privatePartLive(report, now);
+  const privateText: NonNullable<AdminReportOutput['target']['privateText']> = {
+    deleteAt: live ? report.sealedDeleteAt!.toISOString() : null,
+    expiresAt: report.sealedExpiresAt.toISOString(),
+    keptAsEvidence: kept,
+  };
+  if (!live) return { snapshot: clear, privateText };
+  try {
+    return { snapshot: { ...clear, ...openPrivatePart(messageKeyring(ctx.config, ctx.log), report) }, privateText };
+  } catch (error) {
+    if (!(error instanceof MessageDecryptError)) throw error;
+    ctx.log.error(
+      { err: error, reportId: report.id, keyId: report.sealedKeyId },
+      'report snapshot text does not decrypt: shown without it',
+    );
+    return { snapshot: clear, privateText: { ...privateText, unreadable: true as const } };
+  }
+}
+
+async function toAdminReports(ctx: Context, db: DbOrTx, rows: AdminRow[]): Promise<AdminReportOutput[]> {
   const states = await targetStates(
     db,
     rows.map((r) => r.report),
@@ -84,19 +115,23 @@ async function toAdminReports(db: DbOrTx, rows: AdminRow[]): Promise<AdminReport
     db,
     rows.map((r) => r.report.id),
   );
-  return rows.map(({ report, reporterHandle, authorHandle, deciderHandle }) => ({
-    ...toReport(report),
-    reporter: { _id: report.reporterId, handle: reporterHandle },
-    note: report.note,
-    decidedBy: ref(report.decidedById, deciderHandle),
-    target: {
-      author: ref(report.targetAuthorId, authorHandle),
-      authorDeleted: report.authorDeleted,
-      state: report.targetId ? (states.get(`${report.targetType}:${report.targetId}`) ?? 'unknown') : 'deleted',
-      snapshot: report.snapshot,
-    },
-    decisions: decisions.get(report.id) ?? [],
-  }));
+  const now = ctx.clock.now();
+  return rows.map(({ report, reporterHandle, authorHandle, deciderHandle }) => {
+    const trail = decisions.get(report.id) ?? [];
+    return {
+      ...toReport(report),
+      reporter: { _id: report.reporterId, handle: reporterHandle },
+      note: report.note,
+      decidedBy: ref(report.decidedById, deciderHandle),
+      target: {
+        author: ref(report.targetAuthorId, authorHandle),
+        authorDeleted: report.authorDeleted,
+        state: report.targetId ? (states.get(`${report.targetType}:${report.targetId}`) ?? 'unknown') : 'deleted',
+        ...snapshotView(ctx, report, now, trail.at(-1)?.keepEvidence ?? false),
+      },
+      decisions: trail,
+    };
+  });
 }
 
 /** Oldest first (a queue), filtered by status, target type and reason. */
@@ -114,7 +149,7 @@ export async function adminListReports(ctx: Context, input: AdminListReportsInpu
     .orderBy(asc(reports.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.report.id);
-  return { items: await toAdminReports(ctx.db, page.items), nextCursor: page.nextCursor };
+  return { items: await toAdminReports(ctx, ctx.db, page.items), nextCursor: page.nextCursor };
 }
 
 export async function resolveReport(ctx: MemberContext, input: ResolveReportInput): Promise<AdminReportOutput> {
@@ -122,17 +157,23 @@ export async function resolveReport(ctx: MemberContext, input: ResolveReportInpu
     // The row lock orders concurrent decisions on one report: the trail and the report agree.
     const [report] = await tx.select().from(reports).where(eq(reports.id, input.id)).for('update');
     if (!report) throw new AppError('not_found', 'No such report.');
-    if (input.action === 'hide') await hideTarget(tx, report, input.status);
     const decidedAt = ctx.clock.now();
+    const keepEvidence = input.keepEvidence ?? false;
+    if (keepEvidence) checkEvidenceCanBeKept(report, decidedAt);
+    if (input.action === 'hide') await hideTarget(tx, report, input.status);
     const decision = {
       status: input.status,
       note: input.note || null,
       publicNote: input.publicNote || null,
       action: input.action ?? null,
     };
+    // A decision moves the private text's deletion time (retention.ts); once deleted it stays so.
+    const retention = privatePartLive(report, decidedAt)
+      ? { sealedDeleteAt: deleteAtAfterDecision(report.sealedExpiresAt!, decidedAt, keepEvidence) }
+      : {};
     await tx
       .update(reports)
-      .set({ ...decision, decidedAt, decidedById: ctx.user.id })
+      .set({ ...decision, ...retention, decidedAt, decidedById: ctx.user.id })
       .where(eq(reports.id, report.id));
     // The reporter is told the outcome (server/jobs/member-pushes.ts).
     await tx
@@ -143,12 +184,20 @@ export async function resolveReport(ctx: MemberContext, input: ResolveReportInpu
       reportId: report.id,
       targetType: report.targetType,
       targetId: report.targetId,
+      keepEvidence,
       moderatorId: ctx.user.id,
       decidedAt,
     });
     const rows = await selectAdminReports(tx).where(eq(reports.id, report.id));
-    return (await toAdminReports(tx, rows))[0]!;
+    return (await toAdminReports(ctx, tx, rows))[0]!;
   });
+}
+
+function checkEvidenceCanBeKept(report: ReportRow, now: Date) {
+  if (report.sealedExpiresAt === null)
+    throw new AppError('validation_failed', 'keepEvidence: Only a message report has private text to keep.');
+  if (!privatePartLive(report, now))
+    throw new AppError('conflict', "The message's text was already deleted, so there is nothing to keep.");
 }
 
 async function hideTarget(tx: Tx, report: ReportRow, status: string) {

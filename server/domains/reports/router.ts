@@ -35,7 +35,7 @@ export const reportsRouter = router({
         tags: ['admin'],
         summary: 'Reports, oldest first',
         description:
-          "The moderation queue, ordered by `_id` (oldest first); filters `status`, `targetType`, `reason`. Each report carries its reporter, the snapshot of the target taken when it was reported, the target's state now (`present`, `hidden`, `deleted`, `unknown`), its current author, and every decision made on it.",
+          "The moderation queue, ordered by `_id` (oldest first); filters `status`, `targetType`, `reason`. Each report carries its reporter, the snapshot of the target taken when it was reported, the target's state now (`present`, `hidden`, `deleted`, `unknown`), its current author, and every decision made on it. The text of a reported message is sealed at rest and shown only until its retention ends (`target.privateText`).",
       },
     })
     .input(schemas.adminListReportsInput())
@@ -52,7 +52,7 @@ export const reportsRouter = router({
         tags: ['admin'],
         summary: 'Resolve or dismiss a report',
         description:
-          'Records a decision: `status` `resolved` or `dismissed`, an internal `note` (admins only), a `publicNote` (shown to the reporter) and an optional `action` `hide` (posts and comments, with `resolved`: the target then answers 404 to everyone but admins; 400 `validation_failed` for another type or with `dismissed`; 409 `conflict` when the target no longer exists). A decided report may be decided again (a second opinion, a corrected note): the report shows the latest decision and the audit trail (`decisions`) keeps every one with who and when. A later decision does not undo a hide. 404 for an unknown id.',
+          'Records a decision: `status` `resolved` or `dismissed`, an internal `note` (admins only), a `publicNote` (shown to the reporter) and an optional `action` `hide` (posts and comments, with `resolved`: the target then answers 404 to everyone but admins; 400 `validation_failed` for another type or with `dismissed`; 409 `conflict` when the target no longer exists). A decided report may be decided again (a second opinion, a corrected note): the report shows the latest decision and the audit trail (`decisions`) keeps every one with who and when. A later decision does not undo a hide. Message reports: the text of the message is deleted 30 days after a decision (or at the expiry of the message if sooner); `keepEvidence: true` keeps it 365 days from this decision instead, even past that expiry (400 `validation_failed` for a report without private text, 409 `conflict` when it was already deleted); a later decision without it brings back the ordinary rule. 404 for an unknown id.',
       },
     })
     .input(schemas.resolveReportInput)

@@ -73,9 +73,33 @@ export const reportDecisionOutput = z
     action: z.enum(reportActions).nullable(),
     note: z.string().nullable(),
     publicNote: z.string().nullable(),
+    keepEvidence: z.boolean().meta({
+      description: "The moderator kept the report's private text (a message's) as evidence past its own expiry.",
+    }),
     decidedAt: z.string(),
   })
   .meta({ id: 'ReportDecision' });
+
+export const privateTextRetention = z
+  .object({
+    deleteAt: z.string().nullable().meta({
+      description:
+        'When the private text is deleted (null once it is): its own expiry while the report is open; after a decision 30 days later or its own expiry, whichever is sooner; 365 days after a decision with `keepEvidence`.',
+    }),
+    expiresAt: z
+      .string()
+      .meta({ description: "The text's own expiry: the message's `expiresAt` when it was reported." }),
+    keptAsEvidence: z.boolean().meta({ description: 'The latest decision kept it (`keepEvidence`).' }),
+    unreadable: z.literal(true).optional().meta({
+      description:
+        'Present only when the sealed text could not be decrypted (its key was removed from MESSAGE_KEYS too early): the snapshot then lacks it.',
+    }),
+  })
+  .meta({
+    id: 'ReportPrivateTextRetention',
+    description:
+      "A reported message's text is private: sealed at rest and deleted by this rule (the rest of the snapshot stays). Null for every other target type.",
+  });
 
 export const adminReportOutput = reportOutput
   .extend({
@@ -94,9 +118,11 @@ export const adminReportOutput = reportOutput
           description:
             '`present`, `hidden` (by a moderator), `deleted` (gone; the snapshot remains), `unknown` (its domain does not report state).',
         }),
-        snapshot: z
-          .record(z.string(), z.unknown())
-          .meta({ description: 'The target as the reporter saw it when reporting.' }),
+        snapshot: z.record(z.string(), z.unknown()).meta({
+          description:
+            "The target as the reporter saw it when reporting. A message's `text` is in it until `privateText.deleteAt`, then absent.",
+        }),
+        privateText: privateTextRetention.nullable(),
       })
       .meta({ id: 'ReportTargetView' }),
     decisions: z.array(reportDecisionOutput).meta({ description: 'Every decision on this report, oldest first.' }),
@@ -127,6 +153,10 @@ export const resolveReportInput = z
     action: z.enum(reportActions).optional().meta({
       description:
         '`hide` (posts and comments, with `resolved` only): the target then answers 404 to everyone but admins.',
+    }),
+    keepEvidence: z.boolean().optional().meta({
+      description:
+        "Message reports: keep the message's text as evidence for 365 days from this decision, even past the message's own expiry (default false: the text goes 30 days after the decision, or at the message's expiry if sooner). 400 for a target without private text, 409 when the text was already deleted.",
     }),
   })
   .strict()

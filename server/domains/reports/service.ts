@@ -3,11 +3,14 @@
 // the snapshot the admins will judge. Anything the reporter may not see, a type whose domain has
 // registered no target, and a target that does not exist all answer the same 404.
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { newId } from '../../../db/ids.js';
 import { reports, type ReportRow } from '../../../db/schema/index.js';
+import { messageKeyring } from '../../crypto/message-keys.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
 import type { CreateReportInput, ReportOutput } from './schemas.js';
+import { sealPrivatePart } from './retention.js';
 import { reportTarget } from './targets.js';
 
 const notFound = () => new AppError('not_found', 'No such target.');
@@ -34,10 +37,21 @@ export async function createReport(ctx: MemberContext, input: CreateReportInput)
   return ctx.db.transaction(async (tx) => {
     const snapshot = await target.snapshot(tx, ctx, input.targetId);
     if (!snapshot) throw notFound();
+    // The private part (a message's text) is sealed to this report's id, deleted at its own expiry.
+    const id = newId();
+    const sealed = snapshot.sealed
+      ? {
+          ...sealPrivatePart(messageKeyring(ctx.config, ctx.log), id, snapshot.sealed.content),
+          sealedExpiresAt: snapshot.sealed.expiresAt,
+          sealedDeleteAt: snapshot.sealed.expiresAt,
+        }
+      : {};
     // The partial unique index holds one open report per reporter and target, also under races.
     const [row] = await tx
       .insert(reports)
       .values({
+        id,
+        ...sealed,
         reporterId: ctx.user.id,
         targetType: input.targetType,
         targetId: input.targetId,

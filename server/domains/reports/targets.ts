@@ -24,6 +24,13 @@ export interface ReportSnapshot {
    * the author's handle in a field of its own (e.g. `authorHandle`), not inside a sentence.
    */
   content: Record<string, unknown>;
+  /**
+   * The private part, for content that is encrypted at rest in its own domain (a message's
+   * text): sealed under MESSAGE_KEYS in the report and deleted by the retention rule
+   * (retention.ts), never past `expiresAt` (the content's own expiry) unless a moderator keeps
+   * it as evidence. Admins see it merged into `content`.
+   */
+  sealed?: { content: Record<string, unknown>; expiresAt: Date };
 }
 
 export interface ReportTarget {
