@@ -61,7 +61,7 @@ const description = `REST interface of the Community Activism Service. Every pat
 
 **Authentication.** Send \`Authorization: Bearer <token>\` with the token from register, login or magic-link verify. Tokens are opaque and looked up on every request; a token that was sent but is expired or revoked answers 401 even on public routes (the sign-in routes ignore the header). Tokens in the query string are ignored.
 
-**Lists.** Every list answers \`{ items, nextCursor }\`, ordered by \`_id\`. Pass \`nextCursor\` back as \`cursor\` for the next page; \`null\` means the last page. \`limit\` is 1–100, default 20. A malformed cursor answers 400 \`invalid_cursor\`.
+**Lists.** Every list answers \`{ items, nextCursor }\`, ordered by \`_id\` unless its description says otherwise (events: by start time). Pass \`nextCursor\` back as \`cursor\` for the next page; \`null\` means the last page. \`limit\` is 1–100, default 20. A malformed cursor answers 400 \`invalid_cursor\`.
 
 **Errors.** Every error answers \`{ error: { code, message } }\`; \`validation_failed\` adds \`details: [{ path, message }]\`, one entry per failing field. Each operation declares every status it can answer:
 
