@@ -60,6 +60,11 @@ export const updateNotificationPreferencesInput = z
   )
   .meta({
     description: 'Any subset of the preferences (at least one); the others keep their values.',
+    anyOf: [
+      { required: ['pushShowsDetails'] },
+      { required: ['push'], properties: { push: { minProperties: 1 } } },
+      { required: ['email'], properties: { email: { minProperties: 1 } } },
+    ],
     examples: [{ push: { messages: false }, email: { reportOutcomes: true } }, { pushShowsDetails: true }],
   });
 
@@ -123,6 +128,18 @@ export const registerPushTokenInput = z
   .meta({
     description:
       '`web`: a Web Push subscription, which the service sends to itself. `ios`/`android`: a native device token, stored for a sender the deployment configures (none is built in yet).',
+    oneOf: [
+      {
+        properties: { platform: { const: 'web' } },
+        required: ['subscription'],
+        not: { required: ['token'] },
+      },
+      {
+        properties: { platform: { enum: pushPlatforms.filter((p) => p !== 'web') } },
+        required: ['token'],
+        not: { required: ['subscription'] },
+      },
+    ],
     examples: [
       {
         platform: 'web',
