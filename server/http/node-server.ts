@@ -44,7 +44,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   }
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     // Not an API answer: the client never finished its request. Node's own reply, kept.
-    socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    socket.end(`HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nX-Request-Id: ${randomUUID()}\r\n\r\n`);
     return;
   }
   const response =

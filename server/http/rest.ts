@@ -271,6 +271,8 @@ export function createRestHandler(
       if (r.method === method && !route) {
         route = r;
         rawPathInput = match.groups ?? {};
+        // Nothing is more concrete than a template without parameters: stop looking.
+        if (concreteness === 0) break;
       }
     }
     if (route?.elsewhere) route = undefined;
