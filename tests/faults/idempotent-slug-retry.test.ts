@@ -57,6 +57,104 @@ describe('a taken generated slug under an Idempotency-Key', () => {
   }
 });
 
+/**
+ * The next LOST_RACES inserts into `table` fail as if another request had just taken their
+ * slug: a unique violation on `<table>_slug_key`, raised by a trigger counting on a sequence
+ * (which a rollback does not undo). Five: more than the whole attempts the key's transaction
+ * makes again on an aborted transaction (server/lib/idempotency.ts, 5), which would otherwise
+ * hide a try made without a savepoint, and fewer than insertWithSlug's tries (6).
+ */
+const LOST_RACES = 5;
+
+async function loseTheNextSlugRace(table: string): Promise<void> {
+  const name = sql.raw(`lose_slug_race_${table}`);
+  await t.deps.database.rows(sql`create sequence ${name}`);
+  await t.deps.database.rows(sql`
+    create function ${name}() returns trigger language plpgsql as $$
+    begin
+      if nextval('${name}') <= ${sql.raw(String(LOST_RACES))} then
+        raise exception 'slug taken (test)' using errcode = 'unique_violation', constraint = '${sql.raw(`${table}_slug_key`)}';
+      end if;
+      return new;
+    end $$`);
+  await t.deps.database.rows(
+    sql`create trigger ${name} before insert on ${sql.raw(table)} for each row execute function ${name}()`,
+  );
+}
+
+async function stopLosing(table: string): Promise<void> {
+  const name = sql.raw(`lose_slug_race_${table}`);
+  await t.deps.database.rows(sql`drop trigger ${name} on ${sql.raw(table)}`);
+  await t.deps.database.rows(sql`drop function ${name}()`);
+  await t.deps.database.rows(sql`drop sequence ${name}`);
+}
+
+describe('every create with a generated slug, under an Idempotency-Key, survives a lost slug race', () => {
+  const creates: [string, string, () => Promise<Record<string, unknown>>][] = [
+    ['groves', '/api/admin/groves', async () => ({ name: unique('Grove '), region: { name: 'Region' } })],
+    ['organizations', '/api/admin/organizations', async () => ({ name: unique('Org ') })],
+    ['guide_categories', '/api/admin/guide-categories', async () => ({ name: unique('Category ') })],
+    [
+      'places',
+      '/api/places',
+      async () => ({
+        name: unique('Place '),
+        type: 'cafe',
+        veganLevel: 'full',
+        address: '1 Test Street',
+        website: 'https://example.org',
+        location: { lng: 13.4, lat: 52.5 },
+      }),
+    ],
+    [
+      'events',
+      '/api/events',
+      async () => {
+        const grove = await post('/api/admin/groves', { name: unique('Host '), region: { name: 'Region' } });
+        const startsAt = Date.now() + 86_400_000;
+        return {
+          groveId: grove.body._id,
+          title: unique('Event '),
+          type: 'vigil',
+          startsAt: new Date(startsAt).toISOString(),
+          endsAt: new Date(startsAt + 3_600_000).toISOString(),
+          area: 'Testville',
+        };
+      },
+    ],
+    [
+      'guides',
+      '/api/admin/guides',
+      async () => {
+        const category = await post('/api/admin/guide-categories', { name: unique('For guides ') });
+        return { title: unique('Guide '), category: category.body.slug, summary: 'Short.', body: 'Text.' };
+      },
+    ],
+    ['media_items', '/api/admin/media', async () => ({ kind: 'documentary', title: unique('Film ') })],
+    ['place_lists', '/api/place-lists', async () => ({ name: unique('List ') })],
+  ];
+  for (const [table, path, body] of creates) {
+    it(`${path} (${table}): 201, and a repeat replays it`, async () => {
+      const input = await body();
+      await loseTheNextSlugRace(table);
+      try {
+        const key = `race-${unique('k')}`;
+        const created = await post(path, input, key);
+        expect(created.status, created.text).toBe(201);
+        const replay = await post(path, input, key);
+        expect(replay.text).toBe(created.text);
+        // The first tries lost (the trigger fired) and a later one won.
+        const [tries] = await t.deps.database.rows<{ n: number }>(
+          sql`select last_value::int as n from ${sql.raw(`lose_slug_race_${table}`)}`,
+        );
+        expect(Number(tries!.n)).toBe(LOST_RACES + 1);
+      } finally {
+        await stopLosing(table);
+      }
+    });
+  }
+});
+
 describe('the log of an unexpected error', () => {
   it('never carries a body value, even when the database refuses the query', async () => {
     // A test-only trigger makes every insert into organizations fail: a 500 whose driver error
