@@ -11,7 +11,7 @@ import { describeError } from './trpc/errors.js';
 import { appRouter } from './trpc/router.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { createDocs, mountDocs } from './http/docs-page.js';
-import { createRestHandler, errorResponse } from './http/rest.js';
+import { createRestHandler, errorResponse, type OtherRoute } from './http/rest.js';
 import { mountBrowserPolicies } from './http/security-headers.js';
 import { documentCalendarFeed, mountCalendarFeed } from './domains/events/calendar-route.js';
 import { mountVideoUploads } from './domains/uploads/tus.js';
@@ -82,6 +82,16 @@ function joinedRawHeader(rawHeaders: string[], name: string): string {
   return values.join(', ');
 }
 
+/** Every operation of the document, as method and OpenAPI path. */
+function documentedOperations(doc: { paths?: Record<string, object | undefined> }): OtherRoute[] {
+  const methods = ['get', 'put', 'post', 'delete', 'patch'];
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    Object.keys(item ?? {})
+      .filter((method) => methods.includes(method))
+      .map((method) => ({ method, path })),
+  );
+}
+
 /** The process's state the app answers from; main.ts sets `draining` on SIGTERM. */
 export interface AppLifecycle {
   draining: boolean;
@@ -109,6 +119,8 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
     maxBodyBytes: deps.config.MAX_BODY_BYTES,
     onUnexpected: logUnexpected,
     onRoute: (ctx, template) => restRoutes.set(ctx, template),
+    // The raw routes' documented operations: their paths answer other methods with 405 too.
+    otherRoutes: documentedOperations(openApiDocument),
   });
 
   const contextFor = (c: HonoContext<Env>): Context =>

@@ -918,7 +918,7 @@ export interface paths {
         };
         /**
          * List events the caller may see
-         * @description Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included.
+         * @description Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included. Ordered by start time (`startsAt`, then `_id`), not by `_id`: the cursor is a keyset over both.
          */
         get: operations["events-list"];
         put?: never;
@@ -3366,7 +3366,7 @@ export interface operations {
                     placeId?: string;
                     /** @description volunteer_shift only: where, as free text (instead of placeId). */
                     placeName?: string;
-                };
+                } & (unknown & unknown & unknown & unknown & (unknown | unknown));
             };
         };
         responses: {
@@ -7679,7 +7679,7 @@ export interface operations {
                     memberIds: string[];
                     /** @description Groups only (two or more other members). */
                     title?: string;
-                };
+                } & unknown;
             };
         };
         responses: {
@@ -8588,7 +8588,7 @@ export interface operations {
                  *       "visibility": "public"
                  *     }
                  */
-                "application/json": {
+                "application/json": ({
                     address?: string | null;
                     /**
                      * @description Region shown to everyone (also when the meeting point is hidden); matched by the `area` filter.
@@ -8653,7 +8653,7 @@ export interface operations {
                      * @enum {string}
                      */
                     visibility?: "public" | "grove" | "friends";
-                } & (unknown | unknown);
+                } & (unknown & unknown)) & (unknown | unknown);
             };
         };
         responses: {
@@ -12444,6 +12444,10 @@ export interface operations {
                         reportOutcomes?: boolean;
                     };
                     pushShowsDetails?: boolean;
+                } | unknown | {
+                    push: unknown;
+                } | {
+                    email: unknown;
                 };
             };
         };
@@ -14906,7 +14910,14 @@ export interface operations {
                      * @enum {string}
                      */
                     visibility: "public" | "friends" | "grove";
-                };
+                } & ({
+                    groveId: string;
+                    /** @constant */
+                    visibility?: "grove";
+                } | {
+                    groveId?: null;
+                    visibility?: unknown;
+                });
             };
         };
         responses: {
@@ -15852,10 +15863,7 @@ export interface operations {
                     platform: "web" | "ios" | "android";
                     /** @description With `platform: web` only. */
                     subscription?: {
-                        /**
-                         * Format: uri
-                         * @description The subscription's endpoint: https, on a push service host the deployment allows (WEB_PUSH_ALLOWED_HOSTS).
-                         */
+                        /** @description The subscription's endpoint: https, on a push service host the deployment allows (WEB_PUSH_ALLOWED_HOSTS). */
                         endpoint: string;
                         /** @description As the browser gives it; not used. */
                         expirationTime?: number | null;
@@ -15868,7 +15876,13 @@ export interface operations {
                     };
                     /** @description With `platform: ios` (APNs device token) or `android` (FCM registration token) only. */
                     token?: string;
-                };
+                } & ({
+                    /** @constant */
+                    platform?: "web";
+                } | {
+                    /** @enum {unknown} */
+                    platform?: "ios" | "android";
+                });
             };
         };
         responses: {

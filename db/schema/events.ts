@@ -66,6 +66,11 @@ export const events = pgTable(
     // The `area` filter: lower(area) = lower(input), OR-ed with the hosting grove's region.
     index('events_area_lower_idx').on(sql`lower(${t.area})`),
     index('events_visibility_id_idx').on(t.visibility, t.id),
+    // GET /api/events: start-time order with a (startsAt, id) keyset cursor.
+    index('events_starts_at_id_idx').on(t.startsAt, t.id),
+    // The longest event, read from the end of this index, bounds `from` on starts_at too
+    // (server/domains/events/service.ts listEvents), so an upcoming list skips past events.
+    index('events_duration_idx').on(sql`(${t.endsAt} - ${t.startsAt})`),
   ],
 );
 

@@ -2,6 +2,7 @@
 // failures (headers too large, malformed requests) with our error envelope instead of Node's
 // bare status line, and, while draining, end kept-alive connections politely with
 // `Connection: close` after their current response instead of resetting them.
+import { randomUUID } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorBody, errorStatus, type ErrorCode } from '../errors.js';
@@ -24,6 +25,8 @@ export function rawErrorResponse(code: ErrorCode, message: string): string {
     'Cache-Control: no-store',
     'X-Content-Type-Options: nosniff',
     'Connection: close',
+    // Every answer carries one, these too (the app never saw the request to give it its own).
+    `X-Request-Id: ${randomUUID()}`,
     '',
     body,
   ].join('\r\n');
@@ -41,7 +44,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   }
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     // Not an API answer: the client never finished its request. Node's own reply, kept.
-    socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    socket.end(`HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nX-Request-Id: ${randomUUID()}\r\n\r\n`);
     return;
   }
   const response =

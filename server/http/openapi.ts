@@ -17,6 +17,7 @@ import { type ErrorCode, errorStatus } from '../errors.js';
 import type { RouteMeta } from '../trpc/init.js';
 import { signInProcedure } from '../trpc/procedures.js';
 import { honoursIdempotencyKey, idempotencyKeyParameter } from '../lib/idempotency.js';
+import { NO_NUL_PATTERN } from '../shared/patterns.js';
 import { firstMiddlewareOf, listProcedures } from './trpc-internals.js';
 
 const envelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' } as const;
@@ -61,7 +62,7 @@ const description = `REST interface of the Community Activism Service. Every pat
 
 **Authentication.** Send \`Authorization: Bearer <token>\` with the token from register, login or magic-link verify. Tokens are opaque and looked up on every request; a token that was sent but is expired or revoked answers 401 even on public routes (the sign-in routes ignore the header). Tokens in the query string are ignored.
 
-**Lists.** Every list answers \`{ items, nextCursor }\`, ordered by \`_id\`. Pass \`nextCursor\` back as \`cursor\` for the next page; \`null\` means the last page. \`limit\` is 1–100, default 20. A malformed cursor answers 400 \`invalid_cursor\`.
+**Lists.** Every list answers \`{ items, nextCursor }\`, ordered by \`_id\` unless its description says otherwise (events: by start time). Pass \`nextCursor\` back as \`cursor\` for the next page; \`null\` means the last page. \`limit\` is 1–100, default 20. A malformed cursor answers 400 \`invalid_cursor\`.
 
 **Errors.** Every error answers \`{ error: { code, message } }\`; \`validation_failed\` adds \`details: [{ path, message }]\`, one entry per failing field. Each operation declares every status it can answer:
 
@@ -176,6 +177,25 @@ function completeRequestBody(media: BodyMedia, input: z.ZodType | undefined, pat
   }
 }
 
+/**
+ * Declares on every request string without a pattern, format or fixed values that it may not
+ * hold a NUL character: the server refuses one wherever a string reaches the database
+ * (PostgreSQL text cannot store it), so a generated client must never send one. `$ref`s are
+ * not followed: request schemas are inline.
+ */
+function declareNoNul(schema: unknown): void {
+  if (schema === null || typeof schema !== 'object') return;
+  const node = schema as Record<string, unknown>;
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  const fixed = node.enum !== undefined || node.const !== undefined || node.format !== undefined;
+  if (types.includes('string') && node.pattern === undefined && !fixed) node.pattern = NO_NUL_PATTERN;
+  for (const key of ['items', 'additionalProperties'] as const) declareNoNul(node[key]);
+  for (const key of ['properties'] as const)
+    for (const child of Object.values((node[key] as Record<string, unknown> | undefined) ?? {})) declareNoNul(child);
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const)
+    for (const child of (node[key] as unknown[] | undefined) ?? []) declareNoNul(child);
+}
+
 interface Operation {
   requestBody?: { content?: Record<string, BodyMedia> };
   responses?: Record<string, unknown>;
@@ -237,6 +257,9 @@ export function buildOpenApiDocument(
       const media = operation.requestBody?.content?.['application/json'];
       const pathKeys = inputKeys(route.input).filter((key) => meta.openapi?.path.includes(`{${key}}`));
       if (media) completeRequestBody(media, route.input, pathKeys);
+      declareNoNul(media?.schema);
+      for (const parameter of (operation as { parameters?: { schema?: unknown }[] }).parameters ?? [])
+        declareNoNul(parameter.schema);
       if (takesIdempotencyKey(meta)) {
         const withParameters = operation as { parameters?: unknown[] };
         withParameters.parameters = [...(withParameters.parameters ?? []), idempotencyKeyParameter];

@@ -28,6 +28,20 @@ interface RouteEntry {
   successStatus: number;
 }
 
+/** A path parameter's count in a template: fewer is more concrete, and wins (see the dispatcher). */
+const parameterCount = (template: string) => (template.match(/\{/g) ?? []).length;
+
+/**
+ * A documented operation served outside the adapter (a raw Hono route mounted before it: the
+ * calendar feed, the action log export): known here only so its path answers a method it does
+ * not have with 405 and `Allow`, like every other path, and shadows a templated route.
+ */
+export interface OtherRoute {
+  method: string;
+  /** The OpenAPI path, e.g. /api/calendar/{token}.ics. */
+  path: string;
+}
+
 export type RestHandler = (request: Request, ctx: Context) => Promise<Response>;
 
 /** Every REST route, read from the router's meta, in declaration order. */
@@ -121,6 +135,9 @@ export function errorResponse(error: AppError): Response {
 interface Route extends RouteEntry, RestProcedure {
   /** The normalised OpenAPI path, e.g. /api/places/{id}. */
   template: string;
+  parameters: number;
+  /** Served by a raw route before the adapter: never dispatched here. */
+  elsewhere?: true;
   /** Query keys whose schema is an array: a single value is wrapped, as trpc-to-openapi does. */
   arrayKeys: string[];
 }
@@ -137,11 +154,27 @@ function buildRoutes(router: OpenApiRouter): Route[] {
       method: procedure.meta.openapi.method,
       template,
       pattern,
+      parameters: pathParameters.length,
       procedurePath: procedure.path,
       successStatus: procedure.meta.successStatus ?? 200,
       arrayKeys: Object.keys(shape).filter((key) => isArrayField(shape[key])),
     };
   });
+}
+
+/** A route that only answers 405 for the methods its path lacks (OtherRoute). */
+function elsewhereRoute(other: OtherRoute): Route {
+  const { template, pattern } = compilePath(other.path);
+  return {
+    method: other.method.toUpperCase(),
+    template,
+    pattern,
+    parameters: parameterCount(template),
+    elsewhere: true,
+    procedurePath: '',
+    successStatus: 200,
+    arrayKeys: [],
+  } as unknown as Route;
 }
 
 /** "/api/places/{id}" → "/API/PLACES": the first two segments, or null when either has a parameter. */
@@ -177,9 +210,18 @@ export function createRestHandler(
     onUnexpected: (ctx: Context | undefined, error: TRPCError) => void;
     /** Told the matched route's template (e.g. /api/places/{slug}), for the access log. */
     onRoute?: (ctx: Context, template: string) => void;
+    /** Documented operations served by raw routes (OtherRoute). */
+    otherRoutes?: OtherRoute[];
   },
 ): RestHandler {
-  const routes = buildRoutes(router);
+  const procedureRoutes = buildRoutes(router);
+  const served = new Set(procedureRoutes.map((r) => `${r.method} ${r.template}`));
+  const routes = [
+    ...procedureRoutes,
+    ...(options.otherRoutes ?? [])
+      .filter((other) => !served.has(`${other.method.toUpperCase()} ${normalizePath(other.path)}`))
+      .map((other) => elsewhereRoute(other)),
+  ];
   const candidatesFor = routeIndex(routes);
   const errorShape = errorShaper(router);
 
@@ -209,29 +251,39 @@ export function createRestHandler(
     const path = normalizePath(url.pathname);
     // HEAD is GET without a body.
     const method = request.method === 'HEAD' ? 'GET' : request.method;
+    // As OpenAPI matches paths: a concrete template wins over a templated one
+    // (/api/actions/export over /api/actions/{id}), so the path's methods are those of its
+    // most concrete matching templates; among them the first of the method wins.
     let route: Route | undefined;
     let rawPathInput: Record<string, string> = {};
-    let anyMatch = false;
-    let allow: Set<string> | undefined;
+    let concreteness = Number.POSITIVE_INFINITY;
+    const allow = new Set<string>();
     for (const r of candidatesFor(path)) {
+      if (r.parameters > concreteness) continue;
       const match = r.pattern.exec(path);
       if (!match) continue;
-      anyMatch = true;
-      if (r.method === method) {
+      if (r.parameters < concreteness) {
+        concreteness = r.parameters;
+        route = undefined;
+        allow.clear();
+      }
+      allow.add(r.method);
+      if (r.method === method && !route) {
         route = r;
         rawPathInput = match.groups ?? {};
-        break;
+        // Nothing is more concrete than a template without parameters: stop looking.
+        if (concreteness === 0) break;
       }
-      allow ??= new Set();
-      allow.add(r.method);
     }
+    if (route?.elsewhere) route = undefined;
     if (route) options.onRoute?.(ctx, route.template);
     // Every answer from here carries responseHeaders(ctx): the app middleware leaves /api alone.
     const refuse = (error: AppError) =>
       jsonResponse(error.status, appErrorBody(error), { ...responseHeaders(ctx), ...error.headers });
-    if (!anyMatch) return refuse(new AppError('not_found', `No route ${request.method} ${url.pathname}.`));
+    if (allow.size === 0 || (!route && allow.has(method)))
+      return refuse(new AppError('not_found', `No route ${request.method} ${url.pathname}.`));
     if (!route) {
-      const allowed = [...allow!].join(', ');
+      const allowed = [...allow].join(', ');
       return refuse(
         new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed}.`, {
           Allow: allowed,

@@ -16,13 +16,18 @@ import type { Context } from '../trpc/context.js';
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
-/** 1–255 printable ASCII characters (space allowed inside, not only spaces). */
-const keyFormat = /^[\x20-\x7e]{1,255}$/;
+/**
+ * Printable ASCII with at least one character that is not a space; 1–255 of them. The document
+ * declares this very pattern and length (idempotencyKeyParameter), so they cannot drift apart.
+ */
+const KEY_PATTERN = '^[\\x20-\\x7e]*[\\x21-\\x7e][\\x20-\\x7e]*$';
+const KEY_MAX_LENGTH = 255;
+const keyFormat = new RegExp(KEY_PATTERN);
 
 /** The key to honour, or null when none was sent; a malformed one answers 400. */
 export function validIdempotencyKey(header: string | null): string | null {
   if (header === null) return null;
-  if (!keyFormat.test(header) || header.trim() === '')
+  if (header.length > KEY_MAX_LENGTH || !keyFormat.test(header))
     throw new AppError('validation_failed', 'Idempotency-Key must be 1–255 printable ASCII characters.');
   return header;
 }
@@ -155,5 +160,5 @@ export const idempotencyKeyParameter = {
   required: false,
   description:
     'Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member.',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  schema: { type: 'string', minLength: 1, maxLength: KEY_MAX_LENGTH, pattern: KEY_PATTERN },
 } as const;

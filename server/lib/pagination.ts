@@ -21,6 +21,26 @@ export function decodeCursor(cursor: string): string {
   return id;
 }
 
+/**
+ * A keyset cursor over (instant, `_id`), for a list ordered by a time first (events by start):
+ * base64url of the instant's milliseconds (8 bytes, big-endian) and the id's 16 bytes. Opaque
+ * like the id cursor, and never mistaken for one (32 characters, not 22).
+ */
+export function encodeTimeCursor(at: Date, id: string): string {
+  const time = Buffer.alloc(8);
+  time.writeBigInt64BE(BigInt(at.getTime()));
+  return Buffer.concat([time, Buffer.from(id.replace(/-/g, ''), 'hex')]).toString('base64url');
+}
+
+export function decodeTimeCursor(cursor: string): { at: Date; id: string } {
+  if (!/^[A-Za-z0-9_-]{32}$/.test(cursor)) throw new AppError('invalid_cursor');
+  const bytes = Buffer.from(cursor, 'base64url');
+  const at = new Date(Number(bytes.readBigInt64BE(0)));
+  const id = decodeCursor(bytes.subarray(8).toString('base64url'));
+  if (Number.isNaN(at.getTime()) || encodeTimeCursor(at, id) !== cursor) throw new AppError('invalid_cursor');
+  return { at, id };
+}
+
 /** Query fields every list takes (`limit` reads its query string through z.coerce: server/shared/query.ts). */
 export function pageQueryFields() {
   return {
@@ -45,8 +65,9 @@ export function toPage<T>(
   rows: T[],
   limit: number,
   idOf: (row: T) => string,
+  cursorOf: (row: T) => string = (row) => encodeCursor(idOf(row)),
 ): { items: T[]; nextCursor: string | null } {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  return { items, nextCursor: rows.length > limit && last ? encodeCursor(idOf(last)) : null };
+  return { items, nextCursor: rows.length > limit && last ? cursorOf(last) : null };
 }

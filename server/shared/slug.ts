@@ -53,9 +53,11 @@ export interface SlugOptions {
 }
 
 /**
- * Runs `insert(slug)` until the unique index accepts a slug. `insert` must be a single statement
- * on a connection outside any transaction (or inside its own savepoint), so a lost race leaves
- * nothing to roll back; any error other than a slug violation is thrown as is.
+ * Runs `insert(slug)` until the unique index accepts a slug; any error other than a slug
+ * violation is thrown as is. `insert` must run in its own `db.transaction(...)`: a savepoint
+ * inside an enclosing transaction, so a lost race rolls back only itself. `ctx.db` may already
+ * be a transaction without the caller knowing (an Idempotency-Key runs the work inside the
+ * key's), where a failed insert outside a savepoint aborts it and every retry fails (issue #21).
  */
 export async function insertWithSlug<T>(options: SlugOptions, insert: (slug: string) => Promise<T>): Promise<T> {
   if (options.clientSlug !== undefined) {

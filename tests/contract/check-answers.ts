@@ -46,7 +46,11 @@ export function undeclaredAnswers(document: { paths?: unknown }, answers: Observ
       if (answer.status !== 404) problems.add(`${where}: no such path in the document (only 404 may answer it)`);
       continue;
     }
-    const template = matching.find((t) => paths[t.path]?.[method]);
+    // As the server (and OpenAPI) matches: the path belongs to its most concrete templates
+    // only (fewest parameters); a method only a more templated one has answers 405.
+    const parameters = (t: Template) => (t.path.match(/\{/g) ?? []).length;
+    const fewest = Math.min(...matching.map(parameters));
+    const template = matching.find((t) => parameters(t) === fewest && paths[t.path]?.[method]);
     if (!template) {
       if (answer.status !== 405) problems.add(`${where}: ${matching[0]!.path} has no ${method} (only 405 may answer)`);
       continue;

@@ -317,8 +317,9 @@ describe('the events list', () => {
     const organization = await createOrganization(stack.api, admin);
     const member = await stack.member({ prefix: 'list' });
     // 23 vigils in the area (one of them long past), one potluck; the admin hosts for the organization.
+    // Created latest first: the list must still come in start-time order (issue #21).
     const start = Date.now() + 72 * HOUR;
-    for (let i = 0; i < 22; i++) {
+    for (let i = 21; i >= 0; i--) {
       await createEvent(
         stack.api,
         admin,
@@ -372,6 +373,9 @@ describe('the events list', () => {
     const second = await page.locator('main li.card h3 a').allTextContents();
     expect(second).toHaveLength(3);
     expect(new Set([...first, ...second]).size).toBe(23);
+    // Start-time order: the potluck (in 48 hours) first, then the vigils hour by hour.
+    const vigils = Array.from({ length: 22 }, (_, i) => `Vigil ${String(i).padStart(2, '0')} ${area}`);
+    expect([...first, ...second]).toEqual([`Potluck ${area}`, ...vigils]);
     expect([...first, ...second]).not.toContain(`Old vigil ${area}`);
     expect(await page.getByRole('link', { name: 'Next page' }).count()).toBe(0);
 

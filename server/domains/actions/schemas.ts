@@ -1,6 +1,7 @@
 // The private action log: entries (owner-only), suggestions from past RSVPs, the aggregate
 // opt-in and the anonymous totals that groves and /api/stats show.
 import { z } from 'zod';
+import { ifThen } from '../../shared/patterns.js';
 import { actionKinds } from '../../../db/schema/actions.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { isoDate, uuidParam } from '../../shared/schemas.js';
@@ -107,6 +108,17 @@ export const createActionInput = z
   .meta({
     description:
       '`hours` is required for `outreach` and `volunteer_shift`; `placeId` or `placeName` only with `volunteer_shift`; `eventId` only with `event_attended`; `occurredOn` is required unless `eventId` is sent.',
+    // The superRefine above, as JSON Schema.
+    allOf: [
+      ifThen({ properties: { kind: { enum: ['outreach', 'volunteer_shift'] } } }, { required: ['hours'] }),
+      ifThen(
+        { properties: { kind: { not: { const: 'volunteer_shift' } } } },
+        { not: { anyOf: [{ required: ['placeId'] }, { required: ['placeName'] }] } },
+      ),
+      { not: { required: ['placeId', 'placeName'] } },
+      ifThen({ properties: { kind: { not: { const: 'event_attended' } } } }, { not: { required: ['eventId'] } }),
+      { anyOf: [{ required: ['eventId'] }, { required: ['occurredOn'] }] },
+    ],
     examples: [
       { kind: 'outreach', occurredOn: '2026-11-14', hours: 2.5, note: 'Leafleting at the market.' },
       { kind: 'event_attended', eventId: '0193a5b2-6f1e-7c3a-8b2d-1234567890ab' },

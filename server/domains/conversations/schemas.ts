@@ -1,6 +1,7 @@
 // Conversations and messages: inputs, outputs and limits (REST and tRPC share them, and the
 // realtime events of server/realtime/messaging-events.ts carry the same shapes).
 import { z } from 'zod';
+import { ifThen } from '../../shared/patterns.js';
 import { MESSAGE_LIFETIME_MAX_SECONDS, MESSAGE_LIFETIME_MIN_SECONDS } from '../../../db/schema/messaging.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { memberRef, uuidParam } from '../../shared/schemas.js';
@@ -120,6 +121,8 @@ export const createConversationInput = z
     message: 'Only a group (two or more other members) has a title.',
   })
   .meta({
+    // A title only for a group: two or more distinct other members.
+    allOf: [ifThen({ required: ['title'] }, { properties: { memberIds: { minItems: 2, uniqueItems: true } } })],
     examples: [
       { memberIds: [exampleId] },
       { memberIds: [exampleId, '01936f5e-8c2a-7b3d-9e4f-b1b2c3d4e5f6'], title: 'Saturday outreach' },

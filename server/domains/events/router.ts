@@ -35,7 +35,7 @@ export const eventsRouter = router({
         protect: false,
         summary: 'List events the caller may see',
         description:
-          "Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included.",
+          "Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included. Ordered by start time (`startsAt`, then `_id`), not by `_id`: the cursor is a keyset over both.",
       },
     })
     .input(schemas.listEventsInput())

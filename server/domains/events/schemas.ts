@@ -1,6 +1,7 @@
 // Events and RSVPs. The output schema is strict: attendee handles and the creator never
 // appear in an event; the exact meeting point is null for callers who may not see it.
 import { z } from 'zod';
+import { ifThen } from '../../shared/patterns.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { imageRefInput } from '../../shared/image-ref.js';
 import { slugInput } from '../groves/schemas.js';
@@ -98,6 +99,14 @@ export const createEventInput = z
     description:
       'Exactly one of `groveId` and `organizationId` (the host); `endsAt` after `startsAt`; `visibility: grove` only with `groveId`.',
     oneOf: [{ required: ['groveId'] }, { required: ['organizationId'] }],
+    // The refinements above, as JSON Schema (all but endsAt > startsAt, which it cannot compare).
+    allOf: [
+      ifThen(
+        { required: ['rsvpApproval'], properties: { rsvpApproval: { const: true } } },
+        { required: ['meetingPointVisibility'], properties: { meetingPointVisibility: { const: 'rsvp' } } },
+      ),
+      ifThen({ required: ['visibility'], properties: { visibility: { const: 'grove' } } }, { required: ['groveId'] }),
+    ],
     examples: [
       {
         groveId: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6',

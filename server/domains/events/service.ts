@@ -1,10 +1,10 @@
 // Events: list and get under the visibility rules, create and change (organizers of the host,
 // or site admins), cancel (PATCH status=cancelled, final).
-import { and, asc, eq, gt, gte, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, ne, or, sql } from 'drizzle-orm';
 import { eventPushQueue, events, groves, organizations } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { decodeTimeCursor, encodeTimeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
 import type { MemberContext } from '../../shared/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
@@ -28,14 +28,23 @@ export interface ListEventsInput {
 
 export async function listEvents(ctx: Context, input: ListEventsInput) {
   const viewer = await viewerOf(ctx);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  // Start-time order, ties by id; the cursor is the last row's (startsAt, id) (keyset: the
+  // row comparison reads events_starts_at_id_idx from that point on).
+  const after = input.cursor === undefined ? undefined : decodeTimeCursor(input.cursor);
   const area = input.area?.toLowerCase();
   const rows = (await selectEvents(ctx.db, viewer)
     .where(
       and(
         visibleTo(viewer),
-        after ? gt(events.id, after) : undefined,
+        after
+          ? sql`(${events.startsAt}, ${events.id}) > (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)`
+          : undefined,
         input.from ? gte(events.endsAt, new Date(input.from)) : undefined,
+        // Redundant with the line above (no event lasts longer than the longest one), but an
+        // index range on starts_at: without it an upcoming list reads every past event first.
+        input.from
+          ? sql`${events.startsAt} >= ${input.from}::timestamptz - (select coalesce(max(d.ends_at - d.starts_at), interval '0') from events d)`
+          : undefined,
         input.to ? lte(events.startsAt, new Date(input.to)) : undefined,
         // Both arms are index lookups (events_area_lower_idx, events_host_grove_id_idx via = any).
         area
@@ -49,9 +58,14 @@ export async function listEvents(ctx: Context, input: ListEventsInput) {
         input.type ? eq(events.type, input.type) : undefined,
       ),
     )
-    .orderBy(asc(events.id))
+    .orderBy(asc(events.startsAt), asc(events.id))
     .limit(input.limit + 1)) as EventRow[];
-  const page = toPage(rows, input.limit, (r) => r.event.id);
+  const page = toPage(
+    rows,
+    input.limit,
+    (r) => r.event.id,
+    (r) => encodeTimeCursor(r.event.startsAt, r.event.id),
+  );
   return { items: page.items.map((r) => toEvent(r, viewer, ctx.config)), nextCursor: page.nextCursor };
 }
 

@@ -160,20 +160,24 @@ export async function createGrove(
   ctx: Context,
   input: { slug?: string; name: string; description: string; region: RegionInput; joinPolicy: GroveJoinPolicy },
 ) {
-  const row = await insertWithSlug({ clientSlug: input.slug, text: input.name, hideable: false }, async (slug) => {
-    const [inserted] = await ctx.db
-      .insert(groves)
-      .values({
-        slug,
-        name: input.name,
-        description: input.description,
-        joinPolicy: input.joinPolicy,
-        ...regionColumns(input.region),
-        createdAt: ctx.clock.now(),
-      })
-      .returning({ id: groves.id });
-    return inserted!;
-  });
+  // Each try in its own savepoint: under an Idempotency-Key ctx.db is the key's transaction,
+  // which a lost slug would otherwise abort (server/shared/slug.ts).
+  const row = await insertWithSlug({ clientSlug: input.slug, text: input.name, hideable: false }, (slug) =>
+    ctx.db.transaction(async (savepoint) => {
+      const [inserted] = await savepoint
+        .insert(groves)
+        .values({
+          slug,
+          name: input.name,
+          description: input.description,
+          joinPolicy: input.joinPolicy,
+          ...regionColumns(input.region),
+          createdAt: ctx.clock.now(),
+        })
+        .returning({ id: groves.id });
+      return inserted!;
+    }),
+  );
   return groveBy(ctx, eq(groves.id, row.id));
 }
 

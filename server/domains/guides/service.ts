@@ -296,15 +296,17 @@ export async function listCategories(ctx: Context, input: { cursor?: string; lim
 
 export async function createCategory(ctx: Context, input: { slug?: string; name: string; description: string }) {
   // Categories are always public, so the bare slug is used when free (server/shared/slug.ts).
+  // Each try in its own savepoint: under an Idempotency-Key ctx.db is the key's transaction.
   const row = await insertWithSlug(
     { clientSlug: input.slug, text: input.name, hideable: false, fallback: 'category' },
-    async (slug) => {
-      const [inserted] = await ctx.db
-        .insert(guideCategories)
-        .values({ slug, name: input.name, description: input.description, createdAt: ctx.clock.now() })
-        .returning();
-      return inserted!;
-    },
+    (slug) =>
+      ctx.db.transaction(async (savepoint) => {
+        const [inserted] = await savepoint
+          .insert(guideCategories)
+          .values({ slug, name: input.name, description: input.description, createdAt: ctx.clock.now() })
+          .returning();
+        return inserted!;
+      }),
   );
   return toCategory(row);
 }

@@ -2,6 +2,7 @@
 // the admin editing of items. The public output has no save count and nothing about the caller:
 // every member and every anonymous reader gets the same bytes for the same item.
 import { z } from 'zod';
+import { HTTPS_URL_PATTERN, LETTER_OR_DIGIT_PATTERN } from '../../shared/patterns.js';
 import { mediaKinds, mediaTags, trailerProviders } from '../../../db/schema/library.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { imageRefInput } from '../../shared/image-ref.js';
@@ -20,7 +21,7 @@ const httpsUrl = () =>
     .trim()
     .max(MEDIA_LIMITS.url)
     .pipe(z.url({ protocol: /^https$/, hostname: z.regexes.domain, message: 'Must be an absolute https URL.' }))
-    .meta({ format: 'uri' });
+    .meta({ format: 'uri', pattern: HTTPS_URL_PATTERN });
 
 export const watchLinkInput = z
   .object({ platform: z.string().trim().min(1).max(MEDIA_LIMITS.platform), url: httpsUrl() })
@@ -87,6 +88,7 @@ const searchInput = () =>
     .meta({
       description:
         'Text search over title and synopsis: every word must match the start of a word (`domin` finds "Dominion"). Up to 10 words count.',
+      pattern: LETTER_OR_DIGIT_PATTERN,
     });
 
 // Query inputs are built fresh per procedure: trpc-to-openapi coerces query schemas in place.

@@ -60,10 +60,18 @@ export const updateNotificationPreferencesInput = z
   )
   .meta({
     description: 'Any subset of the preferences (at least one); the others keep their values.',
+    anyOf: [
+      { required: ['pushShowsDetails'] },
+      { required: ['push'], properties: { push: { minProperties: 1 } } },
+      { required: ['email'], properties: { email: { minProperties: 1 } } },
+    ],
     examples: [{ push: { messages: false }, email: { reportOutcomes: true } }, { pushShowsDetails: true }],
   });
 
 // ---- push registrations ----
+
+/** Printable ASCII without the space: what a device token or a serialised URL is made of. */
+const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 
 const base64url = (bytes: number, what: string) =>
   z
@@ -76,6 +84,9 @@ export const webPushSubscriptionInput = z
     endpoint: z
       .url({ protocol: /^https?$/ })
       .max(2048)
+      // As a browser serialises it (PushSubscription.endpoint is always ASCII), so that
+      // DELETE /api/push-tokens?token=<endpoint> can name it.
+      .regex(VISIBLE_ASCII, 'Must be visible ASCII, as PushSubscription.endpoint is.')
       .meta({
         description:
           "The subscription's endpoint: https, on a push service host the deployment allows (WEB_PUSH_ALLOWED_HOSTS).",
@@ -117,6 +128,18 @@ export const registerPushTokenInput = z
   .meta({
     description:
       '`web`: a Web Push subscription, which the service sends to itself. `ios`/`android`: a native device token, stored for a sender the deployment configures (none is built in yet).',
+    oneOf: [
+      {
+        properties: { platform: { const: 'web' } },
+        required: ['subscription'],
+        not: { required: ['token'] },
+      },
+      {
+        properties: { platform: { enum: pushPlatforms.filter((p) => p !== 'web') } },
+        required: ['token'],
+        not: { required: ['subscription'] },
+      },
+    ],
     examples: [
       {
         platform: 'web',
@@ -141,7 +164,12 @@ export const pushTokenOutput = z
 export const pushTokenListOutput = listEnvelope(pushTokenOutput);
 export const listPushTokensInput = () => z.object(pageQueryFields());
 
-/** DELETE bodies are not read: the registration is named in the query, by token or by `_id`. */
+/**
+ * DELETE bodies are not read: the registration is named in the query, by token or by `_id`.
+ * Visible ASCII only (as every token and endpoint a registration takes), so the longest token
+ * percent-encodes to at most 3 × 4,096 bytes and the request line always fits in the 16 KiB
+ * that Node's HTTP parser reads (beyond it Node answers 431 before the app sees anything).
+ */
 export const deletePushTokenInput = () =>
   z
     .object({
@@ -149,6 +177,7 @@ export const deletePushTokenInput = () =>
         .string()
         .min(1)
         .max(4096)
+        .regex(VISIBLE_ASCII, 'Must be visible ASCII: a device token or a Web Push endpoint URL.')
         .optional()
         .meta({ description: 'The device token, or the Web Push endpoint URL.' }),
       id: uuidParam().optional().meta({ description: 'The registration `_id` (GET /api/push-tokens).' }),

@@ -1,6 +1,7 @@
 // Organizations: hosting bodies. Their admins are NEVER part of any response (spec privacy
 // rule 5: no `adminUserIds`, no admin handles); the strict output schema is the guard.
 import { z } from 'zod';
+import { HTTP_URL_PATTERN } from '../../shared/patterns.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { slugInput } from '../groves/schemas.js';
 
@@ -27,7 +28,7 @@ export const organizationSlugInput = z.object({ slug: z.string().min(1).max(80) 
 const websiteInput = z
   .url({ protocol: /^https?$/ })
   .max(500)
-  .meta({ description: 'Absolute http(s) URL.' });
+  .meta({ description: 'Absolute http(s) URL.', pattern: HTTP_URL_PATTERN });
 
 export const createOrganizationInput = z
   .object({

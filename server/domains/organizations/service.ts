@@ -61,19 +61,23 @@ export async function createOrganization(
   ctx: Context,
   input: { slug?: string; name: string; description: string; website?: string | null },
 ) {
-  return insertWithSlug({ clientSlug: input.slug, text: input.name, hideable: false }, async (slug) => {
-    const [row] = await ctx.db
-      .insert(organizations)
-      .values({
-        slug,
-        name: input.name,
-        description: input.description,
-        website: input.website ?? null,
-        createdAt: ctx.clock.now(),
-      })
-      .returning();
-    return toOrganization(row!);
-  });
+  // Each try in its own savepoint: under an Idempotency-Key ctx.db is the key's transaction,
+  // which a lost slug would otherwise abort (server/shared/slug.ts).
+  return insertWithSlug({ clientSlug: input.slug, text: input.name, hideable: false }, (slug) =>
+    ctx.db.transaction(async (savepoint) => {
+      const [row] = await savepoint
+        .insert(organizations)
+        .values({
+          slug,
+          name: input.name,
+          description: input.description,
+          website: input.website ?? null,
+          createdAt: ctx.clock.now(),
+        })
+        .returning();
+      return toOrganization(row!);
+    }),
+  );
 }
 
 export async function updateOrganization(

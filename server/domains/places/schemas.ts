@@ -1,6 +1,7 @@
 // Inputs and outputs of the place routes. The output schema is the privacy boundary: it has no
 // submitter field, so nothing about the member who submitted a place can leave the server.
 import { z } from 'zod';
+import { LETTER_OR_DIGIT_PATTERN, urlPatternFor } from '../../shared/patterns.js';
 import { placeStatuses, placeTypes, veganLevels } from '../../../db/schema/places.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { imageRefInput } from '../../shared/image-ref.js';
@@ -37,7 +38,7 @@ const httpUrl = (what: string, protocols: RegExp) =>
     .trim()
     .max(PLACE_LIMITS.url)
     .pipe(z.url({ protocol: protocols, hostname: z.regexes.domain, message: `Must be an absolute ${what} URL.` }))
-    .meta({ format: 'uri' });
+    .meta({ format: 'uri', pattern: urlPatternFor(protocols.test('http')) });
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
@@ -169,7 +170,10 @@ function searchSchema() {
     .min(1)
     .max(PLACE_LIMITS.q)
     .refine((q) => /[\p{L}\p{N}]/u.test(q), 'Must contain at least one letter or digit.')
-    .meta({ description: 'Text search over name, address and tags; every word must match (as a word prefix).' });
+    .meta({
+      description: 'Text search over name, address and tags; every word must match (as a word prefix).',
+      pattern: LETTER_OR_DIGIT_PATTERN,
+    });
 }
 
 // Query inputs are built fresh per procedure: trpc-to-openapi coerces query schemas in place.

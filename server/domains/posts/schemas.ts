@@ -87,6 +87,10 @@ export const createPostInput = z
   })
   .meta({
     description: '`groveId` is required with `visibility: grove` and allowed (other than null) only with it.',
+    oneOf: [
+      { required: ['groveId'], properties: { visibility: { const: 'grove' }, groveId: { type: 'string' } } },
+      { properties: { visibility: { not: { const: 'grove' } }, groveId: { type: 'null' } } },
+    ],
     examples: [
       {
         body: 'Great turnout at the vigil today!',
