@@ -72,6 +72,8 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
   let b: ServerProcess;
   let alice: Member;
   let bob: Member;
+  let carol: Member;
+  let carolOnB: Watched;
   let conversationId: string;
   let old: Watched[];
 
@@ -85,9 +87,9 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
       expect(res.status, res.text).toBe(201);
       return { id: res.body.user._id as string, token: res.body.token as string };
     };
-    [alice, bob] = [await register(a, 'rtalice'), await register(b, 'rtbob')];
+    [alice, bob, carol] = [await register(a, 'rtalice'), await register(b, 'rtbob'), await register(b, 'rtcarol')];
     const sql = postgres(cluster.url, { max: 1, onnotice: () => {} });
-    await sql`insert into friendships (user_id, friend_id) values (${alice.id}, ${bob.id}), (${bob.id}, ${alice.id})`;
+    await sql`insert into friendships (user_id, friend_id) values (${alice.id}, ${bob.id}), (${bob.id}, ${alice.id}), (${alice.id}, ${carol.id}), (${carol.id}, ${alice.id})`;
     await sql.end();
     const started = await http(a.url, 'POST', '/api/conversations', {
       token: alice.token,
@@ -101,6 +103,7 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
       watch('alice on B', b.url, alice.token),
       watch('bob on A', a.url, bob.token),
     ]);
+    carolOnB = await watch('carol on B', b.url, carol.token);
   }, 180_000);
 
   afterAll(async () => {
@@ -168,6 +171,7 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
     const resyncsBefore = old.map((s) => s.resyncs);
     const sql = postgres(cluster.url, { max: 1, onnotice: () => {} });
     const unready = new Set<string>();
+    let withCarol: string | undefined;
     try {
       // Kill them again and again for a while (a conversation goes on meanwhile), watching readiness.
       let killing = true;
@@ -193,7 +197,18 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
           await Promise.all([send(a, alice, `during kills A ${++n}`), send(b, bob, `during kills B ${n}`)]);
         }
       })();
-      await new Promise((r) => setTimeout(r, 2500));
+      // A conversation begun meanwhile: its room join, published by A, may be lost on the way to
+      // carol's socket on B; the resync must put her socket in the room all the same.
+      await new Promise((r) => setTimeout(r, 800));
+      for (let attempt = 0; !withCarol && attempt < 20; attempt++) {
+        const res = await http(a.url, 'POST', '/api/conversations', {
+          token: alice.token,
+          body: { memberIds: [carol.id] },
+          timeoutMs: 6000,
+        });
+        if (res.status === 201) withCarol = res.body._id;
+      }
+      await new Promise((r) => setTimeout(r, 1500));
       killing = false;
       await Promise.all([killer, watcher, talk]);
     } finally {
@@ -208,12 +223,22 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
       old.filter((s, i) => s.resyncs <= resyncsBefore[i]!).map((s) => s.name),
       'sockets told to resync',
     ).toEqual([]);
+    expect(withCarol, 'a conversation could be started during the kills').toBeDefined();
+    const toCarol = await http(a.url, 'POST', `/api/conversations/${withCarol}/messages`, {
+      token: alice.token,
+      body: { body: 'to carol after the kills' },
+    });
+    expect(toCarol.status, toCarol.text).toBe(201);
+    expect(
+      await eventually(() => carolOnB.received.has(toCarol.body._id), RESUME_BOUND_MS),
+      "carol's socket on B is in the room of the conversation begun during the kills",
+    ).toBe(true);
     const fresh = await Promise.all([
       watch('new alice on A', a.url, alice.token),
       watch('new bob on B', b.url, bob.token),
     ]);
     expect(await deliveryResumes([...old, ...fresh], 'new sockets after kills')).toBeLessThan(RESUME_BOUND_MS);
-    expectNoDuplicates([...old, ...fresh]);
+    expectNoDuplicates([...old, ...fresh, carolOnB]);
     expect([a.exited(), b.exited()]).toEqual([null, null]);
   });
 
