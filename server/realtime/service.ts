@@ -53,6 +53,11 @@ export interface RealtimeService {
    * reach the others: a process that cannot is not ready (/readyz).
    */
   health(): ClusterHealth | null;
+  /**
+   * What the link does after a gap: corrects every local socket's rooms from the membership
+   * table, then sends each `resync`. Exposed for tests and for an operator's hook.
+   */
+  resync(reason: ResyncPayload['reason']): void;
   /** Stops the namespace: open sockets are cut (clients reconnect, to another process), the adapter closes. */
   close(): Promise<void>;
 }
@@ -368,6 +373,7 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
     io,
     recheckSessions,
     health: () => cluster?.health() ?? null,
+    resync: (reason) => resyncLocalSockets(reason),
     async close() {
       clearInterval(recheckTimer);
       clearTimeout(resyncRetry);
