@@ -178,7 +178,8 @@ async function main() {
     );
     await step('jobs', () => jobs.stop(), left());
     await step('mail', () => Promise.allSettled([...pendingMagicLinks]).then(() => deps.mailer.close?.()), left());
-    await step('database', () => deps.database.close(), left());
+    // Requests and jobs are done: what the pool still waits for (a dead database) is not worth waiting for.
+    await step('database', () => deps.database.close(), Math.min(2000, left()));
     clearTimeout(force);
     log.info('stopped');
     process.exit(0);

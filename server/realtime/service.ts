@@ -317,6 +317,8 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
     correctRooms().then(
       () => {
         for (const socket of nsp.sockets.values()) if (socket.connected) socket.emit('resync', { reason });
+        // A session revoked during the gap lost its disconnect too: the periodic check, now.
+        recheckSessions().catch((error: unknown) => log.warn({ err: error }, 'realtime: session re-check failed'));
       },
       (error: unknown) => {
         log.warn({ err: error, attempt }, 'realtime: could not re-read memberships for a resync; retrying');

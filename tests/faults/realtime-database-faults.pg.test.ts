@@ -285,7 +285,17 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
     const bound = SHUTDOWN_TIMEOUT_MS + 2000;
     const exited = await eventually(() => a.exited() !== null && b.exited() !== null, bound + 3000);
     const tookMs = performance.now() - started;
-    console.info(`realtime: both processes exited ${Math.round(tookMs)} ms after SIGTERM (database stopped)`);
+    const steps = (p: ServerProcess) =>
+      p
+        .output()
+        .split('\n')
+        .filter((line) => /shutdown|deadline/.test(line))
+        .map((line) => line.slice(0, 300));
+    console.info(
+      `realtime: both processes exited ${Math.round(tookMs)} ms after SIGTERM (database stopped); A ${a.exited()} B ${b.exited()}`,
+      steps(a),
+      steps(b),
+    );
     expect(exited, `A: ${a.exited()} B: ${b.exited()}\n${a.output().slice(-1500)}`).toBe(true);
     expect(tookMs).toBeLessThan(bound);
   });
