@@ -95,6 +95,11 @@ function documentedOperations(doc: { paths?: Record<string, object | undefined> 
 /** The process's state the app answers from; main.ts sets `draining` on SIGTERM. */
 export interface AppLifecycle {
   draining: boolean;
+  /**
+   * Whether live delivery works on this process (set by server/main.ts once socket.io runs):
+   * null when there is nothing to link (PGlite, one process).
+   */
+  realtimeHealth?: () => { listening: boolean; publishing: boolean } | null;
 }
 
 export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: false }) {
@@ -164,18 +169,38 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
 
   mountBrowserPolicies(app, deps.config);
 
-  app.get('/healthz', async (c) => {
-    // Draining: tell the balancer to stop sending before the listener closes.
-    if (lifecycle.draining) return c.json(errorBody('unavailable', 'The service is shutting down.'), 503);
+  /** Null when the database answers; otherwise why not (logged once here). */
+  const databaseProblem = async (): Promise<string | null> => {
     try {
       if (deps.database.health.isDown()) throw new Error('database marked down; probing in the background');
       await deps.database.ping(HEALTH_TIMEOUT_MS);
-      return c.json({ ok: true });
+      return null;
     } catch (error) {
       deps.database.health.markDown(error);
       deps.log.warn({ err: error }, 'health check: database unreachable');
-      return c.json(errorBody('unavailable', 'The database is unreachable.'), 503);
+      return 'The database is unreachable.';
     }
+  };
+
+  // Health for a balancer (README "Running it"): /healthz, the process and its database, as it
+  // always was; /readyz, everything this process needs to serve, live delivery included.
+  app.get('/healthz', async (c) => {
+    // Draining: tell the balancer to stop sending before the listener closes.
+    if (lifecycle.draining) return c.json(errorBody('unavailable', 'The service is shutting down.'), 503);
+    const problem = await databaseProblem();
+    return problem ? c.json(errorBody('unavailable', problem), 503) : c.json({ ok: true });
+  });
+  app.get('/readyz', async (c) => {
+    if (lifecycle.draining) return c.json(errorBody('unavailable', 'The service is shutting down.'), 503);
+    const realtime = lifecycle.realtimeHealth?.() ?? null;
+    const problem =
+      (await databaseProblem()) ??
+      (realtime && !realtime.listening
+        ? 'Live delivery is interrupted: not listening to the other servers.'
+        : realtime && !realtime.publishing
+          ? 'Live delivery is interrupted: cannot reach the other servers.'
+          : null);
+    return problem ? c.json(errorBody('unavailable', problem), 503) : c.json({ ok: true });
   });
 
   app.get('/api/openapi.json', (c) => c.json(openApiDocument));

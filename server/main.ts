@@ -95,6 +95,7 @@ async function main() {
   const drain = prepareNodeServer(server, lifecycle);
   // socket.io /messages on the same server; several processes fan out through PostgreSQL.
   const realtime = startRealtime(server, deps, { databaseUrl: config.DATABASE_URL });
+  lifecycle.realtimeHealth = () => realtime.health();
   jobs.start();
   let web: RunningWebServer | undefined;
   if (withWeb) {
@@ -116,10 +117,27 @@ async function main() {
   }
 
   let stopping = false;
+  /** Waits for one close step, but never past `ms`: a pool waiting on a dead database must not hold the exit. */
+  const step = async (name: string, action: () => Promise<unknown> | undefined, ms: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), Math.max(ms, 0));
+    });
+    try {
+      const result = await Promise.race([Promise.resolve(action()).then(() => 'done' as const), timedOut]);
+      if (result === 'timeout') log.warn({ step: name, ms }, 'shutdown: step timed out; going on');
+    } catch (error) {
+      log.warn({ err: error, step: name }, 'shutdown: step failed; going on');
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   /**
-   * Drain: /healthz answers 503 at once and every response closes its connection; after
-   * SHUTDOWN_DELAY_MS (time for a balancer to notice) the listener closes, idle connections
-   * close, in-flight requests finish (cut after SHUTDOWN_TIMEOUT_MS), then jobs, mail and pool.
+   * Drain: /healthz and /readyz answer 503 at once and every response closes its connection;
+   * after SHUTDOWN_DELAY_MS (time for a balancer to notice) the listener closes, idle
+   * connections close, in-flight requests finish (cut after SHUTDOWN_TIMEOUT_MS), then jobs,
+   * mail and pool, each step bounded. Whatever hangs, the process exits SHUTDOWN_TIMEOUT_MS +
+   * 1.5 s after the delay (a hard deadline; exit code 1 then).
    */
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -127,6 +145,14 @@ async function main() {
       process.exit(1);
     }
     stopping = true;
+    const deadlineMs = config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_TIMEOUT_MS + 1500;
+    const deadline = Date.now() + deadlineMs;
+    // Unref'd: it never keeps a finished process alive, and fires if anything else does.
+    setTimeout(() => {
+      log.error({ ms: deadlineMs }, 'shutdown deadline reached; exiting');
+      process.exit(1);
+    }, deadlineMs).unref();
+    const left = () => deadline - Date.now() - 250;
     drain.startDraining();
     log.info(
       { signal, delayMs: config.SHUTDOWN_DELAY_MS },
@@ -139,16 +165,21 @@ async function main() {
     }, config.SHUTDOWN_TIMEOUT_MS);
     force.unref();
     // Open sockets would keep the listener from closing; their clients reconnect elsewhere.
-    await realtime.close();
-    await web?.close();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
-    await jobs.stop();
-    await Promise.allSettled([...pendingMagicLinks]);
-    await deps.mailer.close?.();
-    await deps.database.close();
+    await step('realtime', () => realtime.close(), Math.min(2000, left()));
+    await step('web', () => web?.close(), left());
+    await step(
+      'http',
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+      left(),
+    );
+    await step('jobs', () => jobs.stop(), left());
+    await step('mail', () => Promise.allSettled([...pendingMagicLinks]).then(() => deps.mailer.close?.()), left());
+    // Requests and jobs are done: what the pool still waits for (a dead database) is not worth waiting for.
+    await step('database', () => deps.database.close(), Math.min(2000, left()));
     clearTimeout(force);
     log.info('stopped');
     process.exit(0);

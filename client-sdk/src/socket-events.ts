@@ -7,6 +7,7 @@ export type {
   ConnectionEvents,
   HandshakeAuth,
   ReadyPayload,
+  ResyncPayload,
   SessionEndedPayload,
 } from '../../server/realtime/protocol.js';
 export type {

@@ -2,7 +2,12 @@
 // event list. Import it from `@community-activism/client/socket` (it brings socket.io-client;
 // the tRPC entry point does not).
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import type { ConnectErrorData, ConnectionEvents, MessagingServerToClientEvents } from './socket-events.js';
+import type {
+  ConnectErrorData,
+  ConnectionEvents,
+  MessagingServerToClientEvents,
+  ResyncPayload,
+} from './socket-events.js';
 
 export type * from './socket-events.js';
 
@@ -24,7 +29,19 @@ export interface MessagesSocketOptions {
   token: string | (() => MaybePromise<string | null | undefined>);
   /** Further socket.io-client options (`transports`, `reconnection`, `autoConnect`, …). */
   socketOptions?: Partial<ManagerOptions & SocketOptions>;
+  /**
+   * Called whenever events may have been missed, once the socket is back in its rooms: the
+   * server sent `resync` (its link to the other servers was interrupted; `server` or `peer`),
+   * or this socket reconnected after a disconnect (`reconnect`). Catch up through the API:
+   * refetch GET /api/conversations, and page GET /api/conversations/{id}/messages from the
+   * newest (its `nextCursor`) until a message you already hold. Not called for the first
+   * connection (load the initial state as usual).
+   */
+  onResync?: (reason: ResyncReason) => void;
 }
+
+/** Why `onResync` was called. */
+export type ResyncReason = ResyncPayload['reason'] | 'reconnect';
 
 export function connectMessages(options: MessagesSocketOptions): MessagesSocket {
   const { token } = options;
@@ -37,7 +54,22 @@ export function connectMessages(options: MessagesSocketOptions): MessagesSocket 
           );
         }
       : { token };
-  return io(`${options.baseUrl.replace(/\/+$/, '')}/messages`, { ...options.socketOptions, auth });
+  const socket: MessagesSocket = io(`${options.baseUrl.replace(/\/+$/, '')}/messages`, {
+    ...options.socketOptions,
+    auth,
+  });
+  const { onResync } = options;
+  if (onResync) {
+    // `ready` follows every successful handshake once the rooms are joined: every one after
+    // the first is a reconnect, and what happened while away must be fetched.
+    let readyBefore = false;
+    socket.on('ready', () => {
+      if (readyBefore) onResync('reconnect');
+      readyBefore = true;
+    });
+    socket.on('resync', (payload) => onResync(payload.reason));
+  }
+  return socket;
 }
 
 /**

@@ -1,7 +1,8 @@
-// The table @socket.io/postgres-adapter needs: PostgreSQL NOTIFY carries at most 8000 bytes, so
-// a larger (or binary) broadcast is written here and only its id is notified. Rows are read
-// within milliseconds by the other processes and deleted by the adapter after ~10 s
-// (ATTACHMENT_TTL_MS in server/realtime/adapter.ts). The payload is sealed with AES-256-GCM
+// The table the realtime link between processes needs (server/realtime/cluster-link.ts, in the
+// naming of @socket.io/postgres-adapter): PostgreSQL NOTIFY carries at most 8000 bytes, so a
+// larger broadcast is written here and only its id is notified. Rows are read within
+// milliseconds by the other processes and deleted after ~10 s (ATTACHMENT_TTL_MS in
+// server/realtime/adapter.ts). The payload is sealed with AES-256-GCM
 // before it is written (a long message's text must never be stored readable); no column names
 // a member.
 import { bigserial, index, pgTable, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
@@ -9,7 +10,7 @@ import { sessions } from './accounts.js';
 import { bytea, createdAt, idColumn } from './columns.js';
 
 export const socketIoAttachments = pgTable(
-  // The adapter's default table name, which it addresses with raw SQL.
+  // The package's default table name, addressed with raw SQL (ATTACHMENTS_TABLE).
   'socket_io_attachments',
   {
     id: bigserial({ mode: 'bigint' }).primaryKey(),

@@ -52,8 +52,23 @@ export interface SessionEndedPayload {
   reason: 'revoked' | 'expired';
 }
 
+/**
+ * `resync`: live delivery to this socket was interrupted (the server lost its database link for
+ * a while, or another server could not pass events on), so events may have been missed. The
+ * socket's rooms are already correct again when it arrives. Catch up through the API: refetch
+ * the conversation list (GET /api/conversations) and, for each open conversation, page GET
+ * /api/conversations/{id}/messages from the newest until a message already held; events from
+ * here on arrive live. Idempotent: a spurious one costs only a refetch. The client should do the
+ * same after its own reconnect (a `ready` that is not the first); the SDK's `onResync` does both.
+ */
+export interface ResyncPayload {
+  /** `server`: this server's link was down; `peer`: another server dropped events meanwhile. */
+  reason: 'server' | 'peer';
+}
+
 /** Events the realtime service itself sends on `/messages`. */
 export interface ConnectionEvents {
   ready: (payload: ReadyPayload) => void;
   'session:ended': (payload: SessionEndedPayload) => void;
+  resync: (payload: ResyncPayload) => void;
 }

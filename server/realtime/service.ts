@@ -14,13 +14,14 @@ import { redeemTicket } from '../domains/realtime/service.js';
 import { isDatabaseUnavailable } from '../errors.js';
 import { hitRateLimit, rateLimitWait } from '../auth/rate-limit.js';
 import { type AppDeps, clientAddress, type HeaderReader } from '../trpc/context.js';
-import { type ClusterAdapter, createPostgresAdapter } from './adapter.js';
-import { conversationIdsOf } from './conversation-rooms.js';
+import { type ClusterAdapter, type ClusterHealth, createPostgresAdapter } from './cluster-link.js';
+import { conversationIdsOf, conversationIdsOfMembers } from './conversation-rooms.js';
 import {
   type ConnectErrorCode,
   type ConnectErrorData,
   type ConnectionEvents,
   MESSAGES_NAMESPACE,
+  type ResyncPayload,
   type SessionEndedPayload,
 } from './protocol.js';
 import { conversationRoom, installRealtimePublisher, type RealtimePublisher, userRoom } from './publish.js';
@@ -36,14 +37,27 @@ interface SocketData {
 }
 
 type NoEvents = Record<string, never>;
-type MessagesServer = Server<NoEvents, ConnectionEvents, NoEvents, SocketData>;
-type MessagesNamespace = Namespace<NoEvents, ConnectionEvents, NoEvents, SocketData>;
-type MessagesSocket = Socket<NoEvents, ConnectionEvents, NoEvents, SocketData>;
+/** Between servers: "I dropped events meanwhile; resync your sockets". */
+const PEER_RESYNC = 'cas:resync';
+type ServerEvents = { [PEER_RESYNC]: () => void };
+type MessagesServer = Server<NoEvents, ConnectionEvents, ServerEvents, SocketData>;
+type MessagesNamespace = Namespace<NoEvents, ConnectionEvents, ServerEvents, SocketData>;
+type MessagesSocket = Socket<NoEvents, ConnectionEvents, ServerEvents, SocketData>;
 
 export interface RealtimeService {
   io: MessagesServer;
   /** Disconnects every local socket whose session was deleted or has expired; returns how many. */
   recheckSessions(): Promise<number>;
+  /**
+   * Null on PGlite (one process, nothing to link); otherwise whether this process can hear and
+   * reach the others: a process that cannot is not ready (/readyz).
+   */
+  health(): ClusterHealth | null;
+  /**
+   * What the link does after a gap: corrects every local socket's rooms from the membership
+   * table, then sends each `resync`. Exposed for tests and for an operator's hook.
+   */
+  resync(reason: ResyncPayload['reason']): void;
   /** Stops the namespace: open sockets are cut (clients reconnect, to another process), the adapter closes. */
   close(): Promise<void>;
 }
@@ -86,15 +100,38 @@ function credentialInUrl(query: Record<string, unknown>): boolean {
   );
 }
 
+/**
+ * Browsers send Origin on the handshake (polling and WebSocket alike); a page of another site
+ * must not open a member's socket with the member's cookies or a ticket it obtained (ASVS
+ * 4.4.2). Allowed: the API's own origin (PUBLIC_URL) and CORS_ALLOWED_ORIGINS (which
+ * `npm start` fills with the web front end's origin). No Origin at all is a native app or a
+ * server client, not a browser page: allowed, the token or ticket still decides.
+ */
+export function originAllowed(config: AppDeps['config'], origin: string | undefined): boolean {
+  if (origin === undefined) return true;
+  return origin === new URL(config.PUBLIC_URL).origin || config.CORS_ALLOWED_ORIGINS.includes(origin);
+}
+
 export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: RealtimeOptions = {}): RealtimeService {
   const { config, clock, log } = deps;
   const db = deps.database.db;
   const cluster: ClusterAdapter | null = options.databaseUrl
-    ? createPostgresAdapter(options.databaseUrl, messageKeyring(config, log), log)
+    ? createPostgresAdapter(options.databaseUrl, messageKeyring(config, log), log, {
+        resyncLocal: () => resyncLocalSockets('server'),
+        resyncPeers: () => {
+          nsp.serverSideEmit(PEER_RESYNC);
+        },
+      })
     : null;
   const io: MessagesServer = new Server(httpServer, {
     serveClient: false,
     maxHttpBufferSize: MAX_CLIENT_PACKET_BYTES,
+    allowRequest: (request, callback) => {
+      const origin = request.headers.origin;
+      const allowed = originAllowed(config, origin);
+      if (!allowed) log.warn({ origin: origin?.slice(0, 200) }, 'realtime: handshake from a foreign origin refused');
+      callback(allowed ? null : 'origin not allowed', allowed);
+    },
     // Same origins as the API's CORS (polling transport); none configured: same origin only.
     cors: config.CORS_ALLOWED_ORIGINS.length ? { origin: config.CORS_ALLOWED_ORIGINS } : undefined,
     ...(cluster ? { adapter: cluster.adapter } : {}),
@@ -269,6 +306,42 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
   installRealtimePublisher(publisher);
 
   /**
+   * After a gap in delivery: first put every local socket in the rooms the membership table
+   * says (joins and leaves may have been lost too), then tell it to catch up through the API. A
+   * database that fails the lookup is tried again shortly; the sockets are told only once their
+   * rooms are right, so nothing published after their refetch can miss them.
+   */
+  let resyncRetry: NodeJS.Timeout | undefined;
+  const resyncLocalSockets = (reason: ResyncPayload['reason'], attempt = 1): void => {
+    clearTimeout(resyncRetry);
+    correctRooms().then(
+      () => {
+        for (const socket of nsp.sockets.values()) if (socket.connected) socket.emit('resync', { reason });
+        // A session revoked during the gap lost its disconnect too: the periodic check, now.
+        recheckSessions().catch((error: unknown) => log.warn({ err: error }, 'realtime: session re-check failed'));
+      },
+      (error: unknown) => {
+        log.warn({ err: error, attempt }, 'realtime: could not re-read memberships for a resync; retrying');
+        if (attempt >= 20) return;
+        resyncRetry = setTimeout(() => resyncLocalSockets(reason, attempt + 1), 1000);
+        resyncRetry.unref();
+      },
+    );
+  };
+  const correctRooms = async () => {
+    const sockets = [...nsp.sockets.values()];
+    const rooms = await conversationIdsOfMembers(db, [...new Set(sockets.map((s) => s.data.userId))]);
+    for (const socket of sockets) {
+      if (socket.disconnected) continue;
+      const should = new Set((rooms.get(socket.data.userId) ?? []).map(conversationRoom));
+      for (const room of [...socket.rooms])
+        if (room.startsWith('conversation:') && !should.has(room)) socket.leave(room);
+      socket.join([...should]);
+    }
+  };
+  nsp.on(PEER_RESYNC, () => resyncLocalSockets('peer'));
+
+  /**
    * The safety net behind the immediate disconnects: a session deleted by a path that did not
    * publish (the expiry sweep, a broadcast lost while the database connection was down) or
    * expired is found here, in one query over this process's sockets.
@@ -301,8 +374,11 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
   return {
     io,
     recheckSessions,
+    health: () => cluster?.health() ?? null,
+    resync: (reason) => resyncLocalSockets(reason),
     async close() {
       clearInterval(recheckTimer);
+      clearTimeout(resyncRetry);
       for (const timer of expiryTimers.values()) clearTimeout(timer);
       expiryTimers.clear();
       installRealtimePublisher(null);

@@ -114,6 +114,14 @@ describe('every spec route is in the OpenAPI document', () => {
     expect(res.body).toEqual({ ok: true });
   });
 
+  it('serves /readyz (readiness, beyond the spec; README "Health for a balancer") outside the document too', async () => {
+    const res = await t.request('GET', '/readyz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true });
+    const doc = (await t.request('GET', '/api/openapi.json')).body as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths).filter((path) => /healthz|readyz/.test(path))).toEqual([]);
+  });
+
   it('marks unbuilt only routes of the spec, each with samples here (or awaiting its milestone)', () => {
     const stray: string[] = [];
     for (const [path, item] of Object.entries(paths)) {

@@ -1,5 +1,6 @@
 // GET /healthz: a real database ping; 503 unavailable when the database cannot be reached or
-// the process is draining.
+// the process is draining. GET /readyz: the same, and live delivery working (the realtime link
+// to the other processes listening and publishing).
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.js';
@@ -151,6 +152,55 @@ describe('GET /healthz', () => {
       }
     } finally {
       void dead.close();
+    }
+  });
+});
+
+describe('GET /readyz', () => {
+  const link = { listening: true, publishing: true };
+  const lifecycle = { draining: false, realtimeHealth: () => ({ ...link }) };
+  let app: ReturnType<typeof createApp>['app'];
+  beforeAll(() => {
+    app = createApp(t.deps, lifecycle).app;
+  });
+
+  it('answers 200 {ok:true} when the database answers and the realtime link works', async () => {
+    const res = await app.request('/readyz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    // One process on PGlite has no link to check: ready on the database alone.
+    expect((await t.request('GET', '/readyz')).status).toBe(200);
+  });
+
+  it('answers 503 unavailable while the realtime link cannot listen or publish, and /healthz stays 200', async () => {
+    for (const broken of [{ listening: false }, { publishing: false }]) {
+      Object.assign(link, { listening: true, publishing: true }, broken);
+      const res = await app.request('/readyz');
+      expect(res.status, JSON.stringify(broken)).toBe(503);
+      expect(await res.json()).toEqual({
+        error: { code: 'unavailable', message: expect.stringContaining('Live delivery is interrupted') },
+      });
+      expect((await app.request('/healthz')).status).toBe(200);
+    }
+    Object.assign(link, { listening: true, publishing: true });
+    expect((await app.request('/readyz')).status).toBe(200);
+  });
+
+  it('answers 503 while draining and when the database is unreachable', async () => {
+    lifecycle.draining = true;
+    try {
+      expect((await app.request('/readyz')).status).toBe(503);
+    } finally {
+      lifecycle.draining = false;
+    }
+    const dead = await appWithDeadDatabase('postgres://postgres@127.0.0.1:1/postgres');
+    try {
+      const res = await dead.app.request('/readyz');
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ error: { code: 'unavailable', message: 'The database is unreachable.' } });
+    } finally {
+      await dead.close();
     }
   });
 });

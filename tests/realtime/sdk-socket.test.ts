@@ -18,8 +18,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-const open = (token: Parameters<typeof connectMessages>[0]['token']) => {
-  const socket = connectMessages({ baseUrl: `${server.url}/`, token, socketOptions: { transports: ['websocket'] } });
+const open = (
+  token: Parameters<typeof connectMessages>[0]['token'],
+  more: Partial<Parameters<typeof connectMessages>[0]> = {},
+) => {
+  const socket = connectMessages({
+    baseUrl: `${server.url}/`,
+    token,
+    socketOptions: { transports: ['websocket'] },
+    ...more,
+  });
   opened.push(socket);
   return socket;
 };
@@ -55,5 +63,26 @@ describe('client-sdk connectMessages', () => {
     const got = new Promise((resolve) => socket.on('conversation.left', resolve));
     realtime().emit(userRoom(m.id), 'conversation.left', { conversationId: 'x' });
     expect(await got).toEqual({ conversationId: 'x' });
+  });
+
+  it('onResync: called when the server says events may have been missed, and after its own reconnect', async () => {
+    const m = await createMember(t);
+    const reasons: string[] = [];
+    const socket = open(m.token, {
+      onResync: (reason) => reasons.push(reason),
+      socketOptions: { transports: ['websocket'], reconnectionDelay: 50, reconnectionDelayMax: 100 },
+    });
+    await new Promise((resolve) => socket.once('ready', resolve));
+    expect(reasons, 'not for the first connection').toEqual([]);
+    // What the realtime service sends after a gap (server/realtime/service.ts resyncLocalSockets).
+    const told = new Promise((resolve) => socket.once('resync', resolve));
+    realtime().emit(userRoom(m.id), 'resync', { reason: 'server' });
+    await told;
+    expect(reasons).toEqual(['server']);
+    // The transport drops (a network change): the client reconnects by itself, then catches up.
+    const back = new Promise((resolve) => socket.once('ready', resolve));
+    socket.io.engine.close();
+    await back;
+    expect(reasons).toEqual(['server', 'reconnect']);
   });
 });

@@ -50,6 +50,8 @@
     'conversation.changed',
     'conversation.left',
     'conversation.read',
+    // The server's link was interrupted and events may have been missed.
+    'resync',
   ])
     socket.on(event, reloadSoon);
 })();

@@ -61,14 +61,46 @@
       .catch(() => {});
   };
 
+  /**
+   * Catching up after a gap (the server's `resync`, or a reconnection): the page's own newest
+   * messages, fetched as HTML, replace the list; what arrives live meanwhile is added again
+   * after it. The form and what is typed in it are left alone.
+   */
+  let arrivedWhileCatchingUp = null;
+  const catchUp = async () => {
+    if (arrivedWhileCatchingUp) return;
+    arrivedWhileCatchingUp = [];
+    try {
+      const response = await fetch(location.href, { headers: { accept: 'text/html' }, credentials: 'same-origin' });
+      // Signed out meanwhile (the login page) or a failure: keep what is shown.
+      if (!response.ok || response.redirected) return;
+      const fresh = new DOMParser().parseFromString(await response.text(), 'text/html').getElementById('messages');
+      if (fresh) list.replaceChildren(...[...fresh.children].map((node) => document.importNode(node, true)));
+      if (list.children.length > 0) document.getElementById('no-messages')?.remove();
+    } catch {
+      // Offline for a moment: the next reconnection catches up again.
+    } finally {
+      const arrived = arrivedWhileCatchingUp;
+      arrivedWhileCatchingUp = null;
+      for (const message of arrived) addMessage(message);
+    }
+  };
+
+  let readyBefore = false;
   const { socket, setStatus } = openLiveSocket({
     socketUrl: data.socketUrl,
     ticketUrl: data.ticketUrl,
     status,
     connectedText: 'Live: new messages appear here as they are sent.',
-    onReady: markRead,
+    onReady: () => {
+      if (readyBefore) catchUp();
+      readyBefore = true;
+      markRead();
+    },
   });
+  socket.on('resync', catchUp);
   socket.on('message.created', ({ message }) => {
+    arrivedWhileCatchingUp?.push(message);
     addMessage(message);
     if (message.sender._id !== data.viewerId) markRead();
   });

@@ -3,6 +3,7 @@
 // reach the page through a single-use socket ticket, never through the session token.
 import type { Browser, Page, Response as PageResponse } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { conversationRoom, userRoom } from '../../server/realtime/publish.js';
 import { befriend, send, startConversation } from '../../tests/messaging/helpers.js';
 import type { TestMember } from '../../tests/setup/harness.js';
 import {
@@ -213,6 +214,26 @@ describe('a conversation page', () => {
     expect(await ben.page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     await ana.context.close();
     await ben.context.close();
+  });
+
+  it('catches up on the server’s resync: a missed message appears, the typed text stays, live delivery goes on', async () => {
+    const [a, b] = await friends();
+    const conversation = await startConversation(stack.api, a, [b]);
+    const ana = await signedIn(a);
+    await ana.page.goto(`/app/messages/${conversation._id}`);
+    await expect.poll(() => liveStatus(ana.page).getAttribute('data-state'), { timeout: 10_000 }).toBe('connected');
+    // A room join lost with the database link: ana's socket is no longer in the room.
+    stack.realtime.io.of('/messages').in(userRoom(a.id)).socketsLeave(conversationRoom(conversation._id));
+    await send(stack.api, b, conversation._id, 'Sent while the link was down');
+    await ana.page.getByLabel('Message', { exact: true }).fill('half-typed reply');
+    // What the server does once its link is back: rooms corrected from the table, then `resync`.
+    stack.realtime.resync('server');
+    await ana.page.getByText('Sent while the link was down').waitFor({ timeout: 10_000 });
+    expect(await ana.page.getByLabel('Message', { exact: true }).inputValue()).toBe('half-typed reply');
+    await send(stack.api, b, conversation._id, 'And live again');
+    await ana.page.getByText('And live again').waitFor({ timeout: 10_000 });
+    await expect.poll(() => ana.page.getByText('Sent while the link was down').count()).toBe(1);
+    await ana.context.close();
   });
 
   it('ends live updates when the session is revoked', async () => {
