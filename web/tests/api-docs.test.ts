@@ -39,9 +39,11 @@ describe('the API reference in Chromium', () => {
     const authentication = page.getByText('Authentication.', { exact: true }).first();
     await authentication.waitFor({ state: 'visible' });
     const introBox = await authentication.boundingBox();
-    expect(introBox && introBox.y + introBox.height).toBeLessThan(800);
+    expect(introBox).not.toBeNull();
+    expect(introBox!.y + introBox!.height).toBeLessThan(800);
     const titleBox = await title.boundingBox();
-    expect(titleBox && titleBox.y).toBeLessThan(400);
+    expect(titleBox).not.toBeNull();
+    expect(titleBox!.y).toBeLessThan(400);
     await saveScreenshot(page, 'api-reference');
 
     // One reference on the page, configured: no AI, no MCP, no hosted client.
