@@ -91,6 +91,7 @@ export async function renderRefusal(
         {reason}
       </p>
       <KeptText fields={fields} />
+      {options.bodyUnread ? <p>Your browser's Back button returns to the form as you left it.</p> : null}
       <BackLink c={c} />
     </>,
   );

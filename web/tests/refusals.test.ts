@@ -125,6 +125,7 @@ describe('refusals a page does not handle itself', () => {
     expect(response.status).toBe(413);
     expect(response.headers.get('content-type')).toContain('text/html');
     expect(html).toContain('larger than the service accepts (at most 256 kB at once)');
+    expect(html).toContain('Back button returns to the form as you left it');
     expect(html).toContain(`Sign out @${member.handle}`);
   });
 
