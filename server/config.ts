@@ -26,8 +26,11 @@ const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Public address of this API (OpenAPI `servers`, log lines). Unset: http://localhost:${PORT}. */
   PUBLIC_URL: z.url().optional(),
-  /** Where the magic-link e-mail sends people; the token is appended as `?token=`. */
-  MAGIC_LINK_URL: z.url().default('http://localhost:5173/login/magic'),
+  /**
+   * Where the magic-link e-mail sends people; the token is appended as `?token=`. Unset: the web
+   * front end's sign-in landing, `$WEB_URL/login/magic` (see magicLinkDefault).
+   */
+  MAGIC_LINK_URL: z.url().optional(),
 
   /** PostgreSQL connection string. Unset: embedded PGlite + PostGIS in DATA_DIR. */
   DATABASE_URL: z
@@ -246,7 +249,28 @@ function isPostgresUrl(value: string): boolean {
   }
 }
 
-export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
+export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_URL' | 'MAGIC_LINK_URL'> & {
+  PUBLIC_URL: string;
+  MAGIC_LINK_URL: string;
+};
+
+/**
+ * The web front end's /login/magic on the origin the web front end says it has, by the web's own
+ * rule (web/server/config.ts): WEB_URL, else http://localhost:$WEB_PORT (5173). A mail pointing at
+ * another port than the one the web really runs on is a dead link. Null when WEB_URL or WEB_PORT
+ * is not valid (named as a configuration error).
+ */
+function magicLinkDefault(env: Record<string, string | undefined>): string | null {
+  const webUrl = env.WEB_URL?.trim();
+  if (webUrl) {
+    const parsed = z.url({ protocol: /^https?$/ }).safeParse(webUrl);
+    return parsed.success ? `${parsed.data.replace(/\/+$/, '')}/login/magic` : null;
+  }
+  const webPort = env.WEB_PORT?.trim();
+  if (!webPort) return 'http://localhost:5173/login/magic';
+  const port = z.coerce.number().int().min(1).max(65_535).safeParse(webPort);
+  return port.success ? `http://localhost:${port.data}/login/magic` : null;
+}
 
 const secretVariables = new Set([
   'DATABASE_URL',
@@ -306,6 +330,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  const magicLinkUrl = parsed.data.MAGIC_LINK_URL ?? magicLinkDefault(env);
+  if (!magicLinkUrl) {
+    throw new ConfigError(
+      `Invalid configuration:\n  MAGIC_LINK_URL: unset, and WEB_URL / WEB_PORT do not give the web's address to derive it from (got WEB_URL ${JSON.stringify(env.WEB_URL ?? null)}, WEB_PORT ${JSON.stringify(env.WEB_PORT ?? null)})`,
+    );
+  }
   // Links follow the port the service really listens on unless told otherwise.
-  return { ...parsed.data, PUBLIC_URL: parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}` };
+  return {
+    ...parsed.data,
+    PUBLIC_URL: parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`,
+    MAGIC_LINK_URL: magicLinkUrl,
+  };
 }

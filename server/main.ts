@@ -104,9 +104,14 @@ async function main() {
         ...process.env,
         API_URL: process.env.API_URL ?? `http://127.0.0.1:${(server.address() as { port: number }).port}`,
         SESSION_TTL_DAYS: String(config.SESSION_TTL_DAYS),
+        MAX_BODY_BYTES: String(config.MAX_BODY_BYTES),
         WEB_RELAY_SECRET: config.WEB_RELAY_SECRET,
       });
-      web = await startWebServer(webConfig, (err, context) => log.error({ err, ...context }, 'web page failed'));
+      web = await startWebServer(
+        webConfig,
+        (err, context) => log.error({ err, ...context }, 'web page failed'),
+        (message, fields) => log.warn(fields, message),
+      );
       log.info({ web: webConfig.WEB_URL, api: webConfig.API_URL }, 'web front end listening');
     } catch (error) {
       const reason = error instanceof WebConfigError ? error.message : (error as Error).message;

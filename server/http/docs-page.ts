@@ -55,9 +55,10 @@ function page(title: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</title>
+<link rel="icon" href="data:,">
 </head>
 <body>
-<div id="api-reference"></div>
+<div id="reference"></div>
 <script src="docs/scalar.js"></script>
 <script src="docs/init.js"></script>
 </body>
@@ -65,11 +66,18 @@ function page(title: string): string {
 `;
 }
 
-/** Scalar's configuration: our document, no external fonts, proxy, AI chat or telemetry. */
-const initScript = `Scalar.createApiReference('#api-reference', ${JSON.stringify({
+/**
+ * Scalar's configuration: our document, no external fonts, proxy, AI chat, MCP or telemetry, and
+ * nothing that leads to Scalar's hosts: the "Open API Client" button hands the document's address
+ * to client.scalar.com (hideClientButton), and "Powered by Scalar" links there (hidden by CSS).
+ * The mount point must not be `#api-reference`: the bundle mounts a second reference, with its
+ * default configuration (web fonts, Ask AI, MCP), on any element of that id.
+ */
+const initScript = `Scalar.createApiReference('#reference', ${JSON.stringify({
   url: 'docs/openapi.json',
   withDefaultFonts: false,
-  hideClientButton: false,
+  hideClientButton: true,
+  customCss: 'a[href*="scalar.com"] { display: none !important; }',
   telemetry: false,
   agent: { disabled: true },
   mcp: { disabled: true },

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
+import { loadWebConfig } from '../../web/server/config.js';
 
 describe('loadConfig', () => {
   it('gives documented defaults for an empty environment', () => {
@@ -63,6 +64,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '3100', PUBLIC_URL: 'https://api.example.org' }).PUBLIC_URL).toBe(
       'https://api.example.org',
     );
+  });
+
+  it('MAGIC_LINK_URL follows the web front end (WEB_URL, else WEB_PORT) unless set', () => {
+    expect(loadConfig({}).MAGIC_LINK_URL).toBe('http://localhost:5173/login/magic');
+    expect(loadConfig({ WEB_PORT: '6100' }).MAGIC_LINK_URL).toBe('http://localhost:6100/login/magic');
+    expect(loadConfig({ WEB_URL: 'https://act.example.org/', WEB_PORT: '6100' }).MAGIC_LINK_URL).toBe(
+      'https://act.example.org/login/magic',
+    );
+    expect(
+      loadConfig({ WEB_URL: 'https://act.example.org', MAGIC_LINK_URL: 'https://mail.example.org/m' }).MAGIC_LINK_URL,
+    ).toBe('https://mail.example.org/m');
+    expect(() => loadConfig({ WEB_URL: 'act.example.org' })).toThrow(/MAGIC_LINK_URL.*WEB_URL/);
+    expect(() => loadConfig({ WEB_PORT: 'web' })).toThrow(ConfigError);
+    // The same address the web front end itself derives (npm start runs both from one environment).
+    for (const env of [{}, { WEB_PORT: '6100' }, { WEB_URL: 'https://act.example.org/' }]) {
+      expect(loadConfig(env).MAGIC_LINK_URL).toBe(`${loadWebConfig(env).WEB_URL}/login/magic`);
+    }
   });
 
   it('accepts postgres:// and postgresql:// URLs, and never echoes a DATABASE_URL it rejects', () => {

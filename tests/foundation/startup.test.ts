@@ -88,6 +88,29 @@ describe('npm start', () => {
     const nodePid = Number.parseInt(node!.trim(), 10);
     spawned.push(nodePid);
 
+    // The magic link follows the web's port too: the web front end on WEB_PORT (MAGIC_LINK_URL
+    // unset; without SMTP_URL the mail is written to the log).
+    const api = `http://127.0.0.1:${port}`;
+    const email = `start-${port}@example.org`;
+    const register = await fetch(`${api}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'a long enough password', handle: `start_${port}` }),
+    });
+    expect(register.status).toBe(201);
+    const ask = await fetch(`${api}/api/auth/magic-link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
+    expect(ask.status).toBe(202);
+    await waitFor(
+      () => npm.output().includes('/login/magic?token='),
+      () => npm.output(),
+      15_000,
+    );
+    expect(npm.output()).toContain(`http://localhost:${webPort}/login/magic?token=`);
+
     npm.child.kill('SIGTERM');
     const exit = await npm.exited;
     await waitFor(

@@ -46,9 +46,14 @@ describe('GET /api/docs', () => {
     expect(bundle.text).toContain('createApiReference');
     expect(bundle.headers.get('cache-control')).toMatch(/max-age/);
     const init = (await t.request('GET', '/api/docs/init.js')).text;
-    expect(init).toContain("Scalar.createApiReference('#api-reference'");
+    // Not #api-reference: the bundle mounts a second, default-configured reference on that id.
+    expect(init).toContain("Scalar.createApiReference('#reference'");
+    expect((await t.request('GET', '/api/docs')).text).not.toContain('id="api-reference"');
     expect(init).toContain('"url":"docs/openapi.json"');
     expect(init).toContain('"withDefaultFonts":false');
+    expect(init).toContain('"hideClientButton":true');
+    expect(init).toContain('"agent":{"disabled":true}');
+    expect(init).toContain('"mcp":{"disabled":true}');
     expect(init).not.toMatch(/https?:/);
   });
 

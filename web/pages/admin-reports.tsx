@@ -286,7 +286,7 @@ export function registerAdminReportPages(app: Hono<WebEnv>): void {
     const backUrl = new URL(back, 'http://x');
     const filters = readFilters(Object.fromEntries(backUrl.searchParams));
     const cursor = backUrl.searchParams.get('cursor') || undefined;
-    const refuse = (error: string, httpStatus: 400 | 403 | 404 | 409 | 429 | 500) => {
+    const refuse = (error: string, httpStatus: 400 | 403 | 404 | 409 | 413 | 429 | 500) => {
       c.status(httpStatus);
       return renderQueue(c, filters, cursor, back, {
         reportId: id,

@@ -55,9 +55,10 @@ export function isNotFound(error: unknown): boolean {
 }
 
 /** The HTTP status to answer with when re-rendering a form after an API refusal. */
-export function formErrorStatus(error: unknown): 400 | 403 | 404 | 409 | 429 | 500 {
+export function formErrorStatus(error: unknown): 400 | 403 | 404 | 409 | 413 | 429 | 500 {
   const status = isApiError(error) ? error.data?.httpStatus : undefined;
-  if (status === 400 || status === 403 || status === 404 || status === 409 || status === 429) return status;
+  if (status === 400 || status === 403 || status === 404 || status === 409 || status === 413 || status === 429)
+    return status;
   return status !== undefined && status < 500 ? 400 : 500;
 }
 

@@ -3,6 +3,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { type ApiClient, createClient, isApiError } from '../../client-sdk/src/index.js';
+import { withRefusalShape } from './api-refusals.js';
 import type { WebEnv } from './env.js';
 import { readSessionToken } from './session.js';
 
@@ -32,7 +33,7 @@ export function api(c: Context<WebEnv>): ApiClient {
   return createClient({
     baseUrl: config.API_URL,
     token: readSessionToken(c) ?? null,
-    fetch,
+    fetch: withRefusalShape(fetch, config.MAX_BODY_BYTES),
     headers: relayHeaders(c),
   });
 }
@@ -40,7 +41,12 @@ export function api(c: Context<WebEnv>): ApiClient {
 /** A client that sends no token (sign-in routes, the magic-link request): a cookie never travels where it is not needed. */
 export function anonymousApi(c: Context<WebEnv>): ApiClient {
   const { config, fetch } = c.get('web');
-  return createClient({ baseUrl: config.API_URL, token: null, fetch, headers: relayHeaders(c) });
+  return createClient({
+    baseUrl: config.API_URL,
+    token: null,
+    fetch: withRefusalShape(fetch, config.MAX_BODY_BYTES),
+    headers: relayHeaders(c),
+  });
 }
 
 /**
@@ -55,7 +61,12 @@ export function rawApiHeaders(c: Context<WebEnv>): Record<string, string> {
 /** A client for a freshly issued token (right after login), before the cookie reaches the browser. */
 export function apiWithToken(c: Context<WebEnv>, token: string): ApiClient {
   const { config, fetch } = c.get('web');
-  return createClient({ baseUrl: config.API_URL, token, fetch, headers: relayHeaders(c) });
+  return createClient({
+    baseUrl: config.API_URL,
+    token,
+    fetch: withRefusalShape(fetch, config.MAX_BODY_BYTES),
+    headers: relayHeaders(c),
+  });
 }
 
 /** The API answered 401: the session expired or was revoked (spec rule 4 handles it in app.tsx). */

@@ -4,10 +4,12 @@
 // web/main.ts and server/main.ts, which serve it.
 import { Hono } from 'hono';
 import { registerPages } from '../pages/index.js';
+import { isApiError } from '../../client-sdk/src/index.js';
 import { isSessionRejected } from './api.js';
 import { limitRequestBodies } from './body-limit.js';
 import type { WebConfig } from './config.js';
 import type { WebEnv } from './env.js';
+import { renderFailure, renderRefusal } from './error-page.js';
 import { readFlash } from './flash.js';
 import { renderPage } from './layout.js';
 import { loginRedirect } from './next-path.js';
@@ -22,11 +24,21 @@ export interface WebAppOptions {
   fetch?: typeof globalThis.fetch;
   /** Where unexpected errors are reported (never with the token or a request body). */
   logError?: (error: unknown, context: { method: string; path: string }) => void;
+  /** Where the operator is told of a misconfiguration (default: a JSON line on stderr). */
+  logWarning?: (message: string, fields: Record<string, string>) => void;
+}
+
+function warnOnStderr(message: string, fields: Record<string, string>): void {
+  process.stderr.write(`${JSON.stringify({ level: 'warn', msg: message, ...fields })}\n`);
 }
 
 export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   const { config } = options;
-  const deps = { config, fetch: options.fetch ?? globalThis.fetch.bind(globalThis) };
+  const deps = {
+    config,
+    fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    warn: options.logWarning ?? warnOnStderr,
+  };
   const app = new Hono<WebEnv>();
 
   app.use('*', securityHeaders(config));
@@ -62,14 +74,13 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
       }
       return c.redirect(loginRedirect(back), 303);
     }
+    // A refusal of a submission the page did not expect (say, the API's 413): the reason in words.
+    const refused = isApiError(error) ? (error.data?.httpStatus ?? 500) : 500;
+    if (c.req.method !== 'GET' && refused >= 400 && refused < 500) {
+      return renderRefusal(c, refused, (error as Error).message);
+    }
     options.logError?.(error, { method: c.req.method, path: c.req.path });
-    c.set('member', null);
-    c.status(500);
-    return renderPage(
-      c,
-      { title: 'Something went wrong' },
-      <p>The page could not be shown. Please try again in a moment.</p>,
-    );
+    return renderFailure(c);
   });
 
   app.notFound(async (c) => {

@@ -4,7 +4,9 @@
 // get room for them. The session route and the companion stream keep their own, smaller caps.
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { tooLargeInWords } from './api-refusals.js';
 import type { WebEnv } from './env.js';
+import { renderRefusal } from './error-page.js';
 import { IMAGE_LIMITS } from './image-upload.js';
 
 export const FORM_BODY_BYTES = 256 * 1024;
@@ -21,7 +23,14 @@ const FILE_ROUTES: [RegExp, number][] = [
 function limiter(maxSize: number): MiddlewareHandler<WebEnv> {
   return bodyLimit({
     maxSize,
-    onError: (c) => c.text('The request body is too large.\n', 413, { 'Cache-Control': 'no-store' }),
+    onError: (c) => {
+      c.header('Cache-Control', 'no-store');
+      // A browser's form gets the reason in words (its Back button returns to the form as it was).
+      if ((c.req.header('accept') ?? '').includes('text/html')) {
+        return renderRefusal(c, 413, tooLargeInWords(maxSize), { bodyUnread: true });
+      }
+      return c.text('The request body is too large.\n', 413);
+    },
   });
 }
 

@@ -16,6 +16,11 @@ const webConfigSchema = z.object({
   API_URL: z.url().optional(),
   /** The API's port, used for the default API_URL when both run from `npm start`. */
   PORT: port.default(3000),
+  /**
+   * The API's body limit (its MAX_BODY_BYTES): a call with a larger body is refused here, in words,
+   * before it is sent (the API would refuse it and cut the connection mid-upload).
+   */
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
   /** The API's session lifetime; the cookie's Max-Age equals it (spec). */
   SESSION_TTL_DAYS: z.coerce.number().int().positive().max(365).default(30),
   /**

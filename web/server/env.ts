@@ -6,6 +6,8 @@ export interface WebDeps {
   config: WebConfig;
   /** How the web server reaches the API (globalThis.fetch in production; tests may pass their own). */
   fetch: typeof globalThis.fetch;
+  /** A line for the operator's log (never a token or a request body). */
+  warn: (message: string, fields: Record<string, string>) => void;
 }
 
 export type Member = RouterOutputs['me']['get'];

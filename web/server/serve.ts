@@ -15,8 +15,9 @@ export interface RunningWebServer {
 export async function startWebServer(
   config: WebConfig,
   logError: (error: unknown, context: { method: string; path: string }) => void,
+  logWarning?: (message: string, fields: Record<string, string>) => void,
 ): Promise<RunningWebServer> {
-  const app = createWebApp({ config, logError });
+  const app = createWebApp({ config, logError, logWarning });
   const server = await new Promise<Server>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, port: config.WEB_PORT, hostname: config.WEB_HOST }, () =>
       resolve(started),

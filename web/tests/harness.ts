@@ -75,6 +75,7 @@ export async function startWebStack(
     WEB_URL: webUrl,
     API_URL: apiUrl,
     SESSION_TTL_DAYS: String(api.config.SESSION_TTL_DAYS),
+    MAX_BODY_BYTES: String(api.config.MAX_BODY_BYTES),
     WEB_RELAY_SECRET: relaySecret,
     // No tile server in tests (offline): the map draws markers on an empty background.
     WEB_TILE_URL: `${webUrl}/assets/test-tiles/{z}/{x}/{y}.png`,
