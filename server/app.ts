@@ -182,7 +182,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
     }
   };
 
-  // Health for a balancer (README "Running it"): /healthz, the process and its database, as it
+  // Health for a balancer (docs/operations.md): /healthz, the process and its database, as it
   // always was; /readyz, everything this process needs to serve, live delivery included.
   app.get('/healthz', async (c) => {
     // Draining: tell the balancer to stop sending before the listener closes.

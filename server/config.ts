@@ -1,4 +1,4 @@
-// The one place that reads process.env. Every variable is documented in README.md with its default.
+// The one place that reads process.env. Every variable is documented in docs/configuration.md with its default.
 import { z } from 'zod';
 import { MessageKeysError, parseMessageKeys } from './crypto/message-keys.js';
 
@@ -121,7 +121,7 @@ const configSchema = z.object({
    * elsewhere, unset means a random key generated once into DATA_DIR.
    */
   RATE_LIMIT_KEY_SECRET: z.string().min(32, 'Must be at least 32 characters.').optional(),
-  // Companion chat (README: Companion chat). With no COMPANION_BASE_URL the companion answers
+  // Companion chat (docs/companion.md). With no COMPANION_BASE_URL the companion answers
   // from the library itself (a labelled retrieval answer), so it works with no outside service.
   /** An OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp server), e.g. http://localhost:11434/v1. */
   COMPANION_BASE_URL: z.url().optional(),

@@ -47,7 +47,7 @@ export const mediaItems = pgTable(
     year: integer(),
     synopsis: text().notNull().default(''),
     tags: text({ enum: mediaTags }).array().notNull().default(sql`'{}'::text[]`),
-    /** An absolute https URL or an upload key (README: Media library and guides). */
+    /** An absolute https URL or an upload key (docs/library.md). */
     poster: text(),
     watchLinks: jsonb().$type<WatchLink[]>().notNull().default(sql`'[]'::jsonb`),
     /** Provider and video id only: the embed URL is built by the server, never stored HTML. */

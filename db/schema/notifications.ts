@@ -20,7 +20,7 @@ export const notificationChannels = ['push', 'email'] as const;
 export type NotificationChannel = (typeof notificationChannels)[number];
 
 /**
- * Defaults (documented in README and the OpenAPI description): push on for every kind (it reaches
+ * Defaults (documented in docs/notifications.md and the OpenAPI description): push on for every kind (it reaches
  * only devices the member registered themselves), email off for every kind (a mailbox is read by
  * more people and systems than a phone's lock screen), and push payloads without details.
  */

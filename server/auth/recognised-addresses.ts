@@ -1,5 +1,5 @@
 // Addresses an account recently signed in from, so the per-account ceiling (which an attacker
-// with many addresses can fill) never holds the owner back at home (README "Security",
+// with many addresses can fill) never holds the owner back at home (docs/accounts.md,
 // "Distributed lockout").
 //
 // A record is a row of rate_limits (scope `signin:known-address`): its key is the HMAC

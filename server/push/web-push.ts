@@ -19,7 +19,7 @@ export interface WebPushTarget {
 export type PushOutcome = 'delivered' | 'gone' | 'failed';
 
 export interface PushMessage {
-  /** What the member's service worker shows or routes on; see README "Notifications". */
+  /** What the member's service worker shows or routes on; see docs/notifications.md. */
   payload: Record<string, unknown>;
   /** How long the push service keeps it for an offline device. */
   ttlSeconds: number;

@@ -2,7 +2,7 @@
 // dedicated connection) and a publisher (NOTIFY, one connection, messages sent in order). Both
 // are plain clients, never pooled: a connection that dies is dropped and replaced, so a
 // database restart, a failover or a killed backend costs a gap, never the link. What the gap
-// lost is made good by a resync (README "Realtime"): the listener says when it is back
+// lost is made good by a resync (docs/realtime.md): the listener says when it is back
 // (`resyncLocal`), the publisher when it sends again after dropping messages (`resyncPeers`).
 //
 // Publishing never holds up this process's own sockets: socket.io delivers locally once the

@@ -6,7 +6,7 @@
 // never by a read-then-write check, so two concurrent creates cannot both pass a check and one
 // fail with 409: a generated slug that loses retries with a new random suffix.
 //
-// Suffix rule (README, Decisions): a resource that can be hidden (a pending place, a non-public
+// Suffix rule (docs/places.md, docs/events-and-groves.md): a resource that can be hidden (a pending place, a non-public
 // event) always gets a random suffix, so its public slug says nothing about rows others cannot
 // see; a resource that is always public (grove, organization) gets the bare slug when it is
 // free and a random suffix otherwise. Never "-2", "-3": a counter tells an outsider how many

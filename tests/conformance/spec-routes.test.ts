@@ -114,7 +114,7 @@ describe('every spec route is in the OpenAPI document', () => {
     expect(res.body).toEqual({ ok: true });
   });
 
-  it('serves /readyz (readiness, beyond the spec; README "Health for a balancer") outside the document too', async () => {
+  it('serves /readyz (readiness, beyond the spec; docs/operations.md, "Health for a balancer") outside the document too', async () => {
     const res = await t.request('GET', '/readyz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true });

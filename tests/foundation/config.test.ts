@@ -101,15 +101,15 @@ describe('loadConfig', () => {
   });
 });
 
-describe('README configuration table', () => {
+describe('docs/configuration.md table', () => {
   it('documents every variable with its real default', () => {
-    const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const readme = readFileSync(path.resolve(import.meta.dirname, '../../docs/configuration.md'), 'utf8');
     const documented = new Map<string, string>();
     for (const match of readme.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]+) \|/gm))
       documented.set(match[1]!, match[2]!.trim());
     const defaults = loadConfig({});
     for (const [name, value] of Object.entries(defaults)) {
-      expect(documented.has(name), `${name} missing from README`).toBe(true);
+      expect(documented.has(name), `${name} missing from docs/configuration.md`).toBe(true);
       const shown = documented.get(name)!.replace(/^`|`$/g, '');
       expect(shown, name).toBe(String(value));
     }

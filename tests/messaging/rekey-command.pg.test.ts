@@ -1,4 +1,4 @@
-// `npm run messages:rekey`, run as the README says (a child process) against this file's own
+// `npm run messages:rekey`, run as docs/messaging.md says (a child process) against this file's own
 // PostgreSQL database: it re-encrypts every message, group title, reported message text and
 // companion chat text under the newest key of MESSAGE_KEYS and seals text stored in clear before
 // it was encrypted (companion text, group titles), after which

@@ -7,9 +7,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../setup/harness.js';
 
-/** Public records that stay when their author deletes the account (README: Places, Events). */
+/** Public records that stay when their author deletes the account (docs/places.md, docs/events-and-groves.md). */
 const KEPT_WITHOUT_AUTHOR = [
-  // A group goes on for its other members when its creator deletes the account (README: Conversations).
+  // A group goes on for its other members when its creator deletes the account (docs/messaging.md).
   'conversations.created_by',
   'events.creator_id',
   'places.submitter_id',

@@ -31,7 +31,7 @@ const webConfigSchema = z.object({
   WEB_TILE_ATTRIBUTION: z.string().default('© OpenStreetMap contributors'),
   /**
    * Shared secret between the web server and the API: with it, the API takes the visitor's
-   * address from X-Forwarded-For for its per-address rate limits (see README). Generated
+   * address from X-Forwarded-For for its per-address rate limits (see docs/web.md). Generated
    * in-process when `npm start` runs both.
    */
   WEB_RELAY_SECRET: z.string().min(32).optional(),

@@ -3,7 +3,7 @@
 // for Apple, the nonce. The member is found by the provider's stable subject; a first sign-in
 // links an existing account by email or creates one. The email is read only from the token.
 //
-// Decisions (README "Sign in with Apple and Google"):
+// Decisions (docs/accounts.md, "Sign in with Apple and Google"):
 // - An email the provider has not verified is never used, neither to link nor to create: an
 //   account created on an unverified address would let whoever typed that address at the
 //   provider read the real owner's account once the owner signs in by magic link to it.

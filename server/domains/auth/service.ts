@@ -119,7 +119,7 @@ export function assertPasswordAllowed(
  *   RATE_LIMIT_ACCOUNT_BACKOFF_MAX_SECONDS.
  *
  * The ceiling is shared by every address, so 11 addresses could keep the owner in backoff for
- * good. Two callers skip it (README "Security", "Distributed lockout"):
+ * good. Two callers skip it (docs/accounts.md, "Distributed lockout"):
  * - one holding a live session of this account (`sessionId`: PATCH /api/me, panic, or a login
  *   that sends its Bearer token) is counted on a ceiling of that session instead, so a stolen
  *   phone cannot guess from many addresses any faster than before;
@@ -234,8 +234,8 @@ export interface IdentityToConfirm {
 
 /**
  * A sign-in with Apple or Google met an existing account whose email the provider does not own:
- * the account's mailbox gets a magic link that also links the identity (README "Sign in with
- * Apple and Google"). Limited like every magic link, so it cannot be used to flood the owner.
+ * the account's mailbox gets a magic link that also links the identity (docs/accounts.md, "Sign in
+ * with Apple and Google"). Limited like every magic link, so it cannot be used to flood the owner.
  */
 export function requestIdentityLinkConfirmation(ctx: Context, email: string, identity: IdentityToConfirm): void {
   const now = ctx.clock.now();

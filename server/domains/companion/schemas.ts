@@ -1,4 +1,4 @@
-// Companion chat shapes (README: Companion chat).
+// Companion chat shapes (docs/companion.md).
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { queryBoolean } from '../../shared/query.js';

@@ -1,7 +1,7 @@
 // Taking a member out of conversations: a group's creator or an organizer removing someone
 // (DELETE /api/conversations/{id}/members/{userId}), and what a grove ban or removal cuts.
 //
-// The rule of a grove exit (README, Security): a member banned or removed from grove G leaves
+// The rule of a grove exit (docs/messaging.md, "Removing a member"; docs/security.md): a member banned or removed from grove G leaves
 // every conversation, one-to-one or group, in which another member still in G is neither their
 // friend nor in any other grove with them; a one-to-one conversation closes as after a leave.
 // Conversations record no grove they grew from, so the rule reads only who is in them now: the

@@ -86,7 +86,7 @@ export async function setRsvp(ctx: MemberContext, input: { id: string; status: R
   if (written.length === 0) {
     const { event } = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
     if (event.status === 'cancelled') throw new AppError('conflict', 'The event is cancelled.');
-    // Only a ban of the hosting grove gets here: a refusal that does not say so (README, Security).
+    // Only a ban of the hosting grove gets here: a refusal that does not say so (docs/events-and-groves.md).
     if (new Date(event.endsAt) > now) throw new AppError('forbidden', 'You cannot RSVP to this event.');
     throw new AppError('conflict', 'The event is over.');
   }

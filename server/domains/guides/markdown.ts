@@ -13,7 +13,7 @@ import sanitizeHtml from 'sanitize-html';
 
 /** Bump when the rules below change: stored HTML of an older version is re-rendered on read. */
 export const RENDER_VERSION = 1;
-/** Reading speed for `readingMinutes` (README: Media library and guides). */
+/** Reading speed for `readingMinutes` (docs/library.md). */
 export const WORDS_PER_MINUTE = 200;
 
 /** Absolute https/http/mailto, or a path on this site (`/…` but not `//host`), or a fragment. */

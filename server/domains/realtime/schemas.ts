@@ -1,5 +1,5 @@
 // Socket tickets: the one credential a browser that never sees the session token uses to open
-// the `/messages` socket (README: Realtime).
+// the `/messages` socket (docs/realtime.md).
 import { z } from 'zod';
 
 /** Seconds a ticket can be redeemed: long enough for a page to load and connect, no longer. */
