@@ -2,8 +2,10 @@
 // check, the message row and its push-queue row travel to PostgreSQL together and commit on their
 // own (autocommit). It used to be BEGIN, select … for share, two inserts and COMMIT: five round
 // trips holding a pooled connection throughout, most of the POST's cost. The rules are the same:
-// - only a member writes: the membership row is read `for share`, so a concurrent leave waits
-//   for this statement to commit, or this one waits for the leave and then finds no row;
+// - only a member writes: the membership row is read `for key share`, the lock a delete of it
+//   conflicts with, so a concurrent leave (or removal) waits for this statement to commit, or this
+//   one waits for it and then finds no row. (It was `for share`, which also made the member's own
+//   read-marker update wait for the message's commit.)
 // - nothing is stored in a one-to-one conversation the other member left (no open pair row);
 // - the push-queue row commits with the message or not at all (one statement is atomic).
 import { sql } from 'drizzle-orm';
@@ -34,7 +36,7 @@ const sendStatement = sql`
     join conversations c on c.id = cm.conversation_id
     left join direct_conversations dc on dc.conversation_id = cm.conversation_id
     where cm.conversation_id = ${p('conversationId')}::uuid and cm.user_id = ${p('senderId')}::uuid
-    for share of cm
+    for key share of cm
   ), stored as (
     insert into messages (id, conversation_id, sender_id, key_id, nonce, ciphertext, created_at, expires_at)
     select ${p('id')}::uuid, ${p('conversationId')}::uuid, ${p('senderId')}::uuid, ${p('keyId')}::text,
