@@ -10,7 +10,7 @@
 //   2 s, 4 s… (capped at backoffMaxSeconds) after each further hit it lets through.
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../config.js';
@@ -56,8 +56,16 @@ export function rateLimitSecret(config: Deps['config']): Buffer {
   return secret;
 }
 
+// The secret as a KeyObject, made once: raw bytes are imported again on every createHmac.
+const hmacKeys = new WeakMap<Buffer, KeyObject>();
+
 function keyPart(secret: Buffer, value: string): string {
-  return createHmac('sha256', secret).update(value).digest('hex').slice(0, 40);
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = createSecretKey(secret);
+    hmacKeys.set(secret, key);
+  }
+  return createHmac('sha256', key).update(value).digest('hex').slice(0, 40);
 }
 
 /** `<scope>:<hmac(part 1)>[:<hmac(part 2)>…]`. The first part is the subject (an account or an address). */
