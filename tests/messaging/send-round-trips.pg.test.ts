@@ -66,6 +66,10 @@ describe('the message POST', () => {
     });
     expect(status).toBe(404);
     expect(trips).toBe(3);
+    const [stored] = await isolated!.database.rows<{ n: number }>(
+      sql`select count(*)::int as n from messages where sender_id = ${c!.id}`,
+    );
+    expect(stored!.n).toBe(0);
   });
 });
 
