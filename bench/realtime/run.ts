@@ -23,7 +23,7 @@ import { serverErrors, startBenchServer } from '../shared/server.js';
 
 const { duration, warmup, connections, pool, options } = benchArgs(
   { rounds: 1, duration: 20, warmup: 3 },
-  { clients: '1000', rate: '100', group: '10', yardstick: '8' },
+  { clients: '1000', rate: '100', group: '10', yardstick: '8', database: 'cas_bench_realtime' },
 );
 const clients = Math.min(Number(options.clients), 5000);
 const rate = Math.min(Number(options.rate), 1000);
@@ -31,7 +31,9 @@ const groupSize = Math.max(2, Math.min(Number(options.group), 50));
 const yardstickSeconds = Math.min(Number(options.yardstick), 60);
 if (clients % groupSize) throw new Error('--clients must be a multiple of --group');
 
-const DATABASE = 'cas_bench_realtime';
+// Its own name per run when several people bench on one PostgreSQL server (`--database`).
+const DATABASE = options.database;
+if (!/^[a-z_][a-z0-9_]{0,62}$/.test(DATABASE)) throw new Error('--database: lower-case letters, digits and _');
 /** The copy needs cas_bench_10k idle for a moment: another bench on it makes us wait and retry. */
 async function copyWhenIdle() {
   for (let attempt = 1; ; attempt++) {

@@ -9,7 +9,8 @@
 //   `limit` hits in the window it never locks: it lets one hit through, then refuses for 1 s, then
 //   2 s, 4 s… (capped at backoffMaxSeconds) after each further hit it lets through.
 import { sql } from 'drizzle-orm';
-import { createHmac } from 'node:crypto';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../config.js';
@@ -55,13 +56,91 @@ export function rateLimitSecret(config: Deps['config']): Buffer {
   return secret;
 }
 
+// The secret as a KeyObject, made once: raw bytes are imported again on every createHmac.
+const hmacKeys = new WeakMap<Buffer, KeyObject>();
+
 function keyPart(secret: Buffer, value: string): string {
-  return createHmac('sha256', secret).update(value).digest('hex').slice(0, 40);
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = createSecretKey(secret);
+    hmacKeys.set(secret, key);
+  }
+  return createHmac('sha256', key).update(value).digest('hex').slice(0, 40);
 }
 
 /** `<scope>:<hmac(part 1)>[:<hmac(part 2)>…]`. The first part is the subject (an account or an address). */
 export function rateLimitKey(secret: Buffer, scope: string, parts: readonly string[]): string {
   return [scope, ...parts.map((p) => keyPart(secret, p))].join(':');
+}
+
+// "expired": the stored window is over, so this hit starts a new one.
+const expired = sql`rate_limits.expires_at <= excluded.window_start`;
+const blocked = sql`(rate_limits.blocked_until is not null and rate_limits.blocked_until > excluded.window_start)`;
+const param = (name: string) => sql.placeholder(name);
+
+/**
+ * The counting upsert, with placeholders. On its own (no caller's transaction) it commits
+ * asynchronously (`synchronous_commit` off for this statement's transaction): the row lock on a
+ * busy counter (one member writing fast, one address) is then held for the statement, not for a
+ * WAL flush, so hits on one key no longer queue behind each other's disk flushes (bench/README.md,
+ * "The send path"). The counter stays consistent and replicated; a database crash can forget at
+ * most the last fraction of a second of hits, never the writes they guard (those commit durably).
+ */
+function counterStatement(backoff: boolean, ownTransaction: boolean) {
+  const values = sql`${param('key')}::text, ${param('at')}::timestamptz, ${param('windowEnd')}::timestamptz, 1`;
+  // A qual, so the planner evaluates it (an unused output column it may drop).
+  const asynchronous = ownTransaction ? sql` where set_config('synchronous_commit', 'off', true) = 'off'` : sql``;
+  const source = sql`select ${values}${backoff ? sql`, null::timestamptz, false` : sql``}${asynchronous}`;
+  const limit = sql`${param('limit')}::int`;
+  return backoff
+    ? sql`
+    insert into rate_limits (key, window_start, expires_at, count, blocked_until, refused)
+    select key, window_start, expires_at, count, blocked_until, refused
+    from (${source}) as hit (key, window_start, expires_at, count, blocked_until, refused)
+    on conflict (key) do update set
+      count = case when ${expired} then 1 when ${blocked} then rate_limits.count else rate_limits.count + 1 end,
+      window_start = case when ${expired} then excluded.window_start else rate_limits.window_start end,
+      expires_at = case when ${expired} then excluded.expires_at else rate_limits.expires_at end,
+      refused = case when ${expired} then false else ${blocked} end,
+      blocked_until = case
+        when ${expired} then null
+        when ${blocked} then rate_limits.blocked_until
+        when rate_limits.count + 1 > ${limit} then excluded.window_start
+          + least(${param('backoff')}::int, power(2, least(rate_limits.count - ${limit}, 30))::int) * interval '1 second'
+        else null end
+    returning count, expires_at, blocked_until, refused`
+    : sql`
+    insert into rate_limits (key, window_start, expires_at, count)
+    select key, window_start, expires_at, count
+    from (${source}) as hit (key, window_start, expires_at, count)
+    on conflict (key) do update set
+      count = case when ${expired} then 1 else rate_limits.count + 1 end,
+      window_start = case when ${expired} then excluded.window_start else rate_limits.window_start end,
+      expires_at = case when ${expired} then excluded.expires_at else rate_limits.expires_at end
+    returning count, expires_at, blocked_until, refused`;
+}
+
+type CounterStatement = ReturnType<DbOrTx['_']['session']['prepareQuery']>;
+const preparedByDb = new WeakMap<DbOrTx, Map<string, CounterStatement>>();
+
+/**
+ * Built once per database handle and shape and run as a named prepared statement: every write
+ * route runs it, and PostgreSQL then parses it once per connection.
+ */
+function counter(db: DbOrTx, backoff: boolean, ownTransaction: boolean): CounterStatement {
+  let cache = preparedByDb.get(db);
+  if (!cache) {
+    cache = new Map();
+    preparedByDb.set(db, cache);
+  }
+  const name = `rate_limit_hit_${backoff ? 'backoff' : 'window'}${ownTransaction ? '_async' : ''}`;
+  let statement = cache.get(name);
+  if (!statement) {
+    const query = new PgDialect({ casing: 'snake_case' }).sqlToQuery(counterStatement(backoff, ownTransaction));
+    statement = db._.session.prepareQuery(query, undefined, name, true, (rows) => rows);
+    cache.set(name, statement);
+  }
+  return statement;
 }
 
 export async function hitRateLimit(
@@ -71,55 +150,28 @@ export async function hitRateLimit(
   now: Date,
   executor?: DbOrTx,
 ): Promise<RateLimitResult> {
-  const key = rateLimitKey(rateLimitSecret(deps.config), rule.scope, parts);
-  const windowEnd = new Date(now.getTime() + rule.windowSeconds * 1000);
-  const at = now.toISOString();
-  // "expired": the stored window is over, so this hit starts a new one.
-  const expired = sql`rate_limits.expires_at <= excluded.window_start`;
-  const blocked = sql`(rate_limits.blocked_until is not null and rate_limits.blocked_until > excluded.window_start)`;
   const backoff = rule.backoffMaxSeconds;
-  const statement =
-    backoff === undefined
-      ? sql`
-    insert into rate_limits (key, window_start, expires_at, count)
-    values (${key}, ${at}, ${windowEnd.toISOString()}, 1)
-    on conflict (key) do update set
-      count = case when ${expired} then 1 else rate_limits.count + 1 end,
-      window_start = case when ${expired} then excluded.window_start else rate_limits.window_start end,
-      expires_at = case when ${expired} then excluded.expires_at else rate_limits.expires_at end
-    returning count, expires_at, blocked_until, refused`
-      : sql`
-    insert into rate_limits (key, window_start, expires_at, count, blocked_until, refused)
-    values (${key}, ${at}, ${windowEnd.toISOString()}, 1, null, false)
-    on conflict (key) do update set
-      count = case when ${expired} then 1 when ${blocked} then rate_limits.count else rate_limits.count + 1 end,
-      window_start = case when ${expired} then excluded.window_start else rate_limits.window_start end,
-      expires_at = case when ${expired} then excluded.expires_at else rate_limits.expires_at end,
-      refused = case when ${expired} then false else ${blocked} end,
-      blocked_until = case
-        when ${expired} then null
-        when ${blocked} then rate_limits.blocked_until
-        when rate_limits.count + 1 > ${rule.limit}::int then excluded.window_start
-          + least(${backoff}::int, power(2, least(rate_limits.count - ${rule.limit}::int, 30))::int) * interval '1 second'
-        else null end
-    returning count, expires_at, blocked_until, refused`;
-  const [row] = await deps.database.rows<{
-    count: number;
-    expires_at: string | Date;
-    blocked_until: string | Date | null;
-    refused: boolean;
-  }>(statement, executor);
-  const count = Number(row!.count);
+  // Inside a caller's transaction the commit is theirs, and stays durable.
+  const statement = counter(executor ?? deps.database.db, backoff !== undefined, executor === undefined);
+  const rows = (await statement.execute({
+    key: rateLimitKey(rateLimitSecret(deps.config), rule.scope, parts),
+    at: now.toISOString(),
+    windowEnd: new Date(now.getTime() + rule.windowSeconds * 1000).toISOString(),
+    limit: rule.limit,
+    backoff: backoff ?? 0,
+  })) as unknown as [number, string | Date, string | Date | null, boolean][];
+  const [rawCount, expiresAt, blockedUntil, refused] = rows[0]!;
+  const count = Number(rawCount);
   const secondsUntil = (when: string | Date) =>
     Math.max(1, Math.ceil((new Date(when).getTime() - now.getTime()) / 1000));
   if (backoff !== undefined) {
     return {
-      allowed: !row!.refused,
+      allowed: !refused,
       count,
-      retryAfterSeconds: row!.blocked_until ? secondsUntil(row!.blocked_until) : 0,
+      retryAfterSeconds: blockedUntil ? secondsUntil(blockedUntil) : 0,
     };
   }
-  return { allowed: count <= rule.limit, count, retryAfterSeconds: secondsUntil(row!.expires_at) };
+  return { allowed: count <= rule.limit, count, retryAfterSeconds: secondsUntil(expiresAt) };
 }
 
 /**

@@ -12,7 +12,7 @@
 //   companion-sources  cas-companion-sources:v1:<conversationId>:<messageId>
 //   conversation-title cas-conversation-title:v1:<conversationId>
 //   report-snapshot    cas-report-snapshot:v1:<reportId>
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import type { MessageKeyring } from './message-keys.js';
 
 const NONCE_BYTES = 12;
@@ -80,10 +80,25 @@ function describe(address: SealedTextAddress): string {
   }
 }
 
+const keyObjects = new WeakMap<Buffer, KeyObject>();
+
+/**
+ * The key as a KeyObject, made once per key: given raw bytes, every createCipheriv imports the
+ * key again, a measurable share of a message POST's CPU (bench/README.md, "The send path").
+ */
+function keyObject(key: Buffer): KeyObject {
+  let object = keyObjects.get(key);
+  if (!object) {
+    object = createSecretKey(key);
+    keyObjects.set(key, object);
+  }
+  return object;
+}
+
 export function sealText(keyring: MessageKeyring, address: SealedTextAddress, text: string): SealedMessage {
   const { id, key } = keyring.current;
   const nonce = randomBytes(NONCE_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+  const cipher = createCipheriv('aes-256-gcm', keyObject(key), nonce, { authTagLength: TAG_BYTES });
   cipher.setAAD(additionalData(address));
   const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final(), cipher.getAuthTag()]);
   return { keyId: id, nonce, ciphertext: body };
@@ -101,7 +116,9 @@ export function openText(keyring: MessageKeyring, address: SealedTextAddress, se
   if (data.length < TAG_BYTES || sealed.nonce.length !== NONCE_BYTES)
     throw new MessageDecryptError(`${what}: malformed ciphertext`);
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.nonce), { authTagLength: TAG_BYTES });
+    const decipher = createDecipheriv('aes-256-gcm', keyObject(key), Buffer.from(sealed.nonce), {
+      authTagLength: TAG_BYTES,
+    });
     decipher.setAAD(additionalData(address));
     decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
     return Buffer.concat([decipher.update(data.subarray(0, data.length - TAG_BYTES)), decipher.final()]).toString(

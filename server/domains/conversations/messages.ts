@@ -2,14 +2,7 @@
 // AES-256-GCM before it reaches the database and opened only on the way out; a message past
 // its expiresAt is never returned, whether or not the hourly sweep has deleted it yet.
 import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
-import {
-  conversationMembers,
-  conversations,
-  directConversations,
-  messagePushQueue,
-  messages,
-  users,
-} from '../../../db/schema/index.js';
+import { conversationMembers, messages, users } from '../../../db/schema/index.js';
 import { newId } from '../../../db/ids.js';
 import { messageKeyring } from '../../crypto/message-keys.js';
 import { MessageDecryptError, openMessage, sealMessage } from '../../crypto/message-cipher.js';
@@ -18,7 +11,8 @@ import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
 import type { Context } from '../../trpc/context.js';
 import { conversationRoom, publish } from './publish.js';
-import { MESSAGE_TTL_SECONDS, type MessageOutput } from './schemas.js';
+import { storeMessage } from './send-statement.js';
+import type { MessageOutput } from './schemas.js';
 import { notFound } from './views.js';
 
 export function keyringOf(ctx: Pick<Context, 'config' | 'log'>) {
@@ -32,46 +26,21 @@ const callerIsMember = (ctx: MemberContext, conversationId: string) =>
 export async function sendMessage(ctx: MemberContext, input: { id: string; body: string }): Promise<MessageOutput> {
   const keyring = keyringOf(ctx);
   const now = ctx.clock.now();
-  const message = await ctx.db.transaction(async (tx) => {
-    // FOR SHARE on the membership: a concurrent leave waits, so no message lands after it.
-    const [conversation] = await tx
-      .select({
-        kind: conversations.kind,
-        lifetime: conversations.messageLifetimeSeconds,
-        openPair: directConversations.conversationId,
-      })
-      .from(conversationMembers)
-      .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
-      .leftJoin(directConversations, eq(directConversations.conversationId, conversations.id))
-      .where(and(eq(conversationMembers.conversationId, input.id), eq(conversationMembers.userId, ctx.user.id)))
-      .for('share', { of: conversationMembers });
-    if (!conversation) throw notFound();
-    if (conversation.kind === 'direct' && !conversation.openPair)
-      throw new AppError('conflict', 'The other member left this conversation; start a new one to write to them.');
-    const id = newId();
-    const expiresAt = new Date(now.getTime() + (conversation.lifetime ?? MESSAGE_TTL_SECONDS) * 1000);
-    const sealed = sealMessage(keyring, { conversationId: input.id, messageId: id }, input.body);
-    await tx.insert(messages).values({
-      id,
-      conversationId: input.id,
-      senderId: ctx.user.id,
-      keyId: sealed.keyId,
-      nonce: sealed.nonce,
-      ciphertext: sealed.ciphertext,
-      createdAt: now,
-      expiresAt,
-    });
-    // The other members' push notifications go out from a job once this commits (message-pushes.ts).
-    await tx.insert(messagePushQueue).values({ messageId: id, queuedAt: now });
-    return {
-      _id: id,
-      conversationId: input.id,
-      sender: { _id: ctx.user.id, handle: ctx.user.handle },
-      body: input.body,
-      createdAt: now.toISOString(),
-      expiresAt: expiresAt.toISOString(),
-    };
-  });
+  const id = newId();
+  // Sealed before the one statement that checks the membership and stores it (send-statement.ts).
+  const sealed = sealMessage(keyring, { conversationId: input.id, messageId: id }, input.body);
+  const outcome = await storeMessage(ctx.db, { id, conversationId: input.id, senderId: ctx.user.id, sealed, now });
+  if (outcome.kind === 'not_member') throw notFound();
+  if (outcome.kind === 'closed_pair')
+    throw new AppError('conflict', 'The other member left this conversation; start a new one to write to them.');
+  const message: MessageOutput = {
+    _id: id,
+    conversationId: input.id,
+    sender: { _id: ctx.user.id, handle: ctx.user.handle },
+    body: input.body,
+    createdAt: now.toISOString(),
+    expiresAt: outcome.expiresAt.toISOString(),
+  };
   publish(ctx, conversationRoom(input.id), 'message.created', { message });
   return message;
 }
