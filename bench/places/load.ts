@@ -78,7 +78,7 @@ export async function loadPlaces(size: SizeName): Promise<void> {
 export const TINY_PLACES = 2_000;
 
 /** (Re)creates database `name` with `count` places, then its `<name>_naive` copy. */
-export async function loadPlacesInto(name: string, count: number): Promise<void> {
+export async function loadPlacesInto(name: string, count: number, { naive = true } = {}): Promise<void> {
   const url = `${serverUrl}/${name}`;
   const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop database if exists ${name} with (force)`);
@@ -125,7 +125,7 @@ export async function loadPlacesInto(name: string, count: number): Promise<void>
   } finally {
     await sql.end();
   }
-  await makeNaiveCopy(name);
+  if (naive) await makeNaiveCopy(name);
 }
 
 /** Drops a set and its naive copy (what a tiny run loaded for itself). */

@@ -18,7 +18,7 @@ import postgres from 'postgres';
 import { parseArgs } from 'node:util';
 import { boxGenerator, makeCities, type BoxKind } from './data.js';
 import { databaseName, dropPlaces, loadPlacesInto, serverUrl, SIZES, TINY_PLACES, type SizeName } from './load.js';
-import { firstDifference, sanityOk, tiny, tinyDatabaseName } from '../shared/tiny.js';
+import { checkNoFailedRequests, firstDifference, sanityOk, tiny, tinyDatabaseName } from '../shared/tiny.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -259,11 +259,6 @@ for (const size of sizes) {
   );
 }
 
-const failed = samples.filter((s) => s.errors > 0);
-if (failed.length)
-  throw new Error(`requests failed under load: ${failed.map((s) => `${s.kind} ${s.target} ${s.errors}`).join(', ')}`);
-sanityOk(`places: ${samples.length} timed runs without a failed request`);
-
 const cell = (r: { rps: number; p50: number; p99: number; cpu: number } | null) =>
   r ? `${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${r.cpu.toFixed(2)}` : '– | – | – | –';
 const x = (r: number | null) => (r === null ? '–' : `${r.toFixed(2)}×`);
@@ -279,4 +274,5 @@ for (const s of summaries) {
   );
 }
 await admin.end();
+checkNoFailedRequests('places', samples);
 process.exit(0);

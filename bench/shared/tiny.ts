@@ -67,3 +67,10 @@ export function firstDifference(a: string, b: string, names: [string, string] = 
   };
   return walk(left, right, '') ?? 'same JSON, different bytes (whitespace or number format)';
 }
+
+/** Fails the run when requests failed under load (after the table is printed, so it is not lost). */
+export function checkNoFailedRequests(what: string, samples: { errors: number }[]): void {
+  const failed = samples.reduce((sum, sample) => sum + sample.errors, 0);
+  if (failed) throw new Error(`${what}: ${failed} requests failed under load`);
+  sanityOk(`${what}: ${samples.length} timed runs without a failed request`);
+}
