@@ -34,7 +34,7 @@ export function benchArgs<K extends string, F extends string = never>(
     },
   });
   if (tiny) Object.assign(values, tinyExtra, { rounds: '1', duration: '1', warmup: '0', connections: '4' });
-  const own = values as Record<string, string>;
+  const own = values as unknown as Record<string, string>;
   const on = values as unknown as Record<string, boolean>;
   return {
     rounds: Math.min(Number(own.rounds), 20),
