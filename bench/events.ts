@@ -4,6 +4,7 @@
 // default postgres://postgres@127.0.0.1:5432/postgres), seeds it with generate_series, then
 // times each query through the real app (createApp + app.request, no sockets) and reports
 // milliseconds and the ratio to the places list query. Run: npx tsx bench/events.ts
+// `--tiny` (CI's check): 1/100 of the data and 5 requests per query, in a throw-away database.
 import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
 import { createApp } from '../server/app.js';
@@ -11,12 +12,15 @@ import { loadConfig } from '../server/config.js';
 import { createDeps } from '../server/deps.js';
 import { createSession } from '../server/auth/sessions.js';
 import { benchSecrets } from './shared/secrets.js';
+import { sanityOk, tiny, tinyDatabaseName } from './shared/tiny.js';
 
 const serverUrl = process.env.BENCH_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const N = { users: 20_000, groves: 10_000, orgs: 1_000, events: 100_000, places: 100_000, rsvps: 300_000 };
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
+const FULL = { users: 20_000, groves: 10_000, orgs: 1_000, events: 100_000, places: 100_000, rsvps: 300_000 };
+const N = tiny ? { users: 200, groves: 100, orgs: 10, events: 1_000, places: 1_000, rsvps: 3_000 } : FULL;
+const ROUNDS = tiny ? 5 : Number(process.env.BENCH_ROUNDS ?? 300);
+const WARMUP = tiny ? 2 : 20;
 
-const name = `cas_bench_events_${process.pid}`;
+const name = tiny ? tinyDatabaseName('events') : `cas_bench_events_${process.pid}`;
 const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
 await admin.unsafe(`create database "${name}"`);
 const url = new URL(serverUrl);
@@ -94,15 +98,18 @@ try {
 
   async function time(label: string, path: string, token?: string) {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    for (let i = 0; i < 20; i++) await app.request(path, { headers }); // warm-up
+    for (let i = 0; i < WARMUP; i++) await app.request(path, { headers }); // warm-up
     const samples: number[] = [];
+    let body = '';
     for (let i = 0; i < ROUNDS; i++) {
       const started = performance.now();
       const res = await app.request(path, { headers });
       if (res.status !== 200) throw new Error(`${label}: ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
+      body = await res.text();
       samples.push(performance.now() - started);
     }
+    // An empty page would time nothing but the framework.
+    if (!(JSON.parse(body) as { items: unknown[] }).items.length) throw new Error(`${label}: an empty page`);
     samples.sort((a, b) => a - b);
     return {
       label,
@@ -112,8 +119,10 @@ try {
   }
 
   const from = encodeURIComponent(new Date().toISOString());
+  // The tiny set's places are three rows of the grid (latitude 40–40.1), the full one's 250.
+  const cityBox = tiny ? '-5,40,-4,41' : '-5,45,-4,46';
   const results = [
-    await time('places: list, city box', '/api/places?bbox=-5,45,-4,46&limit=20'),
+    await time('places: list, city box', `/api/places?bbox=${cityBox}&limit=20`),
     await time('events: anonymous, first page', '/api/events?limit=20'),
     await time('events: member (3 groves, ~10 friends), first page', '/api/events?limit=20', member),
     await time('events: organizer, first page', '/api/events?limit=20', organizerToken),
@@ -135,6 +144,8 @@ try {
       (r.mean / base).toFixed(2).padStart(7),
     );
   await deps.database.close();
+  // Every query answered 200 every time with a page that was not empty (time() throws otherwise).
+  sanityOk(`events: ${results.length} queries × ${ROUNDS} requests answered 200`);
 } finally {
   if (!process.env.KEEP_BENCH_DATABASE) await admin.unsafe(`drop database if exists "${name}" with (force)`);
   await admin.end();

@@ -12,7 +12,8 @@ import { openDatabase } from '../../db/client.js';
 import { loadPlaces, databaseName as placesDatabase, serverUrl } from '../places/load.js';
 
 export const FEED_DB = 'cas_bench_feed';
-export const feedDatabaseUrl = () => `${serverUrl}/${FEED_DB}`;
+export const feedDatabaseUrl = (name = FEED_DB) => `${serverUrl}/${name}`;
+export type FeedShape = { [K in keyof typeof SHAPE]: number };
 export const SHAPE = {
   members: 100_000,
   posts: 1_000_000,
@@ -23,7 +24,17 @@ export const SHAPE = {
   reactions: 500_000,
   comments: 200_000,
 } as const;
-/** Member numbers: 1 is the reader, 2..501 its friends. */
+/** The tiny mode's set (--tiny): the same shape, small; the reader's feed still runs ~1,000 posts deep. */
+export const TINY_SHAPE: FeedShape = {
+  members: 1_000,
+  posts: 20_000,
+  readerFriends: 50,
+  groves: 5,
+  otherFriendships: 2_000,
+  reactions: 5_000,
+  comments: 2_000,
+};
+/** Member numbers: 1 is the reader, 2..(1 + readerFriends) its friends. */
 export const READER_HANDLE = 'bench_reader';
 
 // A UUIDv7 made in SQL from a millisecond timestamp and random bits (version 7, RFC variant), so
@@ -36,23 +47,30 @@ $$`;
 
 // Grove of member i (0 = none): the reader's friends are each in one of the 5 groves, one
 // member in 20 of the rest too.
-const groveOf = (i: string) => `case when ${i} between 2 and ${1 + SHAPE.readerFriends} then 1 + ${i} % ${SHAPE.groves}
-  when ${i} % 20 = 0 then 1 + (${i} / 20) % ${SHAPE.groves} else 0 end`;
+const groveOf = (
+  i: string,
+  shape: FeedShape,
+) => `case when ${i} between 2 and ${1 + shape.readerFriends} then 1 + ${i} % ${shape.groves}
+  when ${i} % 20 = 0 then 1 + (${i} / 20) % ${shape.groves} else 0 end`;
 
-export async function loadFeed(): Promise<void> {
+/**
+ * (Re)creates the feed set in database `name` (and the places yardstick's 10k set if missing,
+ * unless `places` is false: a tiny run loads a small one of its own).
+ */
+export async function loadFeed({ name = FEED_DB, shape = SHAPE as FeedShape, places = true } = {}): Promise<void> {
   const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists ${FEED_DB} with (force)`);
-  await admin.unsafe(`create database ${FEED_DB}`);
-  const [places] = await admin`select 1 from pg_database where datname = ${placesDatabase('10k')}`;
+  await admin.unsafe(`drop database if exists ${name} with (force)`);
+  await admin.unsafe(`create database ${name}`);
+  const [placesLoaded] = await admin`select 1 from pg_database where datname = ${placesDatabase('10k')}`;
   await admin.end();
   // The yardstick: the places bench's 10k set, loaded once.
-  if (!places) await loadPlaces('10k');
+  if (places && !placesLoaded) await loadPlaces('10k');
 
-  const database = await openDatabase({ url: feedDatabaseUrl(), poolMax: 1 });
+  const database = await openDatabase({ url: feedDatabaseUrl(name), poolMax: 1 });
   await database.migrate();
   await database.close();
 
-  const sql = postgres(feedDatabaseUrl(), { max: 1, onnotice: () => {} });
+  const sql = postgres(feedDatabaseUrl(name), { max: 1, onnotice: () => {} });
   const timings: string[] = [];
   const step = async (label: string, statement: string) => {
     const started = performance.now();
@@ -69,7 +87,7 @@ export async function loadFeed(): Promise<void> {
     const start = Date.now() - yearMs;
     await step(
       'members',
-      `insert into member_ids select i, bench_uuid_v7(${start - 86_400_000}::bigint + i) from generate_series(1, ${SHAPE.members}) i;
+      `insert into member_ids select i, bench_uuid_v7(${start - 86_400_000}::bigint + i) from generate_series(1, ${shape.members}) i;
        insert into users (id, email, handle, role, created_at)
          select id, 'm' || i || '@bench.test', case when i = 1 then '${READER_HANDLE}' else 'bench_m' || i end, 'member', now() from member_ids`,
     );
@@ -77,24 +95,24 @@ export async function loadFeed(): Promise<void> {
       'groves',
       `insert into groves (id, slug, name, region_name, join_policy)
          select bench_uuid_v7(${start}::bigint + g), 'bench-grove-' || g, 'Bench grove ' || g, 'Bench', 'open'
-         from generate_series(1, ${SHAPE.groves}) g;
+         from generate_series(1, ${shape.groves}) g;
        create temporary table grove_ids as select row_number() over (order by id) as g, id from groves;
        insert into grove_members (grove_id, user_id, role)
          select gi.id, m.id, 'member' from member_ids m
-           join grove_ids gi on gi.g = (${groveOf('m.i')})
+           join grove_ids gi on gi.g = (${groveOf('m.i', shape)})
          union all
          select gi.id, m.id, 'member' from grove_ids gi, member_ids m where m.i = 1`,
     );
     await step(
       'friendships',
       `insert into friendships (user_id, friend_id)
-         select a.id, b.id from member_ids a, member_ids b where a.i = 1 and b.i between 2 and ${1 + SHAPE.readerFriends}
+         select a.id, b.id from member_ids a, member_ids b where a.i = 1 and b.i between 2 and ${1 + shape.readerFriends}
          union all
-         select b.id, a.id from member_ids a, member_ids b where a.i = 1 and b.i between 2 and ${1 + SHAPE.readerFriends};
+         select b.id, a.id from member_ids a, member_ids b where a.i = 1 and b.i between 2 and ${1 + shape.readerFriends};
        insert into friendships (user_id, friend_id)
          select distinct on (x, y) a.id, b.id from (
-           select 2 + floor(random() * ${SHAPE.members - 1})::int as x, 2 + floor(random() * ${SHAPE.members - 1})::int as y
-           from generate_series(1, ${SHAPE.otherFriendships})) pairs
+           select 2 + floor(random() * ${shape.members - 1})::int as x, 2 + floor(random() * ${shape.members - 1})::int as y
+           from generate_series(1, ${shape.otherFriendships})) pairs
          join member_ids a on a.i = pairs.x join member_ids b on b.i = pairs.y
          cross join lateral (values (a.id, b.id), (b.id, a.id)) v(u, f)
          where x <> y
@@ -107,12 +125,12 @@ export async function loadFeed(): Promise<void> {
       'draws',
       `create temporary table reaction_draws as
          select distinct on (pn, mn) pn, mn, kind from (
-           select 1 + floor(random() * ${SHAPE.posts})::int as pn, 1 + floor(random() * ${SHAPE.members})::int as mn,
+           select 1 + floor(random() * ${shape.posts})::int as pn, 1 + floor(random() * ${shape.members})::int as mn,
                   (array['heart','support','celebrate','sad'])[1 + floor(random() * 4)::int] as kind
-           from generate_series(1, ${SHAPE.reactions})) s;
+           from generate_series(1, ${shape.reactions})) s;
        create temporary table comment_draws as
-         select k, 1 + floor(random() * ${SHAPE.posts})::int as pn, 1 + floor(random() * ${SHAPE.members})::int as mn
-         from generate_series(1, ${SHAPE.comments}) k;
+         select k, 1 + floor(random() * ${shape.posts})::int as pn, 1 + floor(random() * ${shape.members})::int as mn
+         from generate_series(1, ${shape.comments}) k;
        create temporary table post_counts as
          select pn, sum(heart)::int as heart, sum(support)::int as support, sum(celebrate)::int as celebrate,
                 sum(sad)::int as sad, sum(comments)::int as comments
@@ -129,18 +147,18 @@ export async function loadFeed(): Promise<void> {
       'posts',
       `insert into posts (id, author_id, body, visibility, grove_id, image_keys, created_at,
                           heart_count, support_count, celebrate_count, sad_count, comment_count)
-         select bench_uuid_v7(${start}::bigint + (n::bigint * ${Math.floor(yearMs / SHAPE.posts)})), m.id,
+         select bench_uuid_v7(${start}::bigint + (n::bigint * ${Math.floor(yearMs / shape.posts)})), m.id,
                 'Post ' || n || ': ' || repeat('vegan ', 1 + n % 20),
                 case when r < 0.5 then 'public' when r < 0.85 or gi.id is null then 'friends' else 'grove' end,
                 case when r >= 0.85 then gi.id end,
                 case when n % 10 = 0 then array['uploads/' || n || '.jpg'] else '{}'::text[] end,
-                to_timestamp((${start}::bigint + n::bigint * ${Math.floor(yearMs / SHAPE.posts)}) / 1000.0),
+                to_timestamp((${start}::bigint + n::bigint * ${Math.floor(yearMs / shape.posts)}) / 1000.0),
                 coalesce(pc.heart, 0), coalesce(pc.support, 0), coalesce(pc.celebrate, 0), coalesce(pc.sad, 0),
                 coalesce(pc.comments, 0)
-         from (select n, random() as r, 1 + floor(random() * ${SHAPE.members})::int as author
-               from generate_series(1, ${SHAPE.posts}) n) s
+         from (select n, random() as r, 1 + floor(random() * ${shape.members})::int as author
+               from generate_series(1, ${shape.posts}) n) s
          join member_ids m on m.i = s.author
-         left join grove_ids gi on gi.g = (${groveOf('s.author')})
+         left join grove_ids gi on gi.g = (${groveOf('s.author', shape)})
          left join post_counts pc on pc.pn = s.n`,
     );
     await step(
@@ -186,7 +204,7 @@ export async function loadFeed(): Promise<void> {
       select (select count(*)::int from users) as members, (select count(*)::int from posts) as posts,
              (select count(*)::int from feed_entries) as inbox, pg_size_pretty(pg_database_size(current_database())) as size`;
     console.log(
-      `${FEED_DB}: ${stats!.members} members, ${stats!.posts} posts, ${stats!.inbox} inbox rows, ${stats!.size}; ${timings.join(', ')}`,
+      `${name}: ${stats!.members} members, ${stats!.posts} posts, ${stats!.inbox} inbox rows, ${stats!.size}; ${timings.join(', ')}`,
     );
   } finally {
     await sql.end();

@@ -15,6 +15,7 @@
 //   npm run bench:feed                          # 3 rounds × 10 s, 16 connections
 //   npm run bench:feed -- --load                # (re)create the data set first (~2 min)
 //   npm run bench:feed -- --rounds 5 --duration 10
+//   npm run bench:feed -- --tiny                # CI's check: small sets of its own (~1,000 members), 1 s per target
 import autocannon, { type Result } from 'autocannon';
 import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -25,15 +26,30 @@ import { benchArgs } from '../shared/args.js';
 import { postgresCpuMs } from '../shared/cpu.js';
 import { fmt, median, perRoundRatio, times } from '../shared/report.js';
 import { boxGenerator, makeCities } from '../places/data.js';
-import { databaseName as placesDatabase, databaseUrl as placesUrl, serverUrl } from '../places/load.js';
-import { FEED_DB, READER_HANDLE, feedDatabaseUrl, loadFeed } from './load.js';
+import { databaseName, dropPlaces, loadPlacesInto, serverUrl, TINY_PLACES } from '../places/load.js';
+import { checkNoFailedRequests, firstDifference, sanityOk, tiny, tinyDatabaseName } from '../shared/tiny.js';
+import { FEED_DB, READER_HANDLE, TINY_SHAPE, feedDatabaseUrl, loadFeed } from './load.js';
 
 const { rounds, duration, warmup, connections, options, flags } = benchArgs(
   { rounds: 3, duration: 10, warmup: 5 },
   { targets: 'api,bare,naive,floor,places,api-deep,bare-deep,naive-deep', depth: '1000' },
   ['load'],
+  { depth: '100' },
 );
-if (flags.load) await loadFeed();
+// A tiny run loads small sets of its own (feed and places yardstick) and drops them at the end.
+const feedDb = tiny ? tinyDatabaseName('feed') : FEED_DB;
+const placesDb = tiny ? tinyDatabaseName('feed_places') : databaseName('10k');
+if (tiny) {
+  await loadFeed({ name: feedDb, shape: TINY_SHAPE, places: false });
+  await loadPlacesInto(placesDb, TINY_PLACES, { naive: false });
+} else if (flags.load) await loadFeed();
+async function dropTinySets() {
+  if (!tiny) return;
+  const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${feedDb} with (force)`);
+  await admin.end();
+  await dropPlaces(placesDb);
+}
 
 type Server = 'api' | 'bare' | 'naive' | 'floor' | 'places';
 type Target = Server | 'api-deep' | 'bare-deep' | 'naive-deep';
@@ -58,7 +74,8 @@ interface Servers {
   ports: Record<Server, number>;
   token: string;
   cpu: () => Promise<number>;
-  stop: () => void;
+  /** Stops the servers' process and waits until it is gone. */
+  stop: () => Promise<void>;
 }
 
 function startServers(): Promise<Servers> {
@@ -67,8 +84,8 @@ function startServers(): Promise<Servers> {
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      BENCH_FEED_DB_URL: feedDatabaseUrl(),
-      BENCH_PLACES_DB_URL: placesUrl('10k'),
+      BENCH_FEED_DB_URL: feedDatabaseUrl(feedDb),
+      BENCH_PLACES_DB_URL: `${serverUrl}/${placesDb}`,
       BENCH_READER_HANDLE: READER_HANDLE,
     },
   });
@@ -86,7 +103,13 @@ function startServers(): Promise<Servers> {
           });
           child.send('cpu');
         });
-      resolve({ ports, token, cpu, stop: () => child.kill('SIGTERM') });
+      const stop = () =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once('exit', () => done());
+          child.kill('SIGTERM');
+        });
+      resolve({ ports, token, cpu, stop });
     });
   });
 }
@@ -125,7 +148,10 @@ async function checkSameAnswers(servers: Servers, deep: string) {
     for (let page = 0; page < 3; page++) {
       const path: string = cursor ? `${feedPath}&cursor=${cursor}` : feedPath;
       const bodies = await Promise.all(feedServers.map((server) => feedPage(servers, server, path)));
-      if (bodies.some((body) => body !== bodies[0])) throw new Error(`servers disagree on ${path}`);
+      for (const [j, body] of bodies.entries()) {
+        const difference = firstDifference(bodies[0]!, body, [feedServers[0]!, feedServers[j]!]);
+        if (difference) throw new Error(`${feedServers[0]} and ${feedServers[j]} disagree on ${path}: ${difference}`);
+      }
       const parsed = JSON.parse(bodies[0]!) as { items: unknown[]; nextCursor: string | null };
       if (page === 0)
         console.error(
@@ -134,6 +160,7 @@ async function checkSameAnswers(servers: Servers, deep: string) {
       cursor = parsed.nextCursor;
     }
   }
+  sanityOk(`feed: ${feedServers.join(', ')} answer byte-identical pages (first 3, and 3 after post ${depth})`);
 }
 
 function hit(servers: Servers, target: Target, seconds: number, seed: number, deep: string): Promise<Result> {
@@ -158,7 +185,7 @@ function hit(servers: Servers, target: Target, seconds: number, seed: number, de
 const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
 
 async function measure(servers: Servers, target: Target, round: number, deep: string): Promise<Sample> {
-  const database = target === 'places' ? placesDatabase('10k') : FEED_DB;
+  const database = target === 'places' ? placesDb : feedDb;
   const [node0, pg0] = [await servers.cpu(), await postgresCpuMs(admin, database)];
   const result = await hit(servers, target, duration, 1000 + round, deep);
   const [node1, pg1] = [await servers.cpu(), await postgresCpuMs(admin, database)];
@@ -181,11 +208,14 @@ const samples: Sample[] = [];
 const loadBefore = os.loadavg();
 /** Load averages over 1, 5 and 15 minutes, as one string (the machine is shared: see Noise). */
 const load = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
-const servers = await startServers();
+const servers = await startServers().catch(async (error) => {
+  await dropTinySets();
+  throw error;
+});
 try {
   const deep = await deepCursor(servers);
   await checkSameAnswers(servers, deep);
-  for (const target of targets) await hit(servers, target, warmup, 1, deep);
+  if (warmup) for (const target of targets) await hit(servers, target, warmup, 1, deep);
   for (let round = 1; round <= rounds; round++) {
     for (const target of round % 2 ? targets : [...targets].reverse()) {
       const s = await measure(servers, target, round, deep);
@@ -197,14 +227,17 @@ try {
     }
   }
 } finally {
-  servers.stop();
+  await servers.stop();
   await admin.end();
+  await dropTinySets();
 }
 
-writeFileSync(
-  new URL('./results.json', import.meta.url),
-  `${JSON.stringify({ at: new Date().toISOString(), loadAverage: { before: load(loadBefore), after: load(os.loadavg()) }, connections, duration, rounds, depth, samples }, null, 2)}\n`,
-);
+// A tiny run measured nothing worth keeping: the checked-in results stay.
+if (!tiny)
+  writeFileSync(
+    new URL('./results.json', import.meta.url),
+    `${JSON.stringify({ at: new Date().toISOString(), loadAverage: { before: load(loadBefore), after: load(os.loadavg()) }, connections, duration, rounds, depth, samples }, null, 2)}\n`,
+  );
 const of = (t: Target) => samples.filter((s) => s.target === t);
 const cpu = (s: Sample) => s.nodeMs + s.pgMs;
 const inverseCpu = (s: Sample) => 1 / cpu(s);
@@ -248,4 +281,5 @@ console.log(
   `| deep page: API / naive | ${ratio('api-deep', 'naive-deep')} | ${ratio('api-deep', 'naive-deep', inverseCpu)} | |`,
 );
 console.log(`\nload average (1, 5, 15 min): before ${load(loadBefore)}, after ${load(os.loadavg())}`);
+checkNoFailedRequests('feed', samples);
 process.exit(0);

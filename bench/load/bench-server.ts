@@ -4,6 +4,7 @@
 import postgres from 'postgres';
 import { http, startServer, type ServerProcess } from '../../tests/multiprocess/server-process.js';
 import { benchSecrets } from '../shared/secrets.js';
+import { tiny, tinyDatabaseName } from '../shared/tiny.js';
 
 export interface Seeded {
   server: ServerProcess;
@@ -27,7 +28,7 @@ export async function startSeededServer(
   options: { members?: number; places?: number; env?: Record<string, string> } = {},
 ): Promise<Seeded> {
   const serverUrl = process.env.BENCH_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const databaseName = `cas_bench_load_${process.pid}`;
+  const databaseName = tiny ? tinyDatabaseName('load') : `cas_bench_load_${process.pid}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop database if exists "${databaseName}" with (force)`);
   await admin.unsafe(`create database "${databaseName}"`);

@@ -24,6 +24,7 @@ import {
 import type { DbOrTx } from '../../db/client.js';
 import type { BoundingBox } from '../../server/domains/places/schemas.js';
 import { encodeCursor } from '../../server/lib/pagination.js';
+import { imageRefUrl } from '../../server/domains/uploads/image-refs.js';
 
 export type BareMode = 'design' | 'naive' | 'naive-prepared';
 
@@ -74,7 +75,12 @@ type Row = [
   number,
 ];
 
-export function createBareApp(url: string, mode: BareMode, poolMax = 10) {
+/**
+ * `publicUrl` must be the API's PUBLIC_URL: an uploaded photo's URL is built from it, as the API
+ * builds `photoUrls` (withPhotoUrls in server/domains/places/service.ts).
+ */
+export function createBareApp(url: string, mode: BareMode, publicUrl: string, poolMax = 10) {
+  const config = { PUBLIC_URL: publicUrl };
   const client = postgres(url, { max: poolMax, onnotice: () => {} });
   // Drizzle is used only to build the design SQL text; it never touches this client's parsers.
   const builder = drizzle.mock({ schema, casing: 'snake_case' });
@@ -116,6 +122,8 @@ export function createBareApp(url: string, mode: BareMode, poolMax = 10) {
       website: r[7],
       tags: r[8],
       photos: r[9],
+      // In the output schema's field order (the API's output validation writes fields in it).
+      photoUrls: r[9].flatMap((ref) => imageRefUrl(config, ref) ?? []),
       location: { lng: Number(r[10]), lat: Number(r[11]) },
       status: r[12],
       createdAt: new Date(r[13]).toISOString(),

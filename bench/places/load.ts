@@ -71,18 +71,25 @@ async function* copyChunks(count: number) {
 }
 
 export async function loadPlaces(size: SizeName): Promise<void> {
-  const count = SIZES[size];
-  const name = databaseName(size);
+  await loadPlacesInto(databaseName(size), SIZES[size]);
+}
+
+/** Places tiny mode (--tiny, bench/shared/tiny.ts): enough for every box kind to find something. */
+export const TINY_PLACES = 2_000;
+
+/** (Re)creates database `name` with `count` places, then its `<name>_naive` copy. */
+export async function loadPlacesInto(name: string, count: number, { naive = true } = {}): Promise<void> {
+  const url = `${serverUrl}/${name}`;
   const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop database if exists ${name} with (force)`);
   await admin.unsafe(`create database ${name}`);
   await admin.end();
 
-  const database = await openDatabase({ url: databaseUrl(size), poolMax: 1 });
+  const database = await openDatabase({ url, poolMax: 1 });
   await database.migrate();
   await database.close();
 
-  const sql = postgres(databaseUrl(size), { max: 1, onnotice: () => {} });
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
   const timings: Record<string, number> = {};
   const timed = async (label: string, work: () => Promise<unknown>) => {
     const started = performance.now();
@@ -118,7 +125,15 @@ export async function loadPlaces(size: SizeName): Promise<void> {
   } finally {
     await sql.end();
   }
-  await makeNaiveCopy(name);
+  if (naive) await makeNaiveCopy(name);
+}
+
+/** Drops a set and its naive copy (what a tiny run loaded for itself). */
+export async function dropPlaces(name: string): Promise<void> {
+  const admin = postgres(`${serverUrl}/postgres`, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${name}_naive with (force)`);
+  await admin.unsafe(`drop database if exists ${name} with (force)`);
+  await admin.end();
 }
 
 async function makeNaiveCopy(name: string): Promise<void> {

@@ -8,6 +8,7 @@
 //
 //   npm run bench:places                       # both sizes, 3 rounds × 10 s, 16 connections
 //   npm run bench:places -- --sizes 10k --rounds 2 --duration 5 --connections 10
+//   npm run bench:places -- --tiny             # CI's check: 2,000 places in a throw-away database, 1 s per target
 import autocannon, { type Result } from 'autocannon';
 import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -16,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { parseArgs } from 'node:util';
 import { boxGenerator, makeCities, type BoxKind } from './data.js';
-import { databaseName, databaseUrl, serverUrl, SIZES, type SizeName } from './load.js';
+import { databaseName, dropPlaces, loadPlacesInto, serverUrl, SIZES, TINY_PLACES, type SizeName } from './load.js';
+import { checkNoFailedRequests, firstDifference, sanityOk, tiny, tinyDatabaseName } from '../shared/tiny.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,12 +28,15 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },
+    tiny: { type: 'boolean', default: false },
   },
 });
 
 type Target = 'api' | 'bare' | 'naive';
+/** A loaded set: one of SIZES, or this tiny run's own. */
+type SetName = SizeName | 'tiny';
 interface Sample {
-  size: SizeName;
+  size: SetName;
   kind: BoxKind;
   target: Target;
   round: number;
@@ -44,29 +49,33 @@ interface Sample {
   pgMs: number;
 }
 
-const sizes = args.sizes.split(',') as SizeName[];
+const sizes: SetName[] = tiny ? ['tiny'] : (args.sizes.split(',') as SizeName[]);
 const kinds = args.kinds.split(',') as BoxKind[];
 const targets = args.targets.split(',') as Target[];
-const rounds = Number(args.rounds);
-const duration = Number(args.duration);
-const connections = Number(args.connections);
+const rounds = tiny ? 1 : Number(args.rounds);
+const duration = tiny ? 1 : Number(args.duration);
+const warmup = tiny ? 0 : 5;
+const connections = tiny ? 4 : Number(args.connections);
+/** The database of a set (its naive copy is `<name>_naive`); a tiny run loads its own. */
+const nameOf = (size: SetName) => (size === 'tiny' ? tinyDatabaseName('places') : databaseName(size));
 const cities = makeCities();
 
 interface Servers {
   ports: Record<Target, number>;
   /** CPU time used so far by the servers' process, in ms. */
   cpu: () => Promise<number>;
-  stop: () => void;
+  /** Stops the servers' process and waits until it is gone (it holds connections to the databases). */
+  stop: () => Promise<void>;
 }
 
-function startServers(size: SizeName): Promise<Servers> {
+function startServers(name: string): Promise<Servers> {
   const child = fork(fileURLToPath(new URL('./servers.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      BENCH_DB_URL: databaseUrl(size),
-      BENCH_NAIVE_DB_URL: databaseUrl(size, true),
+      BENCH_DB_URL: `${serverUrl}/${name}`,
+      BENCH_NAIVE_DB_URL: `${serverUrl}/${name}_naive`,
     },
   });
   return new Promise((resolve, reject) => {
@@ -82,21 +91,38 @@ function startServers(size: SizeName): Promise<Servers> {
           });
           child.send('cpu');
         });
-      resolve({ ports: (message as { ports: Record<Target, number> }).ports, cpu, stop: () => child.kill('SIGTERM') });
+      const stop = () =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once('exit', () => done());
+          child.kill('SIGTERM');
+        });
+      resolve({ ports: (message as { ports: Record<Target, number> }).ports, cpu, stop });
     });
   });
 }
 
-/** The three servers must agree on what a box contains before their speed is compared. */
+/**
+ * The three servers must agree byte for byte on what a box contains before their speed is
+ * compared; when they do not, the error names the first field that differs.
+ */
 async function checkSameAnswers(ports: Record<Target, number>, kind: BoxKind) {
   const nextBox = boxGenerator(cities, kind, 99);
+  let places = 0;
   for (let i = 0; i < 20; i++) {
     const path = `/api/places?bbox=${nextBox()}`;
     const bodies = await Promise.all(
       targets.map(async (t) => (await fetch(`http://127.0.0.1:${ports[t]}${path}`)).text()),
     );
-    if (bodies.some((body) => body !== bodies[0])) throw new Error(`servers disagree on ${path}`);
+    for (const [j, body] of bodies.entries()) {
+      const difference = firstDifference(bodies[0]!, body, [targets[0]!, targets[j]!]);
+      if (difference) throw new Error(`${targets[0]} and ${targets[j]} disagree on ${path}: ${difference}`);
+    }
+    places += (JSON.parse(bodies[0]!) as { items: unknown[] }).items.length;
   }
+  // Twenty empty pages would prove nothing about the fields.
+  if (places === 0) throw new Error(`no ${kind} box found a place: the check compared empty pages`);
+  sanityOk(`places ${kind} boxes: ${targets.join(', ')} answer byte-identical bodies (${places} places in 20 pages)`);
 }
 
 async function hit(port: number, kind: BoxKind, seconds: number, seed: number): Promise<Result> {
@@ -133,14 +159,8 @@ function cpuDelta(before: Map<number, number>, after: Map<number, number>): numb
   return total;
 }
 
-async function measure(
-  servers: Servers,
-  size: SizeName,
-  target: Target,
-  kind: BoxKind,
-  round: number,
-): Promise<Sample> {
-  const database = databaseName(size) + (target === 'naive' ? '_naive' : '');
+async function measure(servers: Servers, size: SetName, target: Target, kind: BoxKind, round: number): Promise<Sample> {
+  const database = nameOf(size) + (target === 'naive' ? '_naive' : '');
   const [node0, pg0] = [await servers.cpu(), await backendCpu(database)];
   const result = await hit(servers.ports[target], kind, duration, 1000 + round);
   const [node1, pg1] = [await servers.cpu(), await backendCpu(database)];
@@ -165,7 +185,7 @@ const median = (xs: number[]) => {
 };
 const fmt = (n: number) => (n >= 100 ? Math.round(n).toString() : n.toFixed(1));
 
-function summarize(samples: Sample[], size: SizeName, kind: BoxKind) {
+function summarize(samples: Sample[], size: SetName, kind: BoxKind) {
   const of = (target: Target) => samples.filter((s) => s.size === size && s.kind === kind && s.target === target);
   const row = (target: Target) => {
     const xs = of(target);
@@ -201,13 +221,17 @@ function summarize(samples: Sample[], size: SizeName, kind: BoxKind) {
 const samples: Sample[] = [];
 const summaries: ReturnType<typeof summarize>[] = [];
 for (const size of sizes) {
-  if (!(size in SIZES)) throw new Error(`Unknown size ${size}`);
-  const servers = await startServers(size);
+  if (size !== 'tiny' && !(size in SIZES)) throw new Error(`Unknown size ${size}`);
+  if (size === 'tiny') await loadPlacesInto(nameOf(size), TINY_PLACES);
+  const servers = await startServers(nameOf(size)).catch(async (error) => {
+    if (size === 'tiny') await dropPlaces(nameOf(size));
+    throw error;
+  });
   const { ports, stop } = servers;
   try {
     for (const kind of kinds) {
       await checkSameAnswers(ports, kind);
-      for (const target of targets) await hit(ports[target], kind, 5, 1); // warm the JIT and the caches
+      if (warmup) for (const target of targets) await hit(ports[target], kind, warmup, 1); // warm the JIT and the caches
       for (let round = 1; round <= rounds; round++) {
         for (const target of round % 2 ? targets : [...targets].reverse()) {
           const sample = await measure(servers, size, target, kind, round);
@@ -221,8 +245,10 @@ for (const size of sizes) {
       summaries.push(summarize(samples, size, kind));
     }
   } finally {
-    stop();
+    await stop();
+    if (size === 'tiny') await dropPlaces(nameOf(size));
   }
+  if (size === 'tiny') continue; // nothing measured worth keeping
   writeFileSync(
     new URL(`./results-${size}.json`, import.meta.url),
     JSON.stringify(
@@ -248,4 +274,5 @@ for (const s of summaries) {
   );
 }
 await admin.end();
+checkNoFailedRequests('places', samples);
 process.exit(0);

@@ -35,8 +35,13 @@ const config = loadConfig({
 });
 const deps = await createDeps(config);
 const { app } = createApp(deps);
-const bare = createBareApp(url, 'design', poolMax);
-const naive = createBareApp(naiveUrl, process.env.BENCH_NAIVE_PREPARED === '1' ? 'naive-prepared' : 'naive', poolMax);
+const bare = createBareApp(url, 'design', config.PUBLIC_URL, poolMax);
+const naive = createBareApp(
+  naiveUrl,
+  process.env.BENCH_NAIVE_PREPARED === '1' ? 'naive-prepared' : 'naive',
+  config.PUBLIC_URL,
+  poolMax,
+);
 
 const ports = {
   api: await listen(app.fetch as Fetch),

@@ -9,6 +9,7 @@
 //
 //   npm run bench:processes                                   # defaults: ~2 min
 //   npm run bench:processes -- --rounds 2 --duration 3 --warmup 1   # a short check (~40 s)
+//   npm run bench:processes -- --tiny                          # CI's check: a small set of its own, 1 s per target
 import autocannon, { type Result } from 'autocannon';
 import postgres from 'postgres';
 import { type BoxKind, boxGenerator, makeCities } from '../places/data.js';
@@ -18,6 +19,7 @@ import { copyOfPlaces10k } from '../shared/places-copy.js';
 import { fmt, median, perRoundRatio, times, writeResults } from '../shared/report.js';
 import { benchArgs } from '../shared/args.js';
 import { serverErrors, startBenchServer } from '../shared/server.js';
+import { checkNoFailedRequests, firstDifference, sanityOk, tiny, tinyDatabaseName } from '../shared/tiny.js';
 
 const { rounds, duration, warmup, connections, pool, options } = benchArgs(
   { rounds: 3, duration: 8, warmup: 3 },
@@ -28,7 +30,7 @@ const kinds = options.kinds.split(',') as BoxKind[];
 const processCounts = [1, 2] as const;
 type Processes = (typeof processCounts)[number];
 
-const DATABASE = 'cas_bench_processes';
+const DATABASE = tiny ? tinyDatabaseName('processes') : 'cas_bench_processes';
 const places = await copyOfPlaces10k(DATABASE);
 const cities = makeCities();
 // Started one after the other: two at once would migrate the same database concurrently.
@@ -91,8 +93,11 @@ async function checkBothAnswer(kind: BoxKind) {
   for (let i = 0; i < 10; i++) {
     const path = `/api/places?bbox=${nextBox()}`;
     const bodies = await Promise.all(servers.map(async (server) => (await fetch(server.url + path)).text()));
-    if (bodies[0] !== bodies[1] || !bodies[0]?.startsWith('{"items"')) throw new Error(`processes disagree on ${path}`);
+    if (!bodies[0]?.startsWith('{"items"')) throw new Error(`process A did not answer a list on ${path}: ${bodies[0]}`);
+    const difference = firstDifference(bodies[0], bodies[1]!, ['A', 'B']);
+    if (difference) throw new Error(`processes disagree on ${path}: ${difference}`);
   }
+  sanityOk(`processes ${kind} boxes: both processes answer the same list for 10 boxes`);
 }
 
 const samples: Sample[] = [];
@@ -100,7 +105,7 @@ const started = performance.now();
 try {
   for (const kind of kinds) {
     await checkBothAnswer(kind);
-    for (const processes of processCounts) await hit(processes, kind, warmup, 1); // JIT, caches, pools
+    if (warmup) for (const processes of processCounts) await hit(processes, kind, warmup, 1); // JIT, caches, pools
     for (let round = 1; round <= rounds; round++) {
       for (const processes of round % 2 ? processCounts : [...processCounts].reverse()) {
         const s = await measure(kind, processes, round);
@@ -157,17 +162,19 @@ const summaries = kinds.map((kind) => ({
   processes: { 1: row(of(kind, 1)), 2: row(of(kind, 2)) } as Record<Processes, Row>,
   scaling: perRoundRatio(of(kind, 2), of(kind, 1)),
 }));
-const file = writeResults('processes', {
-  at: new Date().toISOString(),
-  command: process.argv.slice(2).join(' '),
-  connections,
-  duration,
-  warmup,
-  rounds,
-  seconds: Math.round((performance.now() - started) / 1000),
-  summaries,
-  samples,
-});
+const file = tiny
+  ? '(not written in tiny mode)'
+  : writeResults('processes', {
+      at: new Date().toISOString(),
+      command: process.argv.slice(2).join(' '),
+      connections,
+      duration,
+      warmup,
+      rounds,
+      seconds: Math.round((performance.now() - started) / 1000),
+      summaries,
+      samples,
+    });
 
 console.log(
   `\n${connections} connections in total (2 processes: ${connections / 2} each), ${rounds} alternating rounds × ${duration} s ` +
@@ -187,4 +194,5 @@ for (const s of summaries) {
     );
   }
 }
+checkNoFailedRequests('processes', samples);
 process.exit(0);

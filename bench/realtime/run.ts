@@ -9,6 +9,7 @@
 //
 //   npm run bench:realtime                                    # defaults: 1,000 clients, 100 msg/s, 20 s (~2 min)
 //   npm run bench:realtime -- --clients 200 --duration 5      # a short check
+//   npm run bench:realtime -- --tiny                          # CI's check: 20 sockets, 10 msg/s for 1 s, own small set
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
@@ -20,10 +21,13 @@ import { benchArgs } from '../shared/args.js';
 import { copyOfPlaces10k } from '../shared/places-copy.js';
 import { fmt, writeResults } from '../shared/report.js';
 import { serverErrors, startBenchServer } from '../shared/server.js';
+import { checkNoFailedRequests, sanityOk, tiny, tinyDatabaseName } from '../shared/tiny.js';
 
 const { duration, warmup, connections, pool, options } = benchArgs(
   { rounds: 1, duration: 20, warmup: 3 },
   { clients: '1000', rate: '100', group: '10', yardstick: '8', database: 'cas_bench_realtime' },
+  [],
+  { clients: '20', rate: '10', group: '10', yardstick: '1' },
 );
 const clients = Math.min(Number(options.clients), 5000);
 const rate = Math.min(Number(options.rate), 1000);
@@ -31,8 +35,9 @@ const groupSize = Math.max(2, Math.min(Number(options.group), 50));
 const yardstickSeconds = Math.min(Number(options.yardstick), 60);
 if (clients % groupSize) throw new Error('--clients must be a multiple of --group');
 
-// Its own name per run when several people bench on one PostgreSQL server (`--database`).
-const DATABASE = options.database;
+// Its own name per run when several people bench on one PostgreSQL server (`--database`); a tiny
+// run always makes its own.
+const DATABASE = tiny ? tinyDatabaseName('realtime') : options.database;
 if (!/^[a-z_][a-z0-9_]{0,62}$/.test(DATABASE)) throw new Error('--database: lower-case letters, digits and _');
 /** The copy needs cas_bench_10k idle for a moment: another bench on it makes us wait and retry. */
 async function copyWhenIdle() {
@@ -277,17 +282,19 @@ try {
   };
   result = { delivery, yardstick };
 
-  const file = writeResults('realtime', {
-    at: new Date().toISOString(),
-    command: process.argv.slice(2).join(' '),
-    clients,
-    groupSize,
-    rate,
-    duration,
-    warmup,
-    connections,
-    ...result,
-  });
+  const file = tiny
+    ? '(not written in tiny mode)'
+    : writeResults('realtime', {
+        at: new Date().toISOString(),
+        command: process.argv.slice(2).join(' '),
+        clients,
+        groupSize,
+        rate,
+        duration,
+        warmup,
+        connections,
+        ...result,
+      });
   console.log(
     `\n${clients} sockets (half on each of 2 processes), conversations of ${groupSize}, ${rate} msg/s for ${duration} s ` +
       `after ${warmup} s warm-up; latency from just before the POST to the receiving socket. Results: ${file}\n`,
@@ -311,6 +318,14 @@ try {
   ] as const)
     console.log(`| ${name} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
   console.log(`\nmessage POST / place list: ${(yardstick.messagePost.rps / yardstick.placeList.rps).toFixed(2)}×`);
+  // Every accepted message reached every member's socket, once, and nothing else arrived.
+  if (failed.length || delivery.lost || delivery.duplicates || delivery.strays || !run.count)
+    throw new Error(
+      `delivery: ${run.count} messages, ${failed.length} POSTs failed, ${delivery.lost} lost, ` +
+        `${delivery.duplicates} duplicates, ${delivery.strays} strays`,
+    );
+  sanityOk(`realtime: ${received}/${expected} deliveries of ${run.count} messages, none lost, duplicated or stray`);
+  checkNoFailedRequests('realtime yard stick', [yardstick.messagePost, yardstick.placeList]);
 } finally {
   for (const socket of sockets) socket.close();
   await Promise.all(servers.map((server) => server.stop()));

@@ -10,6 +10,7 @@
 //   npm run bench:transport                                  # defaults: 3 rounds × 4 s, ~2.5 min
 //   npm run bench:transport -- --rounds 2 --duration 3 --warmup 1   # a short check (~1 min)
 //   npm run bench:transport -- --calls city,stats --transports rest,trpc
+//   npm run bench:transport -- --tiny                        # CI's check: a small set of its own, 1 s per target
 import autocannon, { type Result } from 'autocannon';
 import postgres from 'postgres';
 import { boxGenerator, makeCities } from '../places/data.js';
@@ -19,6 +20,7 @@ import { copyOfPlaces10k } from '../shared/places-copy.js';
 import { fmt, median, perRoundRatio, times, writeResults } from '../shared/report.js';
 import { benchArgs } from '../shared/args.js';
 import { serverErrors, startBenchServer } from '../shared/server.js';
+import { checkNoFailedRequests, firstDifference, sanityOk, tiny, tinyDatabaseName } from '../shared/tiny.js';
 
 import {
   type Call,
@@ -38,7 +40,7 @@ const transports = options.transports.split(',') as Transport[];
 type CallKind = 'city' | 'continent' | 'slug' | 'stats';
 const callKinds = options.calls.split(',') as CallKind[];
 
-const DATABASE = 'cas_bench_transport';
+const DATABASE = tiny ? tinyDatabaseName('transport') : 'cas_bench_transport';
 const places = await copyOfPlaces10k(DATABASE);
 const cities = makeCities();
 
@@ -90,9 +92,14 @@ async function checkSameOutputs(kind: CallKind) {
         return JSON.stringify(procedureOutput(transport, await res.json()));
       }),
     );
-    if (outputs.some((output) => output !== outputs[0]) || outputs[0] === undefined)
-      throw new Error(`transports disagree on ${call.procedure} ${JSON.stringify(call.input)}`);
+    if (outputs[0] === undefined) throw new Error(`${transports[0]} gave no output for ${call.procedure}`);
+    for (const [j, output] of outputs.entries()) {
+      const difference = firstDifference(outputs[0], output, [transports[0]!, transports[j]!]);
+      if (difference)
+        throw new Error(`transports disagree on ${call.procedure} ${JSON.stringify(call.input)}: ${difference}`);
+    }
   }
+  sanityOk(`transport ${kind}: ${transports.join(', ')} give the same output for 20 calls`);
 }
 
 function hit(transport: Transport, kind: CallKind, seconds: number, seed: number): Promise<Result> {
@@ -129,7 +136,7 @@ const started = performance.now();
 try {
   for (const kind of callKinds) {
     await checkSameOutputs(kind);
-    for (const transport of transports) await hit(transport, kind, warmup, 1); // JIT, caches, pool
+    if (warmup) for (const transport of transports) await hit(transport, kind, warmup, 1); // JIT, caches, pool
     for (let round = 1; round <= rounds; round++) {
       for (const transport of round % 2 ? transports : [...transports].reverse()) {
         const s = await measure(kind, transport, round);
@@ -176,18 +183,20 @@ const summaries = callKinds.map((kind) => ({
   batchCpuOverRest: perRoundRatio(of(kind, 'batch'), of(kind, 'rest'), (s) => s.serverMs),
 }));
 const otherCores = median(samples.map((s) => s.cpu.other / s.cpu.wallMs));
-const file = writeResults('transport', {
-  at: new Date().toISOString(),
-  command: process.argv.slice(2).join(' '),
-  connections,
-  duration,
-  warmup,
-  rounds,
-  seconds: Math.round((performance.now() - started) / 1000),
-  otherCoresMedian: otherCores,
-  summaries,
-  samples,
-});
+const file = tiny
+  ? '(not written in tiny mode)'
+  : writeResults('transport', {
+      at: new Date().toISOString(),
+      command: process.argv.slice(2).join(' '),
+      connections,
+      duration,
+      warmup,
+      rounds,
+      seconds: Math.round((performance.now() - started) / 1000),
+      otherCoresMedian: otherCores,
+      summaries,
+      samples,
+    });
 
 const label: Record<CallKind, string> = {
   city: 'places.list, city box',
@@ -220,4 +229,5 @@ for (const s of summaries) {
   ];
   console.log(`| ${label[s.call]} | ${cells.join(' | ')} | ${ratioCells.join(' | ')} |`);
 }
+checkNoFailedRequests('transport', samples);
 process.exit(0);
