@@ -71,10 +71,6 @@ export function errorBody(
   return { error: details ? { code, message, details } : { code, message } };
 }
 
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && value in errorStatus;
-}
-
 // Database error classification lives next to the driver (db/errors.ts); re-exported for the services.
 export { hasDatabaseCode, isUniqueViolation, violatedUniqueConstraint } from '../db/errors.js';
 

@@ -68,7 +68,3 @@ export async function checkPassword(
   if (normalised !== password && (await verify(passwordHash, password).catch(() => false))) return 'valid-legacy';
   return false;
 }
-
-export async function verifyPassword(passwordHash: string | null | undefined, password: string): Promise<boolean> {
-  return (await checkPassword(passwordHash, password)) !== false;
-}

@@ -9,10 +9,10 @@
 //   `limit` hits in the window it never locks: it lets one hit through, then refuses for 1 s, then
 //   2 s, 4 s… (capped at backoffMaxSeconds) after each further hit it lets through.
 import { sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import type { Database, DbOrTx } from '../../db/client.js';
+import { type PreparedRows, preparedValueRows, sqlToQuery } from '../../db/drizzle-internals.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { readOrCreateHexSecret } from '../lib/write-once-file.js';
@@ -120,7 +120,7 @@ function counterStatement(backoff: boolean, ownTransaction: boolean) {
     returning count, expires_at, blocked_until, refused`;
 }
 
-type CounterStatement = ReturnType<DbOrTx['_']['session']['prepareQuery']>;
+type CounterStatement = PreparedRows<unknown[]>;
 const preparedByDb = new WeakMap<DbOrTx, Map<string, CounterStatement>>();
 
 /**
@@ -136,8 +136,7 @@ function counter(db: DbOrTx, backoff: boolean, ownTransaction: boolean): Counter
   const name = `rate_limit_hit_${backoff ? 'backoff' : 'window'}${ownTransaction ? '_async' : ''}`;
   let statement = cache.get(name);
   if (!statement) {
-    const query = new PgDialect({ casing: 'snake_case' }).sqlToQuery(counterStatement(backoff, ownTransaction));
-    statement = db._.session.prepareQuery(query, undefined, name, true, (rows) => rows);
+    statement = preparedValueRows(db, sqlToQuery(counterStatement(backoff, ownTransaction)), name);
     cache.set(name, statement);
   }
   return statement;

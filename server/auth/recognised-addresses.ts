@@ -13,9 +13,9 @@ import type { DbOrTx } from '../../db/client.js';
 import { rateLimitKey, rateLimitSecret } from './rate-limit.js';
 import type { Config } from '../config.js';
 import type { Database } from '../../db/client.js';
+import { DAY_MS } from '../lib/clock.js';
 
 const SCOPE = 'signin:known-address';
-const DAY_MS = 86_400_000;
 
 type Deps = {
   database: Database;

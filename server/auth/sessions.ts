@@ -3,8 +3,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { sessions, users, type Session, type User } from '../../db/schema/index.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from './tokens.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../lib/clock.js';
 
 export interface AuthenticatedSession {
   session: Session;

@@ -4,9 +4,9 @@
 import { sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import type { Job } from './runner.js';
+import { DAY_MS } from '../lib/clock.js';
 
 export const RSVP_RETENTION_DAYS = 30;
-const DAY_MS = 86_400_000;
 
 export const rsvpSweep: Job = {
   name: 'sweep-old-rsvps',

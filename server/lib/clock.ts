@@ -3,6 +3,9 @@ export interface Clock {
   now(): Date;
 }
 
+/** One day in milliseconds (a calendar day may differ by a DST hour; every use here is UTC). */
+export const DAY_MS = 86_400_000;
+
 export const systemClock: Clock = { now: () => new Date() };
 
 /** A clock tests can set and advance. */

@@ -193,5 +193,3 @@ export const adminProcedure = memberProcedure.use(async ({ ctx, next }) => {
 export function notImplemented(): never {
   throw new AppError('not_implemented');
 }
-
-export { TRPCError };

@@ -58,17 +58,6 @@ export function rawApiHeaders(c: Context<WebEnv>): Record<string, string> {
   return { ...relayHeaders(c), ...(token ? { authorization: `Bearer ${token}` } : {}) };
 }
 
-/** A client for a freshly issued token (right after login), before the cookie reaches the browser. */
-export function apiWithToken(c: Context<WebEnv>, token: string): ApiClient {
-  const { config, fetch } = c.get('web');
-  return createClient({
-    baseUrl: config.API_URL,
-    token,
-    fetch: withRefusalShape(fetch, config.MAX_BODY_BYTES),
-    headers: relayHeaders(c),
-  });
-}
-
 /** The API answered 401: the session expired or was revoked (spec rule 4 handles it in app.tsx). */
 export function isSessionRejected(error: unknown): boolean {
   return isApiError(error) && error.data?.httpStatus === 401;

@@ -6,6 +6,10 @@
 // A browser's form gets a page that says what is wrong rather than a JSON 403: most often the
 // site was opened at another address than WEB_URL (http://127.0.0.1:5173 while WEB_URL says
 // localhost), which also gets a log line naming both origins, for the operator.
+//
+// Not Hono's `csrf` middleware: it checks form content types only (a JSON POST without an Origin
+// passes), accepts `Sec-Fetch-Site: same-origin` instead of the configured origin, and answers a
+// bare text "Forbidden", with no page for a browser form, no error envelope and no log line.
 import type { Context, MiddlewareHandler } from 'hono';
 import { siteOrigin } from './config.js';
 import type { WebEnv } from './env.js';

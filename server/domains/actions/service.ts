@@ -8,8 +8,7 @@ import type { MemberContext } from '../../shared/context.js';
 import { countEntry, uncountEntry } from './aggregates.js';
 import type { ActionEntryOutput, CreateActionInput, ListActionsInput } from './schemas.js';
 import { confirmableEvent } from './suggestions.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../lib/clock.js';
 
 export function toActionEntry(row: ActionEntry): ActionEntryOutput {
   return {

@@ -9,8 +9,8 @@
 // - nothing is stored in a one-to-one conversation the other member left (no open pair row);
 // - the push-queue row commits with the message or not at all (one statement is atomic).
 import { sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client.js';
+import { type PreparedRows, preparedValueRows, sqlToQuery } from '../../../db/drizzle-internals.js';
 import type { SealedMessage } from '../../crypto/message-cipher.js';
 import { MESSAGE_TTL_SECONDS } from './schemas.js';
 
@@ -50,15 +50,14 @@ const sendStatement = sql`
   )
   select member.open_pair, stored.expires_at from member left join stored on true`;
 
-type Prepared = ReturnType<Db['_']['session']['prepareQuery']>;
+type Prepared = PreparedRows<unknown[]>;
 const preparedByDb = new WeakMap<Db, Prepared>();
 
 /** Built once per database handle and run as a named prepared statement (parsed once per connection). */
 function prepared(db: Db): Prepared {
   let statement = preparedByDb.get(db);
   if (!statement) {
-    const query = new PgDialect({ casing: 'snake_case' }).sqlToQuery(sendStatement);
-    statement = db._.session.prepareQuery(query, undefined, 'messages_send', true, (rows) => rows);
+    statement = preparedValueRows(db, sqlToQuery(sendStatement), 'messages_send');
     preparedByDb.set(db, statement);
   }
   return statement;

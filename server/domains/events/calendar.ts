@@ -14,11 +14,10 @@ import { recordReveals } from './reveals.js';
 import { selectEvents, toEvent, type EventRow } from './view.js';
 import { visibleTo, type Viewer } from './visibility.js';
 import type { EventOutput } from './schemas.js';
+import { DAY_MS } from '../../lib/clock.js';
 
 /** The most events one feed lists (latest starts first is not needed by calendar apps). */
 const FEED_LIMIT = 500;
-
-const DAY_MS = 86_400_000;
 
 /** When a link created at `createdAt` stops working. */
 export function calendarFeedExpiry(ctx: Pick<Context, 'config'>, createdAt: Date): Date {

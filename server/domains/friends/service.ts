@@ -18,8 +18,7 @@ import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
 import { MAX_OPEN_INVITES } from './schemas.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../lib/clock.js';
 
 function hashInviteCode(code: string): Uint8Array {
   // A prefix keeps these hashes apart from every other secret hashed with the same function.

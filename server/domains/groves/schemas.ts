@@ -79,7 +79,6 @@ export const groveListOutput = listEnvelope(groveOutput);
 export const groveSlugInput = z.object({
   grove: z.string().min(1).max(80).meta({ description: "The grove's slug (PATCH on this path takes its `_id`)." }),
 });
-export const groveIdInput = z.object({ id: z.uuid() });
 
 export const createGroveInput = z
   .object({
@@ -119,7 +118,6 @@ export const appointInput = z
   .object({ id: z.uuid(), handle: z.string().min(1).max(30).meta({ description: 'Handle of the member to appoint.' }) })
   .strict()
   .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', handle: 'sam_sprouts' }] });
-/** DELETE (query) inputs get a fresh schema per route: trpc-to-openapi coerces them in place. */
 export const removeAppointmentInput = () => z.object({ id: z.uuid(), handle: z.string().min(1).max(30) });
 export const leaveGroveInput = () => z.object({ id: z.uuid() });
 
@@ -169,7 +167,6 @@ export const organizerUpdateGroveInput = z
   .meta({ examples: [{ grove: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', joinPolicy: 'invite' }] });
 
 const handleParam = () => z.string().min(1).max(30).meta({ description: "The member's handle." });
-/** Path-only inputs get a fresh schema per route: trpc-to-openapi coerces them in place. */
 export const groveMemberInput = () => z.object({ id: z.uuid(), handle: handleParam() });
 export const groveListInput = () => z.object({ id: z.uuid(), ...pageQueryFields() });
 export const banInput = z

@@ -91,7 +91,6 @@ const searchInput = () =>
       pattern: LETTER_OR_DIGIT_PATTERN,
     });
 
-// Query inputs are built fresh per procedure: trpc-to-openapi coerces query schemas in place.
 export const listMediaInput = () =>
   z.object({
     kind: z.enum(mediaKinds).optional(),

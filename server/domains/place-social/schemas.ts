@@ -43,7 +43,6 @@ const monthVisited = () =>
 const reviewText = () => z.string().trim().min(1).max(REVIEW_LIMITS.text);
 const rating = () => z.number().int().min(1).max(5).meta({ description: 'Whole stars, 1–5.' });
 
-// Query inputs are built fresh per procedure: trpc-to-openapi coerces query schemas in place.
 export const listReviewsInput = () => z.object({ id: uuidParam(), ...pageQueryFields() });
 export const placeReviewInput = z.object({ id: uuidParam() });
 

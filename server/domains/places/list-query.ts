@@ -10,8 +10,8 @@
 // A bbox page picks its ids from the last three with index-only scans, then reads just those
 // rows; bench/README.md has the measurements and what lost.
 import { and, asc, fillPlaceholders, gt, sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
-import type { PgPreparedQuery } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../../db/client.js';
+import { preparedValueRows, type PreparedRows } from '../../../db/drizzle-internals.js';
 import { PLACES_GRID, WGS84_SRID } from '../../../db/constants.js';
 import { places, type PlaceStatus, type PlaceType, type VeganLevel } from '../../../db/schema/places.js';
 import type { BoundingBox, PlaceOutput } from './schemas.js';
@@ -138,7 +138,7 @@ export interface PlaceListStatement {
   values: Record<string, unknown>;
 }
 
-type ListExecutable = PgPreparedQuery<{ execute: unknown[][]; all: unknown; values: unknown }>;
+type ListExecutable = PreparedRows<unknown[]>;
 const preparedByDb = new WeakMap<DbOrTx, Map<string, ListExecutable>>();
 
 /** The statement ready to run: prepared once per database handle and shape, or built now. */
@@ -163,7 +163,7 @@ function executable(db: DbOrTx, statement: PlaceListStatement): ListExecutable {
  * bench/README.md). A name makes it a server-side prepared statement.
  */
 function listQuery(db: DbOrTx, query: Query, name: string | undefined): ListExecutable {
-  return db._.session.prepareQuery(query, undefined, name, true, (rows) => rows);
+  return preparedValueRows(db, query, name);
 }
 
 /** Where each placeColumns field sits in a result row (Drizzle selects them in key order). */

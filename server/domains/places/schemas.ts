@@ -17,11 +17,8 @@ export const PLACE_LIMITS = {
   q: 100,
 } as const;
 
-// trpc-to-openapi coerces every plain z.number() in an input, JSON bodies included, so "10",
-// null and true would pass as numbers. Wrapped in a pipe, these numbers are left alone.
-const strictNumber = (schema: z.ZodNumber) => schema.pipe(z.number());
-const longitude = strictNumber(z.number().min(-180).max(180));
-const latitude = strictNumber(z.number().min(-90).max(90));
+const longitude = z.number().min(-180).max(180);
+const latitude = z.number().min(-90).max(90);
 
 export const locationSchema = z
   .object({ lng: longitude, lat: latitude })
@@ -176,7 +173,6 @@ function searchSchema() {
     });
 }
 
-// Query inputs are built fresh per procedure: trpc-to-openapi coerces query schemas in place.
 export function listPlacesInput() {
   return z.object({
     bbox: bboxSchema().optional(),

@@ -2,8 +2,8 @@
 // the feed in its three scopes, a member's public posts, and the caller's saved posts. Every list
 // applies postVisibleTo in its SQL; hidden posts are left out of every list (admins open them by id).
 import { sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client.js';
+import { preparedObjectRows, sqlToQuery, type PreparedRows } from '../../../db/drizzle-internals.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
@@ -52,11 +52,7 @@ export async function feed(ctx: MemberContext, input: PageInput & { scope: strin
 async function friendsFeed(ctx: Context, viewer: PostViewer, input: PageInput): Promise<PostPage> {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const statement = preparedFriendsFeed(ctx.database.db, { cursor: after !== undefined, admin: viewer.isSiteAdmin });
-  const result = (await statement.execute(friendsFeedValues(viewer, after, input.limit))) as
-    | PostRow[]
-    | { rows: PostRow[] };
-  // postgres.js answers the rows; PGlite a result object around them.
-  const rows = Array.isArray(result) ? result : result.rows;
+  const rows = await statement.execute(friendsFeedValues(viewer, after, input.limit));
   return page(rows, input.limit, ctx.config);
 }
 
@@ -86,7 +82,7 @@ export function friendsFeedValues(viewer: PostViewer, beforeId: string | undefin
   return { me: viewer.id, before: beforeId, pageSize: limit + 1 };
 }
 
-type RowsStatement = ReturnType<Db['_']['session']['prepareQuery']>;
+type RowsStatement = PreparedRows<PostRow>;
 const preparedByDb = new WeakMap<Db, Map<string, RowsStatement>>();
 
 function preparedFriendsFeed(db: Db, shape: FriendsFeedShape): RowsStatement {
@@ -98,8 +94,7 @@ function preparedFriendsFeed(db: Db, shape: FriendsFeedShape): RowsStatement {
   const name = `posts_friends_feed_${+shape.cursor}${+shape.admin}`;
   let statement = cache.get(name);
   if (!statement) {
-    const query = new PgDialect({ casing: 'snake_case' }).sqlToQuery(friendsFeedStatement(shape));
-    statement = db._.session.prepareQuery(query, undefined, name, false);
+    statement = preparedObjectRows<PostRow>(db, sqlToQuery(friendsFeedStatement(shape)), name);
     cache.set(name, statement);
   }
   return statement;

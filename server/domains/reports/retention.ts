@@ -18,8 +18,8 @@ import { type ReportRow, reports } from '../../../db/schema/index.js';
 import type { Tx } from '../../../db/client.js';
 import { openText, type SealedMessage, sealText } from '../../crypto/message-cipher.js';
 import type { MessageKeyring } from '../../crypto/message-keys.js';
+import { DAY_MS } from '../../lib/clock.js';
 
-const DAY_MS = 86_400_000;
 /** A decided report keeps its private text this long after the decision (unless its own expiry is sooner). */
 export const DECIDED_TEXT_KEPT_DAYS = 30;
 /** A decision with keepEvidence keeps the private text this long after it. */

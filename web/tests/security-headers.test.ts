@@ -1,0 +1,66 @@
+// The exact security headers of web responses, pinned header by header: they are produced by
+// Hono's secureHeaders middleware configured to send this set and nothing more (no HSTS, no
+// Cross-Origin-Resource-Policy, ...), so a Hono upgrade that changes a default shows here.
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { loadWebConfig } from '../server/config.js';
+import type { WebEnv } from '../server/env.js';
+import { securityHeaders } from '../server/security-headers.js';
+
+function headersOf(response: Response): Record<string, string> {
+  return Object.fromEntries([...response.headers.entries()].filter(([name]) => name !== 'content-type'));
+}
+
+function appWith(env: Record<string, string>) {
+  const app = new Hono<WebEnv>();
+  app.use('*', securityHeaders(loadWebConfig(env)));
+  app.get('/', (c) => c.text('page'));
+  app.get('/assets/app.css', (c) => c.text('css', 200, { 'Cache-Control': 'public, max-age=3600' }));
+  app.post('/refused', (c) => c.text('no', 403));
+  return app;
+}
+
+const env = { API_URL: 'https://api.example.org', WEB_URL: 'https://example.org' };
+const policy =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https://tile.openstreetmap.org; " +
+  "font-src 'self'; connect-src 'self' https://api.example.org wss://api.example.org; form-action 'self'; " +
+  "base-uri 'none'; object-src 'none'; frame-ancestors 'none'";
+
+describe('web security headers', () => {
+  it('sends exactly this set on a page, uncacheable', async () => {
+    for (const response of [
+      await appWith(env).request('/'),
+      await appWith(env).request('/refused', { method: 'POST' }),
+    ]) {
+      expect(headersOf(response)).toEqual({
+        'cache-control': 'no-store',
+        'content-security-policy': policy,
+        'cross-origin-opener-policy': 'same-origin',
+        'referrer-policy': 'same-origin',
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+      });
+    }
+  });
+
+  it('leaves the caching of assets to their route', async () => {
+    const response = await appWith(env).request('/assets/app.css');
+    expect(headersOf(response)).toEqual({
+      'cache-control': 'public, max-age=3600',
+      'content-security-policy': policy,
+      'cross-origin-opener-policy': 'same-origin',
+      'referrer-policy': 'same-origin',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+    });
+  });
+
+  it('lists the tile servers of a {s} template in the policy, and none for a template that is no URL', async () => {
+    const policyFor = async (tiles: string) =>
+      (await appWith({ ...env, WEB_TILE_URL: tiles }).request('/')).headers.get('content-security-policy');
+    expect(await policyFor('https://{s}.tiles.example.net/{z}/{x}/{y}.png')).toContain(
+      "img-src 'self' data: https://a.tiles.example.net https://*.tiles.example.net;",
+    );
+    expect(await policyFor('not a url')).toContain("img-src 'self' data:;");
+  });
+});
