@@ -9,6 +9,7 @@
 //
 //   npx tsx bench/sendpath/run.ts                                       # this checkout, 3 rounds × 6 s
 //   npx tsx bench/sendpath/run.ts --trees /tmp/base,. --rounds 4        # A/B against another checkout
+//   npx tsx bench/sendpath/run.ts --tiny                                # CI's check: own 2,000-place set, 1 s per route
 //
 // A checkout of another commit for A/B: `git archive <commit> | tar -x -C /tmp/base` and a
 // node_modules symlink in it (its own bench/shared/server.ts starts its server).
@@ -27,6 +28,7 @@ import { fmt, median, writeResults } from '../shared/report.js';
 import { serverErrors } from '../shared/server.js';
 import { cpuMeter } from '../shared/cpu.js';
 import { serverUrl } from '../places/load.js';
+import { checkNoFailedRequests, sanityOk, tiny, tinyDatabaseName } from '../shared/tiny.js';
 
 const { rounds, duration, warmup, connections, pool, options } = benchArgs(
   { rounds: 3, duration: 6, warmup: 2 },
@@ -89,19 +91,58 @@ async function makeSenders(url: string, base: string): Promise<Sender[]> {
 }
 
 async function startCheckout(tree: string, index: number): Promise<Checkout> {
-  const places = await copyOfPlaces10k(`cas_bench_sendpath_${index}`);
-  // The checkout's own server starter, so its own server/main.ts runs.
-  const { startBenchServer } = (await import(pathToFileURL(path.join(tree, 'bench/shared/server.ts')).href)) as {
-    startBenchServer: (url: string, pool: number) => Promise<ServerProcess>;
-  };
-  const servers = [await startBenchServer(places.url, pool)];
-  servers.push(await startBenchServer(places.url, pool));
-  return { tree, places, servers, senders: await makeSenders(places.url, servers[0]!.url) };
+  // A tiny run loads a small set of its own (copyOfPlaces10k in tiny mode) under a name of this
+  // run, so it never drops the fixed-name copies of a full run going on beside it.
+  const places = await copyOfPlaces10k(tiny ? tinyDatabaseName(`sendpath_${index}`) : `cas_bench_sendpath_${index}`);
+  const servers: ServerProcess[] = [];
+  try {
+    // The checkout's own server starter, so its own server/main.ts runs.
+    const { startBenchServer } = (await import(pathToFileURL(path.join(tree, 'bench/shared/server.ts')).href)) as {
+      startBenchServer: (url: string, pool: number) => Promise<ServerProcess>;
+    };
+    servers.push(await startBenchServer(places.url, pool));
+    servers.push(await startBenchServer(places.url, pool));
+    return { tree, places, servers, senders: await makeSenders(places.url, servers[0]!.url) };
+  } catch (error) {
+    // Not yet in `checkouts`, so the cleanup at the end would not reach it.
+    await Promise.all(servers.map((server) => server.stop()));
+    await places.drop();
+    throw error;
+  }
 }
 
-function messagePosts(checkout: Checkout, seconds: number) {
+/**
+ * Before anything is timed: each sender's message POST answers 201 with the message as sent, on
+ * either process, and reads back from the conversation (stored, and decrypted again).
+ */
+async function checkSend(checkout: Checkout) {
+  for (const [i, sender] of checkout.senders.entries()) {
+    const base = checkout.servers[i % checkout.servers.length]!.url;
+    const body = `sanity ${i}`;
+    const sent = (await post(base, `/api/conversations/${sender.conversationId}/messages`, sender.token, {
+      body,
+    })) as { _id: string; conversationId?: string; body?: string; unreadable?: boolean };
+    if (sent.body !== body || sent.conversationId !== sender.conversationId || sent.unreadable)
+      throw new Error(`message POST answered ${JSON.stringify(sent)}`);
+    const res = await fetch(`${base}/api/conversations/${sender.conversationId}/messages`, {
+      headers: { authorization: `Bearer ${sender.token}` },
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`GET messages: ${res.status} ${text}`);
+    const read = (JSON.parse(text) as { items: { _id: string; body: string }[] }).items.find((m) => m._id === sent._id);
+    if (read?.body !== body) throw new Error(`the message sent is not in the list as sent: ${text.slice(0, 300)}`);
+  }
+  sanityOk(
+    `sendpath send ${checkout.tree}: ${checkout.senders.length} message POST(s) answered 201 with the message, read back`,
+  );
+}
+
+/** Status codes of every message POST under load (warm-up and timed): all must be 201. */
+const postStatuses: Record<string, number> = {};
+
+async function messagePosts(checkout: Checkout, seconds: number) {
   let i = 0;
-  return autocannon({
+  const result = await autocannon({
     url: checkout.servers.map((s) => s.url) as unknown as string,
     connections,
     duration: seconds,
@@ -120,6 +161,9 @@ function messagePosts(checkout: Checkout, seconds: number) {
       },
     ],
   });
+  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {}))
+    postStatuses[code] = (postStatuses[code] ?? 0) + count;
+  return result;
 }
 
 const cities = makeCities();
@@ -170,8 +214,11 @@ const samples: Sample[] = [];
 try {
   for (const [index, tree] of trees.entries()) checkouts.push(await startCheckout(tree, index));
   for (const checkout of checkouts) {
-    await messagePosts(checkout, warmup);
-    await placeList(checkout, warmup, 1);
+    await checkSend(checkout);
+    if (warmup) {
+      await messagePosts(checkout, warmup);
+      await placeList(checkout, warmup, 1);
+    }
   }
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 ? [...checkouts].reverse() : checkouts;
@@ -187,15 +234,18 @@ try {
       );
     }
   }
-  const file = writeResults('sendpath', {
-    at: new Date().toISOString(),
-    label: options.label,
-    command: process.argv.slice(2).join(' '),
-    senders,
-    connections,
-    duration,
-    samples,
-  });
+  // Nothing a tiny run measures is worth keeping.
+  const file = tiny
+    ? '(not written in tiny mode)'
+    : writeResults('sendpath', {
+        at: new Date().toISOString(),
+        label: options.label,
+        command: process.argv.slice(2).join(' '),
+        senders,
+        connections,
+        duration,
+        samples,
+      });
   console.log(
     `\n${rounds} alternating rounds × ${duration} s per route, ${connections} connections over two processes per checkout, ${senders} sender(s). Results: ${file}\n`,
   );
@@ -214,6 +264,19 @@ try {
         `${m((s) => s.ratio).toFixed(2)}× | ${m((s) => (s.list.nodeCpuMs + s.list.postgresCpuMs) / (s.post.nodeCpuMs + s.post.postgresCpuMs)).toFixed(2)}× | ${own.reduce((n, s) => n + s.post.errors + s.list.errors, 0)} |`,
     );
   }
+  // After the table, so its numbers are not lost: every POST under load created a message, and
+  // no request of either route failed.
+  const created = postStatuses['201'] ?? 0;
+  const others = Object.entries(postStatuses).filter(([code]) => code !== '201');
+  if (!created || others.length)
+    throw new Error(
+      `message POSTs under load: ${created} answered 201, others ${JSON.stringify(Object.fromEntries(others))}`,
+    );
+  sanityOk(`sendpath POSTs: all ${created} message POSTs under load answered 201`);
+  checkNoFailedRequests(
+    'sendpath',
+    samples.flatMap((s) => [s.post, s.list]),
+  );
 } finally {
   for (const checkout of checkouts) {
     await Promise.all(checkout.servers.map((server) => server.stop()));

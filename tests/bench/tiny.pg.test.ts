@@ -38,6 +38,11 @@ const tinyBenches: TinyBench[] = [
   },
   { name: 'processes', script: 'bench/processes/run.ts', checks: ['processes city boxes:', 'processes:'] },
   { name: 'realtime', script: 'bench/realtime/run.ts', checks: ['realtime: ', 'realtime yard stick:'] },
+  {
+    name: 'sendpath',
+    script: 'bench/sendpath/run.ts',
+    checks: ['sendpath send ', 'sendpath POSTs: all ', 'sendpath:'],
+  },
   { name: 'events', script: 'bench/events.ts', checks: ['events:'] },
   { name: 'load', script: 'bench/load/load.ts', checks: ['load:'] },
   { name: 'soak', script: 'bench/soak/soak.ts', checks: ['soak:'] },
