@@ -30,6 +30,7 @@ declare const myFetch: typeof fetch;
 declare function showWrongPassword(): void;
 declare function retryLater(): void;
 declare function refetchMissedMessages(conversationIds: string[]): void;
+declare function refetchConversationsAndOpenMessages(): void;
 declare function show(message: unknown): void;
 declare function hide(conversationId: string, messageId: string): void;
 declare function addToList(conversation: unknown): void;
