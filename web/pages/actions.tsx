@@ -1,7 +1,7 @@
 // /app/actions: the member's private action log. Log an action, confirm suggestions (ended
 // events the member RSVP'd going to), browse and filter the log, download it as CSV, and opt in
 // or out of contributing anonymous totals to groves and the service-wide figure.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, rawApiHeaders } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
@@ -10,6 +10,7 @@ import { FormError, renderPage } from '../server/layout.js';
 import { loginRedirect } from '../server/next-path.js';
 import { clearSessionCookie } from '../server/session.js';
 import { type ApiFailure, failureMessage, formFields, setFailureStatus, tryApi } from '../server/session-route.js';
+import { type Page, pathParam } from './page.js';
 
 type Entry = RouterOutputs['actions']['list']['items'][number];
 type Kind = Entry['kind'];
@@ -315,70 +316,68 @@ function failedOnPage(c: Context<WebEnv>, failure: ApiFailure, view: ActionsView
   return renderActions(c, view);
 }
 
-export function registerActionsPages(app: Hono<WebEnv>): void {
-  app.get('/app/actions', (c) => renderActions(c));
+export const actionLogPage: Page = (c) => renderActions(c);
 
-  app.post('/app/actions', async (c) => {
-    const fields = await formFields(c);
-    const result = await tryApi(() => api(c).actions.create.mutate(createInputOf(fields)));
-    if (!result.ok)
-      return failedOnPage(c, result.failure, { createError: failureMessage(result.failure), values: fields });
-    return redirectWithNotice(c, '/app/actions', `${KIND_LABELS[result.value.kind]} logged.`);
-  });
+export const logAction: Page = async (c) => {
+  const fields = await formFields(c);
+  const result = await tryApi(() => api(c).actions.create.mutate(createInputOf(fields)));
+  if (!result.ok)
+    return failedOnPage(c, result.failure, { createError: failureMessage(result.failure), values: fields });
+  return redirectWithNotice(c, '/app/actions', `${KIND_LABELS[result.value.kind]} logged.`);
+};
 
-  app.post('/app/actions/suggestions/:eventId/confirm', async (c) => {
-    const eventId = c.req.param('eventId');
-    const result = await tryApi(() => api(c).actions.create.mutate({ kind: 'event_attended', eventId }));
-    if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
-    return redirectWithNotice(c, '/app/actions', `“${result.value.eventTitle ?? 'The event'}” is in your log.`);
-  });
+export const confirmActionSuggestion: Page = async (c) => {
+  const eventId = pathParam(c, 'eventId');
+  const result = await tryApi(() => api(c).actions.create.mutate({ kind: 'event_attended', eventId }));
+  if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
+  return redirectWithNotice(c, '/app/actions', `“${result.value.eventTitle ?? 'The event'}” is in your log.`);
+};
 
-  app.post('/app/actions/:id/delete', async (c) => {
-    const id = c.req.param('id');
-    const result = await tryApi(() => api(c).actions.delete.mutate({ id }));
-    if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
-    return redirectWithNotice(c, '/app/actions', 'The entry was deleted.');
-  });
+export const deleteAction: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  const result = await tryApi(() => api(c).actions.delete.mutate({ id }));
+  if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
+  return redirectWithNotice(c, '/app/actions', 'The entry was deleted.');
+};
 
-  app.post('/app/actions/aggregate-opt-in', async (c) => {
-    const { optIn } = await formFields(c);
-    const result = await tryApi(() => api(c).me.setActionAggregateOptIn.mutate({ optIn: optIn === 'true' }));
-    if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
-    return redirectWithNotice(
-      c,
-      '/app/actions',
-      result.value.optIn ? 'You now contribute your totals.' : 'You no longer contribute your totals.',
-    );
-  });
+export const setAggregateOptIn: Page = async (c) => {
+  const { optIn } = await formFields(c);
+  const result = await tryApi(() => api(c).me.setActionAggregateOptIn.mutate({ optIn: optIn === 'true' }));
+  if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
+  return redirectWithNotice(
+    c,
+    '/app/actions',
+    result.value.optIn ? 'You now contribute your totals.' : 'You no longer contribute your totals.',
+  );
+};
 
-  // The CSV download. The API serves it as a raw route (GET /api/actions/export, text/csv): the
-  // typed client speaks tRPC JSON only, so the web server fetches it itself with the cookie's
-  // token as the Bearer header and streams the body through (the browser never sees the token,
-  // and a long log is never held in memory). Same filters as the page.
-  app.get('/app/actions/export.csv', async (c) => {
-    const { config, fetch } = c.get('web');
-    const url = new URL(`${config.API_URL}/api/actions/export`);
-    for (const [key, value] of Object.entries(filtersOf(c))) url.searchParams.set(key, value);
-    const response = await fetch(url, { headers: rawApiHeaders(c) });
-    if (response.status === 401) {
-      // Spec rule 4, as for every page: the session is gone.
-      await response.body?.cancel();
-      clearSessionCookie(c, config);
-      return c.redirect(loginRedirect(`/app/actions${query({ ...filtersOf(c) })}`), 303);
-    }
-    if (!response.ok) {
-      const envelope = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-      c.status(response.status === 400 ? 400 : 502);
-      return renderActions(c, {
-        error:
-          response.status === 400 && envelope?.error?.message
-            ? envelope.error.message
-            : 'The download could not be prepared. Please try again.',
-      });
-    }
-    return c.body(response.body ?? '', 200, {
-      'Content-Type': response.headers.get('content-type') ?? 'text/csv; charset=utf-8',
-      'Content-Disposition': response.headers.get('content-disposition') ?? 'attachment; filename="action-log.csv"',
+// The CSV download. The API serves it as a raw route (GET /api/actions/export, text/csv): the
+// typed client speaks tRPC JSON only, so the web server fetches it itself with the cookie's
+// token as the Bearer header and streams the body through (the browser never sees the token,
+// and a long log is never held in memory). Same filters as the page.
+export const exportActionsCsv: Page = async (c) => {
+  const { config, fetch } = c.get('web');
+  const url = new URL(`${config.API_URL}/api/actions/export`);
+  for (const [key, value] of Object.entries(filtersOf(c))) url.searchParams.set(key, value);
+  const response = await fetch(url, { headers: rawApiHeaders(c) });
+  if (response.status === 401) {
+    // Spec rule 4, as for every page: the session is gone.
+    await response.body?.cancel();
+    clearSessionCookie(c, config);
+    return c.redirect(loginRedirect(`/app/actions${query({ ...filtersOf(c) })}`), 303);
+  }
+  if (!response.ok) {
+    const envelope = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    c.status(response.status === 400 ? 400 : 502);
+    return renderActions(c, {
+      error:
+        response.status === 400 && envelope?.error?.message
+          ? envelope.error.message
+          : 'The download could not be prepared. Please try again.',
     });
+  }
+  return c.body(response.body ?? '', 200, {
+    'Content-Type': response.headers.get('content-type') ?? 'text/csv; charset=utf-8',
+    'Content-Disposition': response.headers.get('content-disposition') ?? 'attachment; filename="action-log.csv"',
   });
-}
+};

@@ -9,6 +9,7 @@ import { api } from '../server/api.js';
 import { chosenFiles } from '../server/image-upload.js';
 import type { WebEnv } from '../server/env.js';
 import { renderPage } from '../server/layout.js';
+import { pathParam } from './page.js';
 
 /** The API's HTTP status for a failed call, or null when the failure was not an API answer. */
 export function apiStatus(error: unknown): number | null {
@@ -82,7 +83,7 @@ export function eventPath(event: Pick<EventView, 'slug'>, suffix = ''): string {
 /** The event behind a POST's slug, or null (the caller answers 404). */
 export async function eventForPost(c: Context<WebEnv>): Promise<EventView | null> {
   try {
-    return await api(c).events.get.query({ event: c.req.param('slug') ?? '' });
+    return await api(c).events.get.query({ event: pathParam(c, 'slug') });
   } catch (caught) {
     rethrowUnless(caught, 404, 400);
     return null;

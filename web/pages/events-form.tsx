@@ -1,7 +1,7 @@
 // Create, edit and cancel an event (organizers of the host; the API decides and answers 403
 // otherwise). The form takes every field the API takes; dates are `datetime-local` wall clocks
 // in the time zone chosen on the form (see events-common.tsx), sent to the API in UTC.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
@@ -26,6 +26,7 @@ import {
   validTimeZone,
   zonedLocalToIso,
 } from './events-common.js';
+import type { Page } from './page.js';
 
 type CreateInput = RouterInputs['events']['create'];
 type UpdateInput = RouterInputs['events']['update'];
@@ -440,90 +441,88 @@ async function manageableEvent(c: Context<WebEnv>): Promise<EventView | Response
   return event;
 }
 
-export function registerEventFormPages(app: Hono<WebEnv>): void {
-  app.get('/app/events/new', async (c) => {
-    const grove = c.req.query('grove');
-    // Approval starts ticked: it applies as soon as the point is made RSVP-only.
-    return createPage(c, { rsvpApproval: 'on', ...(grove ? { host: `grove:${grove}` } : {}) }, { autoZone: true });
-  });
+export const newEventPage: Page = async (c) => {
+  const grove = c.req.query('grove');
+  // Approval starts ticked: it applies as soon as the point is made RSVP-only.
+  return createPage(c, { rsvpApproval: 'on', ...(grove ? { host: `grove:${grove}` } : {}) }, { autoZone: true });
+};
 
-  app.post('/app/events/new', async (c) => {
-    const { values, files } = await formFieldsAndFiles(c, 'coverFile');
-    const [kind, hostId] = (values.host ?? '').split(':');
-    const built = eventFields(values);
-    if (!hostId || (kind !== 'grove' && kind !== 'organization')) {
-      c.status(400);
-      return createPage(c, values, { error: 'Choose the host.', autoZone: false });
-    }
-    if ('error' in built) {
-      c.status(400);
-      return createPage(c, values, { error: built.error, autoZone: false });
-    }
-    const coverRefused = await uploadChosenCover(c, built.fields, files);
-    if (coverRefused) {
-      c.status(400);
-      return createPage(c, values, { error: coverRefused, autoZone: false });
-    }
-    const input: CreateInput = {
-      ...built.fields,
-      ...(kind === 'grove' ? { groveId: hostId } : { organizationId: hostId }),
-      ...(values.slug?.trim() ? { slug: values.slug.trim() } : {}),
-    };
-    try {
-      const event = await api(c).events.create.mutate(input);
-      return redirectWithNotice(c, eventPath(event), 'Event created.');
-    } catch (caught) {
-      rethrowUnless(caught, 400, 403, 404, 409, 429);
-      c.status(refusedStatus(caught));
-      const error = nameFilesInMessage(apiErrorMessage(caught), 'coverImage', files);
-      return createPage(c, values, { error, autoZone: false });
-    }
-  });
+export const createEvent: Page = async (c) => {
+  const { values, files } = await formFieldsAndFiles(c, 'coverFile');
+  const [kind, hostId] = (values.host ?? '').split(':');
+  const built = eventFields(values);
+  if (!hostId || (kind !== 'grove' && kind !== 'organization')) {
+    c.status(400);
+    return createPage(c, values, { error: 'Choose the host.', autoZone: false });
+  }
+  if ('error' in built) {
+    c.status(400);
+    return createPage(c, values, { error: built.error, autoZone: false });
+  }
+  const coverRefused = await uploadChosenCover(c, built.fields, files);
+  if (coverRefused) {
+    c.status(400);
+    return createPage(c, values, { error: coverRefused, autoZone: false });
+  }
+  const input: CreateInput = {
+    ...built.fields,
+    ...(kind === 'grove' ? { groveId: hostId } : { organizationId: hostId }),
+    ...(values.slug?.trim() ? { slug: values.slug.trim() } : {}),
+  };
+  try {
+    const event = await api(c).events.create.mutate(input);
+    return redirectWithNotice(c, eventPath(event), 'Event created.');
+  } catch (caught) {
+    rethrowUnless(caught, 400, 403, 404, 409, 429);
+    c.status(refusedStatus(caught));
+    const error = nameFilesInMessage(apiErrorMessage(caught), 'coverImage', files);
+    return createPage(c, values, { error, autoZone: false });
+  }
+};
 
-  app.get('/app/events/:slug/edit', async (c) => {
-    const event = await manageableEvent(c);
-    if (event instanceof Response) return event;
-    return editPage(c, event, valuesOf(event, 'UTC'), { autoZone: true });
-  });
+export const editEventPage: Page = async (c) => {
+  const event = await manageableEvent(c);
+  if (event instanceof Response) return event;
+  return editPage(c, event, valuesOf(event, 'UTC'), { autoZone: true });
+};
 
-  app.post('/app/events/:slug/edit', async (c) => {
-    const event = await manageableEvent(c);
-    if (event instanceof Response) return event;
-    const { values, files } = await formFieldsAndFiles(c, 'coverFile');
-    const built = eventFields(values);
-    if ('error' in built) {
-      c.status(400);
-      return editPage(c, event, values, { error: built.error, autoZone: false });
-    }
-    const coverRefused = await uploadChosenCover(c, built.fields, files);
-    if (coverRefused) {
-      c.status(400);
-      return editPage(c, event, values, { error: coverRefused, autoZone: false });
-    }
-    const input: UpdateInput = { event: event._id, ...built.fields };
-    try {
-      const updated = await api(c).events.update.mutate(input);
-      return redirectWithNotice(c, eventPath(updated), 'Changes saved.');
-    } catch (caught) {
-      rethrowUnless(caught, 400, 403, 404, 409, 429);
-      c.status(refusedStatus(caught));
-      const error = nameFilesInMessage(apiErrorMessage(caught), 'coverImage', files);
-      return editPage(c, event, values, { error, autoZone: false });
-    }
-  });
+export const updateEvent: Page = async (c) => {
+  const event = await manageableEvent(c);
+  if (event instanceof Response) return event;
+  const { values, files } = await formFieldsAndFiles(c, 'coverFile');
+  const built = eventFields(values);
+  if ('error' in built) {
+    c.status(400);
+    return editPage(c, event, values, { error: built.error, autoZone: false });
+  }
+  const coverRefused = await uploadChosenCover(c, built.fields, files);
+  if (coverRefused) {
+    c.status(400);
+    return editPage(c, event, values, { error: coverRefused, autoZone: false });
+  }
+  const input: UpdateInput = { event: event._id, ...built.fields };
+  try {
+    const updated = await api(c).events.update.mutate(input);
+    return redirectWithNotice(c, eventPath(updated), 'Changes saved.');
+  } catch (caught) {
+    rethrowUnless(caught, 400, 403, 404, 409, 429);
+    c.status(refusedStatus(caught));
+    const error = nameFilesInMessage(apiErrorMessage(caught), 'coverImage', files);
+    return editPage(c, event, values, { error, autoZone: false });
+  }
+};
 
-  app.post('/app/events/:slug/cancel', async (c) => {
-    const event = await manageableEvent(c);
-    if (event instanceof Response) return event;
-    if ((await formFields(c)).confirm !== 'yes') {
-      return redirectWithNotice(c, eventPath(event, '/edit'), 'Tick the box to confirm the cancellation.');
-    }
-    try {
-      await api(c).events.update.mutate({ event: event._id, status: 'cancelled' });
-      return redirectWithNotice(c, eventPath(event), 'The event was cancelled.');
-    } catch (caught) {
-      rethrowUnless(caught, 400, 403, 404, 409, 429);
-      return redirectWithNotice(c, eventPath(event), apiErrorMessage(caught));
-    }
-  });
-}
+export const cancelEvent: Page = async (c) => {
+  const event = await manageableEvent(c);
+  if (event instanceof Response) return event;
+  if ((await formFields(c)).confirm !== 'yes') {
+    return redirectWithNotice(c, eventPath(event, '/edit'), 'Tick the box to confirm the cancellation.');
+  }
+  try {
+    await api(c).events.update.mutate({ event: event._id, status: 'cancelled' });
+    return redirectWithNotice(c, eventPath(event), 'The event was cancelled.');
+  } catch (caught) {
+    rethrowUnless(caught, 400, 403, 404, 409, 429);
+    return redirectWithNotice(c, eventPath(event), apiErrorMessage(caught));
+  }
+};

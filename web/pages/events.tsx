@@ -2,13 +2,12 @@
 // meeting point exactly as the API serves it (null while withheld) and, for the host's
 // organizers, the attendees with approval of pending RSVPs. Create/edit live in
 // events-form.tsx, the calendar feed in events-calendar.tsx.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
-import { registerCalendarPages } from './events-calendar.js';
 import {
   apiStatus,
   eventForPost,
@@ -28,9 +27,7 @@ import {
   When,
   zonedLocalToIso,
 } from './events-common.js';
-import { registerEventFormPages } from './events-form.js';
-import { registerGrovePages } from './groves.js';
-import { registerOrganizationPages } from './organizations.js';
+import { type Page, pathParam } from './page.js';
 
 type ListInput = RouterInputs['events']['list'];
 
@@ -349,7 +346,7 @@ function AttendeeList({ event, attendees }: { event: EventView; attendees: Atten
 async function eventPage(c: Context<WebEnv>): Promise<Response> {
   let event: EventView;
   try {
-    event = await api(c).events.get.query({ event: c.req.param('slug') ?? '' });
+    event = await api(c).events.get.query({ event: pathParam(c, 'slug') });
   } catch (caught) {
     rethrowUnless(caught, 404, 400);
     return notFoundPage(c);
@@ -460,57 +457,50 @@ function backWithError(c: Context<WebEnv>, event: EventView, caught: unknown): R
   return redirectWithNotice(c, eventPath(event), apiErrorMessage(caught));
 }
 
-/** The events area with its hosts: /app/events, /app/groves and /app/organizations. */
-export function registerEventPages(app: Hono<WebEnv>): void {
-  registerGrovePages(app);
-  registerOrganizationPages(app);
-  app.get('/app/events', listPage);
-  registerCalendarPages(app);
-  registerEventFormPages(app);
-  app.get('/app/events/:slug', eventPage);
+export const eventListPage: Page = listPage;
+export const showEvent: Page = eventPage;
 
-  app.post('/app/events/:slug/rsvp', async (c) => {
-    const event = await eventForPost(c);
-    if (!event) return notFoundPage(c);
-    const status = (await formFields(c)).status === 'interested' ? 'interested' : 'going';
-    try {
-      const state = await api(c).events.rsvp.mutate({ id: event._id, status });
-      const message = state.myRsvpPending
-        ? 'RSVP sent. An organizer will approve it; the meeting point shows once they have.'
-        : `RSVP saved: ${rsvpLabels[status]}.`;
-      return redirectWithNotice(c, eventPath(event), message);
-    } catch (caught) {
-      return backWithError(c, event, caught);
-    }
-  });
+export const rsvpToEvent: Page = async (c) => {
+  const event = await eventForPost(c);
+  if (!event) return notFoundPage(c);
+  const status = (await formFields(c)).status === 'interested' ? 'interested' : 'going';
+  try {
+    const state = await api(c).events.rsvp.mutate({ id: event._id, status });
+    const message = state.myRsvpPending
+      ? 'RSVP sent. An organizer will approve it; the meeting point shows once they have.'
+      : `RSVP saved: ${rsvpLabels[status]}.`;
+    return redirectWithNotice(c, eventPath(event), message);
+  } catch (caught) {
+    return backWithError(c, event, caught);
+  }
+};
 
-  app.post('/app/events/:slug/rsvp/withdraw', async (c) => {
-    const event = await eventForPost(c);
-    if (!event) return notFoundPage(c);
-    try {
-      await api(c).events.removeRsvp.mutate({ id: event._id });
-      return redirectWithNotice(c, eventPath(event), 'Your RSVP was withdrawn.');
-    } catch (caught) {
-      return backWithError(c, event, caught);
-    }
-  });
+export const withdrawRsvp: Page = async (c) => {
+  const event = await eventForPost(c);
+  if (!event) return notFoundPage(c);
+  try {
+    await api(c).events.removeRsvp.mutate({ id: event._id });
+    return redirectWithNotice(c, eventPath(event), 'Your RSVP was withdrawn.');
+  } catch (caught) {
+    return backWithError(c, event, caught);
+  }
+};
 
-  app.post('/app/events/:slug/attendees/:handle', async (c) => {
-    const event = await eventForPost(c);
-    if (!event) return notFoundPage(c);
-    const handle = c.req.param('handle');
-    const decision = (await formFields(c)).decision;
-    try {
-      if (decision === 'approve') await api(c).events.approveRsvp.mutate({ id: event._id, handle });
-      else if (decision === 'decline') await api(c).events.declineRsvp.mutate({ id: event._id, handle });
-      else return redirectWithNotice(c, eventPath(event), 'Choose approve or decline.');
-      return redirectWithNotice(
-        c,
-        eventPath(event),
-        decision === 'approve' ? `Approved @${handle}.` : `Declined @${handle}.`,
-      );
-    } catch (caught) {
-      return backWithError(c, event, caught);
-    }
-  });
-}
+export const decideAttendee: Page = async (c) => {
+  const event = await eventForPost(c);
+  if (!event) return notFoundPage(c);
+  const handle = pathParam(c, 'handle');
+  const decision = (await formFields(c)).decision;
+  try {
+    if (decision === 'approve') await api(c).events.approveRsvp.mutate({ id: event._id, handle });
+    else if (decision === 'decline') await api(c).events.declineRsvp.mutate({ id: event._id, handle });
+    else return redirectWithNotice(c, eventPath(event), 'Choose approve or decline.');
+    return redirectWithNotice(
+      c,
+      eventPath(event),
+      decision === 'approve' ? `Approved @${handle}.` : `Declined @${handle}.`,
+    );
+  } catch (caught) {
+    return backWithError(c, event, caught);
+  }
+};

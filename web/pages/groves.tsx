@@ -2,13 +2,14 @@
 // upcoming events) and, for the grove's own organizers, its join requests, members, invites,
 // bans and settings. Member lists come from the API only for organizers; nobody else gets them.
 // Groves are created by site admins (POST /api/admin/groves): admins get that form here too.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { apiStatus, EventCard, formFields, notFoundPage, rethrowUnless, When } from './events-common.js';
+import { type Page, pathParam } from './page.js';
 
 type Grove = RouterOutputs['groves']['get'];
 type JoinPolicy = Grove['joinPolicy'];
@@ -331,7 +332,7 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
 
 async function loadGrove(c: Context<WebEnv>): Promise<Grove | null> {
   try {
-    return await api(c).groves.get.query({ grove: c.req.param('slug') ?? '' });
+    return await api(c).groves.get.query({ grove: pathParam(c, 'slug') });
   } catch (caught) {
     rethrowUnless(caught, 404, 400);
     return null;
@@ -404,109 +405,86 @@ function groveAction(
   };
 }
 
-export function registerGrovePages(app: Hono<WebEnv>): void {
-  app.get('/app/groves', (c) => listPage(c));
+export const groveListPage: Page = (c) => listPage(c);
 
-  app.post('/app/groves', async (c) => {
-    const values = await formFields(c);
-    const input: RouterInputs['adminSetup']['createGrove'] = {
-      name: values.name ?? '',
-      description: values.description ?? '',
-      region: { name: values.region ?? '' },
-      joinPolicy: (values.joinPolicy || 'approval') as JoinPolicy,
-    };
-    try {
-      const grove = await api(c).adminSetup.createGrove.mutate(input);
-      return redirectWithNotice(c, grovePath(grove), 'Grove created.');
-    } catch (caught) {
-      rethrowUnless(caught, 400, 403, 409, 429);
-      c.status(apiStatus(caught) === 400 ? 400 : (apiStatus(caught) as 403 | 409 | 429));
-      return listPage(c, { values, error: apiErrorMessage(caught) });
-    }
+export const createGrove: Page = async (c) => {
+  const values = await formFields(c);
+  const input: RouterInputs['adminSetup']['createGrove'] = {
+    name: values.name ?? '',
+    description: values.description ?? '',
+    region: { name: values.region ?? '' },
+    joinPolicy: (values.joinPolicy || 'approval') as JoinPolicy,
+  };
+  try {
+    const grove = await api(c).adminSetup.createGrove.mutate(input);
+    return redirectWithNotice(c, grovePath(grove), 'Grove created.');
+  } catch (caught) {
+    rethrowUnless(caught, 400, 403, 409, 429);
+    c.status(apiStatus(caught) === 400 ? 400 : (apiStatus(caught) as 403 | 409 | 429));
+    return listPage(c, { values, error: apiErrorMessage(caught) });
+  }
+};
+
+export const showGrove: Page = async (c) => {
+  const grove = await loadGrove(c);
+  return grove ? grovePage(c, grove) : notFoundPage(c);
+};
+
+export const joinGrove: Page = groveAction(async (c, grove, fields) => {
+  const code = fields.code?.trim();
+  const result = await api(c).groves.join.mutate({ id: grove._id, ...(code ? { code } : {}) });
+  return result.status === 'member'
+    ? `You joined ${grove.name}.`
+    : 'Your request was sent; an organizer of the grove will accept or decline it.';
+});
+
+export const leaveGrove: Page = groveAction(async (c, grove) => {
+  await api(c).groves.leave.mutate({ id: grove._id });
+  return grove.myRole ? `You left ${grove.name}.` : 'Your request was withdrawn.';
+});
+
+export const decideJoinRequest: Page = groveAction(async (c, grove, fields) => {
+  const handle = pathParam(c, 'handle');
+  if (fields.decision === 'accept') {
+    await api(c).groves.acceptJoinRequest.mutate({ id: grove._id, handle });
+    return `@${handle} is a member now.`;
+  }
+  await api(c).groves.declineJoinRequest.mutate({ id: grove._id, handle });
+  return `Declined @${handle}'s request.`;
+});
+
+export const removeGroveMember: Page = groveAction(async (c, grove, fields) => {
+  const handle = pathParam(c, 'handle');
+  if (fields.decision === 'ban') {
+    await api(c).groves.ban.mutate({ id: grove._id, handle });
+    return `@${handle} was removed and banned.`;
+  }
+  await api(c).groves.removeMember.mutate({ id: grove._id, handle });
+  return `@${handle} was removed.`;
+});
+
+export const liftGroveBan: Page = groveAction(async (c, grove) => {
+  const handle = pathParam(c, 'handle');
+  await api(c).groves.unban.mutate({ id: grove._id, handle });
+  return `The ban on @${handle} was lifted.`;
+});
+
+// The code is shown once, in this answer (not through a redirect or cookie).
+export const createGroveInvite: Page = groveAction(async (c, grove, fields) => {
+  const invite = await api(c).groves.createInvite.mutate({
+    id: grove._id,
+    maxUses: Number(fields.maxUses) || 1,
+    expiresInHours: Number(fields.expiresInHours) || 168,
   });
+  return grovePage(c, grove, invite);
+});
 
-  app.get('/app/groves/:slug', async (c) => {
-    const grove = await loadGrove(c);
-    return grove ? grovePage(c, grove) : notFoundPage(c);
+export const updateGroveSettings: Page = groveAction(async (c, grove, fields) => {
+  const updated = await api(c).groves.update.mutate({
+    grove: grove._id,
+    name: fields.name ?? grove.name,
+    description: fields.description ?? grove.description,
+    joinPolicy: (fields.joinPolicy || grove.joinPolicy) as JoinPolicy,
   });
-
-  app.post(
-    '/app/groves/:slug/join',
-    groveAction(async (c, grove, fields) => {
-      const code = fields.code?.trim();
-      const result = await api(c).groves.join.mutate({ id: grove._id, ...(code ? { code } : {}) });
-      return result.status === 'member'
-        ? `You joined ${grove.name}.`
-        : 'Your request was sent; an organizer of the grove will accept or decline it.';
-    }),
-  );
-
-  app.post(
-    '/app/groves/:slug/leave',
-    groveAction(async (c, grove) => {
-      await api(c).groves.leave.mutate({ id: grove._id });
-      return grove.myRole ? `You left ${grove.name}.` : 'Your request was withdrawn.';
-    }),
-  );
-
-  app.post(
-    '/app/groves/:slug/requests/:handle',
-    groveAction(async (c, grove, fields) => {
-      const handle = c.req.param('handle') ?? '';
-      if (fields.decision === 'accept') {
-        await api(c).groves.acceptJoinRequest.mutate({ id: grove._id, handle });
-        return `@${handle} is a member now.`;
-      }
-      await api(c).groves.declineJoinRequest.mutate({ id: grove._id, handle });
-      return `Declined @${handle}'s request.`;
-    }),
-  );
-
-  app.post(
-    '/app/groves/:slug/members/:handle',
-    groveAction(async (c, grove, fields) => {
-      const handle = c.req.param('handle') ?? '';
-      if (fields.decision === 'ban') {
-        await api(c).groves.ban.mutate({ id: grove._id, handle });
-        return `@${handle} was removed and banned.`;
-      }
-      await api(c).groves.removeMember.mutate({ id: grove._id, handle });
-      return `@${handle} was removed.`;
-    }),
-  );
-
-  app.post(
-    '/app/groves/:slug/bans/:handle',
-    groveAction(async (c, grove) => {
-      const handle = c.req.param('handle') ?? '';
-      await api(c).groves.unban.mutate({ id: grove._id, handle });
-      return `The ban on @${handle} was lifted.`;
-    }),
-  );
-
-  // The code is shown once, in this answer (not through a redirect or cookie).
-  app.post(
-    '/app/groves/:slug/invites',
-    groveAction(async (c, grove, fields) => {
-      const invite = await api(c).groves.createInvite.mutate({
-        id: grove._id,
-        maxUses: Number(fields.maxUses) || 1,
-        expiresInHours: Number(fields.expiresInHours) || 168,
-      });
-      return grovePage(c, grove, invite);
-    }),
-  );
-
-  app.post(
-    '/app/groves/:slug/settings',
-    groveAction(async (c, grove, fields) => {
-      const updated = await api(c).groves.update.mutate({
-        grove: grove._id,
-        name: fields.name ?? grove.name,
-        description: fields.description ?? grove.description,
-        joinPolicy: (fields.joinPolicy || grove.joinPolicy) as JoinPolicy,
-      });
-      return redirectWithNotice(c, grovePath(updated), 'Settings saved.');
-    }),
-  );
-}
+  return redirectWithNotice(c, grovePath(updated), 'Settings saved.');
+});

@@ -12,12 +12,13 @@
 // the web process and duplicate the rooms, the session-end and reconnection rules that
 // server/realtime already enforces and tests; with tickets there is one socket per tab, the
 // API's own, and the only new credential is short-lived, single-use and useless for REST.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
+import { type Page, pathParam } from './page.js';
 
 type Conversation = RouterOutputs['conversations']['get'];
 type Message = RouterOutputs['conversations']['listMessages']['items'][number];
@@ -324,96 +325,95 @@ async function renderConversation(
 /** A same-origin JSON answer for the page script (fetch with Accept: application/json). */
 const wantsJson = (c: Context<WebEnv>) => (c.req.header('accept') ?? '').includes('application/json');
 
-export function registerMessagesPages(app: Hono<WebEnv>): void {
-  app.get('/app/messages', (c) => renderList(c));
+export const conversationListPage: Page = (c) => renderList(c);
 
-  app.post('/app/messages', async (c) => {
-    const form = await c.req.parseBody({ all: true });
-    const raw = form.memberIds;
-    const memberIds = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter(
-      (value): value is string => typeof value === 'string' && UUID.test(value),
-    );
-    const title = typeof form.title === 'string' ? form.title.trim() : '';
-    const values = { memberIds, title };
-    if (memberIds.length === 0) {
-      c.status(400);
-      return renderList(c, { error: 'Choose at least one person to message.', values });
-    }
-    try {
-      const conversation = await api(c).conversations.create.mutate({
-        memberIds,
-        ...(title && memberIds.length > 1 ? { title } : {}),
-      });
-      return redirectWithNotice(c, `/app/messages/${conversation._id}`, 'Conversation started.');
-    } catch (error) {
-      const status = apiStatus(error);
-      if (!status || status >= 500 || status === 401) throw error;
-      c.status(status as 400);
-      return renderList(c, { error: apiErrorMessage(error), values });
-    }
-  });
+export const startConversation: Page = async (c) => {
+  const form = await c.req.parseBody({ all: true });
+  const raw = form.memberIds;
+  const memberIds = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter(
+    (value): value is string => typeof value === 'string' && UUID.test(value),
+  );
+  const title = typeof form.title === 'string' ? form.title.trim() : '';
+  const values = { memberIds, title };
+  if (memberIds.length === 0) {
+    c.status(400);
+    return renderList(c, { error: 'Choose at least one person to message.', values });
+  }
+  try {
+    const conversation = await api(c).conversations.create.mutate({
+      memberIds,
+      ...(title && memberIds.length > 1 ? { title } : {}),
+    });
+    return redirectWithNotice(c, `/app/messages/${conversation._id}`, 'Conversation started.');
+  } catch (error) {
+    const status = apiStatus(error);
+    if (!status || status >= 500 || status === 401) throw error;
+    c.status(status as 400);
+    return renderList(c, { error: apiErrorMessage(error), values });
+  }
+};
 
-  // The page script's ticket for the API's socket (see the header comment): POST, so the global
-  // Origin check covers it, and no-store (the frame's default for pages).
-  app.post('/app/messages/ticket', async (c) => {
-    try {
-      const { ticket, expiresAt } = await api(c).realtime.createTicket.mutate({});
-      return c.json({ ticket, expiresAt });
-    } catch (error) {
-      // Tickets count against a per-member limit: past it, the page stops live updates for a while.
-      if (apiStatus(error) !== 429) throw error;
-      return c.json({ error: { code: 'rate_limited', message: apiErrorMessage(error) } }, 429);
-    }
-  });
+// The page script's ticket for the API's socket (see the header comment): POST, so the global
+// Origin check covers it, and no-store (the frame's default for pages).
+export const issueMessagesTicket: Page = async (c) => {
+  try {
+    const { ticket, expiresAt } = await api(c).realtime.createTicket.mutate({});
+    return c.json({ ticket, expiresAt });
+  } catch (error) {
+    // Tickets count against a per-member limit: past it, the page stops live updates for a while.
+    if (apiStatus(error) !== 429) throw error;
+    return c.json({ error: { code: 'rate_limited', message: apiErrorMessage(error) } }, 429);
+  }
+};
 
-  app.get('/app/messages/:id', (c) => renderConversation(c, c.req.param('id')));
+export const conversationPage: Page = (c) => renderConversation(c, pathParam(c, 'id'));
 
-  app.post('/app/messages/:id', async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return notFound(c);
-    const form = await c.req.parseBody();
-    const body = typeof form.body === 'string' ? form.body : '';
-    try {
-      const message = await api(c).conversations.sendMessage.mutate({ id, body });
-      if (wantsJson(c)) return c.json({ message }, 201);
-      return c.redirect(`/app/messages/${id}`, 303);
-    } catch (error) {
-      const status = apiStatus(error);
-      if (!status || status >= 500 || status === 401) throw error;
-      if (status === 404) return notFound(c);
-      if (wantsJson(c)) {
-        const code = isApiError(error) ? (error.data?.code ?? 'validation_failed') : 'validation_failed';
-        return c.json({ error: { code, message: apiErrorMessage(error) } }, status as 400);
-      }
-      c.status(status as 400);
-      return renderConversation(c, id, { error: apiErrorMessage(error), draft: body });
+export const sendMessage: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return notFound(c);
+  const form = await c.req.parseBody();
+  const body = typeof form.body === 'string' ? form.body : '';
+  try {
+    const message = await api(c).conversations.sendMessage.mutate({ id, body });
+    if (wantsJson(c)) return c.json({ message }, 201);
+    return c.redirect(`/app/messages/${id}`, 303);
+  } catch (error) {
+    const status = apiStatus(error);
+    if (!status || status >= 500 || status === 401) throw error;
+    if (status === 404) return notFound(c);
+    if (wantsJson(c)) {
+      const code = isApiError(error) ? (error.data?.code ?? 'validation_failed') : 'validation_failed';
+      return c.json({ error: { code, message: apiErrorMessage(error) } }, status as 400);
     }
-  });
+    c.status(status as 400);
+    return renderConversation(c, id, { error: apiErrorMessage(error), draft: body });
+  }
+};
 
-  app.post('/app/messages/:id/read', async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return notFound(c);
-    try {
-      const state = await api(c).conversations.markRead.mutate({ id });
-      if (wantsJson(c)) return c.json({ unreadCount: state.unreadCount });
-      return redirectWithNotice(c, `/app/messages/${id}`, 'Marked as read.');
-    } catch (error) {
-      if (apiStatus(error) === 404) return notFound(c);
-      throw error;
-    }
-  });
+export const markConversationRead: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return notFound(c);
+  try {
+    const state = await api(c).conversations.markRead.mutate({ id });
+    if (wantsJson(c)) return c.json({ unreadCount: state.unreadCount });
+    return redirectWithNotice(c, `/app/messages/${id}`, 'Marked as read.');
+  } catch (error) {
+    if (apiStatus(error) === 404) return notFound(c);
+    throw error;
+  }
+};
 
-  app.post('/app/messages/:id/messages/:messageId/delete', async (c) => {
-    const { id, messageId } = c.req.param();
-    if (!UUID.test(id) || !UUID.test(messageId)) return notFound(c);
-    try {
-      await api(c).conversations.deleteMessage.mutate({ id, messageId });
-      return redirectWithNotice(c, `/app/messages/${id}`, 'Message deleted.');
-    } catch (error) {
-      const status = apiStatus(error);
-      if (status === 404) return notFound(c);
-      if (status === 403) return redirectWithNotice(c, `/app/messages/${id}`, apiErrorMessage(error));
-      throw error;
-    }
-  });
-}
+export const deleteMessage: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  const messageId = pathParam(c, 'messageId');
+  if (!UUID.test(id) || !UUID.test(messageId)) return notFound(c);
+  try {
+    await api(c).conversations.deleteMessage.mutate({ id, messageId });
+    return redirectWithNotice(c, `/app/messages/${id}`, 'Message deleted.');
+  } catch (error) {
+    const status = apiStatus(error);
+    if (status === 404) return notFound(c);
+    if (status === 403) return redirectWithNotice(c, `/app/messages/${id}`, apiErrorMessage(error));
+    throw error;
+  }
+};

@@ -2,12 +2,13 @@
 // events. The API keeps organization admins out of every answer (privacy) and offers members
 // no membership of their own, so there is nothing to join here; admins are appointed by site
 // admins through the API.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { EventCard, notFoundPage, rethrowUnless, safeHttpUrl } from './events-common.js';
+import { type Page, pathParam } from './page.js';
 
 type Organization = RouterOutputs['organizations']['get'];
 
@@ -73,7 +74,7 @@ async function listPage(c: Context<WebEnv>): Promise<Response> {
 async function organizationPage(c: Context<WebEnv>): Promise<Response> {
   let organization: Organization;
   try {
-    organization = await api(c).organizations.get.query({ slug: c.req.param('slug') ?? '' });
+    organization = await api(c).organizations.get.query({ slug: pathParam(c, 'slug') });
   } catch (caught) {
     rethrowUnless(caught, 404, 400);
     return notFoundPage(c);
@@ -114,7 +115,5 @@ async function organizationPage(c: Context<WebEnv>): Promise<Response> {
   );
 }
 
-export function registerOrganizationPages(app: Hono<WebEnv>): void {
-  app.get('/app/organizations', listPage);
-  app.get('/app/organizations/:slug', organizationPage);
-}
+export const organizationListPage: Page = listPage;
+export const showOrganization: Page = organizationPage;

@@ -2,7 +2,7 @@
 // place" form (/app/places/new). Places are addressed by slug, as in the API (GET
 // /api/places/{slug}). A place waiting for review is shown to its submitter and admins only:
 // the API decides, and answers 404 to anyone else, which becomes a plain "not found" page.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, isSessionRejected } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
@@ -29,6 +29,7 @@ import {
   shortDate,
   VEGAN_LEVEL_LABELS,
 } from './places-shared.js';
+import { type Page, pathParam } from './page.js';
 
 type Place = RouterOutputs['places']['get'];
 type Review = RouterOutputs['places']['listReviews']['items'][number];
@@ -450,98 +451,96 @@ async function placeWrite(
   }
 }
 
-export function registerPlacePages(app: Hono<WebEnv>): void {
-  // Before /app/places/:slug, so "new" is the form and never a slug.
-  app.get('/app/places/new', (c) => renderPlaceForm(c, emptyPlaceForm));
+// Before /app/places/:slug, so "new" is the form and never a slug.
+export const newPlacePage: Page = (c) => renderPlaceForm(c, emptyPlaceForm);
 
-  app.post('/app/places/new', async (c) => {
-    const form = await c.req.parseBody({ all: true });
-    const values = Object.fromEntries(
-      Object.keys(emptyPlaceForm).map((name) => [name, field(form, name)]),
-    ) as PlaceFormValues;
-    const input = placeInput(values);
-    if (typeof input === 'string') {
-      c.status(400);
-      return renderPlaceForm(c, values, input);
-    }
-    // Uploaded photos follow the addresses; after a refusal the files have to be chosen again.
-    const files = chosenFiles(form, 'photoFiles');
-    const addresses = input.photos?.length ?? 0;
-    try {
-      checkImages(files, Math.min(IMAGE_LIMITS.perPlaceForm, Math.max(0, IMAGE_LIMITS.perPlace - addresses)));
-      input.photos = [...(input.photos ?? []), ...(await uploadImages(c, files, 'place'))];
-    } catch (error) {
-      if (!(error instanceof ImageFormError)) throw error;
-      c.status(400);
-      return renderPlaceForm(c, values, error.message);
-    }
-    try {
-      const place = await api(c).places.create.mutate(input);
-      return redirectWithNotice(
-        c,
-        placePath(place.slug),
-        `Thank you: “${place.name}” was submitted for review. It appears on the map once an admin approves it.`,
-      );
-    } catch (error) {
-      const status = apiStatus(error);
-      if (isSessionRejected(error) || status === undefined || status >= 500) throw error;
-      c.status(formErrorStatus(error));
-      return renderPlaceForm(
-        c,
-        values,
-        nameFilesInMessage(formErrorMessage(error, placeFieldLabels), 'photos', files, addresses),
-      );
-    }
-  });
-
-  app.get('/app/places/:slug', (c) => renderPlacePage(c, c.req.param('slug')));
-
-  app.post('/app/places/:slug/reviews', async (c) => {
-    const form = await c.req.parseBody();
-    const values = {
-      rating: field(form, 'rating'),
-      text: field(form, 'text'),
-      monthVisited: field(form, 'monthVisited'),
-      showHandle: field(form, 'showHandle'),
-    };
-    return placeWrite(
+export const createPlace: Page = async (c) => {
+  const form = await c.req.parseBody({ all: true });
+  const values = Object.fromEntries(
+    Object.keys(emptyPlaceForm).map((name) => [name, field(form, name)]),
+  ) as PlaceFormValues;
+  const input = placeInput(values);
+  if (typeof input === 'string') {
+    c.status(400);
+    return renderPlaceForm(c, values, input);
+  }
+  // Uploaded photos follow the addresses; after a refusal the files have to be chosen again.
+  const files = chosenFiles(form, 'photoFiles');
+  const addresses = input.photos?.length ?? 0;
+  try {
+    checkImages(files, Math.min(IMAGE_LIMITS.perPlaceForm, Math.max(0, IMAGE_LIMITS.perPlace - addresses)));
+    input.photos = [...(input.photos ?? []), ...(await uploadImages(c, files, 'place'))];
+  } catch (error) {
+    if (!(error instanceof ImageFormError)) throw error;
+    c.status(400);
+    return renderPlaceForm(c, values, error.message);
+  }
+  try {
+    const place = await api(c).places.create.mutate(input);
+    return redirectWithNotice(
       c,
-      c.req.param('slug'),
-      async (place) => {
-        await api(c).places.createReview.mutate({
-          id: place._id,
-          rating: Number(values.rating),
-          text: values.text,
-          monthVisited: values.monthVisited || null,
-          showHandle: values.showHandle === '1',
-        });
-        return 'Thank you: your review is posted.';
-      },
-      (message, error) => ({
-        reviewValues: values,
-        reviewError: apiStatus(error) === 409 ? 'You have already reviewed this place.' : message,
-      }),
-      reviewFieldLabels,
+      placePath(place.slug),
+      `Thank you: “${place.name}” was submitted for review. It appears on the map once an admin approves it.`,
     );
-  });
-
-  app.post('/app/places/:slug/lists', async (c) => {
-    const form = await c.req.parseBody();
-    const listId = field(form, 'listId');
-    const newListName = field(form, 'newListName');
-    return placeWrite(
+  } catch (error) {
+    const status = apiStatus(error);
+    if (isSessionRejected(error) || status === undefined || status >= 500) throw error;
+    c.status(formErrorStatus(error));
+    return renderPlaceForm(
       c,
-      c.req.param('slug'),
-      async (place) => {
-        const client = api(c);
-        const list = newListName
-          ? await client.placeLists.create.mutate({ name: newListName })
-          : await client.placeLists.get.query({ id: listId });
-        const updated = await client.placeLists.addPlace.mutate({ id: list._id, placeId: place._id });
-        return `Added to your list “${updated.name}”.`;
-      },
-      (message) => ({ listError: message }),
-      { name: 'List name', id: 'List' },
+      values,
+      nameFilesInMessage(formErrorMessage(error, placeFieldLabels), 'photos', files, addresses),
     );
-  });
-}
+  }
+};
+
+export const placePage: Page = (c) => renderPlacePage(c, pathParam(c, 'slug'));
+
+export const reviewPlace: Page = async (c) => {
+  const form = await c.req.parseBody();
+  const values = {
+    rating: field(form, 'rating'),
+    text: field(form, 'text'),
+    monthVisited: field(form, 'monthVisited'),
+    showHandle: field(form, 'showHandle'),
+  };
+  return placeWrite(
+    c,
+    pathParam(c, 'slug'),
+    async (place) => {
+      await api(c).places.createReview.mutate({
+        id: place._id,
+        rating: Number(values.rating),
+        text: values.text,
+        monthVisited: values.monthVisited || null,
+        showHandle: values.showHandle === '1',
+      });
+      return 'Thank you: your review is posted.';
+    },
+    (message, error) => ({
+      reviewValues: values,
+      reviewError: apiStatus(error) === 409 ? 'You have already reviewed this place.' : message,
+    }),
+    reviewFieldLabels,
+  );
+};
+
+export const addPlaceToList: Page = async (c) => {
+  const form = await c.req.parseBody();
+  const listId = field(form, 'listId');
+  const newListName = field(form, 'newListName');
+  return placeWrite(
+    c,
+    pathParam(c, 'slug'),
+    async (place) => {
+      const client = api(c);
+      const list = newListName
+        ? await client.placeLists.create.mutate({ name: newListName })
+        : await client.placeLists.get.query({ id: listId });
+      const updated = await client.placeLists.addPlace.mutate({ id: list._id, placeId: place._id });
+      return `Added to your list “${updated.name}”.`;
+    },
+    (message) => ({ listError: message }),
+    { name: 'List name', id: 'List' },
+  );
+};

@@ -1,7 +1,7 @@
 // One post (/app/posts/:id) with its comments, and the routes behind every post control: set or
 // remove a reaction, save, unsave, delete, comment, delete a comment. A post the member may not
 // see answers the same 404 page as a missing one.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { isApiError } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { Member, WebEnv } from '../server/env.js';
@@ -19,6 +19,7 @@ import {
   renderNotFound,
   textField,
 } from './posts-view.js';
+import { type Page, pathParam } from './page.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const COMMENTS_PAGE_SIZE = 50;
@@ -121,7 +122,7 @@ async function renderPostPage(c: Context<WebEnv>, id: string, commentForm?: Comm
 
 /** Runs a post action; a post the member may not see (any more) gets the 404 page. */
 async function postAction(c: Context<WebEnv>, action: (id: string) => Promise<unknown>, notice: string) {
-  const id = c.req.param('id') ?? '';
+  const id = pathParam(c, 'id');
   if (!UUID.test(id)) return renderNotFound(c);
   const form = await c.req.parseBody();
   try {
@@ -138,68 +139,64 @@ async function postAction(c: Context<WebEnv>, action: (id: string) => Promise<un
   return redirectWithNotice(c, back.startsWith('/app/posts/') ? back : `${back}#post-${id}`, notice);
 }
 
-export function registerPostPages(app: Hono<WebEnv>): void {
-  app.get('/app/posts/:id', (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return renderNotFound(c);
-    return renderPostPage(c, id.toLowerCase());
-  });
+export const postPage: Page = (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return renderNotFound(c);
+  return renderPostPage(c, id.toLowerCase());
+};
 
-  app.post('/app/posts/:id/reaction', async (c) => {
-    const { kind } = await c.req.parseBody();
-    if (kind === 'none') return postAction(c, (id) => api(c).posts.unreact.mutate({ id }), 'Your reaction is removed.');
-    if (!isReactionKind(kind)) return c.text('Unknown reaction.', 400);
-    return postAction(c, (id) => api(c).posts.react.mutate({ id, kind }), 'Your reaction is saved.');
-  });
+export const reactToPost: Page = async (c) => {
+  const { kind } = await c.req.parseBody();
+  if (kind === 'none') return postAction(c, (id) => api(c).posts.unreact.mutate({ id }), 'Your reaction is removed.');
+  if (!isReactionKind(kind)) return c.text('Unknown reaction.', 400);
+  return postAction(c, (id) => api(c).posts.react.mutate({ id, kind }), 'Your reaction is saved.');
+};
 
-  app.post('/app/posts/:id/save', (c) =>
-    postAction(c, (id) => api(c).posts.save.mutate({ id }), 'Saved. Find it under Saved posts.'),
-  );
-  app.post('/app/posts/:id/unsave', (c) =>
-    postAction(c, (id) => api(c).posts.unsave.mutate({ id }), 'Removed from your saved posts.'),
-  );
+export const savePost: Page = (c) =>
+  postAction(c, (id) => api(c).posts.save.mutate({ id }), 'Saved. Find it under Saved posts.');
+export const unsavePost: Page = (c) =>
+  postAction(c, (id) => api(c).posts.unsave.mutate({ id }), 'Removed from your saved posts.');
 
-  app.post('/app/posts/:id/delete', async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return renderNotFound(c);
-    try {
-      await api(c).posts.delete.mutate({ id });
-    } catch (error) {
-      if (isNotFound(error)) return renderNotFound(c);
-      if (isApiError(error) && formErrorStatus(error) !== 500)
-        return redirectWithNotice(c, `/app/posts/${id}`, apiErrorMessage(error));
-      throw error;
-    }
-    return redirectWithNotice(c, '/app/feed', 'The post is deleted.');
-  });
+export const deletePost: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return renderNotFound(c);
+  try {
+    await api(c).posts.delete.mutate({ id });
+  } catch (error) {
+    if (isNotFound(error)) return renderNotFound(c);
+    if (isApiError(error) && formErrorStatus(error) !== 500)
+      return redirectWithNotice(c, `/app/posts/${id}`, apiErrorMessage(error));
+    throw error;
+  }
+  return redirectWithNotice(c, '/app/feed', 'The post is deleted.');
+};
 
-  app.post('/app/posts/:id/comments', async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return renderNotFound(c);
-    const body = textField(await c.req.parseBody(), 'body');
-    try {
-      await api(c).posts.createComment.mutate({ id, body });
-    } catch (error) {
-      if (isNotFound(error)) return renderNotFound(c);
-      if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
-      c.status(formErrorStatus(error));
-      return renderPostPage(c, id, { body, error: apiErrorMessage(error) });
-    }
-    return redirectWithNotice(c, `/app/posts/${id}#comments`, 'Your comment is published.');
-  });
+export const commentOnPost: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return renderNotFound(c);
+  const body = textField(await c.req.parseBody(), 'body');
+  try {
+    await api(c).posts.createComment.mutate({ id, body });
+  } catch (error) {
+    if (isNotFound(error)) return renderNotFound(c);
+    if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
+    c.status(formErrorStatus(error));
+    return renderPostPage(c, id, { body, error: apiErrorMessage(error) });
+  }
+  return redirectWithNotice(c, `/app/posts/${id}#comments`, 'Your comment is published.');
+};
 
-  app.post('/app/posts/:id/comments/:commentId/delete', async (c) => {
-    const id = c.req.param('id');
-    const commentId = c.req.param('commentId');
-    if (!UUID.test(id) || !UUID.test(commentId)) return renderNotFound(c);
-    try {
-      await api(c).posts.deleteComment.mutate({ id, commentId });
-    } catch (error) {
-      if (isNotFound(error)) return renderNotFound(c);
-      if (isApiError(error) && formErrorStatus(error) !== 500)
-        return redirectWithNotice(c, `/app/posts/${id}`, apiErrorMessage(error));
-      throw error;
-    }
-    return redirectWithNotice(c, `/app/posts/${id}#comments`, 'The comment is deleted.');
-  });
-}
+export const deleteComment: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  const commentId = pathParam(c, 'commentId');
+  if (!UUID.test(id) || !UUID.test(commentId)) return renderNotFound(c);
+  try {
+    await api(c).posts.deleteComment.mutate({ id, commentId });
+  } catch (error) {
+    if (isNotFound(error)) return renderNotFound(c);
+    if (isApiError(error) && formErrorStatus(error) !== 500)
+      return redirectWithNotice(c, `/app/posts/${id}`, apiErrorMessage(error));
+    throw error;
+  }
+  return redirectWithNotice(c, `/app/posts/${id}#comments`, 'The comment is deleted.');
+};

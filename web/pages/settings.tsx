@@ -2,7 +2,7 @@
 // (revoke one, or all others), notification preferences, the stolen-phone panic button and
 // account deletion behind a confirmation page. Every change is a plain form post answered with
 // 303 back here and a notice, or the page again with the API's message and status.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
@@ -10,6 +10,7 @@ import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { type ApiFailure, failureMessage, formFields, setFailureStatus, tryApi } from '../server/session-route.js';
 import { clearSessionCookie } from '../server/session.js';
+import { type Page, pathParam } from './page.js';
 
 type Preferences = RouterOutputs['me']['getNotificationPreferences'];
 type NotificationKind = keyof Preferences['push'];
@@ -310,91 +311,89 @@ function failed(c: Context<WebEnv>, section: Section, failure: ApiFailure, value
   return renderSettings(c, { error: { section, message: failureMessage(failure) }, values });
 }
 
-export function registerSettingsPages(app: Hono<WebEnv>): void {
-  app.get('/app/settings', (c) => renderSettings(c));
+export const settingsPage: Page = (c) => renderSettings(c);
 
-  app.post('/app/settings/handle', async (c) => {
-    const { handle = '' } = await formFields(c);
-    const result = await tryApi(() => api(c).me.update.mutate({ handle }));
-    if (!result.ok) return failed(c, 'handle', result.failure, { handle });
-    return redirectWithNotice(c, '/app/settings', `Your handle is now @${result.value.handle}.`);
-  });
+export const changeHandle: Page = async (c) => {
+  const { handle = '' } = await formFields(c);
+  const result = await tryApi(() => api(c).me.update.mutate({ handle }));
+  if (!result.ok) return failed(c, 'handle', result.failure, { handle });
+  return redirectWithNotice(c, '/app/settings', `Your handle is now @${result.value.handle}.`);
+};
 
-  app.post('/app/settings/email', async (c) => {
-    const { email = '', currentPassword = '' } = await formFields(c);
-    const result = await tryApi(() => api(c).me.update.mutate({ email, currentPassword }));
-    if (!result.ok) return failed(c, 'email', result.failure, { email });
-    return redirectWithNotice(c, '/app/settings', 'Your email was changed. Your other sessions were signed out.');
-  });
+export const changeEmail: Page = async (c) => {
+  const { email = '', currentPassword = '' } = await formFields(c);
+  const result = await tryApi(() => api(c).me.update.mutate({ email, currentPassword }));
+  if (!result.ok) return failed(c, 'email', result.failure, { email });
+  return redirectWithNotice(c, '/app/settings', 'Your email was changed. Your other sessions were signed out.');
+};
 
-  app.post('/app/settings/password', async (c) => {
-    const { currentPassword = '', newPassword = '' } = await formFields(c);
-    const result = await tryApi(() => api(c).me.update.mutate({ newPassword, currentPassword }));
-    if (!result.ok) return failed(c, 'password', result.failure);
-    return redirectWithNotice(c, '/app/settings', 'Your password was changed. Your other sessions were signed out.');
-  });
+export const changePassword: Page = async (c) => {
+  const { currentPassword = '', newPassword = '' } = await formFields(c);
+  const result = await tryApi(() => api(c).me.update.mutate({ newPassword, currentPassword }));
+  if (!result.ok) return failed(c, 'password', result.failure);
+  return redirectWithNotice(c, '/app/settings', 'Your password was changed. Your other sessions were signed out.');
+};
 
-  app.post('/app/settings/sessions/revoke-others', async (c) => {
-    const result = await tryApi(() => api(c).me.revokeOtherSessions.mutate({}));
-    if (!result.ok) return failed(c, 'sessions', result.failure);
-    const count = result.value.revokedSessions;
-    return redirectWithNotice(
-      c,
-      '/app/settings',
-      count === 1 ? 'Signed out 1 other session.' : `Signed out ${count} other sessions.`,
-    );
-  });
+export const revokeOtherSessions: Page = async (c) => {
+  const result = await tryApi(() => api(c).me.revokeOtherSessions.mutate({}));
+  if (!result.ok) return failed(c, 'sessions', result.failure);
+  const count = result.value.revokedSessions;
+  return redirectWithNotice(
+    c,
+    '/app/settings',
+    count === 1 ? 'Signed out 1 other session.' : `Signed out ${count} other sessions.`,
+  );
+};
 
-  app.post('/app/settings/sessions/:id/revoke', async (c) => {
-    const id = c.req.param('id');
-    const result = await tryApi(() => api(c).me.revokeSession.mutate({ id }));
-    if (!result.ok) return failed(c, 'sessions', result.failure);
-    return redirectWithNotice(c, '/app/settings', 'The session was signed out.');
-  });
+export const revokeSession: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  const result = await tryApi(() => api(c).me.revokeSession.mutate({ id }));
+  if (!result.ok) return failed(c, 'sessions', result.failure);
+  return redirectWithNotice(c, '/app/settings', 'The session was signed out.');
+};
 
-  app.post('/app/settings/notifications', async (c) => {
-    const fields = await formFields(c);
-    // A plain form sends only ticked boxes: every box not sent is off.
-    const flags = (channel: 'push' | 'email') =>
-      Object.fromEntries(KINDS.map((kind) => [kind, fields[`${channel}.${kind}`] === 'on'])) as Preferences['push'];
-    const result = await tryApi(() =>
-      api(c).me.updateNotificationPreferences.mutate({
-        push: flags('push'),
-        email: flags('email'),
-        pushShowsDetails: fields.pushShowsDetails === 'on',
-      }),
-    );
-    if (!result.ok) return failed(c, 'notifications', result.failure);
-    return redirectWithNotice(c, '/app/settings', 'Notification settings saved.');
-  });
+export const updateNotifications: Page = async (c) => {
+  const fields = await formFields(c);
+  // A plain form sends only ticked boxes: every box not sent is off.
+  const flags = (channel: 'push' | 'email') =>
+    Object.fromEntries(KINDS.map((kind) => [kind, fields[`${channel}.${kind}`] === 'on'])) as Preferences['push'];
+  const result = await tryApi(() =>
+    api(c).me.updateNotificationPreferences.mutate({
+      push: flags('push'),
+      email: flags('email'),
+      pushShowsDetails: fields.pushShowsDetails === 'on',
+    }),
+  );
+  if (!result.ok) return failed(c, 'notifications', result.failure);
+  return redirectWithNotice(c, '/app/settings', 'Notification settings saved.');
+};
 
-  app.post('/app/settings/panic', async (c) => {
-    const result = await tryApi(() => api(c).me.panic.mutate({}));
-    if (!result.ok) return failed(c, 'panic', result.failure);
-    clearSessionCookie(c, c.get('web').config);
-    return redirectWithNotice(
-      c,
-      '/login',
-      'Every session was signed out, this one too, and your calendar feed and sign-in links were cancelled.',
-    );
-  });
+export const panic: Page = async (c) => {
+  const result = await tryApi(() => api(c).me.panic.mutate({}));
+  if (!result.ok) return failed(c, 'panic', result.failure);
+  clearSessionCookie(c, c.get('web').config);
+  return redirectWithNotice(
+    c,
+    '/login',
+    'Every session was signed out, this one too, and your calendar feed and sign-in links were cancelled.',
+  );
+};
 
-  app.get('/app/settings/delete', (c) => renderDeleteConfirmation(c));
+export const deleteAccountPage: Page = (c) => renderDeleteConfirmation(c);
 
-  app.post('/app/settings/delete', async (c) => {
-    const { confirmHandle = '' } = await formFields(c);
-    const member = await currentMember(c);
-    if (!member) return c.redirect('/login', 303);
-    if (confirmHandle.trim().replace(/^@/, '').toLowerCase() !== member.handle) {
-      c.status(400);
-      return renderDeleteConfirmation(c, 'That is not your handle. Nothing was deleted.');
-    }
-    const result = await tryApi(() => api(c).me.delete.mutate({}));
-    if (!result.ok) {
-      setFailureStatus(c, result.failure);
-      return renderDeleteConfirmation(c, failureMessage(result.failure));
-    }
-    clearSessionCookie(c, c.get('web').config);
-    return redirectWithNotice(c, '/', 'Your account and everything in it were deleted.');
-  });
-}
+export const deleteAccount: Page = async (c) => {
+  const { confirmHandle = '' } = await formFields(c);
+  const member = await currentMember(c);
+  if (!member) return c.redirect('/login', 303);
+  if (confirmHandle.trim().replace(/^@/, '').toLowerCase() !== member.handle) {
+    c.status(400);
+    return renderDeleteConfirmation(c, 'That is not your handle. Nothing was deleted.');
+  }
+  const result = await tryApi(() => api(c).me.delete.mutate({}));
+  if (!result.ok) {
+    setFailureStatus(c, result.failure);
+    return renderDeleteConfirmation(c, failureMessage(result.failure));
+  }
+  clearSessionCookie(c, c.get('web').config);
+  return redirectWithNotice(c, '/', 'Your account and everything in it were deleted.');
+};

@@ -3,7 +3,7 @@
 // `app_session` cookie and never shown to the page. Exported for tests (app.request) and for
 // web/main.ts and server/main.ts, which serve it.
 import { Hono } from 'hono';
-import { registerPages } from '../pages/index.js';
+import { mountRoutes } from '../routes.js';
 import { isApiError } from '../../client-sdk/src/index.js';
 import { isSessionRejected } from './api.js';
 import { limitRequestBodies } from './body-limit.js';
@@ -58,7 +58,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     return c.redirect(loginRedirect(c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/app/feed'), 303);
   });
 
-  registerPages(app);
+  mountRoutes(app);
 
   app.onError(async (error, c) => {
     // Spec rule 4: the API no longer accepts the session: clear the cookie, back to login.
