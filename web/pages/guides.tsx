@@ -110,6 +110,8 @@ export const guideListPage: Page = async (c) => {
   const cursor = c.req.query('cursor') || undefined;
   const client = api(c);
   const categoriesRead = client.guideCategories.list.query({ limit: 100 });
+  // Awaited below; if the guides' read throws first, its rejection must not go unhandled (that ends the process).
+  categoriesRead.catch(() => undefined);
   let guides: GuideSummary[] = [];
   let nextCursor: string | null = null;
   let error: string | null = null;
