@@ -25,6 +25,9 @@ function route<const P extends string>(pattern: P): UrlBuilder<P> {
   return Object.assign(build, { pattern }) as unknown as UrlBuilder<P>;
 }
 
+/** Every page behind the sign-in (the guard in web/server/app.tsx covers `/app/*`). */
+export const APP_AREA = '/app/';
+
 export const urls = {
   // The way in (no session needed).
   home: route('/'),

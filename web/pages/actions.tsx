@@ -11,6 +11,7 @@ import { loginRedirect } from '../server/next-path.js';
 import { clearSessionCookie } from '../server/session.js';
 import { type ApiFailure, failureMessage, formFields, setFailureStatus, tryApi } from '../server/session-route.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type Entry = RouterOutputs['actions']['list']['items'][number];
 type Kind = Entry['kind'];
@@ -74,7 +75,7 @@ function EntryRow({ entry }: { entry: Entry }) {
       <td>{hoursText(entry.hours)}</td>
       <td>{details}</td>
       <td>
-        <form method="post" action={`/app/actions/${encodeURIComponent(entry._id)}/delete`} class="inline">
+        <form method="post" action={urls.actionDelete(entry._id)} class="inline">
           <button
             type="submit"
             class="secondary"
@@ -94,11 +95,7 @@ function SuggestionItem({ suggestion }: { suggestion: Suggestion }) {
       <p>
         <strong>{suggestion.title}</strong>, <time datetime={suggestion.startsAt}>{suggestion.occurredOn}</time>
       </p>
-      <form
-        method="post"
-        action={`/app/actions/suggestions/${encodeURIComponent(suggestion.eventId)}/confirm`}
-        class="inline"
-      >
+      <form method="post" action={urls.actionSuggestionConfirm(suggestion.eventId)} class="inline">
         <button type="submit" aria-label={`Add to my log: ${suggestion.title}`}>
           Add to my log
         </button>
@@ -112,7 +109,7 @@ function LogForm({ values, error }: { values: Record<string, string>; error?: st
   return (
     <>
       <FormError message={error} />
-      <form method="post" action="/app/actions" class="stack">
+      <form method="post" action={urls.actions()} class="stack">
         <div>
           <label for="action-kind">Kind</label>
           <select id="action-kind" name="kind" required>
@@ -186,7 +183,7 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
   ]);
   // A bad filter or cursor in the address: the page still shows, with the API's message.
   if (!log.ok) setFailureStatus(c, log.failure);
-  const exportHref = `/app/actions/export.csv${query({ ...filters })}`;
+  const exportHref = `${urls.actionsExport()}${query({ ...filters })}`;
   return renderPage(
     c,
     { title: 'Actions' },
@@ -214,7 +211,7 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
 
       <section aria-labelledby="log-heading">
         <h2 id="log-heading">Your log</h2>
-        <form method="get" action="/app/actions" class="filters" aria-label="Filter the log">
+        <form method="get" action={urls.actions()} class="filters" aria-label="Filter the log">
           <div>
             <label for="filter-kind">Show</label>
             <select id="filter-kind" name="kind">
@@ -273,7 +270,7 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
         )}
         {log.ok && log.value.nextCursor ? (
           <p>
-            <a href={`/app/actions${query({ ...filters, cursor: log.value.nextCursor })}`}>Older entries</a>
+            <a href={`${urls.actions()}${query({ ...filters, cursor: log.value.nextCursor })}`}>Older entries</a>
           </p>
         ) : null}
       </section>
@@ -284,7 +281,7 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
           If you opt in, your number of actions and hours (never the entries) count towards the anonymous totals of your
           groves and of the whole service. Totals from fewer than 5 members are never shown.
         </p>
-        <form method="post" action="/app/actions/aggregate-opt-in" class="actions">
+        <form method="post" action={urls.actionsOptIn()} class="actions">
           <p>
             <strong>{optIn.optIn ? 'You contribute your totals.' : 'You do not contribute your totals.'}</strong>
           </p>
@@ -323,21 +320,21 @@ export const logAction: Page = async (c) => {
   const result = await tryApi(() => api(c).actions.create.mutate(createInputOf(fields)));
   if (!result.ok)
     return failedOnPage(c, result.failure, { createError: failureMessage(result.failure), values: fields });
-  return redirectWithNotice(c, '/app/actions', `${KIND_LABELS[result.value.kind]} logged.`);
+  return redirectWithNotice(c, urls.actions(), `${KIND_LABELS[result.value.kind]} logged.`);
 };
 
 export const confirmActionSuggestion: Page = async (c) => {
   const eventId = pathParam(c, 'eventId');
   const result = await tryApi(() => api(c).actions.create.mutate({ kind: 'event_attended', eventId }));
   if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
-  return redirectWithNotice(c, '/app/actions', `“${result.value.eventTitle ?? 'The event'}” is in your log.`);
+  return redirectWithNotice(c, urls.actions(), `“${result.value.eventTitle ?? 'The event'}” is in your log.`);
 };
 
 export const deleteAction: Page = async (c) => {
   const id = pathParam(c, 'id');
   const result = await tryApi(() => api(c).actions.delete.mutate({ id }));
   if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
-  return redirectWithNotice(c, '/app/actions', 'The entry was deleted.');
+  return redirectWithNotice(c, urls.actions(), 'The entry was deleted.');
 };
 
 export const setAggregateOptIn: Page = async (c) => {
@@ -346,7 +343,7 @@ export const setAggregateOptIn: Page = async (c) => {
   if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
   return redirectWithNotice(
     c,
-    '/app/actions',
+    urls.actions(),
     result.value.optIn ? 'You now contribute your totals.' : 'You no longer contribute your totals.',
   );
 };
@@ -364,7 +361,7 @@ export const exportActionsCsv: Page = async (c) => {
     // Spec rule 4, as for every page: the session is gone.
     await response.body?.cancel();
     clearSessionCookie(c, config);
-    return c.redirect(loginRedirect(`/app/actions${query({ ...filtersOf(c) })}`), 303);
+    return c.redirect(loginRedirect(`${urls.actions()}${query({ ...filtersOf(c) })}`), 303);
   }
   if (!response.ok) {
     const envelope = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;

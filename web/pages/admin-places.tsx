@@ -3,7 +3,6 @@
 // "not allowed" page (status 403), for the page and for the buttons alike.
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
-import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { renderPage } from '../server/layout.js';
 import {
@@ -17,10 +16,11 @@ import {
   VEGAN_LEVEL_LABELS,
 } from './places-shared.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type Place = RouterOutputs['places']['adminListPending']['items'][number];
 
-const QUEUE_PATH = '/app/admin/places';
+const QUEUE_PATH = urls.adminPlaces();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function PendingPlace({ place }: { place: Place }) {

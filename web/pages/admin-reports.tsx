@@ -13,6 +13,7 @@ import { FormError, renderPage } from '../server/layout.js';
 import { backPath, currentPath, DateTime, formErrorStatus, Pager, renderNotFound, textField } from './posts-view.js';
 import { reasonLabels, statusLabels, targetLabels } from './reports.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type AdminReport = RouterOutputs['reports']['adminList']['items'][number];
 type Status = NonNullable<RouterInputs['reports']['adminList']['status']>;
@@ -79,7 +80,7 @@ function ResolveForm({ report, back, state }: { report: AdminReport; back: strin
   const status = state?.status ?? 'resolved';
   const canHide = HIDEABLE.has(report.targetType) && report.target.state === 'present';
   return (
-    <form method="post" action={`/app/admin/reports/${id}/resolve`} class="stack">
+    <form method="post" action={urls.adminReportResolve(id)} class="stack">
       <FormError message={state?.error} />
       <input type="hidden" name="back" value={back} />
       <fieldset>
@@ -135,7 +136,7 @@ function ReportCard({ report, back, state }: { report: AdminReport; back: string
         {label.slice(1)} reported for {reasonLabels[report.reason].toLowerCase()}
       </h3>
       <p>
-        By <a href={`/app/handles/${report.reporter.handle}`}>@{report.reporter.handle}</a> on{' '}
+        By <a href={urls.profile(report.reporter.handle)}>@{report.reporter.handle}</a> on{' '}
         <DateTime value={report.createdAt} />. Status: <strong>{statusLabels[report.status]}</strong>
       </p>
       {report.details ? <p>Details: {report.details}</p> : null}
@@ -143,7 +144,7 @@ function ReportCard({ report, back, state }: { report: AdminReport; back: string
       <p>
         Author:{' '}
         {report.target.author ? (
-          <a href={`/app/handles/${report.target.author.handle}`}>@{report.target.author.handle}</a>
+          <a href={urls.profile(report.target.author.handle)}>@{report.target.author.handle}</a>
         ) : report.target.authorDeleted ? (
           'deleted account'
         ) : (
@@ -153,7 +154,7 @@ function ReportCard({ report, back, state }: { report: AdminReport; back: string
         {report.targetType === 'post' && report.targetId && report.target.state !== 'deleted' ? (
           <>
             {' '}
-            · <a href={`/app/posts/${report.targetId}`}>Open the post</a>
+            · <a href={urls.post(report.targetId)}>Open the post</a>
           </>
         ) : null}
       </p>
@@ -216,14 +217,14 @@ async function renderQueue(
       c.status(403);
       return renderPage(c, { title: 'Admins only' }, <p>This page is for the site's admins.</p>);
     }
-    if (isApiError(error, 'invalid_cursor')) return c.redirect('/app/admin/reports', 303);
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(urls.adminReports(), 303);
     throw error;
   }
   return renderPage(
     c,
     { title: 'Reports' },
     <>
-      <form method="get" action="/app/admin/reports" class="actions filters">
+      <form method="get" action={urls.adminReports()} class="actions filters">
         <div>
           <label for="filter-status">Status</label>
           <select id="filter-status" name="status">
@@ -259,7 +260,7 @@ async function renderQueue(
         <ReportCard report={report} back={back} state={state} />
       ))}
       <Pager
-        basePath="/app/admin/reports"
+        basePath={urls.adminReports()}
         params={filterParams(filters)}
         cursor={cursor}
         nextCursor={page.nextCursor}
@@ -276,7 +277,7 @@ export const resolveReport: Page = async (c) => {
   const id = pathParam(c, 'id');
   if (!UUID.test(id)) return renderNotFound(c);
   const form = await c.req.parseBody();
-  const back = backPath(form.back, '/app/admin/reports');
+  const back = backPath(form.back, urls.adminReports());
   const status = textField(form, 'status');
   const note = textField(form, 'note').trim();
   const publicNote = textField(form, 'publicNote').trim();

@@ -18,6 +18,7 @@ import { FormError, renderPage } from '../server/layout.js';
 import { clearSessionCookie, readSessionToken } from '../server/session.js';
 import { formatTime } from './messages.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type CompanionConversation = RouterOutputs['companion']['listConversations']['items'][number];
 type CompanionMessage = RouterOutputs['companion']['listMessages']['items'][number];
@@ -37,7 +38,7 @@ async function notFound(c: Context<WebEnv>): Promise<Response> {
 }
 
 function sourceHref(source: { type: 'guide' | 'media'; slug: string }): string {
-  return `/app/${source.type === 'guide' ? 'guides' : 'media'}/${encodeURIComponent(source.slug)}`;
+  return source.type === 'guide' ? urls.guide(source.slug) : urls.mediaItem(source.slug);
 }
 
 function TranscriptItem({ message }: { message: CompanionMessage }) {
@@ -81,7 +82,7 @@ function ChatForm({
   draft?: string;
 }) {
   return (
-    <form method="post" action="/app/companion" class="stack" id="chat-form">
+    <form method="post" action={urls.companion()} class="stack" id="chat-form">
       <FormError message={error} />
       {conversationId ? <input type="hidden" name="conversationId" value={conversationId} /> : null}
       <div>
@@ -101,7 +102,7 @@ function ChatForm({
 function ConversationActions({ conversation, back }: { conversation: CompanionConversation; back: string }) {
   return (
     <span class="actions">
-      <form method="post" action={`/app/companion/${conversation._id}/pin`} class="inline">
+      <form method="post" action={urls.companionPin(conversation._id)} class="inline">
         <input type="hidden" name="pinned" value={conversation.pinned ? 'false' : 'true'} />
         <input type="hidden" name="back" value={back} />
         <button
@@ -112,7 +113,7 @@ function ConversationActions({ conversation, back }: { conversation: CompanionCo
           {conversation.pinned ? 'Unpin' : 'Pin'}
         </button>
       </form>
-      <form method="post" action={`/app/companion/${conversation._id}/delete`} class="inline">
+      <form method="post" action={urls.companionDelete(conversation._id)} class="inline">
         <button type="submit" class="danger" aria-label={`Delete “${conversation.title ?? 'Untitled'}”`}>
           Delete
         </button>
@@ -153,18 +154,18 @@ async function renderIndex(c: Context<WebEnv>, options: { error?: string; draft?
         <ul class="plain conversation-list">
           {conversations.map((conversation) => (
             <li class="card">
-              <a href={`/app/companion/${conversation._id}`}>{conversation.title ?? 'Untitled'}</a>
+              <a href={urls.companionConversation(conversation._id)}>{conversation.title ?? 'Untitled'}</a>
               {conversation.pinned ? <span class="badge">Pinned</span> : null}
               <br />
               <span class="muted">{`Last reply ${formatTime(conversation.updatedAt)}`}</span>{' '}
-              <ConversationActions conversation={conversation} back="/app/companion" />
+              <ConversationActions conversation={conversation} back={urls.companion()} />
             </li>
           ))}
         </ul>
       )}
       {page.nextCursor ? (
         <p>
-          <a href={`/app/companion?cursor=${encodeURIComponent(page.nextCursor)}`}>Older conversations</a>
+          <a href={`${urls.companion()}?cursor=${encodeURIComponent(page.nextCursor)}`}>Older conversations</a>
         </p>
       ) : null}
     </>,
@@ -187,13 +188,13 @@ async function renderConversation(c: Context<WebEnv>, id: string, options: { err
   // The API has no single-conversation read: its title and pin come from the member's list.
   const listed = (await client.companion.listConversations.query({ limit: 100 })).items.find((i) => i._id === id);
   const messages = [...page.items].reverse();
-  const back = `/app/companion/${id}`;
+  const back = urls.companionConversation(id);
   return renderPage(
     c,
     { title: listed?.title ?? 'Companion conversation', scripts: pageScripts },
     <>
       <p>
-        <a href="/app/companion">All companion conversations</a>
+        <a href={urls.companion()}>All companion conversations</a>
         {listed ? ' ' : null}
         {listed ? <ConversationActions conversation={listed} back={back} /> : null}
       </p>
@@ -268,7 +269,7 @@ export const companionTurn: Page = async (c) => {
     typeof form.conversationId === 'string' && UUID.test(form.conversationId) ? form.conversationId : undefined;
   try {
     const turn = await api(c).companion.chat.mutate({ message, ...(conversationId ? { conversationId } : {}) });
-    return c.redirect(`/app/companion/${turn.conversationId}`, 303);
+    return c.redirect(urls.companionConversation(turn.conversationId), 303);
   } catch (error) {
     const status = apiStatus(error);
     if (!status || status === 401 || status === 500) throw error;
@@ -326,7 +327,7 @@ export const pinCompanionConversation: Page = async (c) => {
   if (!UUID.test(id)) return notFound(c);
   const form = await c.req.parseBody();
   const pinned = form.pinned !== 'false';
-  const back = form.back === `/app/companion/${id}` ? form.back : '/app/companion';
+  const back = form.back === urls.companionConversation(id) ? form.back : urls.companion();
   try {
     await api(c).companion.pinConversation.mutate({ id, pinned });
   } catch (error) {
@@ -345,5 +346,5 @@ export const deleteCompanionConversation: Page = async (c) => {
     if (apiStatus(error) === 404) return notFound(c);
     throw error;
   }
-  return redirectWithNotice(c, '/app/companion', 'Conversation deleted.');
+  return redirectWithNotice(c, urls.companion(), 'Conversation deleted.');
 };

@@ -10,6 +10,7 @@ import { redirectWithNotice } from '../server/flash.js';
 import { renderPage } from '../server/layout.js';
 import { When } from './events-common.js';
 import type { Page } from './page.js';
+import { urls } from '../urls.js';
 
 type CalendarFeed = RouterOutputs['events']['createCalendarToken'];
 
@@ -55,11 +56,11 @@ async function calendarPage(c: Context<WebEnv>, created: CalendarFeed | null): P
         <p>You have no calendar link.</p>
       )}
       <div class="actions">
-        <form method="post" action="/app/events/calendar" class="inline">
+        <form method="post" action={urls.calendar()} class="inline">
           <button type="submit">{calendarFeed ? 'Make a new link (the old one stops working)' : 'Make a link'}</button>
         </form>
         {calendarFeed ? (
-          <form method="post" action="/app/events/calendar/revoke" class="inline">
+          <form method="post" action={urls.calendarRevoke()} class="inline">
             <button type="submit" class="secondary">
               Turn the link off
             </button>
@@ -80,5 +81,5 @@ export const createCalendarFeed: Page = async (c) => {
 
 export const revokeCalendarFeed: Page = async (c) => {
   await api(c).events.revokeCalendarToken.mutate({});
-  return redirectWithNotice(c, '/app/events/calendar', 'The calendar link was turned off.');
+  return redirectWithNotice(c, urls.calendar(), 'The calendar link was turned off.');
 };

@@ -27,6 +27,7 @@ import {
   zonedLocalToIso,
 } from './events-common.js';
 import type { Page } from './page.js';
+import { urls } from '../urls.js';
 
 type CreateInput = RouterInputs['events']['create'];
 type UpdateInput = RouterInputs['events']['update'];
@@ -375,7 +376,7 @@ async function createPage(
       ) : null}
       <FormError message={options.error} />
       <EventForm
-        action="/app/events/new"
+        action={urls.eventNew()}
         values={values}
         hosts={hosts}
         autoZone={options.autoZone}
@@ -403,7 +404,7 @@ async function editPage(
       </p>
       <FormError message={options.error} />
       <EventForm
-        action={eventPath(event, '/edit')}
+        action={urls.eventEdit(event.slug)}
         values={values}
         fixedHost={event.host}
         autoZone={options.autoZone}
@@ -412,7 +413,7 @@ async function editPage(
       />
       <h2>Cancel the event</h2>
       <p>Cancelling is final: the event stays visible, marked cancelled, and nobody can RSVP any more.</p>
-      <form method="post" action={eventPath(event, '/cancel')} class="stack" aria-label="Cancel the event">
+      <form method="post" action={urls.eventCancel(event.slug)} class="stack" aria-label="Cancel the event">
         <div>
           <input id="cancel-confirm" name="confirm" type="checkbox" value="yes" required />{' '}
           <label for="cancel-confirm" class="inline-label">
@@ -516,7 +517,7 @@ export const cancelEvent: Page = async (c) => {
   const event = await manageableEvent(c);
   if (event instanceof Response) return event;
   if ((await formFields(c)).confirm !== 'yes') {
-    return redirectWithNotice(c, eventPath(event, '/edit'), 'Tick the box to confirm the cancellation.');
+    return redirectWithNotice(c, urls.eventEdit(event.slug), 'Tick the box to confirm the cancellation.');
   }
   try {
     await api(c).events.update.mutate({ event: event._id, status: 'cancelled' });

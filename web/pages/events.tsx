@@ -28,6 +28,7 @@ import {
   zonedLocalToIso,
 } from './events-common.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type ListInput = RouterInputs['events']['list'];
 
@@ -106,7 +107,7 @@ function listHref(query: ListQuery, cursor: string): string {
     if (value) params.set(name, value);
   }
   params.set('cursor', cursor);
-  return `/app/events?${params.toString()}`;
+  return `${urls.events()}?${params.toString()}`;
 }
 
 async function listPage(c: Context<WebEnv>): Promise<Response> {
@@ -133,14 +134,14 @@ async function listPage(c: Context<WebEnv>): Promise<Response> {
     { title: 'Events', scripts: ['/assets/local-times.js'] },
     <>
       <p class="actions">
-        <a class="button" href="/app/events/new">
+        <a class="button" href={urls.eventNew()}>
           Create an event
         </a>
-        <a href="/app/events/calendar">Subscribe in your calendar</a>
+        <a href={urls.calendar()}>Subscribe in your calendar</a>
       </p>
       <details class="filters" open={error !== null || query.area !== '' || query.grove !== '' || query.type !== ''}>
         <summary>Filters</summary>
-        <form method="get" action="/app/events" class="stack" aria-label="Filter events">
+        <form method="get" action={urls.events()} class="stack" aria-label="Filter events">
           <div>
             <label for="filter-when">When</label>
             <select id="filter-when" name="when">
@@ -205,7 +206,7 @@ async function listPage(c: Context<WebEnv>): Promise<Response> {
           </div>
           <p class="actions">
             <button type="submit">Show events</button>
-            <a href="/app/events">Clear filters</a>
+            <a href={urls.events()}>Clear filters</a>
           </p>
         </form>
       </details>
@@ -294,7 +295,7 @@ function RsvpControls({ event }: { event: EventView }) {
         {(['going', 'interested'] as const)
           .filter((status) => status !== mine)
           .map((status) => (
-            <form method="post" action={eventPath(event, '/rsvp')} class="inline">
+            <form method="post" action={urls.eventRsvp(event.slug)} class="inline">
               <input type="hidden" name="status" value={status} />
               <button type="submit" class={status === 'going' ? undefined : 'secondary'}>
                 {status === 'going' ? "RSVP: I'm going" : "RSVP: I'm interested"}
@@ -302,7 +303,7 @@ function RsvpControls({ event }: { event: EventView }) {
             </form>
           ))}
         {mine ? (
-          <form method="post" action={eventPath(event, '/rsvp/withdraw')} class="inline">
+          <form method="post" action={urls.eventRsvpWithdraw(event.slug)} class="inline">
             <button type="submit" class="secondary">
               Withdraw my RSVP
             </button>
@@ -324,11 +325,7 @@ function AttendeeList({ event, attendees }: { event: EventView; attendees: Atten
             {attendee.pending ? ' · waiting for approval' : ''}
           </p>
           {attendee.pending ? (
-            <form
-              method="post"
-              action={eventPath(event, `/attendees/${encodeURIComponent(attendee.handle)}`)}
-              class="actions"
-            >
+            <form method="post" action={urls.eventAttendee(event.slug, attendee.handle)} class="actions">
               <button type="submit" name="decision" value="approve">
                 Approve @{attendee.handle}
               </button>
@@ -404,7 +401,7 @@ async function eventPage(c: Context<WebEnv>): Promise<Response> {
       </dl>
       {event.canManage ? (
         <p class="actions">
-          <a class="button secondary" href={eventPath(event, '/edit')}>
+          <a class="button secondary" href={urls.eventEdit(event.slug)}>
             Edit event
           </a>
         </p>
@@ -453,7 +450,7 @@ async function eventPage(c: Context<WebEnv>): Promise<Response> {
 /** After a refused write: back to the event page with the API's sentence. */
 function backWithError(c: Context<WebEnv>, event: EventView, caught: unknown): Response {
   rethrowUnless(caught, 400, 403, 404, 409, 429);
-  if (apiStatus(caught) === 404) return c.redirect('/app/events', 303);
+  if (apiStatus(caught) === 404) return c.redirect(urls.events(), 303);
   return redirectWithNotice(c, eventPath(event), apiErrorMessage(caught));
 }
 

@@ -12,6 +12,7 @@ import { redirectWithNotice } from '../server/flash.js';
 import { checkImages, chosenFiles, IMAGE_LIMITS, ImageFormError, uploadImages } from '../server/image-upload.js';
 import { currentPath, formErrorStatus, isNotFound, Pager, PostList, renderNotFound, textField } from './posts-view.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 const SCOPE_PATTERN = /^(friends|public|grove:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 const PAGE_SIZE = 20;
@@ -65,7 +66,7 @@ function ScopeSwitcher({ scope, groves }: { scope: string; groves: GroveChoice[]
         {scopes.map((s) => (
           <li>
             <a
-              href={`/app/feed?scope=${encodeURIComponent(s)}`}
+              href={`${urls.feed()}?scope=${encodeURIComponent(s)}`}
               aria-current={s === scope ? 'page' : undefined}
               class={s === scope ? 'current' : undefined}
             >
@@ -83,7 +84,7 @@ function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveCho
   return (
     <section aria-labelledby="compose-heading">
       <h2 id="compose-heading">Write a post</h2>
-      <form method="post" action="/app/feed" class="stack" enctype="multipart/form-data">
+      <form method="post" action={urls.feed()} class="stack" enctype="multipart/form-data">
         <FormError message={state.error} />
         <input type="hidden" name="scope" value={scope} />
         <div>
@@ -141,10 +142,11 @@ async function renderFeed(
     page = await api(c).feed.list.query({ scope: scope, cursor, limit: PAGE_SIZE });
   } catch (error) {
     if (isNotFound(error)) return renderNotFound(c);
-    if (isApiError(error, 'invalid_cursor')) return c.redirect(`/app/feed?scope=${encodeURIComponent(scope)}`, 303);
+    if (isApiError(error, 'invalid_cursor'))
+      return c.redirect(`${urls.feed()}?scope=${encodeURIComponent(scope)}`, 303);
     throw error;
   }
-  const back = compose ? `/app/feed?scope=${encodeURIComponent(scope)}` : currentPath(c);
+  const back = compose ? `${urls.feed()}?scope=${encodeURIComponent(scope)}` : currentPath(c);
   return renderPage(
     c,
     { title: 'Feed' },
@@ -160,7 +162,7 @@ async function renderFeed(
           empty={scope === 'friends' ? 'No posts from you or your friends yet.' : 'No posts here yet.'}
         />
         <Pager
-          basePath="/app/feed"
+          basePath={urls.feed()}
           params={{ scope: scope }}
           cursor={cursor}
           nextCursor={page.nextCursor}
@@ -168,8 +170,8 @@ async function renderFeed(
         />
       </section>
       <p>
-        <a href="/app/saved">Saved posts</a> · <a href="/app/friends">Friends</a> ·{' '}
-        <a href="/app/reports">My reports</a>
+        <a href={urls.saved()}>Saved posts</a> · <a href={urls.friends()}>Friends</a> ·{' '}
+        <a href={urls.reports()}>My reports</a>
       </p>
     </>,
   );
@@ -212,7 +214,7 @@ export const createPost: Page = async (c) => {
     );
     return renderFeed(c, scope, undefined, { body, audience, error: message });
   }
-  return redirectWithNotice(c, `/app/feed?scope=${encodeURIComponent(audience)}`, 'Your post is published.');
+  return redirectWithNotice(c, `${urls.feed()}?scope=${encodeURIComponent(audience)}`, 'Your post is published.');
 };
 
 export const savedPostsPage: Page = async (c) => {
@@ -222,7 +224,7 @@ export const savedPostsPage: Page = async (c) => {
   try {
     page = await api(c).me.listSavedPosts.query({ cursor, limit: PAGE_SIZE });
   } catch (error) {
-    if (isApiError(error, 'invalid_cursor')) return c.redirect('/app/saved', 303);
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(urls.saved(), 303);
     throw error;
   }
   return renderPage(
@@ -231,7 +233,7 @@ export const savedPostsPage: Page = async (c) => {
     <>
       <p class="muted">Only you can see what you saved.</p>
       <PostList posts={page.items} back={currentPath(c)} me={me} empty="You have not saved any post yet." />
-      <Pager basePath="/app/saved" cursor={cursor} nextCursor={page.nextCursor} label="Saved posts" />
+      <Pager basePath={urls.saved()} cursor={cursor} nextCursor={page.nextCursor} label="Saved posts" />
     </>,
   );
 };
@@ -246,7 +248,7 @@ export const profilePage: Page = async (c) => {
     page = await api(c).handles.listPosts.query({ handle, cursor, limit: PAGE_SIZE });
   } catch (error) {
     if (isNotFound(error)) return renderNotFound(c);
-    if (isApiError(error, 'invalid_cursor')) return c.redirect(`/app/handles/${handle}`, 303);
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(urls.profile(handle), 303);
     throw error;
   }
   return renderPage(
@@ -255,7 +257,7 @@ export const profilePage: Page = async (c) => {
     <>
       <h2>Public posts</h2>
       <PostList posts={page.items} back={currentPath(c)} me={me} empty={`@${handle} has no public posts.`} />
-      <Pager basePath={`/app/handles/${handle}`} cursor={cursor} nextCursor={page.nextCursor} label="Posts" />
+      <Pager basePath={urls.profile(handle)} cursor={cursor} nextCursor={page.nextCursor} label="Posts" />
     </>,
   );
 };

@@ -9,6 +9,7 @@ import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { DateTime, formErrorStatus, Pager, renderNotFound, textField } from './posts-view.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,7 +30,7 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
       api(c).friends.listRequests.query({ limit: 50 }),
     ]);
   } catch (error) {
-    if (isApiError(error, 'invalid_cursor')) return c.redirect('/app/friends', 303);
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(urls.friends(), 303);
     throw error;
   }
   return renderPage(
@@ -44,11 +45,11 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
           <ul class="plain">
             {friends.items.map((friend) => (
               <li class="card actions">
-                <a href={`/app/handles/${friend.user.handle}`}>@{friend.user.handle}</a>
+                <a href={urls.profile(friend.user.handle)}>@{friend.user.handle}</a>
                 <span class="muted">
                   friends since <DateTime value={friend.since} />
                 </span>
-                <form method="post" action={`/app/friends/${friend.user._id}/remove`} class="inline">
+                <form method="post" action={urls.friendRemove(friend.user._id)} class="inline">
                   <button type="submit" class="secondary">
                     Remove<span class="visually-hidden"> @{friend.user.handle} from your friends</span>
                   </button>
@@ -57,7 +58,7 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
             ))}
           </ul>
         )}
-        <Pager basePath="/app/friends" cursor={cursor} nextCursor={friends.nextCursor} label="Friends" />
+        <Pager basePath={urls.friends()} cursor={cursor} nextCursor={friends.nextCursor} label="Friends" />
       </section>
 
       <section aria-labelledby="invite-heading">
@@ -76,7 +77,7 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
             </p>
           </div>
         ) : null}
-        <form method="post" action="/app/friends/invites" class="stack">
+        <form method="post" action={urls.friendInvites()} class="stack">
           <FormError message={state.inviteError} />
           <div>
             <label for="invite-days">Valid for (days, 1–30)</label>
@@ -96,7 +97,7 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
                 <span>
                   Created <DateTime value={invite.createdAt} />, expires <DateTime value={invite.expiresAt} />
                 </span>
-                <form method="post" action={`/app/friends/invites/${invite._id}/revoke`} class="inline">
+                <form method="post" action={urls.friendInviteRevoke(invite._id)} class="inline">
                   <button type="submit" class="secondary">
                     Revoke<span class="visually-hidden"> the code created {invite.createdAt}</span>
                   </button>
@@ -109,7 +110,7 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
 
       <section aria-labelledby="accept-heading">
         <h2 id="accept-heading">Accept an invite code</h2>
-        <form method="post" action="/app/friends/accept" class="stack">
+        <form method="post" action={urls.friendAccept()} class="stack">
           <FormError message={state.accept?.error} />
           <div>
             <label for="accept-code">Invite code</label>
@@ -150,7 +151,7 @@ export const acceptFriendInvite: Page = async (c) => {
   const code = textField(await c.req.parseBody(), 'code').trim();
   try {
     const friend = await api(c).friends.acceptInvite.mutate({ code });
-    return redirectWithNotice(c, '/app/friends', `You and @${friend.user.handle} are now friends.`);
+    return redirectWithNotice(c, urls.friends(), `You and @${friend.user.handle} are now friends.`);
   } catch (error) {
     if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
     c.status(formErrorStatus(error));
@@ -165,12 +166,12 @@ export const revokeFriendInvite: Page = async (c) => {
   const inviteId = pathParam(c, 'inviteId');
   if (!UUID.test(inviteId)) return renderNotFound(c);
   await api(c).friends.revokeInvite.mutate({ inviteId });
-  return redirectWithNotice(c, '/app/friends', 'The invite code is revoked.');
+  return redirectWithNotice(c, urls.friends(), 'The invite code is revoked.');
 };
 
 export const removeFriend: Page = async (c) => {
   const userId = pathParam(c, 'userId');
   if (!UUID.test(userId)) return renderNotFound(c);
   await api(c).friends.remove.mutate({ userId });
-  return redirectWithNotice(c, '/app/friends', 'Removed from your friends.');
+  return redirectWithNotice(c, urls.friends(), 'Removed from your friends.');
 };

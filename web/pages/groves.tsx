@@ -10,6 +10,7 @@ import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { apiStatus, EventCard, formFields, notFoundPage, rethrowUnless, When } from './events-common.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type Grove = RouterOutputs['groves']['get'];
 type JoinPolicy = Grove['joinPolicy'];
@@ -20,8 +21,8 @@ const joinPolicyLabels: Record<JoinPolicy, string> = {
   invite: 'Invite only: join with a code from an organizer',
 };
 
-function grovePath(grove: Pick<Grove, 'slug'>, suffix = ''): string {
-  return `/app/groves/${encodeURIComponent(grove.slug)}${suffix}`;
+function grovePath(grove: Pick<Grove, 'slug'>): string {
+  return urls.grove(grove.slug);
 }
 
 function GroveCard({ grove }: { grove: Grove }) {
@@ -61,7 +62,7 @@ async function listPage(c: Context<WebEnv>, form?: { values: Record<string, stri
     { title: 'Groves' },
     <>
       <p>Groves are local groups: join one near you to see its events and meet its organizers.</p>
-      <form method="get" action="/app/groves" class="stack" aria-label="Search groves">
+      <form method="get" action={urls.groves()} class="stack" aria-label="Search groves">
         <div>
           <label for="grove-q">Search by name or region</label>
           <input id="grove-q" name="q" type="search" value={q} maxlength={100} />
@@ -83,7 +84,7 @@ async function listPage(c: Context<WebEnv>, form?: { values: Record<string, stri
       )}
       {page.nextCursor ? (
         <p>
-          <a href={`/app/groves?${next.toString()}`} rel="next">
+          <a href={`${urls.groves()}?${next.toString()}`} rel="next">
             Next page
           </a>
         </p>
@@ -92,7 +93,7 @@ async function listPage(c: Context<WebEnv>, form?: { values: Record<string, stri
         <>
           <h2>Create a grove (site admins)</h2>
           <FormError message={form?.error} />
-          <form method="post" action="/app/groves" class="stack" aria-label="Create a grove">
+          <form method="post" action={urls.groves()} class="stack" aria-label="Create a grove">
             <div>
               <label for="new-grove-name">Name</label>
               <input id="new-grove-name" name="name" type="text" required maxlength={120} value={values.name ?? ''} />
@@ -170,7 +171,7 @@ async function organizerData(c: Context<WebEnv>, grove: Grove): Promise<Organize
 function MembershipControls({ grove }: { grove: Grove }) {
   if (grove.myRole) {
     return (
-      <form method="post" action={grovePath(grove, '/leave')}>
+      <form method="post" action={urls.groveLeave(grove.slug)}>
         <p>
           You are {grove.myRole === 'organizer' ? 'an organizer' : 'a member'} of this grove.{' '}
           <button type="submit" class="secondary">
@@ -182,7 +183,7 @@ function MembershipControls({ grove }: { grove: Grove }) {
   }
   if (grove.myJoinRequestPending) {
     return (
-      <form method="post" action={grovePath(grove, '/leave')}>
+      <form method="post" action={urls.groveLeave(grove.slug)}>
         <p>
           Your request to join is waiting for an organizer.{' '}
           <button type="submit" class="secondary">
@@ -195,11 +196,11 @@ function MembershipControls({ grove }: { grove: Grove }) {
   return (
     <>
       {grove.joinPolicy === 'invite' ? null : (
-        <form method="post" action={grovePath(grove, '/join')}>
+        <form method="post" action={urls.groveJoin(grove.slug)}>
           <button type="submit">{grove.joinPolicy === 'open' ? 'Join the grove' : 'Ask to join'}</button>
         </form>
       )}
-      <form method="post" action={grovePath(grove, '/join')} class="stack" aria-label="Join with an invite code">
+      <form method="post" action={urls.groveJoin(grove.slug)} class="stack" aria-label="Join with an invite code">
         <div>
           <label for="invite-code">
             Invite code <span class="hint">(from an organizer; lets you in at once)</span>
@@ -229,11 +230,7 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
               <p>
                 @{request.handle}, asked <When iso={request.requestedAt} />
               </p>
-              <form
-                method="post"
-                action={grovePath(grove, `/requests/${encodeURIComponent(request.handle)}`)}
-                class="actions"
-              >
+              <form method="post" action={urls.groveRequest(grove.slug, request.handle)} class="actions">
                 <button type="submit" name="decision" value="accept">
                   Accept @{request.handle}
                 </button>{' '}
@@ -257,7 +254,7 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
               @{m.handle} · {m.role === 'organizer' ? 'organizer' : 'member'} · joined <When iso={m.joinedAt} />
             </p>
             {m.role === 'member' ? (
-              <form method="post" action={grovePath(grove, `/members/${encodeURIComponent(m.handle)}`)} class="actions">
+              <form method="post" action={urls.groveMember(grove.slug, m.handle)} class="actions">
                 <button type="submit" name="decision" value="remove" class="secondary">
                   Remove @{m.handle}
                 </button>
@@ -275,7 +272,7 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
           <ul class="plain">
             {data.bans.items.map((ban) => (
               <li>
-                <form method="post" action={grovePath(grove, `/bans/${encodeURIComponent(ban.handle)}`)}>
+                <form method="post" action={urls.groveBan(grove.slug, ban.handle)}>
                   @{ban.handle}, since <When iso={ban.bannedAt} />{' '}
                   <button type="submit" class="secondary">
                     Lift the ban on @{ban.handle}
@@ -296,7 +293,7 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
           </p>
         </div>
       ) : null}
-      <form method="post" action={grovePath(grove, '/invites')} class="stack" aria-label="Make an invite code">
+      <form method="post" action={urls.groveInvites(grove.slug)} class="stack" aria-label="Make an invite code">
         <div>
           <label for="invite-uses">How many people may use it</label>
           <input id="invite-uses" name="maxUses" type="number" min={1} max={100} value="1" />
@@ -310,7 +307,7 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
         </p>
       </form>
       <h2>Grove settings</h2>
-      <form method="post" action={grovePath(grove, '/settings')} class="stack" aria-label="Grove settings">
+      <form method="post" action={urls.groveSettings(grove.slug)} class="stack" aria-label="Grove settings">
         <div>
           <label for="grove-name">Name</label>
           <input id="grove-name" name="name" type="text" required maxlength={120} value={grove.name} />
@@ -365,7 +362,7 @@ async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Pro
       <h2>Upcoming events</h2>
       {grove.myRole === 'organizer' ? (
         <p>
-          <a class="button" href={`/app/events/new?grove=${encodeURIComponent(grove._id)}`}>
+          <a class="button" href={`${urls.eventNew()}?grove=${encodeURIComponent(grove._id)}`}>
             Create an event for this grove
           </a>
         </p>
@@ -380,7 +377,7 @@ async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Pro
         </ul>
       )}
       <p>
-        <a href={`/app/events?grove=${encodeURIComponent(grove._id)}`}>All events of this grove</a>
+        <a href={`${urls.events()}?grove=${encodeURIComponent(grove._id)}`}>All events of this grove</a>
       </p>
       {data ? <OrganizerSections grove={grove} data={data} invite={invite} /> : null}
     </>,

@@ -6,7 +6,6 @@
 import sanitizeHtml from 'sanitize-html';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
-import type { WebEnv } from '../server/env.js';
 import { FormError, renderPage } from '../server/layout.js';
 import {
   apiStatus,
@@ -18,12 +17,13 @@ import {
   shortDate,
 } from './places-shared.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type GuideSummary = RouterOutputs['guides']['list']['items'][number];
 type Category = RouterOutputs['guideCategories']['list']['items'][number];
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const guidePath = (slug: string) => `/app/guides/${encodeURIComponent(slug)}`;
+const guidePath = (slug: string) => urls.guide(slug);
 
 const demote =
   (level: number) =>
@@ -139,7 +139,7 @@ export const guideListPage: Page = async (c) => {
     c,
     { title: 'Guides' },
     <>
-      <form method="get" action="/app/guides" class="filters">
+      <form method="get" action={urls.guides()} class="filters">
         <div>
           <label for="guide-category">Category</label>
           <select id="guide-category" name="category">
@@ -169,7 +169,7 @@ export const guideListPage: Page = async (c) => {
       ))}
       {nextCursor ? (
         <p>
-          <a href={`/app/guides${queryString({ category, cursor: nextCursor })}`}>More guides</a>
+          <a href={`${urls.guides()}${queryString({ category, cursor: nextCursor })}`}>More guides</a>
         </p>
       ) : null}
     </>,
@@ -190,7 +190,7 @@ export const guidePage: Page = async (c) => {
     { title: guide.title },
     <>
       <p class="muted">
-        <a href={`/app/guides${queryString({ category: guide.category.slug })}`}>{guide.category.name}</a>
+        <a href={`${urls.guides()}${queryString({ category: guide.category.slug })}`}>{guide.category.name}</a>
         {` · ${guide.readingMinutes} min read`}
         {guide.publishedAt ? ` · ${shortDate(guide.publishedAt)}` : ''}
       </p>

@@ -1,11 +1,10 @@
-// The start page: what the app is, and the way in. Signed-in visitors go straight to their feed.
-import type { WebEnv } from '../server/env.js';
 import { renderPage } from '../server/layout.js';
 import { readSessionToken } from '../server/session.js';
 import type { Page } from './page.js';
+import { urls } from '../urls.js';
 
 export const startPage: Page = async (c) => {
-  if (readSessionToken(c)) return c.redirect('/app/feed', 303);
+  if (readSessionToken(c)) return c.redirect(urls.feed(), 303);
   c.set('member', null);
   return renderPage(
     c,

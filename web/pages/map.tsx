@@ -17,6 +17,7 @@ import {
   VEGAN_LEVEL_LABELS,
 } from './places-shared.js';
 import type { Page } from './page.js';
+import { urls } from '../urls.js';
 
 type Place = RouterOutputs['places']['list']['items'][number];
 
@@ -63,7 +64,7 @@ function PlaceList({ places }: { places: Place[] }) {
     <ul id="place-list" class="plain">
       {places.map((place) => (
         <li class="card">
-          <a href={`/app/places/${encodeURIComponent(place.slug)}`}>{place.name}</a>
+          <a href={urls.place(place.slug)}>{place.name}</a>
           <span class="muted">
             {' '}
             · {PLACE_TYPE_LABELS[place.type]} · {VEGAN_LEVEL_LABELS[place.veganLevel]}
@@ -78,7 +79,7 @@ function PlaceList({ places }: { places: Place[] }) {
 
 function FilterForm({ filters }: { filters: MapFilters }) {
   return (
-    <form method="get" action="/app/map" class="filters" id="map-filters">
+    <form method="get" action={urls.map()} class="filters" id="map-filters">
       <div>
         <label for="filter-q">Search</label>
         <input id="filter-q" name="q" type="search" value={filters.q ?? ''} maxlength={100} />
@@ -159,7 +160,7 @@ export const mapPage: Page = async (c) => {
     },
     <>
       <p class="actions">
-        <a class="button" href="/app/places/new">
+        <a class="button" href={urls.placeNew()}>
           Submit a place
         </a>
       </p>
@@ -173,7 +174,7 @@ export const mapPage: Page = async (c) => {
       <PlaceList places={places} />
       {nextCursor ? (
         <p>
-          <a href={`/app/map${queryString({ ...filters, cursor: nextCursor })}`}>More places</a>
+          <a href={`${urls.map()}${queryString({ ...filters, cursor: nextCursor })}`}>More places</a>
         </p>
       ) : null}
     </>,

@@ -16,6 +16,7 @@ import {
   renderReadFailure,
 } from './places-shared.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type MediaItem = RouterOutputs['media']['get'];
 type MediaKind = RouterInputs['media']['adminCreate']['kind'];
@@ -39,7 +40,7 @@ const TAG_LABELS: Record<MediaTag, string> = {
 
 const isKind = (value: string): value is MediaKind => Object.hasOwn(KIND_LABELS, value);
 const isTag = (value: string): value is MediaTag => Object.hasOwn(TAG_LABELS, value);
-const mediaPath = (slug: string) => `/app/media/${encodeURIComponent(slug)}`;
+const mediaPath = (slug: string) => urls.mediaItem(slug);
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Pages of the watchlist read to tell whether an item is saved (100 each): a bound, not a crawl. */
@@ -62,7 +63,7 @@ function MediaSummary({ item }: { item: MediaItem }) {
 
 function MediaFilters({ kind, tag, q }: { kind?: string; tag?: string; q?: string }) {
   return (
-    <form method="get" action="/app/media" class="filters">
+    <form method="get" action={urls.media()} class="filters">
       <div>
         <label for="media-q">Search</label>
         <input id="media-q" name="q" type="search" value={q ?? ''} maxlength={100} />
@@ -132,7 +133,7 @@ export const mediaListPage: Page = async (c) => {
     { title: 'Media library' },
     <>
       <p>
-        <a href="/app/media/watchlist">My watchlist</a>
+        <a href={urls.mediaWatchlist()}>My watchlist</a>
       </p>
       <MediaFilters kind={kind} tag={tag} q={q} />
       <FormError message={error} />
@@ -145,7 +146,7 @@ export const mediaListPage: Page = async (c) => {
       </ul>
       {nextCursor ? (
         <p>
-          <a href={`/app/media${queryString({ kind, tag, q, cursor: nextCursor })}`}>More</a>
+          <a href={`${urls.media()}${queryString({ kind, tag, q, cursor: nextCursor })}`}>More</a>
         </p>
       ) : null}
     </>,
@@ -159,7 +160,7 @@ export const watchlistPage: Page = async (c) => {
   try {
     page = await api(c).me.listWatchlist.query({ cursor, limit: 50 });
   } catch (error) {
-    if (apiStatus(error) === 400) return c.redirect('/app/media/watchlist', 303);
+    if (apiStatus(error) === 400) return c.redirect(urls.mediaWatchlist(), 303);
     throw error;
   }
   return renderPage(
@@ -169,7 +170,7 @@ export const watchlistPage: Page = async (c) => {
       <p class="muted">Only you can see this list.</p>
       {page.items.length === 0 ? (
         <p>
-          Nothing saved yet. <a href="/app/media">Browse the library</a>.
+          Nothing saved yet. <a href={urls.media()}>Browse the library</a>.
         </p>
       ) : null}
       <ul class="plain">
@@ -179,7 +180,7 @@ export const watchlistPage: Page = async (c) => {
       </ul>
       {page.nextCursor ? (
         <p>
-          <a href={`/app/media/watchlist${queryString({ cursor: page.nextCursor })}`}>More</a>
+          <a href={`${urls.mediaWatchlist()}${queryString({ cursor: page.nextCursor })}`}>More</a>
         </p>
       ) : null}
     </>,

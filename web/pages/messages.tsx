@@ -19,6 +19,7 @@ import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type Conversation = RouterOutputs['conversations']['get'];
 type Message = RouterOutputs['conversations']['listMessages']['items'][number];
@@ -77,7 +78,7 @@ function StartConversationForm({
   }
   const chosen = new Set(values?.memberIds ?? []);
   return (
-    <form method="post" action="/app/messages" class="stack">
+    <form method="post" action={urls.messages()} class="stack">
       <FormError message={error} />
       <fieldset>
         <legend>Who to message</legend>
@@ -142,7 +143,7 @@ async function renderList(
       // Data only: where the socket is. An older page stays as it is (new activity goes to the first).
       pageData: {
         socketUrl: new URL(c.get('web').config.API_URL).origin,
-        ticketUrl: '/app/messages/ticket',
+        ticketUrl: urls.messagesTicket(),
         live: !olderPage,
       },
     },
@@ -178,7 +179,7 @@ function ConversationList({
         <ul class="plain conversation-list">
           {items.map((conversation) => (
             <li class="card" data-conversation-id={conversation._id}>
-              <a href={`/app/messages/${conversation._id}`}>{conversationName(conversation, viewerId)}</a>
+              <a href={urls.conversation(conversation._id)}>{conversationName(conversation, viewerId)}</a>
               {conversation.unreadCount > 0 ? <span class="badge">{`${conversation.unreadCount} unread`}</span> : null}
               <br />
               <span class="muted">
@@ -192,7 +193,7 @@ function ConversationList({
       )}
       {nextCursor ? (
         <p>
-          <a href={`/app/messages?cursor=${encodeURIComponent(nextCursor)}`}>Older conversations</a>
+          <a href={`${urls.messages()}?cursor=${encodeURIComponent(nextCursor)}`}>Older conversations</a>
         </p>
       ) : null}
     </>
@@ -219,7 +220,7 @@ function MessageItem({
       </p>
       <p class="message-body">{message.body}</p>
       {own ? (
-        <form method="post" action={`/app/messages/${conversationId}/messages/${message._id}/delete`} class="inline">
+        <form method="post" action={urls.messageDelete(conversationId, message._id)} class="inline">
           <button type="submit" class="link">
             Delete for everyone
           </button>
@@ -261,8 +262,8 @@ async function renderConversation(
         conversationId: conversation._id,
         viewerId: me!._id,
         socketUrl: new URL(c.get('web').config.API_URL).origin,
-        ticketUrl: '/app/messages/ticket',
-        readUrl: `/app/messages/${conversation._id}/read`,
+        ticketUrl: urls.messagesTicket(),
+        readUrl: urls.conversationRead(conversation._id),
         live: !olderPage,
       },
     },
@@ -273,12 +274,14 @@ async function renderConversation(
           .filter((m) => m._id !== me!._id)
           .map((m) => `@${m.handle}`)
           .join(', ') || 'nobody else'}
-        . <a href="/app/messages">All conversations</a>
+        . <a href={urls.messages()}>All conversations</a>
       </p>
       <h2 id="messages-heading">Messages</h2>
       {page.nextCursor ? (
         <p>
-          <a href={`/app/messages/${conversation._id}?cursor=${encodeURIComponent(page.nextCursor)}`}>Older messages</a>
+          <a href={`${urls.conversation(conversation._id)}?cursor=${encodeURIComponent(page.nextCursor)}`}>
+            Older messages
+          </a>
         </p>
       ) : null}
       <ol class="plain messages" id="messages" aria-labelledby="messages-heading" aria-live="polite">
@@ -293,13 +296,13 @@ async function renderConversation(
       ) : null}
       {olderPage ? (
         <p>
-          <a href={`/app/messages/${conversation._id}`}>Newest messages</a>
+          <a href={urls.conversation(conversation._id)}>Newest messages</a>
         </p>
       ) : null}
       <p id="live-status" class="muted" role="status" data-state="off">
         {olderPage ? '' : 'Live updates need JavaScript; reload the page to see new messages.'}
       </p>
-      <form method="post" action={`/app/messages/${conversation._id}`} class="stack" id="send-form">
+      <form method="post" action={urls.conversation(conversation._id)} class="stack" id="send-form">
         <FormError message={options.error} />
         <div>
           <label for="message-body">Message</label>
@@ -312,7 +315,7 @@ async function renderConversation(
         </p>
       </form>
       {conversation.unreadCount > 0 ? (
-        <form method="post" action={`/app/messages/${conversation._id}/read`} class="inline" id="read-form">
+        <form method="post" action={urls.conversationRead(conversation._id)} class="inline" id="read-form">
           <button type="submit" class="secondary">
             Mark as read
           </button>
@@ -344,7 +347,7 @@ export const startConversation: Page = async (c) => {
       memberIds,
       ...(title && memberIds.length > 1 ? { title } : {}),
     });
-    return redirectWithNotice(c, `/app/messages/${conversation._id}`, 'Conversation started.');
+    return redirectWithNotice(c, urls.conversation(conversation._id), 'Conversation started.');
   } catch (error) {
     const status = apiStatus(error);
     if (!status || status >= 500 || status === 401) throw error;
@@ -376,7 +379,7 @@ export const sendMessage: Page = async (c) => {
   try {
     const message = await api(c).conversations.sendMessage.mutate({ id, body });
     if (wantsJson(c)) return c.json({ message }, 201);
-    return c.redirect(`/app/messages/${id}`, 303);
+    return c.redirect(urls.conversation(id), 303);
   } catch (error) {
     const status = apiStatus(error);
     if (!status || status >= 500 || status === 401) throw error;
@@ -396,7 +399,7 @@ export const markConversationRead: Page = async (c) => {
   try {
     const state = await api(c).conversations.markRead.mutate({ id });
     if (wantsJson(c)) return c.json({ unreadCount: state.unreadCount });
-    return redirectWithNotice(c, `/app/messages/${id}`, 'Marked as read.');
+    return redirectWithNotice(c, urls.conversation(id), 'Marked as read.');
   } catch (error) {
     if (apiStatus(error) === 404) return notFound(c);
     throw error;
@@ -409,11 +412,11 @@ export const deleteMessage: Page = async (c) => {
   if (!UUID.test(id) || !UUID.test(messageId)) return notFound(c);
   try {
     await api(c).conversations.deleteMessage.mutate({ id, messageId });
-    return redirectWithNotice(c, `/app/messages/${id}`, 'Message deleted.');
+    return redirectWithNotice(c, urls.conversation(id), 'Message deleted.');
   } catch (error) {
     const status = apiStatus(error);
     if (status === 404) return notFound(c);
-    if (status === 403) return redirectWithNotice(c, `/app/messages/${id}`, apiErrorMessage(error));
+    if (status === 403) return redirectWithNotice(c, urls.conversation(id), apiErrorMessage(error));
     throw error;
   }
 };

@@ -9,11 +9,12 @@ import type { WebEnv } from '../server/env.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { EventCard, notFoundPage, rethrowUnless, safeHttpUrl } from './events-common.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type Organization = RouterOutputs['organizations']['get'];
 
 function organizationPath(organization: Pick<Organization, 'slug'>): string {
-  return `/app/organizations/${encodeURIComponent(organization.slug)}`;
+  return urls.organization(organization.slug);
 }
 
 async function listPage(c: Context<WebEnv>): Promise<Response> {
@@ -35,7 +36,7 @@ async function listPage(c: Context<WebEnv>): Promise<Response> {
     { title: 'Organizations' },
     <>
       <p>Organizations host events alongside the groves.</p>
-      <form method="get" action="/app/organizations" class="stack" aria-label="Search organizations">
+      <form method="get" action={urls.organizations()} class="stack" aria-label="Search organizations">
         <div>
           <label for="organization-q">Search by name</label>
           <input id="organization-q" name="q" type="search" value={q} maxlength={100} />
@@ -62,7 +63,7 @@ async function listPage(c: Context<WebEnv>): Promise<Response> {
       )}
       {page.nextCursor ? (
         <p>
-          <a href={`/app/organizations?${next.toString()}`} rel="next">
+          <a href={`${urls.organizations()}?${next.toString()}`} rel="next">
             Next page
           </a>
         </p>
@@ -109,7 +110,9 @@ async function organizationPage(c: Context<WebEnv>): Promise<Response> {
         </ul>
       )}
       <p>
-        <a href={`/app/events?organization=${encodeURIComponent(organization._id)}`}>All events of this organization</a>
+        <a href={`${urls.events()}?organization=${encodeURIComponent(organization._id)}`}>
+          All events of this organization
+        </a>
       </p>
     </>,
   );

@@ -30,6 +30,7 @@ import {
   VEGAN_LEVEL_LABELS,
 } from './places-shared.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type Place = RouterOutputs['places']['get'];
 type Review = RouterOutputs['places']['listReviews']['items'][number];
@@ -56,7 +57,7 @@ const reviewFieldLabels: Record<string, string> = {
   monthVisited: 'Month visited',
 };
 
-const placePath = (slug: string) => `/app/places/${encodeURIComponent(slug)}`;
+const placePath = (slug: string) => urls.place(slug);
 
 // ---- the submit form ---------------------------------------------------------------------------
 
@@ -80,7 +81,7 @@ const emptyPlaceForm: PlaceFormValues = {
 
 function PlaceForm({ values, error }: { values: PlaceFormValues; error?: string | null }) {
   return (
-    <form method="post" action="/app/places/new" class="stack" id="place-form" enctype="multipart/form-data">
+    <form method="post" action={urls.placeNew()} class="stack" id="place-form" enctype="multipart/form-data">
       <FormError message={error} />
       <div>
         <label for="place-name">Name</label>
@@ -398,7 +399,7 @@ async function renderPlacePage(c: Context<WebEnv>, slug: string, state: PlacePag
           {approved ? (
             <>
               {' · '}
-              <a href={`/app/map?bbox=${encodeURIComponent(around)}`}>Show on the map</a>
+              <a href={`${urls.map()}?bbox=${encodeURIComponent(around)}`}>Show on the map</a>
             </>
           ) : null}
         </dd>

@@ -20,6 +20,7 @@ import {
   textField,
 } from './posts-view.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const COMMENTS_PAGE_SIZE = 50;
@@ -37,7 +38,7 @@ function CommentItem({ comment, post, me }: { comment: Comment; post: Post; me: 
   return (
     <li class="card comment" id={`comment-${comment._id}`}>
       <p class="post-meta">
-        <a href={`/app/handles/${comment.author.handle}`}>@{comment.author.handle}</a>{' '}
+        <a href={urls.profile(comment.author.handle)}>@{comment.author.handle}</a>{' '}
         <span class="muted">
           · <DateTime value={comment.createdAt} />
         </span>
@@ -46,7 +47,7 @@ function CommentItem({ comment, post, me }: { comment: Comment; post: Post; me: 
       <p class="post-body">{comment.body}</p>
       <div class="actions">
         {mayDelete ? (
-          <form method="post" action={`/app/posts/${post._id}/comments/${comment._id}/delete`} class="inline">
+          <form method="post" action={urls.commentDelete(post._id, comment._id)} class="inline">
             <button type="submit" class="secondary">
               Delete comment<span class="visually-hidden"> by @{comment.author.handle}</span>
             </button>
@@ -54,7 +55,7 @@ function CommentItem({ comment, post, me }: { comment: Comment; post: Post; me: 
         ) : null}
         {mine ? null : (
           <a
-            href={`/app/reports/new?type=comment&id=${comment._id}&back=${encodeURIComponent(`/app/posts/${post._id}`)}`}
+            href={`${urls.reportNew()}?type=comment&id=${comment._id}&back=${encodeURIComponent(urls.post(post._id))}`}
           >
             Report comment<span class="visually-hidden"> by @{comment.author.handle}</span>
           </a>
@@ -75,11 +76,11 @@ async function renderPostPage(c: Context<WebEnv>, id: string, commentForm?: Comm
     ]);
   } catch (error) {
     if (isNotFound(error)) return renderNotFound(c);
-    if (isApiError(error, 'invalid_cursor')) return c.redirect(`/app/posts/${id}`, 303);
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(urls.post(id), 303);
     throw error;
   }
   const me = await currentMember(c);
-  const postPath = `/app/posts/${id}`;
+  const postPath = urls.post(id);
   return renderPage(
     c,
     { title: `Post by @${post.author.handle}` },
@@ -114,7 +115,7 @@ async function renderPostPage(c: Context<WebEnv>, id: string, commentForm?: Comm
         </form>
       </section>
       <p>
-        <a href="/app/feed">Back to the feed</a>
+        <a href={urls.feed()}>Back to the feed</a>
       </p>
     </>,
   );
@@ -130,13 +131,17 @@ async function postAction(c: Context<WebEnv>, action: (id: string) => Promise<un
   } catch (error) {
     if (isNotFound(error)) return renderNotFound(c);
     if (isApiError(error) && formErrorStatus(error) !== 500) {
-      return redirectWithNotice(c, backPath(form.back, `/app/posts/${id}`), apiErrorMessage(error));
+      return redirectWithNotice(c, backPath(form.back, urls.post(id)), apiErrorMessage(error));
     }
     throw error;
   }
-  const back = backPath(form.back, `/app/posts/${id}`);
+  const back = backPath(form.back, urls.post(id));
   // Back to the same post in a list (the fragment is ours, added after the path check).
-  return redirectWithNotice(c, back.startsWith('/app/posts/') ? back : `${back}#post-${id}`, notice);
+  return redirectWithNotice(
+    c,
+    back.startsWith(urls.post('')) /* a post's own page */ ? back : `${back}#post-${id}`,
+    notice,
+  );
 }
 
 export const postPage: Page = (c) => {
@@ -165,10 +170,10 @@ export const deletePost: Page = async (c) => {
   } catch (error) {
     if (isNotFound(error)) return renderNotFound(c);
     if (isApiError(error) && formErrorStatus(error) !== 500)
-      return redirectWithNotice(c, `/app/posts/${id}`, apiErrorMessage(error));
+      return redirectWithNotice(c, urls.post(id), apiErrorMessage(error));
     throw error;
   }
-  return redirectWithNotice(c, '/app/feed', 'The post is deleted.');
+  return redirectWithNotice(c, urls.feed(), 'The post is deleted.');
 };
 
 export const commentOnPost: Page = async (c) => {
@@ -183,7 +188,7 @@ export const commentOnPost: Page = async (c) => {
     c.status(formErrorStatus(error));
     return renderPostPage(c, id, { body, error: apiErrorMessage(error) });
   }
-  return redirectWithNotice(c, `/app/posts/${id}#comments`, 'Your comment is published.');
+  return redirectWithNotice(c, `${urls.post(id)}#comments`, 'Your comment is published.');
 };
 
 export const deleteComment: Page = async (c) => {
@@ -195,8 +200,8 @@ export const deleteComment: Page = async (c) => {
   } catch (error) {
     if (isNotFound(error)) return renderNotFound(c);
     if (isApiError(error) && formErrorStatus(error) !== 500)
-      return redirectWithNotice(c, `/app/posts/${id}`, apiErrorMessage(error));
+      return redirectWithNotice(c, urls.post(id), apiErrorMessage(error));
     throw error;
   }
-  return redirectWithNotice(c, `/app/posts/${id}#comments`, 'The comment is deleted.');
+  return redirectWithNotice(c, `${urls.post(id)}#comments`, 'The comment is deleted.');
 };

@@ -10,6 +10,7 @@ import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { backPath, DateTime, formErrorStatus, Pager, renderNotFound, textField } from './posts-view.js';
 import type { Page } from './page.js';
+import { urls } from '../urls.js';
 
 type TargetType = RouterInputs['reports']['create']['targetType'];
 type Reason = RouterInputs['reports']['create']['reason'];
@@ -71,7 +72,7 @@ function renderReportForm(c: Context<WebEnv>, state: ReportFormState): Promise<R
         The site's admins will see your report, who you are, and a copy of the {targetLabels[state.type]} as it is now.
         The person you report is not told who reported them.
       </p>
-      <form method="post" action="/app/reports" class="stack">
+      <form method="post" action={urls.reports()} class="stack">
         <FormError message={state.error} />
         <input type="hidden" name="type" value={state.type} />
         <input type="hidden" name="id" value={state.id} />
@@ -107,14 +108,14 @@ export const newReportPage: Page = (c) => {
   const type = c.req.query('type');
   const id = c.req.query('id') ?? '';
   if (!isTargetType(type) || !UUID.test(id)) return renderNotFound(c);
-  return renderReportForm(c, { type, id, back: backPath(c.req.query('back'), '/app/feed') });
+  return renderReportForm(c, { type, id, back: backPath(c.req.query('back'), urls.feed()) });
 };
 
 export const fileReport: Page = async (c) => {
   const form = await c.req.parseBody();
   const type = form.type;
   const id = textField(form, 'id');
-  const back = backPath(form.back, '/app/feed');
+  const back = backPath(form.back, urls.feed());
   const reason = textField(form, 'reason');
   const details = textField(form, 'details').trim();
   if (!isTargetType(type) || !UUID.test(id)) return renderNotFound(c);
@@ -138,7 +139,7 @@ export const fileReport: Page = async (c) => {
       : apiErrorMessage(error);
     return renderReportForm(c, { type, id, back, reason, details, error: message });
   }
-  return redirectWithNotice(c, '/app/reports', 'Thank you: your report is sent to the admins.');
+  return redirectWithNotice(c, urls.reports(), 'Thank you: your report is sent to the admins.');
 };
 
 export const myReportsPage: Page = async (c) => {
@@ -147,7 +148,7 @@ export const myReportsPage: Page = async (c) => {
   try {
     page = await api(c).me.listReports.query({ cursor, limit: 20 });
   } catch (error) {
-    if (isApiError(error, 'invalid_cursor')) return c.redirect('/app/reports', 303);
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(urls.reports(), 303);
     throw error;
   }
   return renderPage(
@@ -181,7 +182,7 @@ export const myReportsPage: Page = async (c) => {
           ))}
         </ul>
       )}
-      <Pager basePath="/app/reports" cursor={cursor} nextCursor={page.nextCursor} label="Reports" />
+      <Pager basePath={urls.reports()} cursor={cursor} nextCursor={page.nextCursor} label="Reports" />
     </>,
   );
 };

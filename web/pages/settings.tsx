@@ -11,6 +11,7 @@ import { FormError, renderPage } from '../server/layout.js';
 import { type ApiFailure, failureMessage, formFields, setFailureStatus, tryApi } from '../server/session-route.js';
 import { clearSessionCookie } from '../server/session.js';
 import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type Preferences = RouterOutputs['me']['getNotificationPreferences'];
 type NotificationKind = keyof Preferences['push'];
@@ -58,7 +59,7 @@ function SessionRow({ session }: { session: Session }) {
         {session.current ? <strong> · this browser</strong> : null}
       </p>
       {session.current ? null : (
-        <form method="post" action={`/app/settings/sessions/${encodeURIComponent(session._id)}/revoke`} class="inline">
+        <form method="post" action={urls.sessionRevoke(session._id)} class="inline">
           <button
             type="submit"
             class="secondary"
@@ -93,7 +94,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
           your handle.
         </p>
         <SectionError view={view} section="handle" />
-        <form method="post" action="/app/settings/handle" class="stack">
+        <form method="post" action={urls.settingsHandle()} class="stack">
           <div>
             <label for="settings-handle">Handle</label>
             <input
@@ -117,7 +118,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
 
         <h3>Email</h3>
         <SectionError view={view} section="email" />
-        <form method="post" action="/app/settings/email" class="stack">
+        <form method="post" action={urls.settingsEmail()} class="stack">
           <div>
             <label for="settings-email">New email</label>
             <input
@@ -147,7 +148,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
 
         <h3>Password</h3>
         <SectionError view={view} section="password" />
-        <form method="post" action="/app/settings/password" class="stack">
+        <form method="post" action={urls.settingsPassword()} class="stack">
           <div>
             <label for="settings-password-current">Current password</label>
             <input
@@ -189,7 +190,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
           <p class="muted">The newest {SESSIONS_PAGE} sessions are shown; signing out the others ends them all.</p>
         ) : null}
         {others > 0 || sessions.nextCursor ? (
-          <form method="post" action="/app/settings/sessions/revoke-others" class="inline">
+          <form method="post" action={urls.sessionsRevokeOthers()} class="inline">
             <button type="submit" class="secondary">
               Sign out all other sessions
             </button>
@@ -202,7 +203,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
       <section aria-labelledby="notifications-heading">
         <h2 id="notifications-heading">Notifications</h2>
         <SectionError view={view} section="notifications" />
-        <form method="post" action="/app/settings/notifications" class="stack">
+        <form method="post" action={urls.settingsNotifications()} class="stack">
           {CHANNELS.map(([channel, legend, hint]) => (
             <fieldset>
               <legend>{legend}</legend>
@@ -252,7 +253,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
           account and everything in it stay.
         </p>
         <SectionError view={view} section="panic" />
-        <form method="post" action="/app/settings/panic" class="inline">
+        <form method="post" action={urls.settingsPanic()} class="inline">
           <button type="submit" class="danger">
             Sign out everywhere now
           </button>
@@ -263,7 +264,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
         <h2 id="delete-heading">Delete account</h2>
         <p>Deletes your account and everything that belongs to it, for good. You will be asked to confirm.</p>
         <p>
-          <a href="/app/settings/delete">Delete my account…</a>
+          <a href={urls.settingsDelete()}>Delete my account…</a>
         </p>
       </section>
     </>,
@@ -280,7 +281,7 @@ function renderDeleteConfirmation(c: Context<WebEnv>, error?: string) {
         sessions among them). It cannot be undone.
       </p>
       <FormError message={error} />
-      <form method="post" action="/app/settings/delete" class="stack">
+      <form method="post" action={urls.settingsDelete()} class="stack">
         <div>
           <label for="delete-confirm">Type your handle to confirm</label>
           <input
@@ -299,7 +300,7 @@ function renderDeleteConfirmation(c: Context<WebEnv>, error?: string) {
           <button type="submit" class="danger">
             Delete my account for good
           </button>
-          <a href="/app/settings">Keep my account</a>
+          <a href={urls.settings()}>Keep my account</a>
         </p>
       </form>
     </>,
@@ -317,21 +318,21 @@ export const changeHandle: Page = async (c) => {
   const { handle = '' } = await formFields(c);
   const result = await tryApi(() => api(c).me.update.mutate({ handle }));
   if (!result.ok) return failed(c, 'handle', result.failure, { handle });
-  return redirectWithNotice(c, '/app/settings', `Your handle is now @${result.value.handle}.`);
+  return redirectWithNotice(c, urls.settings(), `Your handle is now @${result.value.handle}.`);
 };
 
 export const changeEmail: Page = async (c) => {
   const { email = '', currentPassword = '' } = await formFields(c);
   const result = await tryApi(() => api(c).me.update.mutate({ email, currentPassword }));
   if (!result.ok) return failed(c, 'email', result.failure, { email });
-  return redirectWithNotice(c, '/app/settings', 'Your email was changed. Your other sessions were signed out.');
+  return redirectWithNotice(c, urls.settings(), 'Your email was changed. Your other sessions were signed out.');
 };
 
 export const changePassword: Page = async (c) => {
   const { currentPassword = '', newPassword = '' } = await formFields(c);
   const result = await tryApi(() => api(c).me.update.mutate({ newPassword, currentPassword }));
   if (!result.ok) return failed(c, 'password', result.failure);
-  return redirectWithNotice(c, '/app/settings', 'Your password was changed. Your other sessions were signed out.');
+  return redirectWithNotice(c, urls.settings(), 'Your password was changed. Your other sessions were signed out.');
 };
 
 export const revokeOtherSessions: Page = async (c) => {
@@ -340,7 +341,7 @@ export const revokeOtherSessions: Page = async (c) => {
   const count = result.value.revokedSessions;
   return redirectWithNotice(
     c,
-    '/app/settings',
+    urls.settings(),
     count === 1 ? 'Signed out 1 other session.' : `Signed out ${count} other sessions.`,
   );
 };
@@ -349,7 +350,7 @@ export const revokeSession: Page = async (c) => {
   const id = pathParam(c, 'id');
   const result = await tryApi(() => api(c).me.revokeSession.mutate({ id }));
   if (!result.ok) return failed(c, 'sessions', result.failure);
-  return redirectWithNotice(c, '/app/settings', 'The session was signed out.');
+  return redirectWithNotice(c, urls.settings(), 'The session was signed out.');
 };
 
 export const updateNotifications: Page = async (c) => {
@@ -365,7 +366,7 @@ export const updateNotifications: Page = async (c) => {
     }),
   );
   if (!result.ok) return failed(c, 'notifications', result.failure);
-  return redirectWithNotice(c, '/app/settings', 'Notification settings saved.');
+  return redirectWithNotice(c, urls.settings(), 'Notification settings saved.');
 };
 
 export const panic: Page = async (c) => {

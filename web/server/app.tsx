@@ -17,6 +17,7 @@ import { requireSameOrigin } from './origin-check.js';
 import { securityHeaders } from './security-headers.js';
 import { clearSessionCookie, readSessionToken } from './session.js';
 import { mountStaticFiles } from './static.js';
+import { urls } from '../urls.js';
 
 export interface WebAppOptions {
   config: WebConfig;
@@ -55,7 +56,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   app.use('/app/*', async (c, next) => {
     if (readSessionToken(c)) return next();
     const url = new URL(c.req.url);
-    return c.redirect(loginRedirect(c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/app/feed'), 303);
+    return c.redirect(loginRedirect(c.req.method === 'GET' ? `${url.pathname}${url.search}` : urls.feed()), 303);
   });
 
   mountRoutes(app);
@@ -65,7 +66,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     if (isSessionRejected(error)) {
       clearSessionCookie(c, config);
       const url = new URL(c.req.url);
-      const back = c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/app/feed';
+      const back = c.req.method === 'GET' ? `${url.pathname}${url.search}` : urls.feed();
       if (c.req.path.startsWith('/api/')) {
         return c.json(
           { error: { code: 'unauthorized', message: 'Your session has ended. Please sign in again.' } },

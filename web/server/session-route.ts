@@ -17,10 +17,11 @@ import type { WebEnv } from './env.js';
 import { redirectWithNotice } from './flash.js';
 import { safeNextPath } from './next-path.js';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './session.js';
+import { urls } from '../urls.js';
 
 export const SESSION_ROUTE = '/api/session';
 /** Where a visitor goes after signing in when no (safe) `next` was given (spec rule 5). */
-export const DEFAULT_AFTER_SIGN_IN = '/app/feed';
+export const DEFAULT_AFTER_SIGN_IN = urls.feed();
 
 export type Account = RouterOutputs['auth']['login']['user'];
 
