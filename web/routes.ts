@@ -13,17 +13,21 @@ import * as companion from './pages/companion.js';
 import * as calendar from './pages/events-calendar.js';
 import * as eventForm from './pages/events-form.js';
 import * as events from './pages/events.js';
+import * as eventList from './pages/events-list.js';
 import * as feed from './pages/feed.js';
 import * as friends from './pages/friends.js';
 import * as groves from './pages/groves.js';
+import * as groveList from './pages/groves-list.js';
 import * as guides from './pages/guides.js';
 import * as home from './pages/home.js';
 import * as map from './pages/map.js';
 import * as media from './pages/media.js';
 import * as messages from './pages/messages.js';
+import * as messageList from './pages/messages-list.js';
 import * as organizations from './pages/organizations.js';
 import type { Page } from './pages/page.js';
 import * as places from './pages/places.js';
+import * as placeForm from './pages/places-form.js';
 import * as posts from './pages/posts.js';
 import * as reports from './pages/reports.js';
 import * as settings from './pages/settings.js';
@@ -70,8 +74,8 @@ const wayIn: WebRoute[] = [
 const mapArea: WebRoute[] = [
   get(urls.map, map.mapPage),
   get(urls.mapPlaces, map.mapPlacesJson),
-  get(urls.placeNew, places.newPlacePage),
-  post(urls.placeNew, places.createPlace),
+  get(urls.placeNew, placeForm.newPlacePage),
+  post(urls.placeNew, placeForm.createPlace),
   get(urls.place, places.placePage),
   post(urls.placeReviews, places.reviewPlace),
   post(urls.placeLists, places.addPlaceToList),
@@ -88,8 +92,8 @@ const mapArea: WebRoute[] = [
 ];
 
 const eventsArea: WebRoute[] = [
-  get(urls.groves, groves.groveListPage),
-  post(urls.groves, groves.createGrove),
+  get(urls.groves, groveList.groveListPage),
+  post(urls.groves, groveList.createGrove),
   get(urls.grove, groves.showGrove),
   post(urls.groveJoin, groves.joinGrove),
   post(urls.groveLeave, groves.leaveGrove),
@@ -100,7 +104,7 @@ const eventsArea: WebRoute[] = [
   post(urls.groveSettings, groves.updateGroveSettings),
   get(urls.organizations, organizations.organizationListPage),
   get(urls.organization, organizations.showOrganization),
-  get(urls.events, events.eventListPage),
+  get(urls.events, eventList.eventListPage),
   get(urls.calendar, calendar.showCalendar),
   post(urls.calendar, calendar.createCalendarFeed),
   post(urls.calendarRevoke, calendar.revokeCalendarFeed),
@@ -116,8 +120,8 @@ const eventsArea: WebRoute[] = [
 ];
 
 const messagesArea: WebRoute[] = [
-  get(urls.messages, messages.conversationListPage),
-  post(urls.messages, messages.startConversation),
+  get(urls.messages, messageList.conversationListPage),
+  post(urls.messages, messageList.startConversation),
   post(urls.messagesTicket, messages.issueMessagesTicket),
   get(urls.conversation, messages.conversationPage),
   post(urls.conversation, messages.sendMessage),
