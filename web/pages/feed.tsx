@@ -1,8 +1,8 @@
 // The feed (/app/feed): a scope switcher (friends, public, each grove the member belongs to),
 // cursor paging and the "write a post" form, with up to four images (relayed to the API's upload
 // flow by web/server/image-upload.ts); the member's saved posts (/app/saved) and a
-// member's public posts (/app/handles/:handle). registerFeedPages also registers the other
-// social pages (one post, friends, reports, the admins' report queue).
+// member's public posts (/app/handles/:handle). The other social pages (one post, friends,
+// reports, the admins' report queue) have their own modules; web/routes.ts mounts them all.
 import type { Context } from 'hono';
 import { isApiError } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';

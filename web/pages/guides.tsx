@@ -23,8 +23,6 @@ type GuideSummary = RouterOutputs['guides']['list']['items'][number];
 type Category = RouterOutputs['guideCategories']['list']['items'][number];
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const guidePath = (slug: string) => urls.guide(slug);
-
 const demote =
   (level: number) =>
   (_tag: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag => ({
@@ -97,7 +95,7 @@ export function guideBodyHtml(html: string): string {
 function GuideItem({ guide }: { guide: GuideSummary }) {
   return (
     <li class="card">
-      <a href={guidePath(guide.slug)}>{guide.title}</a>
+      <a href={urls.guide(guide.slug)}>{guide.title}</a>
       <span class="muted">{` · ${guide.readingMinutes} min read`}</span>
       {guide.summary ? <p>{guide.summary}</p> : null}
     </li>

@@ -40,7 +40,6 @@ const TAG_LABELS: Record<MediaTag, string> = {
 
 const isKind = (value: string): value is MediaKind => Object.hasOwn(KIND_LABELS, value);
 const isTag = (value: string): value is MediaTag => Object.hasOwn(TAG_LABELS, value);
-const mediaPath = (slug: string) => urls.mediaItem(slug);
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Pages of the watchlist read to tell whether an item is saved (100 each): a bound, not a crawl. */
@@ -49,7 +48,7 @@ const WATCHLIST_PAGES_CHECKED = 10;
 function MediaSummary({ item }: { item: MediaItem }) {
   return (
     <li class="card">
-      <a href={mediaPath(item.slug)}>{item.title}</a>
+      <a href={urls.mediaItem(item.slug)}>{item.title}</a>
       <span class="muted">
         {' · '}
         {KIND_LABELS[item.kind]}
@@ -230,7 +229,7 @@ export const mediaItemPage: Page = async (c) => {
         </>
       ) : null}
       <h2>Watchlist</h2>
-      <form method="post" action={`${mediaPath(item.slug)}/${saved ? 'unsave' : 'save'}`} class="inline">
+      <form method="post" action={`${urls.mediaItem(item.slug)}/${saved ? 'unsave' : 'save'}`} class="inline">
         <button type="submit" class={saved ? 'secondary' : undefined}>
           {saved ? 'Remove from my watchlist' : 'Save to my watchlist'}
         </button>
@@ -250,7 +249,7 @@ function watchlistAction(action: 'save' | 'unsave'): Page {
       await api(c).media[action].mutate({ id: item._id });
       return redirectWithNotice(
         c,
-        mediaPath(item.slug),
+        urls.mediaItem(item.slug),
         action === 'save' ? `Saved “${item.title}” to your watchlist.` : `Removed “${item.title}” from your watchlist.`,
       );
     } catch (error) {

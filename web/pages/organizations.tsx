@@ -8,7 +8,7 @@ import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { EventCard, notFoundPage, rethrowUnless, safeHttpUrl } from './events-common.js';
-import { type Page, pathParam } from './page.js';
+import { pathParam } from './page.js';
 import { urls } from '../urls.js';
 
 type Organization = RouterOutputs['organizations']['get'];
@@ -17,7 +17,7 @@ function organizationPath(organization: Pick<Organization, 'slug'>): string {
   return urls.organization(organization.slug);
 }
 
-async function listPage(c: Context<WebEnv>): Promise<Response> {
+export async function organizationListPage(c: Context<WebEnv>): Promise<Response> {
   const q = (c.req.query('q') ?? '').trim();
   const cursor = c.req.query('cursor') ?? '';
   let page: RouterOutputs['organizations']['list'] = { items: [], nextCursor: null };
@@ -72,7 +72,7 @@ async function listPage(c: Context<WebEnv>): Promise<Response> {
   );
 }
 
-async function organizationPage(c: Context<WebEnv>): Promise<Response> {
+export async function showOrganization(c: Context<WebEnv>): Promise<Response> {
   let organization: Organization;
   try {
     organization = await api(c).organizations.get.query({ slug: pathParam(c, 'slug') });
@@ -117,6 +117,3 @@ async function organizationPage(c: Context<WebEnv>): Promise<Response> {
     </>,
   );
 }
-
-export const organizationListPage: Page = listPage;
-export const showOrganization: Page = organizationPage;

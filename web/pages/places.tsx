@@ -32,8 +32,6 @@ const reviewFieldLabels: Record<string, string> = {
   monthVisited: 'Month visited',
 };
 
-const placePath = (slug: string) => urls.place(slug);
-
 // ---- the place page ----------------------------------------------------------------------------
 
 interface PlacePageState {
@@ -65,7 +63,7 @@ function ReviewItem({ review }: { review: Review }) {
 
 function ReviewForm({ slug, values, error }: { slug: string; values: Record<string, string>; error?: string | null }) {
   return (
-    <form method="post" action={`${placePath(slug)}/reviews`} class="stack">
+    <form method="post" action={`${urls.place(slug)}/reviews`} class="stack">
       <h3>Write a review</h3>
       <FormError message={error} />
       <div>
@@ -115,7 +113,7 @@ function AddToList({ place, lists, error }: { place: Place; lists: PlaceList[]; 
       <h2 id="lists-heading">Add to a list</h2>
       <FormError message={error} />
       {lists.length > 0 ? (
-        <form method="post" action={`${placePath(place.slug)}/lists`} class="stack">
+        <form method="post" action={`${urls.place(place.slug)}/lists`} class="stack">
           <div>
             <label for="list-id">Your list</label>
             <select id="list-id" name="listId">
@@ -129,7 +127,7 @@ function AddToList({ place, lists, error }: { place: Place; lists: PlaceList[]; 
           </div>
         </form>
       ) : null}
-      <form method="post" action={`${placePath(place.slug)}/lists`} class="stack">
+      <form method="post" action={`${urls.place(place.slug)}/lists`} class="stack">
         <div>
           <label for="new-list-name">
             New private list <span class="hint">name</span>
@@ -227,7 +225,7 @@ async function placeWrite(
   }
   try {
     const notice = await write(place);
-    return redirectWithNotice(c, placePath(place.slug), notice);
+    return redirectWithNotice(c, urls.place(place.slug), notice);
   } catch (error) {
     const status = apiStatus(error);
     if (isSessionRejected(error) || status === undefined || status >= 500) throw error;

@@ -70,25 +70,43 @@ describe('the route table', () => {
   });
 });
 
-describe('addresses in pages', () => {
-  it('come from the URL builders: no page spells out an /app/ address', () => {
-    const directory = join(import.meta.dirname, '..', 'pages');
+/** Every page module under web/pages, with its text. */
+function pageFiles(): { path: string; text: string }[] {
+  const files: { path: string; text: string }[] = [];
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.tsx?$/.test(entry.name)) files.push({ path, text: readFileSync(path, 'utf8') });
+    }
+  };
+  walk(join(import.meta.dirname, '..', 'pages'));
+  return files;
+}
+
+describe('page modules', () => {
+  it('stay at 400 lines or fewer (split by resource and action beyond that)', () => {
+    const long = pageFiles()
+      .map(({ path, text }) => ({ path, lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0) }))
+      .filter(({ lines }) => lines > 400);
+    expect(long).toEqual([]);
+  });
+
+  it('register no routes: web/routes.ts is the only place that mounts them', () => {
+    const registering = pageFiles()
+      .filter(({ text }) => /\b\w+\.(get|post|put|patch|delete|on|all|route)\(\s*['"`]\//.test(text))
+      .map(({ path }) => path);
+    expect(registering).toEqual([]);
+  });
+
+  it('take their addresses from the URL builders: no page spells out an /app/ address', () => {
     const offenders: string[] = [];
-    const walk = (folder: string) => {
-      for (const entry of readdirSync(folder, { withFileTypes: true })) {
-        const path = join(folder, entry.name);
-        if (entry.isDirectory()) walk(path);
-        else if (/\.tsx?$/.test(entry.name)) {
-          readFileSync(path, 'utf8')
-            .split('\n')
-            .forEach((line, index) => {
-              // A quote or backtick right before /app/ starts a hand-written address.
-              if (/['"`]\/app\//.test(line)) offenders.push(`${path}:${index + 1}: ${line.trim()}`);
-            });
-        }
-      }
-    };
-    walk(directory);
+    for (const { path, text } of pageFiles()) {
+      text.split('\n').forEach((line, index) => {
+        // A quote or backtick right before /app/ starts a hand-written address.
+        if (/['"`]\/app\//.test(line)) offenders.push(`${path}:${index + 1}: ${line.trim()}`);
+      });
+    }
     expect(offenders).toEqual([]);
   });
 });
