@@ -136,12 +136,9 @@ async function postAction(c: Context<WebEnv>, action: (id: string) => Promise<un
     throw error;
   }
   const back = backPath(form.back, urls.post(id));
-  // Back to the same post in a list (the fragment is ours, added after the path check).
-  return redirectWithNotice(
-    c,
-    back.startsWith(urls.post('')) /* a post's own page */ ? back : `${back}#post-${id}`,
-    notice,
-  );
+  // Back to the same post in a list (the fragment is ours, added after the path check); a post's
+  // own page (urls.post('') is its prefix, /app/posts/) needs no fragment.
+  return redirectWithNotice(c, back.startsWith(urls.post('')) ? back : `${back}#post-${id}`, notice);
 }
 
 export const postPage: Page = (c) => {
