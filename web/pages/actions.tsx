@@ -1,7 +1,7 @@
 // /app/actions: the member's private action log. Log an action, confirm suggestions (ended
 // events the member RSVP'd going to), browse and filter the log, download it as CSV, and opt in
 // or out of contributing anonymous totals to groves and the service-wide figure.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, rawApiHeaders } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
@@ -10,6 +10,8 @@ import { FormError, renderPage } from '../server/layout.js';
 import { loginRedirect } from '../server/next-path.js';
 import { clearSessionCookie } from '../server/session.js';
 import { type ApiFailure, failureMessage, formFields, setFailureStatus, tryApi } from '../server/session-route.js';
+import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type Entry = RouterOutputs['actions']['list']['items'][number];
 type Kind = Entry['kind'];
@@ -73,7 +75,7 @@ function EntryRow({ entry }: { entry: Entry }) {
       <td>{hoursText(entry.hours)}</td>
       <td>{details}</td>
       <td>
-        <form method="post" action={`/app/actions/${encodeURIComponent(entry._id)}/delete`} class="inline">
+        <form method="post" action={urls.actionDelete(entry._id)} class="inline">
           <button
             type="submit"
             class="secondary"
@@ -93,11 +95,7 @@ function SuggestionItem({ suggestion }: { suggestion: Suggestion }) {
       <p>
         <strong>{suggestion.title}</strong>, <time datetime={suggestion.startsAt}>{suggestion.occurredOn}</time>
       </p>
-      <form
-        method="post"
-        action={`/app/actions/suggestions/${encodeURIComponent(suggestion.eventId)}/confirm`}
-        class="inline"
-      >
+      <form method="post" action={urls.actionSuggestionConfirm(suggestion.eventId)} class="inline">
         <button type="submit" aria-label={`Add to my log: ${suggestion.title}`}>
           Add to my log
         </button>
@@ -111,7 +109,7 @@ function LogForm({ values, error }: { values: Record<string, string>; error?: st
   return (
     <>
       <FormError message={error} />
-      <form method="post" action="/app/actions" class="stack">
+      <form method="post" action={urls.actions()} class="stack">
         <div>
           <label for="action-kind">Kind</label>
           <select id="action-kind" name="kind" required>
@@ -185,7 +183,7 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
   ]);
   // A bad filter or cursor in the address: the page still shows, with the API's message.
   if (!log.ok) setFailureStatus(c, log.failure);
-  const exportHref = `/app/actions/export.csv${query({ ...filters })}`;
+  const exportHref = `${urls.actionsExport()}${query({ ...filters })}`;
   return renderPage(
     c,
     { title: 'Actions' },
@@ -213,7 +211,7 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
 
       <section aria-labelledby="log-heading">
         <h2 id="log-heading">Your log</h2>
-        <form method="get" action="/app/actions" class="filters" aria-label="Filter the log">
+        <form method="get" action={urls.actions()} class="filters" aria-label="Filter the log">
           <div>
             <label for="filter-kind">Show</label>
             <select id="filter-kind" name="kind">
@@ -272,7 +270,7 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
         )}
         {log.ok && log.value.nextCursor ? (
           <p>
-            <a href={`/app/actions${query({ ...filters, cursor: log.value.nextCursor })}`}>Older entries</a>
+            <a href={`${urls.actions()}${query({ ...filters, cursor: log.value.nextCursor })}`}>Older entries</a>
           </p>
         ) : null}
       </section>
@@ -283,7 +281,7 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
           If you opt in, your number of actions and hours (never the entries) count towards the anonymous totals of your
           groves and of the whole service. Totals from fewer than 5 members are never shown.
         </p>
-        <form method="post" action="/app/actions/aggregate-opt-in" class="actions">
+        <form method="post" action={urls.actionsOptIn()} class="actions">
           <p>
             <strong>{optIn.optIn ? 'You contribute your totals.' : 'You do not contribute your totals.'}</strong>
           </p>
@@ -315,70 +313,68 @@ function failedOnPage(c: Context<WebEnv>, failure: ApiFailure, view: ActionsView
   return renderActions(c, view);
 }
 
-export function registerActionsPages(app: Hono<WebEnv>): void {
-  app.get('/app/actions', (c) => renderActions(c));
+export const actionLogPage: Page = (c) => renderActions(c);
 
-  app.post('/app/actions', async (c) => {
-    const fields = await formFields(c);
-    const result = await tryApi(() => api(c).actions.create.mutate(createInputOf(fields)));
-    if (!result.ok)
-      return failedOnPage(c, result.failure, { createError: failureMessage(result.failure), values: fields });
-    return redirectWithNotice(c, '/app/actions', `${KIND_LABELS[result.value.kind]} logged.`);
-  });
+export const logAction: Page = async (c) => {
+  const fields = await formFields(c);
+  const result = await tryApi(() => api(c).actions.create.mutate(createInputOf(fields)));
+  if (!result.ok)
+    return failedOnPage(c, result.failure, { createError: failureMessage(result.failure), values: fields });
+  return redirectWithNotice(c, urls.actions(), `${KIND_LABELS[result.value.kind]} logged.`);
+};
 
-  app.post('/app/actions/suggestions/:eventId/confirm', async (c) => {
-    const eventId = c.req.param('eventId');
-    const result = await tryApi(() => api(c).actions.create.mutate({ kind: 'event_attended', eventId }));
-    if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
-    return redirectWithNotice(c, '/app/actions', `“${result.value.eventTitle ?? 'The event'}” is in your log.`);
-  });
+export const confirmActionSuggestion: Page = async (c) => {
+  const eventId = pathParam(c, 'eventId');
+  const result = await tryApi(() => api(c).actions.create.mutate({ kind: 'event_attended', eventId }));
+  if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
+  return redirectWithNotice(c, urls.actions(), `“${result.value.eventTitle ?? 'The event'}” is in your log.`);
+};
 
-  app.post('/app/actions/:id/delete', async (c) => {
-    const id = c.req.param('id');
-    const result = await tryApi(() => api(c).actions.delete.mutate({ id }));
-    if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
-    return redirectWithNotice(c, '/app/actions', 'The entry was deleted.');
-  });
+export const deleteAction: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  const result = await tryApi(() => api(c).actions.delete.mutate({ id }));
+  if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
+  return redirectWithNotice(c, urls.actions(), 'The entry was deleted.');
+};
 
-  app.post('/app/actions/aggregate-opt-in', async (c) => {
-    const { optIn } = await formFields(c);
-    const result = await tryApi(() => api(c).me.setActionAggregateOptIn.mutate({ optIn: optIn === 'true' }));
-    if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
-    return redirectWithNotice(
-      c,
-      '/app/actions',
-      result.value.optIn ? 'You now contribute your totals.' : 'You no longer contribute your totals.',
-    );
-  });
+export const setAggregateOptIn: Page = async (c) => {
+  const { optIn } = await formFields(c);
+  const result = await tryApi(() => api(c).me.setActionAggregateOptIn.mutate({ optIn: optIn === 'true' }));
+  if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
+  return redirectWithNotice(
+    c,
+    urls.actions(),
+    result.value.optIn ? 'You now contribute your totals.' : 'You no longer contribute your totals.',
+  );
+};
 
-  // The CSV download. The API serves it as a raw route (GET /api/actions/export, text/csv): the
-  // typed client speaks tRPC JSON only, so the web server fetches it itself with the cookie's
-  // token as the Bearer header and streams the body through (the browser never sees the token,
-  // and a long log is never held in memory). Same filters as the page.
-  app.get('/app/actions/export.csv', async (c) => {
-    const { config, fetch } = c.get('web');
-    const url = new URL(`${config.API_URL}/api/actions/export`);
-    for (const [key, value] of Object.entries(filtersOf(c))) url.searchParams.set(key, value);
-    const response = await fetch(url, { headers: rawApiHeaders(c) });
-    if (response.status === 401) {
-      // Spec rule 4, as for every page: the session is gone.
-      await response.body?.cancel();
-      clearSessionCookie(c, config);
-      return c.redirect(loginRedirect(`/app/actions${query({ ...filtersOf(c) })}`), 303);
-    }
-    if (!response.ok) {
-      const envelope = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-      c.status(response.status === 400 ? 400 : 502);
-      return renderActions(c, {
-        error:
-          response.status === 400 && envelope?.error?.message
-            ? envelope.error.message
-            : 'The download could not be prepared. Please try again.',
-      });
-    }
-    return c.body(response.body ?? '', 200, {
-      'Content-Type': response.headers.get('content-type') ?? 'text/csv; charset=utf-8',
-      'Content-Disposition': response.headers.get('content-disposition') ?? 'attachment; filename="action-log.csv"',
+// The CSV download. The API serves it as a raw route (GET /api/actions/export, text/csv): the
+// typed client speaks tRPC JSON only, so the web server fetches it itself with the cookie's
+// token as the Bearer header and streams the body through (the browser never sees the token,
+// and a long log is never held in memory). Same filters as the page.
+export const exportActionsCsv: Page = async (c) => {
+  const { config, fetch } = c.get('web');
+  const url = new URL(`${config.API_URL}/api/actions/export`);
+  for (const [key, value] of Object.entries(filtersOf(c))) url.searchParams.set(key, value);
+  const response = await fetch(url, { headers: rawApiHeaders(c) });
+  if (response.status === 401) {
+    // Spec rule 4, as for every page: the session is gone.
+    await response.body?.cancel();
+    clearSessionCookie(c, config);
+    return c.redirect(loginRedirect(`${urls.actions()}${query({ ...filtersOf(c) })}`), 303);
+  }
+  if (!response.ok) {
+    const envelope = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    c.status(response.status === 400 ? 400 : 502);
+    return renderActions(c, {
+      error:
+        response.status === 400 && envelope?.error?.message
+          ? envelope.error.message
+          : 'The download could not be prepared. Please try again.',
     });
+  }
+  return c.body(response.body ?? '', 200, {
+    'Content-Type': response.headers.get('content-type') ?? 'text/csv; charset=utf-8',
+    'Content-Disposition': response.headers.get('content-disposition') ?? 'attachment; filename="action-log.csv"',
   });
-}
+};

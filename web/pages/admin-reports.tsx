@@ -4,7 +4,7 @@
 // and, for posts and comments, the hide action; for a reported message, when its text will be
 // deleted and a choice to keep it as evidence. Members who are not admins get a 403 page (the
 // API decides).
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { isApiError, type RouterInputs, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
@@ -12,6 +12,8 @@ import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { backPath, currentPath, DateTime, formErrorStatus, Pager, renderNotFound, textField } from './posts-view.js';
 import { reasonLabels, statusLabels, targetLabels } from './reports.js';
+import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type AdminReport = RouterOutputs['reports']['adminList']['items'][number];
 type Status = NonNullable<RouterInputs['reports']['adminList']['status']>;
@@ -78,7 +80,7 @@ function ResolveForm({ report, back, state }: { report: AdminReport; back: strin
   const status = state?.status ?? 'resolved';
   const canHide = HIDEABLE.has(report.targetType) && report.target.state === 'present';
   return (
-    <form method="post" action={`/app/admin/reports/${id}/resolve`} class="stack">
+    <form method="post" action={urls.adminReportResolve(id)} class="stack">
       <FormError message={state?.error} />
       <input type="hidden" name="back" value={back} />
       <fieldset>
@@ -134,7 +136,7 @@ function ReportCard({ report, back, state }: { report: AdminReport; back: string
         {label.slice(1)} reported for {reasonLabels[report.reason].toLowerCase()}
       </h3>
       <p>
-        By <a href={`/app/handles/${report.reporter.handle}`}>@{report.reporter.handle}</a> on{' '}
+        By <a href={urls.profile(report.reporter.handle)}>@{report.reporter.handle}</a> on{' '}
         <DateTime value={report.createdAt} />. Status: <strong>{statusLabels[report.status]}</strong>
       </p>
       {report.details ? <p>Details: {report.details}</p> : null}
@@ -142,7 +144,7 @@ function ReportCard({ report, back, state }: { report: AdminReport; back: string
       <p>
         Author:{' '}
         {report.target.author ? (
-          <a href={`/app/handles/${report.target.author.handle}`}>@{report.target.author.handle}</a>
+          <a href={urls.profile(report.target.author.handle)}>@{report.target.author.handle}</a>
         ) : report.target.authorDeleted ? (
           'deleted account'
         ) : (
@@ -152,7 +154,7 @@ function ReportCard({ report, back, state }: { report: AdminReport; back: string
         {report.targetType === 'post' && report.targetId && report.target.state !== 'deleted' ? (
           <>
             {' '}
-            · <a href={`/app/posts/${report.targetId}`}>Open the post</a>
+            · <a href={urls.post(report.targetId)}>Open the post</a>
           </>
         ) : null}
       </p>
@@ -215,14 +217,14 @@ async function renderQueue(
       c.status(403);
       return renderPage(c, { title: 'Admins only' }, <p>This page is for the site's admins.</p>);
     }
-    if (isApiError(error, 'invalid_cursor')) return c.redirect('/app/admin/reports', 303);
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(urls.adminReports(), 303);
     throw error;
   }
   return renderPage(
     c,
     { title: 'Reports' },
     <>
-      <form method="get" action="/app/admin/reports" class="actions filters">
+      <form method="get" action={urls.adminReports()} class="actions filters">
         <div>
           <label for="filter-status">Status</label>
           <select id="filter-status" name="status">
@@ -258,7 +260,7 @@ async function renderQueue(
         <ReportCard report={report} back={back} state={state} />
       ))}
       <Pager
-        basePath="/app/admin/reports"
+        basePath={urls.adminReports()}
         params={filterParams(filters)}
         cursor={cursor}
         nextCursor={page.nextCursor}
@@ -268,55 +270,52 @@ async function renderQueue(
   );
 }
 
-export function registerAdminReportPages(app: Hono<WebEnv>): void {
-  app.get('/app/admin/reports', (c) =>
-    renderQueue(c, readFilters(c.req.query()), c.req.query('cursor') || undefined, currentPath(c)),
-  );
+export const adminReportsPage: Page = (c) =>
+  renderQueue(c, readFilters(c.req.query()), c.req.query('cursor') || undefined, currentPath(c));
 
-  app.post('/app/admin/reports/:id/resolve', async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return renderNotFound(c);
-    const form = await c.req.parseBody();
-    const back = backPath(form.back, '/app/admin/reports');
-    const status = textField(form, 'status');
-    const note = textField(form, 'note').trim();
-    const publicNote = textField(form, 'publicNote').trim();
-    const hide = textField(form, 'hide') === '1';
-    const keepEvidence = textField(form, 'keepEvidence') === '1';
-    const backUrl = new URL(back, 'http://x');
-    const filters = readFilters(Object.fromEntries(backUrl.searchParams));
-    const cursor = backUrl.searchParams.get('cursor') || undefined;
-    const refuse = (error: string, httpStatus: 400 | 403 | 404 | 409 | 413 | 429 | 500) => {
-      c.status(httpStatus);
-      return renderQueue(c, filters, cursor, back, {
-        reportId: id,
-        status,
-        note,
-        publicNote,
-        hide,
-        keepEvidence,
-        error,
-      });
-    };
-    if (status !== 'resolved' && status !== 'dismissed') return refuse('Choose Resolve or Dismiss.', 400);
-    try {
-      await api(c).reports.resolve.mutate({
-        id,
-        status,
-        note: note || undefined,
-        publicNote: publicNote || undefined,
-        action: hide ? 'hide' : undefined,
-        keepEvidence: keepEvidence || undefined,
-      });
-    } catch (error) {
-      if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
-      if (isApiError(error, 'forbidden')) return refuse(apiErrorMessage(error), 403);
-      return refuse(apiErrorMessage(error), formErrorStatus(error));
-    }
-    return redirectWithNotice(
-      c,
-      back,
-      `Report ${status}${hide ? ' and the content hidden' : ''}${keepEvidence ? ', the message text kept as evidence' : ''}${publicNote ? '; the reporter sees your public note' : ''}.`,
-    );
-  });
-}
+export const resolveReport: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return renderNotFound(c);
+  const form = await c.req.parseBody();
+  const back = backPath(form.back, urls.adminReports());
+  const status = textField(form, 'status');
+  const note = textField(form, 'note').trim();
+  const publicNote = textField(form, 'publicNote').trim();
+  const hide = textField(form, 'hide') === '1';
+  const keepEvidence = textField(form, 'keepEvidence') === '1';
+  const backUrl = new URL(back, 'http://x');
+  const filters = readFilters(Object.fromEntries(backUrl.searchParams));
+  const cursor = backUrl.searchParams.get('cursor') || undefined;
+  const refuse = (error: string, httpStatus: 400 | 403 | 404 | 409 | 413 | 429 | 500) => {
+    c.status(httpStatus);
+    return renderQueue(c, filters, cursor, back, {
+      reportId: id,
+      status,
+      note,
+      publicNote,
+      hide,
+      keepEvidence,
+      error,
+    });
+  };
+  if (status !== 'resolved' && status !== 'dismissed') return refuse('Choose Resolve or Dismiss.', 400);
+  try {
+    await api(c).reports.resolve.mutate({
+      id,
+      status,
+      note: note || undefined,
+      publicNote: publicNote || undefined,
+      action: hide ? 'hide' : undefined,
+      keepEvidence: keepEvidence || undefined,
+    });
+  } catch (error) {
+    if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
+    if (isApiError(error, 'forbidden')) return refuse(apiErrorMessage(error), 403);
+    return refuse(apiErrorMessage(error), formErrorStatus(error));
+  }
+  return redirectWithNotice(
+    c,
+    back,
+    `Report ${status}${hide ? ' and the content hidden' : ''}${keepEvidence ? ', the message text kept as evidence' : ''}${publicNote ? '; the reporter sees your public note' : ''}.`,
+  );
+};

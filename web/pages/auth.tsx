@@ -1,7 +1,7 @@
 // The way in: sign in, create an account, ask for a magic link and land from one. Every form
 // posts to the session route ({web_url}/api/session, web/server/session-route.ts), which sets
 // the cookie and sends the visitor on to `next` (same-site paths only) or the feed.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { anonymousApi } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
@@ -13,12 +13,12 @@ import {
   DEFAULT_AFTER_SIGN_IN,
   failureMessage,
   formFields,
-  registerSessionRoute,
   SESSION_ROUTE,
   type SessionIntent,
   setFailureStatus,
 } from '../server/session-route.js';
 import { readSessionToken } from '../server/session.js';
+import type { Page } from './page.js';
 
 const CHECK_YOUR_INBOX =
   'Check your inbox: if an account uses that address, a sign-in link is on its way. It works once, within 15 minutes.';
@@ -178,7 +178,8 @@ function renderMagicFailure(c: Context<WebEnv>, failure: ApiFailure) {
 }
 
 /** Re-renders the form a failed HTML post came from, with the API's message (status set by the route). */
-function renderFailure(
+/** What the session route shows when a sign-in form is refused (passed to it by web/routes.ts). */
+export function renderFailure(
   c: Context<WebEnv>,
   intent: SessionIntent,
   fields: Record<string, string>,
@@ -191,75 +192,71 @@ function renderFailure(
   return renderLogin(c, { email: fields.email, next, error });
 }
 
-export function registerAuthPages(app: Hono<WebEnv>): void {
-  registerSessionRoute(app, { renderFailure });
+export const loginPage: Page = (c) => {
+  const next = safeNextPath(c.req.query('next'));
+  // Already signed in: straight on. A dead cookie is cleared by the /app page's 401 and lands here again.
+  if (readSessionToken(c)) return c.redirect(next ?? DEFAULT_AFTER_SIGN_IN, 303);
+  return renderLogin(c, { next });
+};
 
-  app.get('/login', (c) => {
-    const next = safeNextPath(c.req.query('next'));
-    // Already signed in: straight on. A dead cookie is cleared by the /app page's 401 and lands here again.
-    if (readSessionToken(c)) return c.redirect(next ?? DEFAULT_AFTER_SIGN_IN, 303);
-    return renderLogin(c, { next });
-  });
+export const registerPage: Page = (c) => {
+  const next = safeNextPath(c.req.query('next'));
+  if (readSessionToken(c)) return c.redirect(next ?? DEFAULT_AFTER_SIGN_IN, 303);
+  return renderRegister(c, { next });
+};
 
-  app.get('/register', (c) => {
-    const next = safeNextPath(c.req.query('next'));
-    if (readSessionToken(c)) return c.redirect(next ?? DEFAULT_AFTER_SIGN_IN, 303);
-    return renderRegister(c, { next });
-  });
+export const magicLinkRequestPage: Page = (c) => {
+  asVisitor(c);
+  return renderPage(c, { title: 'Sign in with an emailed link' }, <MagicLinkRequestForm />);
+};
 
-  app.get('/login/magic-link', (c) => {
+export const requestMagicLink: Page = async (c) => {
+  const { email = '' } = await formFields(c);
+  try {
+    // Always 202 from the API, account or not: the page says the same either way.
+    await anonymousApi(c).auth.requestMagicLink.mutate({ email });
+  } catch (error) {
+    const failure = apiFailure(error);
     asVisitor(c);
-    return renderPage(c, { title: 'Sign in with an emailed link' }, <MagicLinkRequestForm />);
-  });
-
-  app.post('/login/magic-link', async (c) => {
-    const { email = '' } = await formFields(c);
-    try {
-      // Always 202 from the API, account or not: the page says the same either way.
-      await anonymousApi(c).auth.requestMagicLink.mutate({ email });
-    } catch (error) {
-      const failure = apiFailure(error);
-      asVisitor(c);
-      setFailureStatus(c, failure);
-      return renderPage(
-        c,
-        { title: 'Sign in with an emailed link' },
-        <MagicLinkRequestForm email={email} error={failureMessage(failure)} />,
-      );
-    }
-    return redirectWithNotice(c, '/login/magic-link', CHECK_YOUR_INBOX);
-  });
-
-  // The link from the mail (MAGIC_LINK_URL = {web}/login/magic, the API appends ?token=…). A GET
-  // must not spend the single-use token (mail scanners open links before the member does), so
-  // this page holds it in a form that a small script submits at once; without JavaScript the
-  // member presses the button. The POST goes to the session route like every sign-in.
-  app.get('/login/magic', (c) => {
-    asVisitor(c);
-    const token = c.req.query('token');
-    if (!token) {
-      c.status(400);
-      return renderPage(
-        c,
-        { title: 'Sign-in link not accepted' },
-        <>
-          <FormError message="This sign-in link is incomplete. Open the link from the mail exactly as it was sent." />
-          <p>
-            <a href="/login/magic-link">Email me a new link</a> or <a href="/login">sign in with a password</a>.
-          </p>
-        </>,
-      );
-    }
+    setFailureStatus(c, failure);
     return renderPage(
       c,
-      { title: 'Signing you in', scripts: ['/assets/magic-link.js'] },
-      <form method="post" action={SESSION_ROUTE} id="magic-link-form" class="stack">
-        <input type="hidden" name="magicToken" value={token} />
-        <p>One moment: you are being signed in with the link from your mail.</p>
-        <p class="actions">
-          <button type="submit">Continue to sign in</button>
-        </p>
-      </form>,
+      { title: 'Sign in with an emailed link' },
+      <MagicLinkRequestForm email={email} error={failureMessage(failure)} />,
     );
-  });
-}
+  }
+  return redirectWithNotice(c, '/login/magic-link', CHECK_YOUR_INBOX);
+};
+
+// The link from the mail (MAGIC_LINK_URL = {web}/login/magic, the API appends ?token=…). A GET
+// must not spend the single-use token (mail scanners open links before the member does), so
+// this page holds it in a form that a small script submits at once; without JavaScript the
+// member presses the button. The POST goes to the session route like every sign-in.
+export const magicLinkLandingPage: Page = (c) => {
+  asVisitor(c);
+  const token = c.req.query('token');
+  if (!token) {
+    c.status(400);
+    return renderPage(
+      c,
+      { title: 'Sign-in link not accepted' },
+      <>
+        <FormError message="This sign-in link is incomplete. Open the link from the mail exactly as it was sent." />
+        <p>
+          <a href="/login/magic-link">Email me a new link</a> or <a href="/login">sign in with a password</a>.
+        </p>
+      </>,
+    );
+  }
+  return renderPage(
+    c,
+    { title: 'Signing you in', scripts: ['/assets/magic-link.js'] },
+    <form method="post" action={SESSION_ROUTE} id="magic-link-form" class="stack">
+      <input type="hidden" name="magicToken" value={token} />
+      <p>One moment: you are being signed in with the link from your mail.</p>
+      <p class="actions">
+        <button type="submit">Continue to sign in</button>
+      </p>
+    </form>,
+  );
+};

@@ -8,7 +8,7 @@
 // browser's request signal is passed on, so a visitor who leaves aborts the API request (and
 // with it the model's). Without JavaScript the form posts to /app/companion, which calls
 // `companion.chat` (the finished turn, as JSON) and shows the stored conversation.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, relayHeaders } from '../server/api.js';
@@ -17,6 +17,8 @@ import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { clearSessionCookie, readSessionToken } from '../server/session.js';
 import { formatTime } from './messages.js';
+import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type CompanionConversation = RouterOutputs['companion']['listConversations']['items'][number];
 type CompanionMessage = RouterOutputs['companion']['listMessages']['items'][number];
@@ -36,7 +38,7 @@ async function notFound(c: Context<WebEnv>): Promise<Response> {
 }
 
 function sourceHref(source: { type: 'guide' | 'media'; slug: string }): string {
-  return `/app/${source.type === 'guide' ? 'guides' : 'media'}/${encodeURIComponent(source.slug)}`;
+  return source.type === 'guide' ? urls.guide(source.slug) : urls.mediaItem(source.slug);
 }
 
 function TranscriptItem({ message }: { message: CompanionMessage }) {
@@ -80,7 +82,7 @@ function ChatForm({
   draft?: string;
 }) {
   return (
-    <form method="post" action="/app/companion" class="stack" id="chat-form">
+    <form method="post" action={urls.companion()} class="stack" id="chat-form">
       <FormError message={error} />
       {conversationId ? <input type="hidden" name="conversationId" value={conversationId} /> : null}
       <div>
@@ -100,7 +102,7 @@ function ChatForm({
 function ConversationActions({ conversation, back }: { conversation: CompanionConversation; back: string }) {
   return (
     <span class="actions">
-      <form method="post" action={`/app/companion/${conversation._id}/pin`} class="inline">
+      <form method="post" action={urls.companionPin(conversation._id)} class="inline">
         <input type="hidden" name="pinned" value={conversation.pinned ? 'false' : 'true'} />
         <input type="hidden" name="back" value={back} />
         <button
@@ -111,7 +113,7 @@ function ConversationActions({ conversation, back }: { conversation: CompanionCo
           {conversation.pinned ? 'Unpin' : 'Pin'}
         </button>
       </form>
-      <form method="post" action={`/app/companion/${conversation._id}/delete`} class="inline">
+      <form method="post" action={urls.companionDelete(conversation._id)} class="inline">
         <button type="submit" class="danger" aria-label={`Delete “${conversation.title ?? 'Untitled'}”`}>
           Delete
         </button>
@@ -152,18 +154,18 @@ async function renderIndex(c: Context<WebEnv>, options: { error?: string; draft?
         <ul class="plain conversation-list">
           {conversations.map((conversation) => (
             <li class="card">
-              <a href={`/app/companion/${conversation._id}`}>{conversation.title ?? 'Untitled'}</a>
+              <a href={urls.companionConversation(conversation._id)}>{conversation.title ?? 'Untitled'}</a>
               {conversation.pinned ? <span class="badge">Pinned</span> : null}
               <br />
               <span class="muted">{`Last reply ${formatTime(conversation.updatedAt)}`}</span>{' '}
-              <ConversationActions conversation={conversation} back="/app/companion" />
+              <ConversationActions conversation={conversation} back={urls.companion()} />
             </li>
           ))}
         </ul>
       )}
       {page.nextCursor ? (
         <p>
-          <a href={`/app/companion?cursor=${encodeURIComponent(page.nextCursor)}`}>Older conversations</a>
+          <a href={`${urls.companion()}?cursor=${encodeURIComponent(page.nextCursor)}`}>Older conversations</a>
         </p>
       ) : null}
     </>,
@@ -186,13 +188,13 @@ async function renderConversation(c: Context<WebEnv>, id: string, options: { err
   // The API has no single-conversation read: its title and pin come from the member's list.
   const listed = (await client.companion.listConversations.query({ limit: 100 })).items.find((i) => i._id === id);
   const messages = [...page.items].reverse();
-  const back = `/app/companion/${id}`;
+  const back = urls.companionConversation(id);
   return renderPage(
     c,
     { title: listed?.title ?? 'Companion conversation', scripts: pageScripts },
     <>
       <p>
-        <a href="/app/companion">All companion conversations</a>
+        <a href={urls.companion()}>All companion conversations</a>
         {listed ? ' ' : null}
         {listed ? <ConversationActions conversation={listed} back={back} /> : null}
       </p>
@@ -251,104 +253,98 @@ function relayStream(upstream: ReadableStream<Uint8Array>): ReadableStream<Uint8
   });
 }
 
-export function registerCompanionPages(app: Hono<WebEnv>): void {
-  app.get('/app/companion', (c) => renderIndex(c));
+/** The stream's body is one message; anything larger is refused before it is read. */
+export const limitStreamBody = bodyLimit({
+  maxSize: MAX_STREAM_BODY_BYTES,
+  onError: (c) => c.json({ error: { code: 'payload_too_large', message: 'The message is too long.' } }, 413),
+});
 
-  // Without JavaScript: the whole turn (typed client, JSON), then the stored conversation.
-  app.post('/app/companion', async (c) => {
-    const form = await c.req.parseBody();
-    const message = typeof form.message === 'string' ? form.message : '';
-    const conversationId =
-      typeof form.conversationId === 'string' && UUID.test(form.conversationId) ? form.conversationId : undefined;
-    try {
-      const turn = await api(c).companion.chat.mutate({ message, ...(conversationId ? { conversationId } : {}) });
-      return c.redirect(`/app/companion/${turn.conversationId}`, 303);
-    } catch (error) {
-      const status = apiStatus(error);
-      if (!status || status === 401 || status === 500) throw error;
-      if (status === 404) return notFound(c);
-      c.status(status as 400);
-      const options = { error: apiErrorMessage(error), draft: message };
-      return conversationId ? renderConversation(c, conversationId, options) : renderIndex(c, options);
-    }
-  });
+export const companionPage: Page = (c) => renderIndex(c);
 
-  // The page script's stream (see the header comment): the API's SSE relayed as it comes.
-  app.post(
-    '/app/companion/stream',
-    bodyLimit({
-      maxSize: MAX_STREAM_BODY_BYTES,
-      onError: (c) => c.json({ error: { code: 'payload_too_large', message: 'The message is too long.' } }, 413),
-    }),
-    async (c) => {
-      const { config, fetch } = c.get('web');
-      const raw = await c.req.text();
-      let input: { message?: unknown; conversationId?: unknown };
-      try {
-        input = JSON.parse(raw);
-      } catch {
-        return c.json(
-          { error: { code: 'validation_failed', message: 'Send { message, conversationId? } as JSON.' } },
-          400,
-        );
-      }
-      const body = {
-        message: input?.message,
-        ...(input?.conversationId === undefined || input.conversationId === ''
-          ? {}
-          : { conversationId: input.conversationId }),
-      };
-      const upstream = await fetch(`${config.API_URL}/api/companion/chat`, {
-        method: 'POST',
-        headers: {
-          ...relayHeaders(c),
-          authorization: `Bearer ${readSessionToken(c)}`,
-          'content-type': 'application/json',
-          accept: 'text/event-stream',
-        },
-        body: JSON.stringify(body),
-        // The visitor leaving aborts the API request, which aborts the model's.
-        signal: c.req.raw.signal,
-      });
-      if (!upstream.ok || !(upstream.headers.get('content-type') ?? '').startsWith('text/event-stream'))
-        return passThrough(c, upstream);
-      return new Response(relayStream(upstream.body!), {
-        status: 200,
-        headers: {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-store',
-          'x-accel-buffering': 'no',
-        },
-      });
+// Without JavaScript: the whole turn (typed client, JSON), then the stored conversation.
+export const companionTurn: Page = async (c) => {
+  const form = await c.req.parseBody();
+  const message = typeof form.message === 'string' ? form.message : '';
+  const conversationId =
+    typeof form.conversationId === 'string' && UUID.test(form.conversationId) ? form.conversationId : undefined;
+  try {
+    const turn = await api(c).companion.chat.mutate({ message, ...(conversationId ? { conversationId } : {}) });
+    return c.redirect(urls.companionConversation(turn.conversationId), 303);
+  } catch (error) {
+    const status = apiStatus(error);
+    if (!status || status === 401 || status === 500) throw error;
+    if (status === 404) return notFound(c);
+    c.status(status as 400);
+    const options = { error: apiErrorMessage(error), draft: message };
+    return conversationId ? renderConversation(c, conversationId, options) : renderIndex(c, options);
+  }
+};
+
+// The page script's stream (see the header comment): the API's SSE relayed as it comes.
+export const companionStream: Page = async (c) => {
+  const { config, fetch } = c.get('web');
+  const raw = await c.req.text();
+  let input: { message?: unknown; conversationId?: unknown };
+  try {
+    input = JSON.parse(raw);
+  } catch {
+    return c.json({ error: { code: 'validation_failed', message: 'Send { message, conversationId? } as JSON.' } }, 400);
+  }
+  const body = {
+    message: input?.message,
+    ...(input?.conversationId === undefined || input.conversationId === ''
+      ? {}
+      : { conversationId: input.conversationId }),
+  };
+  const upstream = await fetch(`${config.API_URL}/api/companion/chat`, {
+    method: 'POST',
+    headers: {
+      ...relayHeaders(c),
+      authorization: `Bearer ${readSessionToken(c)}`,
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
     },
-  );
-
-  app.get('/app/companion/:id', (c) => renderConversation(c, c.req.param('id')));
-
-  app.post('/app/companion/:id/pin', async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return notFound(c);
-    const form = await c.req.parseBody();
-    const pinned = form.pinned !== 'false';
-    const back = form.back === `/app/companion/${id}` ? form.back : '/app/companion';
-    try {
-      await api(c).companion.pinConversation.mutate({ id, pinned });
-    } catch (error) {
-      if (apiStatus(error) === 404) return notFound(c);
-      throw error;
-    }
-    return redirectWithNotice(c, back, pinned ? 'Conversation pinned.' : 'Conversation unpinned.');
+    body: JSON.stringify(body),
+    // The visitor leaving aborts the API request, which aborts the model's.
+    signal: c.req.raw.signal,
   });
-
-  app.post('/app/companion/:id/delete', async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return notFound(c);
-    try {
-      await api(c).companion.deleteConversation.mutate({ id });
-    } catch (error) {
-      if (apiStatus(error) === 404) return notFound(c);
-      throw error;
-    }
-    return redirectWithNotice(c, '/app/companion', 'Conversation deleted.');
+  if (!upstream.ok || !(upstream.headers.get('content-type') ?? '').startsWith('text/event-stream'))
+    return passThrough(c, upstream);
+  return new Response(relayStream(upstream.body!), {
+    status: 200,
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    },
   });
-}
+};
+
+export const companionConversationPage: Page = (c) => renderConversation(c, pathParam(c, 'id'));
+
+export const pinCompanionConversation: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return notFound(c);
+  const form = await c.req.parseBody();
+  const pinned = form.pinned !== 'false';
+  const back = form.back === urls.companionConversation(id) ? form.back : urls.companion();
+  try {
+    await api(c).companion.pinConversation.mutate({ id, pinned });
+  } catch (error) {
+    if (apiStatus(error) === 404) return notFound(c);
+    throw error;
+  }
+  return redirectWithNotice(c, back, pinned ? 'Conversation pinned.' : 'Conversation unpinned.');
+};
+
+export const deleteCompanionConversation: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return notFound(c);
+  try {
+    await api(c).companion.deleteConversation.mutate({ id });
+  } catch (error) {
+    if (apiStatus(error) === 404) return notFound(c);
+    throw error;
+  }
+  return redirectWithNotice(c, urls.companion(), 'Conversation deleted.');
+};

@@ -2,13 +2,15 @@
 // API shows the feed's URL only in the answer that creates it (it keeps a hash), so the page
 // shows it once, in the answer to the member's own POST, never cached and never in a cookie or
 // on any other page; later visits show whether a link is live and offer a new one or revocation.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { renderPage } from '../server/layout.js';
 import { When } from './events-common.js';
+import type { Page } from './page.js';
+import { urls } from '../urls.js';
 
 type CalendarFeed = RouterOutputs['events']['createCalendarToken'];
 
@@ -54,11 +56,11 @@ async function calendarPage(c: Context<WebEnv>, created: CalendarFeed | null): P
         <p>You have no calendar link.</p>
       )}
       <div class="actions">
-        <form method="post" action="/app/events/calendar" class="inline">
+        <form method="post" action={urls.calendar()} class="inline">
           <button type="submit">{calendarFeed ? 'Make a new link (the old one stops working)' : 'Make a link'}</button>
         </form>
         {calendarFeed ? (
-          <form method="post" action="/app/events/calendar/revoke" class="inline">
+          <form method="post" action={urls.calendarRevoke()} class="inline">
             <button type="submit" class="secondary">
               Turn the link off
             </button>
@@ -69,17 +71,15 @@ async function calendarPage(c: Context<WebEnv>, created: CalendarFeed | null): P
   );
 }
 
-export function registerCalendarPages(app: Hono<WebEnv>): void {
-  app.get('/app/events/calendar', (c) => calendarPage(c, null));
+export const showCalendar: Page = (c) => calendarPage(c, null);
 
-  // Not POST-redirect-GET on purpose: the URL must not travel through a redirect or a cookie.
-  app.post('/app/events/calendar', async (c) => {
-    const created = await api(c).events.createCalendarToken.mutate({});
-    return calendarPage(c, created);
-  });
+// Not POST-redirect-GET on purpose: the URL must not travel through a redirect or a cookie.
+export const createCalendarFeed: Page = async (c) => {
+  const created = await api(c).events.createCalendarToken.mutate({});
+  return calendarPage(c, created);
+};
 
-  app.post('/app/events/calendar/revoke', async (c) => {
-    await api(c).events.revokeCalendarToken.mutate({});
-    return redirectWithNotice(c, '/app/events/calendar', 'The calendar link was turned off.');
-  });
-}
+export const revokeCalendarFeed: Page = async (c) => {
+  await api(c).events.revokeCalendarToken.mutate({});
+  return redirectWithNotice(c, urls.calendar(), 'The calendar link was turned off.');
+};

@@ -9,6 +9,8 @@ import { api } from '../server/api.js';
 import { chosenFiles } from '../server/image-upload.js';
 import type { WebEnv } from '../server/env.js';
 import { renderPage } from '../server/layout.js';
+import { pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 /** The API's HTTP status for a failed call, or null when the failure was not an API answer. */
 export function apiStatus(error: unknown): number | null {
@@ -70,19 +72,17 @@ export const rsvpLabels: Record<NonNullable<EventView['myRsvp']>, string> = {
 };
 
 export function hostPath(host: EventView['host']): string {
-  return host.kind === 'grove'
-    ? `/app/groves/${encodeURIComponent(host.slug)}`
-    : `/app/organizations/${encodeURIComponent(host.slug)}`;
+  return host.kind === 'grove' ? urls.grove(host.slug) : urls.organization(host.slug);
 }
 
-export function eventPath(event: Pick<EventView, 'slug'>, suffix = ''): string {
-  return `/app/events/${encodeURIComponent(event.slug)}${suffix}`;
+export function eventPath(event: Pick<EventView, 'slug'>): string {
+  return urls.event(event.slug);
 }
 
 /** The event behind a POST's slug, or null (the caller answers 404). */
 export async function eventForPost(c: Context<WebEnv>): Promise<EventView | null> {
   try {
-    return await api(c).events.get.query({ event: c.req.param('slug') ?? '' });
+    return await api(c).events.get.query({ event: pathParam(c, 'slug') });
   } catch (caught) {
     rethrowUnless(caught, 404, 400);
     return null;

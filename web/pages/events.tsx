@@ -1,19 +1,17 @@
-// /app/events: the list with the API's filters and cursor paging, the event page with RSVP, the
-// meeting point exactly as the API serves it (null while withheld) and, for the host's
-// organizers, the attendees with approval of pending RSVPs. Create/edit live in
-// events-form.tsx, the calendar feed in events-calendar.tsx.
-import type { Context, Hono } from 'hono';
-import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
+// An event's page (/app/events/:slug) with RSVP, the meeting point exactly as the API serves it
+// (null while withheld) and, for the host's organizers, the attendees with approval of pending
+// RSVPs. The list lives in events-list.tsx, create/edit in events-form.tsx, the calendar feed in
+// events-calendar.tsx.
+import type { Context } from 'hono';
+import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
-import { FormError, renderPage } from '../server/layout.js';
-import { registerCalendarPages } from './events-calendar.js';
+import { renderPage } from '../server/layout.js';
 import {
   apiStatus,
   eventForPost,
   eventPath,
-  EventCard,
   type EventView,
   eventTypeLabels,
   formFields,
@@ -22,217 +20,11 @@ import {
   rethrowUnless,
   rsvpLabels,
   safeHttpUrl,
-  TimeZoneSelect,
-  validTimeZone,
   visibilityLabels,
   When,
-  zonedLocalToIso,
 } from './events-common.js';
-import { registerEventFormPages } from './events-form.js';
-import { registerGrovePages } from './groves.js';
-import { registerOrganizationPages } from './organizations.js';
-
-type ListInput = RouterInputs['events']['list'];
-
-const PAGE_SIZE = 20;
-
-/** The list's query string: the visitor's own words, kept as typed, so the form shows them again. */
-interface ListQuery {
-  when: 'upcoming' | 'past' | 'all';
-  fromDate: string;
-  toDate: string;
-  area: string;
-  grove: string;
-  organization: string;
-  type: string;
-  timeZone: string | null;
-  /** The instant "upcoming"/"past" were measured from (kept across pages so paging stays stable). */
-  now: string;
-  cursor: string;
-}
-
-function readListQuery(c: Context<WebEnv>): ListQuery {
-  const q = (name: string) => (c.req.query(name) ?? '').trim();
-  const when = q('when');
-  const now = q('now');
-  return {
-    when: when === 'past' || when === 'all' ? when : 'upcoming',
-    fromDate: q('from'),
-    toDate: q('to'),
-    area: q('area'),
-    grove: q('grove'),
-    organization: q('organization'),
-    type: q('type'),
-    timeZone: validTimeZone(q('timeZone')),
-    now: Number.isNaN(Date.parse(now)) ? new Date().toISOString() : new Date(now).toISOString(),
-    cursor: q('cursor'),
-  };
-}
-
-/** The API's input for the list, or an error sentence for the filter form. */
-function listInput(query: ListQuery): { input: ListInput } | { error: string } {
-  const zone = query.timeZone ?? 'UTC';
-  const input: ListInput = { limit: PAGE_SIZE };
-  if (query.when === 'upcoming') input.from = query.now;
-  if (query.when === 'past') input.to = query.now;
-  if (query.fromDate) {
-    const from = zonedLocalToIso(`${query.fromDate}T00:00`, zone);
-    if (!from) return { error: 'The "from" date is not a date.' };
-    input.from = from;
-  }
-  if (query.toDate) {
-    const to = zonedLocalToIso(`${query.toDate}T23:59:59`, zone);
-    if (!to) return { error: 'The "to" date is not a date.' };
-    input.to = to;
-  }
-  if (query.area) input.area = query.area;
-  if (query.grove) input.groveId = query.grove;
-  if (query.organization) input.organizationId = query.organization;
-  if (query.type) input.type = query.type as ListInput['type'];
-  if (query.cursor) input.cursor = query.cursor;
-  return { input };
-}
-
-function listHref(query: ListQuery, cursor: string): string {
-  const params = new URLSearchParams();
-  params.set('when', query.when);
-  if (query.when !== 'all') params.set('now', query.now);
-  for (const [name, value] of [
-    ['from', query.fromDate],
-    ['to', query.toDate],
-    ['area', query.area],
-    ['grove', query.grove],
-    ['organization', query.organization],
-    ['type', query.type],
-    ['timeZone', query.timeZone ?? ''],
-  ] as const) {
-    if (value) params.set(name, value);
-  }
-  params.set('cursor', cursor);
-  return `/app/events?${params.toString()}`;
-}
-
-async function listPage(c: Context<WebEnv>): Promise<Response> {
-  const query = readListQuery(c);
-  const client = api(c);
-  const [groves, organizations] = await Promise.all([
-    client.groves.list.query({ limit: 100 }),
-    client.organizations.list.query({ limit: 100 }),
-  ]);
-  const built = listInput(query);
-  let error: string | null = 'error' in built ? built.error : null;
-  let page: RouterOutputs['events']['list'] = { items: [], nextCursor: null };
-  if ('input' in built) {
-    try {
-      page = await client.events.list.query(built.input);
-    } catch (caught) {
-      rethrowUnless(caught, 400, 404);
-      error = apiErrorMessage(caught);
-    }
-  }
-  if (error) c.status(400);
-  return renderPage(
-    c,
-    { title: 'Events', scripts: ['/assets/local-times.js'] },
-    <>
-      <p class="actions">
-        <a class="button" href="/app/events/new">
-          Create an event
-        </a>
-        <a href="/app/events/calendar">Subscribe in your calendar</a>
-      </p>
-      <details class="filters" open={error !== null || query.area !== '' || query.grove !== '' || query.type !== ''}>
-        <summary>Filters</summary>
-        <form method="get" action="/app/events" class="stack" aria-label="Filter events">
-          <div>
-            <label for="filter-when">When</label>
-            <select id="filter-when" name="when">
-              <option value="upcoming" selected={query.when === 'upcoming'}>
-                Upcoming and ongoing
-              </option>
-              <option value="past" selected={query.when === 'past'}>
-                Past
-              </option>
-              <option value="all" selected={query.when === 'all'}>
-                All
-              </option>
-            </select>
-          </div>
-          <div>
-            <label for="filter-from">From date</label>
-            <input id="filter-from" name="from" type="date" value={query.fromDate} />
-          </div>
-          <div>
-            <label for="filter-to">To date</label>
-            <input id="filter-to" name="to" type="date" value={query.toDate} />
-          </div>
-          <TimeZoneSelect id="filter-zone" value={query.timeZone ?? 'UTC'} auto={query.timeZone === null} />
-          <div>
-            <label for="filter-area">
-              Area <span class="hint">(a town or region, e.g. Bristol)</span>
-            </label>
-            <input id="filter-area" name="area" type="text" value={query.area} maxlength={120} />
-          </div>
-          <div>
-            <label for="filter-type">Type</label>
-            <select id="filter-type" name="type">
-              <option value="">Any type</option>
-              {Object.entries(eventTypeLabels).map(([value, label]) => (
-                <option value={value} selected={query.type === value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label for="filter-grove">Grove</label>
-            <select id="filter-grove" name="grove">
-              <option value="">Any grove</option>
-              {groves.items.map((grove) => (
-                <option value={grove._id} selected={query.grove === grove._id}>
-                  {grove.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label for="filter-organization">Organization</label>
-            <select id="filter-organization" name="organization">
-              <option value="">Any organization</option>
-              {organizations.items.map((organization) => (
-                <option value={organization._id} selected={query.organization === organization._id}>
-                  {organization.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <p class="actions">
-            <button type="submit">Show events</button>
-            <a href="/app/events">Clear filters</a>
-          </p>
-        </form>
-      </details>
-      <FormError message={error} />
-      <h2>{query.cursor ? 'More events' : 'Events'}</h2>
-      {page.items.length === 0 ? (
-        <p>No events match.</p>
-      ) : (
-        <ul class="plain">
-          {page.items.map((event) => (
-            <EventCard event={event} />
-          ))}
-        </ul>
-      )}
-      {page.nextCursor ? (
-        <p>
-          <a href={listHref(query, page.nextCursor)} rel="next">
-            Next page
-          </a>
-        </p>
-      ) : null}
-    </>,
-  );
-}
+import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type Attendees = RouterOutputs['events']['attendees'];
 type Reveals = RouterOutputs['events']['reveals'];
@@ -297,7 +89,7 @@ function RsvpControls({ event }: { event: EventView }) {
         {(['going', 'interested'] as const)
           .filter((status) => status !== mine)
           .map((status) => (
-            <form method="post" action={eventPath(event, '/rsvp')} class="inline">
+            <form method="post" action={urls.eventRsvp(event.slug)} class="inline">
               <input type="hidden" name="status" value={status} />
               <button type="submit" class={status === 'going' ? undefined : 'secondary'}>
                 {status === 'going' ? "RSVP: I'm going" : "RSVP: I'm interested"}
@@ -305,7 +97,7 @@ function RsvpControls({ event }: { event: EventView }) {
             </form>
           ))}
         {mine ? (
-          <form method="post" action={eventPath(event, '/rsvp/withdraw')} class="inline">
+          <form method="post" action={urls.eventRsvpWithdraw(event.slug)} class="inline">
             <button type="submit" class="secondary">
               Withdraw my RSVP
             </button>
@@ -327,11 +119,7 @@ function AttendeeList({ event, attendees }: { event: EventView; attendees: Atten
             {attendee.pending ? ' · waiting for approval' : ''}
           </p>
           {attendee.pending ? (
-            <form
-              method="post"
-              action={eventPath(event, `/attendees/${encodeURIComponent(attendee.handle)}`)}
-              class="actions"
-            >
+            <form method="post" action={urls.eventAttendee(event.slug, attendee.handle)} class="actions">
               <button type="submit" name="decision" value="approve">
                 Approve @{attendee.handle}
               </button>
@@ -346,10 +134,10 @@ function AttendeeList({ event, attendees }: { event: EventView; attendees: Atten
   );
 }
 
-async function eventPage(c: Context<WebEnv>): Promise<Response> {
+export async function showEvent(c: Context<WebEnv>): Promise<Response> {
   let event: EventView;
   try {
-    event = await api(c).events.get.query({ event: c.req.param('slug') ?? '' });
+    event = await api(c).events.get.query({ event: pathParam(c, 'slug') });
   } catch (caught) {
     rethrowUnless(caught, 404, 400);
     return notFoundPage(c);
@@ -407,7 +195,7 @@ async function eventPage(c: Context<WebEnv>): Promise<Response> {
       </dl>
       {event.canManage ? (
         <p class="actions">
-          <a class="button secondary" href={eventPath(event, '/edit')}>
+          <a class="button secondary" href={urls.eventEdit(event.slug)}>
             Edit event
           </a>
         </p>
@@ -456,61 +244,51 @@ async function eventPage(c: Context<WebEnv>): Promise<Response> {
 /** After a refused write: back to the event page with the API's sentence. */
 function backWithError(c: Context<WebEnv>, event: EventView, caught: unknown): Response {
   rethrowUnless(caught, 400, 403, 404, 409, 429);
-  if (apiStatus(caught) === 404) return c.redirect('/app/events', 303);
+  if (apiStatus(caught) === 404) return c.redirect(urls.events(), 303);
   return redirectWithNotice(c, eventPath(event), apiErrorMessage(caught));
 }
 
-/** The events area with its hosts: /app/events, /app/groves and /app/organizations. */
-export function registerEventPages(app: Hono<WebEnv>): void {
-  registerGrovePages(app);
-  registerOrganizationPages(app);
-  app.get('/app/events', listPage);
-  registerCalendarPages(app);
-  registerEventFormPages(app);
-  app.get('/app/events/:slug', eventPage);
+export const rsvpToEvent: Page = async (c) => {
+  const event = await eventForPost(c);
+  if (!event) return notFoundPage(c);
+  const status = (await formFields(c)).status === 'interested' ? 'interested' : 'going';
+  try {
+    const state = await api(c).events.rsvp.mutate({ id: event._id, status });
+    const message = state.myRsvpPending
+      ? 'RSVP sent. An organizer will approve it; the meeting point shows once they have.'
+      : `RSVP saved: ${rsvpLabels[status]}.`;
+    return redirectWithNotice(c, eventPath(event), message);
+  } catch (caught) {
+    return backWithError(c, event, caught);
+  }
+};
 
-  app.post('/app/events/:slug/rsvp', async (c) => {
-    const event = await eventForPost(c);
-    if (!event) return notFoundPage(c);
-    const status = (await formFields(c)).status === 'interested' ? 'interested' : 'going';
-    try {
-      const state = await api(c).events.rsvp.mutate({ id: event._id, status });
-      const message = state.myRsvpPending
-        ? 'RSVP sent. An organizer will approve it; the meeting point shows once they have.'
-        : `RSVP saved: ${rsvpLabels[status]}.`;
-      return redirectWithNotice(c, eventPath(event), message);
-    } catch (caught) {
-      return backWithError(c, event, caught);
-    }
-  });
+export const withdrawRsvp: Page = async (c) => {
+  const event = await eventForPost(c);
+  if (!event) return notFoundPage(c);
+  try {
+    await api(c).events.removeRsvp.mutate({ id: event._id });
+    return redirectWithNotice(c, eventPath(event), 'Your RSVP was withdrawn.');
+  } catch (caught) {
+    return backWithError(c, event, caught);
+  }
+};
 
-  app.post('/app/events/:slug/rsvp/withdraw', async (c) => {
-    const event = await eventForPost(c);
-    if (!event) return notFoundPage(c);
-    try {
-      await api(c).events.removeRsvp.mutate({ id: event._id });
-      return redirectWithNotice(c, eventPath(event), 'Your RSVP was withdrawn.');
-    } catch (caught) {
-      return backWithError(c, event, caught);
-    }
-  });
-
-  app.post('/app/events/:slug/attendees/:handle', async (c) => {
-    const event = await eventForPost(c);
-    if (!event) return notFoundPage(c);
-    const handle = c.req.param('handle');
-    const decision = (await formFields(c)).decision;
-    try {
-      if (decision === 'approve') await api(c).events.approveRsvp.mutate({ id: event._id, handle });
-      else if (decision === 'decline') await api(c).events.declineRsvp.mutate({ id: event._id, handle });
-      else return redirectWithNotice(c, eventPath(event), 'Choose approve or decline.');
-      return redirectWithNotice(
-        c,
-        eventPath(event),
-        decision === 'approve' ? `Approved @${handle}.` : `Declined @${handle}.`,
-      );
-    } catch (caught) {
-      return backWithError(c, event, caught);
-    }
-  });
-}
+export const decideAttendee: Page = async (c) => {
+  const event = await eventForPost(c);
+  if (!event) return notFoundPage(c);
+  const handle = pathParam(c, 'handle');
+  const decision = (await formFields(c)).decision;
+  try {
+    if (decision === 'approve') await api(c).events.approveRsvp.mutate({ id: event._id, handle });
+    else if (decision === 'decline') await api(c).events.declineRsvp.mutate({ id: event._id, handle });
+    else return redirectWithNotice(c, eventPath(event), 'Choose approve or decline.');
+    return redirectWithNotice(
+      c,
+      eventPath(event),
+      decision === 'approve' ? `Approved @${handle}.` : `Declined @${handle}.`,
+    );
+  } catch (caught) {
+    return backWithError(c, event, caught);
+  }
+};

@@ -1,20 +1,18 @@
 // The feed (/app/feed): a scope switcher (friends, public, each grove the member belongs to),
 // cursor paging and the "write a post" form, with up to four images (relayed to the API's upload
 // flow by web/server/image-upload.ts); the member's saved posts (/app/saved) and a
-// member's public posts (/app/handles/:handle). registerFeedPages also registers the other
-// social pages (one post, friends, reports, the admins' report queue).
-import type { Context, Hono } from 'hono';
+// member's public posts (/app/handles/:handle). The other social pages (one post, friends,
+// reports, the admins' report queue) have their own modules; web/routes.ts mounts them all.
+import type { Context } from 'hono';
 import { isApiError } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { checkImages, chosenFiles, IMAGE_LIMITS, ImageFormError, uploadImages } from '../server/image-upload.js';
-import { registerAdminReportPages } from './admin-reports.js';
-import { registerFriendsPages } from './friends.js';
-import { registerPostPages } from './posts.js';
 import { currentPath, formErrorStatus, isNotFound, Pager, PostList, renderNotFound, textField } from './posts-view.js';
-import { registerReportPages } from './reports.js';
+import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 const SCOPE_PATTERN = /^(friends|public|grove:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 const PAGE_SIZE = 20;
@@ -68,7 +66,7 @@ function ScopeSwitcher({ scope, groves }: { scope: string; groves: GroveChoice[]
         {scopes.map((s) => (
           <li>
             <a
-              href={`/app/feed?scope=${encodeURIComponent(s)}`}
+              href={`${urls.feed()}?scope=${encodeURIComponent(s)}`}
               aria-current={s === scope ? 'page' : undefined}
               class={s === scope ? 'current' : undefined}
             >
@@ -86,7 +84,7 @@ function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveCho
   return (
     <section aria-labelledby="compose-heading">
       <h2 id="compose-heading">Write a post</h2>
-      <form method="post" action="/app/feed" class="stack" enctype="multipart/form-data">
+      <form method="post" action={urls.feed()} class="stack" enctype="multipart/form-data">
         <FormError message={state.error} />
         <input type="hidden" name="scope" value={scope} />
         <div>
@@ -144,10 +142,11 @@ async function renderFeed(
     page = await api(c).feed.list.query({ scope: scope, cursor, limit: PAGE_SIZE });
   } catch (error) {
     if (isNotFound(error)) return renderNotFound(c);
-    if (isApiError(error, 'invalid_cursor')) return c.redirect(`/app/feed?scope=${encodeURIComponent(scope)}`, 303);
+    if (isApiError(error, 'invalid_cursor'))
+      return c.redirect(`${urls.feed()}?scope=${encodeURIComponent(scope)}`, 303);
     throw error;
   }
-  const back = compose ? `/app/feed?scope=${encodeURIComponent(scope)}` : currentPath(c);
+  const back = compose ? `${urls.feed()}?scope=${encodeURIComponent(scope)}` : currentPath(c);
   return renderPage(
     c,
     { title: 'Feed' },
@@ -163,7 +162,7 @@ async function renderFeed(
           empty={scope === 'friends' ? 'No posts from you or your friends yet.' : 'No posts here yet.'}
         />
         <Pager
-          basePath="/app/feed"
+          basePath={urls.feed()}
           params={{ scope: scope }}
           cursor={cursor}
           nextCursor={page.nextCursor}
@@ -171,8 +170,8 @@ async function renderFeed(
         />
       </section>
       <p>
-        <a href="/app/saved">Saved posts</a> · <a href="/app/friends">Friends</a> ·{' '}
-        <a href="/app/reports">My reports</a>
+        <a href={urls.saved()}>Saved posts</a> · <a href={urls.friends()}>Friends</a> ·{' '}
+        <a href={urls.reports()}>My reports</a>
       </p>
     </>,
   );
@@ -184,88 +183,81 @@ function audienceToInput(audience: string): { visibility: 'public' | 'friends' |
   return match ? { visibility: 'grove', groveId: match[1] } : null;
 }
 
-export function registerFeedPages(app: Hono<WebEnv>): void {
-  app.get('/app/feed', (c) => renderFeed(c, scopeOf(c.req.query('scope')), c.req.query('cursor') || undefined));
+export const feedPage: Page = (c) => renderFeed(c, scopeOf(c.req.query('scope')), c.req.query('cursor') || undefined);
 
-  app.post('/app/feed', async (c) => {
-    const form = await c.req.parseBody({ all: true });
-    const body = textField(form, 'body');
-    const audience = textField(form, 'audience');
-    const scope = scopeOf(textField(form, 'scope'));
-    const target = audienceToInput(audience);
-    if (!target) {
+export const createPost: Page = async (c) => {
+  const form = await c.req.parseBody({ all: true });
+  const body = textField(form, 'body');
+  const audience = textField(form, 'audience');
+  const scope = scopeOf(textField(form, 'scope'));
+  const target = audienceToInput(audience);
+  if (!target) {
+    c.status(400);
+    return renderFeed(c, scope, undefined, { body, audience, error: 'Choose who can see the post.' });
+  }
+  // The browser does not send files back: after a refusal the member chooses them again.
+  const images = chosenFiles(form, 'images');
+  try {
+    checkImages(images, IMAGE_LIMITS.perPost);
+    const imageKeys = await uploadImages(c, images, 'post');
+    await api(c).posts.create.mutate({ body, ...target, imageKeys });
+  } catch (error) {
+    if (error instanceof ImageFormError) {
       c.status(400);
-      return renderFeed(c, scope, undefined, { body, audience, error: 'Choose who can see the post.' });
+      return renderFeed(c, scope, undefined, { body, audience, error: error.message });
     }
-    // The browser does not send files back: after a refusal the member chooses them again.
-    const images = chosenFiles(form, 'images');
-    try {
-      checkImages(images, IMAGE_LIMITS.perPost);
-      const imageKeys = await uploadImages(c, images, 'post');
-      await api(c).posts.create.mutate({ body, ...target, imageKeys });
-    } catch (error) {
-      if (error instanceof ImageFormError) {
-        c.status(400);
-        return renderFeed(c, scope, undefined, { body, audience, error: error.message });
-      }
-      if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
-      c.status(formErrorStatus(error));
-      // The API names an image by its place in imageKeys; the member knows it by its file name.
-      const message = apiErrorMessage(error).replace(/^imageKeys\[(\d+)\]: /, (whole, index: string) =>
-        images[Number(index)] ? `"${images[Number(index)]!.name}": ` : whole,
-      );
-      return renderFeed(c, scope, undefined, { body, audience, error: message });
-    }
-    return redirectWithNotice(c, `/app/feed?scope=${encodeURIComponent(audience)}`, 'Your post is published.');
-  });
-
-  app.get('/app/saved', async (c) => {
-    const cursor = c.req.query('cursor') || undefined;
-    const me = await currentMember(c);
-    let page: Awaited<ReturnType<ReturnType<typeof api>['me']['listSavedPosts']['query']>>;
-    try {
-      page = await api(c).me.listSavedPosts.query({ cursor, limit: PAGE_SIZE });
-    } catch (error) {
-      if (isApiError(error, 'invalid_cursor')) return c.redirect('/app/saved', 303);
-      throw error;
-    }
-    return renderPage(
-      c,
-      { title: 'Saved posts' },
-      <>
-        <p class="muted">Only you can see what you saved.</p>
-        <PostList posts={page.items} back={currentPath(c)} me={me} empty="You have not saved any post yet." />
-        <Pager basePath="/app/saved" cursor={cursor} nextCursor={page.nextCursor} label="Saved posts" />
-      </>,
+    if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
+    c.status(formErrorStatus(error));
+    // The API names an image by its place in imageKeys; the member knows it by its file name.
+    const message = apiErrorMessage(error).replace(/^imageKeys\[(\d+)\]: /, (whole, index: string) =>
+      images[Number(index)] ? `"${images[Number(index)]!.name}": ` : whole,
     );
-  });
+    return renderFeed(c, scope, undefined, { body, audience, error: message });
+  }
+  return redirectWithNotice(c, `${urls.feed()}?scope=${encodeURIComponent(audience)}`, 'Your post is published.');
+};
 
-  app.get('/app/handles/:handle', async (c) => {
-    const handle = c.req.param('handle');
-    const cursor = c.req.query('cursor') || undefined;
-    if (!/^[A-Za-z0-9_]{3,30}$/.test(handle)) return renderNotFound(c);
-    const me = await currentMember(c);
-    let page: Awaited<ReturnType<ReturnType<typeof api>['handles']['listPosts']['query']>>;
-    try {
-      page = await api(c).handles.listPosts.query({ handle, cursor, limit: PAGE_SIZE });
-    } catch (error) {
-      if (isNotFound(error)) return renderNotFound(c);
-      if (isApiError(error, 'invalid_cursor')) return c.redirect(`/app/handles/${handle}`, 303);
-      throw error;
-    }
-    return renderPage(
-      c,
-      { title: `@${handle}` },
-      <>
-        <h2>Public posts</h2>
-        <PostList posts={page.items} back={currentPath(c)} me={me} empty={`@${handle} has no public posts.`} />
-        <Pager basePath={`/app/handles/${handle}`} cursor={cursor} nextCursor={page.nextCursor} label="Posts" />
-      </>,
-    );
-  });
+export const savedPostsPage: Page = async (c) => {
+  const cursor = c.req.query('cursor') || undefined;
+  const me = await currentMember(c);
+  let page: Awaited<ReturnType<ReturnType<typeof api>['me']['listSavedPosts']['query']>>;
+  try {
+    page = await api(c).me.listSavedPosts.query({ cursor, limit: PAGE_SIZE });
+  } catch (error) {
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(urls.saved(), 303);
+    throw error;
+  }
+  return renderPage(
+    c,
+    { title: 'Saved posts' },
+    <>
+      <p class="muted">Only you can see what you saved.</p>
+      <PostList posts={page.items} back={currentPath(c)} me={me} empty="You have not saved any post yet." />
+      <Pager basePath={urls.saved()} cursor={cursor} nextCursor={page.nextCursor} label="Saved posts" />
+    </>,
+  );
+};
 
-  registerPostPages(app);
-  registerFriendsPages(app);
-  registerReportPages(app);
-  registerAdminReportPages(app);
-}
+export const profilePage: Page = async (c) => {
+  const handle = pathParam(c, 'handle');
+  const cursor = c.req.query('cursor') || undefined;
+  if (!/^[A-Za-z0-9_]{3,30}$/.test(handle)) return renderNotFound(c);
+  const me = await currentMember(c);
+  let page: Awaited<ReturnType<ReturnType<typeof api>['handles']['listPosts']['query']>>;
+  try {
+    page = await api(c).handles.listPosts.query({ handle, cursor, limit: PAGE_SIZE });
+  } catch (error) {
+    if (isNotFound(error)) return renderNotFound(c);
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(urls.profile(handle), 303);
+    throw error;
+  }
+  return renderPage(
+    c,
+    { title: `@${handle}` },
+    <>
+      <h2>Public posts</h2>
+      <PostList posts={page.items} back={currentPath(c)} me={me} empty={`@${handle} has no public posts.`} />
+      <Pager basePath={urls.profile(handle)} cursor={cursor} nextCursor={page.nextCursor} label="Posts" />
+    </>,
+  );
+};

@@ -1,13 +1,15 @@
 // Friends (/app/friends): the member's friends (remove one), invite codes (create one: shown
 // once, right in the answer to the form, never stored or put in a cookie; revoke open ones) and
 // accepting a code someone shared.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { isApiError } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { DateTime, formErrorStatus, Pager, renderNotFound, textField } from './posts-view.js';
+import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,7 +30,7 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
       api(c).friends.listRequests.query({ limit: 50 }),
     ]);
   } catch (error) {
-    if (isApiError(error, 'invalid_cursor')) return c.redirect('/app/friends', 303);
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(urls.friends(), 303);
     throw error;
   }
   return renderPage(
@@ -43,11 +45,11 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
           <ul class="plain">
             {friends.items.map((friend) => (
               <li class="card actions">
-                <a href={`/app/handles/${friend.user.handle}`}>@{friend.user.handle}</a>
+                <a href={urls.profile(friend.user.handle)}>@{friend.user.handle}</a>
                 <span class="muted">
                   friends since <DateTime value={friend.since} />
                 </span>
-                <form method="post" action={`/app/friends/${friend.user._id}/remove`} class="inline">
+                <form method="post" action={urls.friendRemove(friend.user._id)} class="inline">
                   <button type="submit" class="secondary">
                     Remove<span class="visually-hidden"> @{friend.user.handle} from your friends</span>
                   </button>
@@ -56,7 +58,7 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
             ))}
           </ul>
         )}
-        <Pager basePath="/app/friends" cursor={cursor} nextCursor={friends.nextCursor} label="Friends" />
+        <Pager basePath={urls.friends()} cursor={cursor} nextCursor={friends.nextCursor} label="Friends" />
       </section>
 
       <section aria-labelledby="invite-heading">
@@ -75,7 +77,7 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
             </p>
           </div>
         ) : null}
-        <form method="post" action="/app/friends/invites" class="stack">
+        <form method="post" action={urls.friendInvites()} class="stack">
           <FormError message={state.inviteError} />
           <div>
             <label for="invite-days">Valid for (days, 1–30)</label>
@@ -95,7 +97,7 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
                 <span>
                   Created <DateTime value={invite.createdAt} />, expires <DateTime value={invite.expiresAt} />
                 </span>
-                <form method="post" action={`/app/friends/invites/${invite._id}/revoke`} class="inline">
+                <form method="post" action={urls.friendInviteRevoke(invite._id)} class="inline">
                   <button type="submit" class="secondary">
                     Revoke<span class="visually-hidden"> the code created {invite.createdAt}</span>
                   </button>
@@ -108,7 +110,7 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
 
       <section aria-labelledby="accept-heading">
         <h2 id="accept-heading">Accept an invite code</h2>
-        <form method="post" action="/app/friends/accept" class="stack">
+        <form method="post" action={urls.friendAccept()} class="stack">
           <FormError message={state.accept?.error} />
           <div>
             <label for="accept-code">Invite code</label>
@@ -130,48 +132,46 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
   );
 }
 
-export function registerFriendsPages(app: Hono<WebEnv>): void {
-  app.get('/app/friends', (c) => renderFriends(c));
+export const friendsPage: Page = (c) => renderFriends(c);
 
-  app.post('/app/friends/invites', async (c) => {
-    const days = Number.parseInt(textField(await c.req.parseBody(), 'expiresInDays'), 10);
-    try {
-      const invite = await api(c).friends.createInvite.mutate({ expiresInDays: Number.isNaN(days) ? 7 : days });
-      // The code is in this answer only: the page is not cached (Cache-Control: no-store).
-      return renderFriends(c, { newInvite: { code: invite.code, expiresAt: invite.expiresAt } });
-    } catch (error) {
-      if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
-      c.status(formErrorStatus(error));
-      return renderFriends(c, { inviteError: apiErrorMessage(error) });
-    }
-  });
+export const createFriendInvite: Page = async (c) => {
+  const days = Number.parseInt(textField(await c.req.parseBody(), 'expiresInDays'), 10);
+  try {
+    const invite = await api(c).friends.createInvite.mutate({ expiresInDays: Number.isNaN(days) ? 7 : days });
+    // The code is in this answer only: the page is not cached (Cache-Control: no-store).
+    return renderFriends(c, { newInvite: { code: invite.code, expiresAt: invite.expiresAt } });
+  } catch (error) {
+    if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
+    c.status(formErrorStatus(error));
+    return renderFriends(c, { inviteError: apiErrorMessage(error) });
+  }
+};
 
-  app.post('/app/friends/accept', async (c) => {
-    const code = textField(await c.req.parseBody(), 'code').trim();
-    try {
-      const friend = await api(c).friends.acceptInvite.mutate({ code });
-      return redirectWithNotice(c, '/app/friends', `You and @${friend.user.handle} are now friends.`);
-    } catch (error) {
-      if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
-      c.status(formErrorStatus(error));
-      const message = isApiError(error, 'not_found')
-        ? 'This code does not work: it may be mistyped, used, revoked or expired.'
-        : apiErrorMessage(error);
-      return renderFriends(c, { accept: { code, error: message } });
-    }
-  });
+export const acceptFriendInvite: Page = async (c) => {
+  const code = textField(await c.req.parseBody(), 'code').trim();
+  try {
+    const friend = await api(c).friends.acceptInvite.mutate({ code });
+    return redirectWithNotice(c, urls.friends(), `You and @${friend.user.handle} are now friends.`);
+  } catch (error) {
+    if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
+    c.status(formErrorStatus(error));
+    const message = isApiError(error, 'not_found')
+      ? 'This code does not work: it may be mistyped, used, revoked or expired.'
+      : apiErrorMessage(error);
+    return renderFriends(c, { accept: { code, error: message } });
+  }
+};
 
-  app.post('/app/friends/invites/:inviteId/revoke', async (c) => {
-    const inviteId = c.req.param('inviteId');
-    if (!UUID.test(inviteId)) return renderNotFound(c);
-    await api(c).friends.revokeInvite.mutate({ inviteId });
-    return redirectWithNotice(c, '/app/friends', 'The invite code is revoked.');
-  });
+export const revokeFriendInvite: Page = async (c) => {
+  const inviteId = pathParam(c, 'inviteId');
+  if (!UUID.test(inviteId)) return renderNotFound(c);
+  await api(c).friends.revokeInvite.mutate({ inviteId });
+  return redirectWithNotice(c, urls.friends(), 'The invite code is revoked.');
+};
 
-  app.post('/app/friends/:userId/remove', async (c) => {
-    const userId = c.req.param('userId');
-    if (!UUID.test(userId)) return renderNotFound(c);
-    await api(c).friends.remove.mutate({ userId });
-    return redirectWithNotice(c, '/app/friends', 'Removed from your friends.');
-  });
-}
+export const removeFriend: Page = async (c) => {
+  const userId = pathParam(c, 'userId');
+  if (!UUID.test(userId)) return renderNotFound(c);
+  await api(c).friends.remove.mutate({ userId });
+  return redirectWithNotice(c, urls.friends(), 'Removed from your friends.');
+};

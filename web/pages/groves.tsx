@@ -1,133 +1,31 @@
-// /app/groves: the list (search, paging), the grove page (join or ask to, invite codes, leave,
-// upcoming events) and, for the grove's own organizers, its join requests, members, invites,
-// bans and settings. Member lists come from the API only for organizers; nobody else gets them.
-// Groves are created by site admins (POST /api/admin/groves): admins get that form here too.
-import type { Context, Hono } from 'hono';
-import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
-import { api, apiErrorMessage, currentMember } from '../server/api.js';
+// A grove's page (/app/groves/:slug: join or ask to, invite codes, leave, upcoming events) and,
+// for the grove's own organizers, its join requests, members, invites, bans and settings. Member
+// lists come from the API only for organizers; nobody else gets them. The list and the admins'
+// create form are groves-list.tsx.
+import type { Context } from 'hono';
+import type { RouterOutputs } from '../../client-sdk/src/index.js';
+import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
-import { FormError, renderPage } from '../server/layout.js';
-import { apiStatus, EventCard, formFields, notFoundPage, rethrowUnless, When } from './events-common.js';
+import { renderPage } from '../server/layout.js';
+import { EventCard, formFields, notFoundPage, rethrowUnless, When } from './events-common.js';
+import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
-type Grove = RouterOutputs['groves']['get'];
-type JoinPolicy = Grove['joinPolicy'];
+export type Grove = RouterOutputs['groves']['get'];
+export type JoinPolicy = Grove['joinPolicy'];
 
-const joinPolicyLabels: Record<JoinPolicy, string> = {
+export const joinPolicyLabels: Record<JoinPolicy, string> = {
   open: 'Open: anyone can join',
   approval: 'Approval: organizers accept each request',
   invite: 'Invite only: join with a code from an organizer',
 };
 
-function grovePath(grove: Pick<Grove, 'slug'>, suffix = ''): string {
-  return `/app/groves/${encodeURIComponent(grove.slug)}${suffix}`;
+export function grovePath(grove: Pick<Grove, 'slug'>): string {
+  return urls.grove(grove.slug);
 }
 
-function GroveCard({ grove }: { grove: Grove }) {
-  return (
-    <li class="card">
-      <h3>
-        <a href={grovePath(grove)}>{grove.name}</a>
-      </h3>
-      <p>
-        {grove.region.name} · {grove.memberCount} {grove.memberCount === 1 ? 'member' : 'members'} ·{' '}
-        {joinPolicyLabels[grove.joinPolicy]}
-      </p>
-      {grove.myRole ? <p class="muted">You are {grove.myRole === 'organizer' ? 'an organizer' : 'a member'}.</p> : null}
-      {grove.myJoinRequestPending ? <p class="muted">Your request to join is waiting.</p> : null}
-    </li>
-  );
-}
-
-async function listPage(c: Context<WebEnv>, form?: { values: Record<string, string>; error: string }) {
-  const q = (c.req.query('q') ?? '').trim();
-  const cursor = c.req.query('cursor') ?? '';
-  let page: RouterOutputs['groves']['list'] = { items: [], nextCursor: null };
-  let error: string | null = null;
-  try {
-    page = await api(c).groves.list.query({ limit: 20, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) });
-  } catch (caught) {
-    rethrowUnless(caught, 400);
-    error = apiErrorMessage(caught);
-    c.status(400);
-  }
-  const member = await currentMember(c);
-  const next = new URLSearchParams(q ? { q } : {});
-  if (page.nextCursor) next.set('cursor', page.nextCursor);
-  const values = form?.values ?? {};
-  return renderPage(
-    c,
-    { title: 'Groves' },
-    <>
-      <p>Groves are local groups: join one near you to see its events and meet its organizers.</p>
-      <form method="get" action="/app/groves" class="stack" aria-label="Search groves">
-        <div>
-          <label for="grove-q">Search by name or region</label>
-          <input id="grove-q" name="q" type="search" value={q} maxlength={100} />
-        </div>
-        <p>
-          <button type="submit">Search</button>
-        </p>
-      </form>
-      <FormError message={error} />
-      <h2>{q ? `Groves matching “${q}”` : 'All groves'}</h2>
-      {page.items.length === 0 ? (
-        <p>No groves found.</p>
-      ) : (
-        <ul class="plain">
-          {page.items.map((grove) => (
-            <GroveCard grove={grove} />
-          ))}
-        </ul>
-      )}
-      {page.nextCursor ? (
-        <p>
-          <a href={`/app/groves?${next.toString()}`} rel="next">
-            Next page
-          </a>
-        </p>
-      ) : null}
-      {member?.role === 'admin' ? (
-        <>
-          <h2>Create a grove (site admins)</h2>
-          <FormError message={form?.error} />
-          <form method="post" action="/app/groves" class="stack" aria-label="Create a grove">
-            <div>
-              <label for="new-grove-name">Name</label>
-              <input id="new-grove-name" name="name" type="text" required maxlength={120} value={values.name ?? ''} />
-            </div>
-            <div>
-              <label for="new-grove-region">
-                Region <span class="hint">(used by the events' area filter)</span>
-              </label>
-              <input
-                id="new-grove-region"
-                name="region"
-                type="text"
-                required
-                maxlength={120}
-                value={values.region ?? ''}
-              />
-            </div>
-            <div>
-              <label for="new-grove-description">Description</label>
-              <textarea id="new-grove-description" name="description" maxlength={5000}>
-                {values.description ?? ''}
-              </textarea>
-            </div>
-            <JoinPolicySelect id="new-grove-policy" value={(values.joinPolicy as JoinPolicy) || 'approval'} />
-            <p>
-              <button type="submit">Create grove</button>
-            </p>
-          </form>
-          <p class="hint">Appoint its organizers through the API (POST /api/admin/groves/:id/organizers).</p>
-        </>
-      ) : null}
-    </>,
-  );
-}
-
-function JoinPolicySelect({ id, value }: { id: string; value: JoinPolicy }) {
+export function JoinPolicySelect({ id, value }: { id: string; value: JoinPolicy }) {
   return (
     <div>
       <label for={id}>Who can join</label>
@@ -169,7 +67,7 @@ async function organizerData(c: Context<WebEnv>, grove: Grove): Promise<Organize
 function MembershipControls({ grove }: { grove: Grove }) {
   if (grove.myRole) {
     return (
-      <form method="post" action={grovePath(grove, '/leave')}>
+      <form method="post" action={urls.groveLeave(grove.slug)}>
         <p>
           You are {grove.myRole === 'organizer' ? 'an organizer' : 'a member'} of this grove.{' '}
           <button type="submit" class="secondary">
@@ -181,7 +79,7 @@ function MembershipControls({ grove }: { grove: Grove }) {
   }
   if (grove.myJoinRequestPending) {
     return (
-      <form method="post" action={grovePath(grove, '/leave')}>
+      <form method="post" action={urls.groveLeave(grove.slug)}>
         <p>
           Your request to join is waiting for an organizer.{' '}
           <button type="submit" class="secondary">
@@ -194,11 +92,11 @@ function MembershipControls({ grove }: { grove: Grove }) {
   return (
     <>
       {grove.joinPolicy === 'invite' ? null : (
-        <form method="post" action={grovePath(grove, '/join')}>
+        <form method="post" action={urls.groveJoin(grove.slug)}>
           <button type="submit">{grove.joinPolicy === 'open' ? 'Join the grove' : 'Ask to join'}</button>
         </form>
       )}
-      <form method="post" action={grovePath(grove, '/join')} class="stack" aria-label="Join with an invite code">
+      <form method="post" action={urls.groveJoin(grove.slug)} class="stack" aria-label="Join with an invite code">
         <div>
           <label for="invite-code">
             Invite code <span class="hint">(from an organizer; lets you in at once)</span>
@@ -228,11 +126,7 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
               <p>
                 @{request.handle}, asked <When iso={request.requestedAt} />
               </p>
-              <form
-                method="post"
-                action={grovePath(grove, `/requests/${encodeURIComponent(request.handle)}`)}
-                class="actions"
-              >
+              <form method="post" action={urls.groveRequest(grove.slug, request.handle)} class="actions">
                 <button type="submit" name="decision" value="accept">
                   Accept @{request.handle}
                 </button>{' '}
@@ -256,7 +150,7 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
               @{m.handle} · {m.role === 'organizer' ? 'organizer' : 'member'} · joined <When iso={m.joinedAt} />
             </p>
             {m.role === 'member' ? (
-              <form method="post" action={grovePath(grove, `/members/${encodeURIComponent(m.handle)}`)} class="actions">
+              <form method="post" action={urls.groveMember(grove.slug, m.handle)} class="actions">
                 <button type="submit" name="decision" value="remove" class="secondary">
                   Remove @{m.handle}
                 </button>
@@ -274,7 +168,7 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
           <ul class="plain">
             {data.bans.items.map((ban) => (
               <li>
-                <form method="post" action={grovePath(grove, `/bans/${encodeURIComponent(ban.handle)}`)}>
+                <form method="post" action={urls.groveBan(grove.slug, ban.handle)}>
                   @{ban.handle}, since <When iso={ban.bannedAt} />{' '}
                   <button type="submit" class="secondary">
                     Lift the ban on @{ban.handle}
@@ -295,7 +189,7 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
           </p>
         </div>
       ) : null}
-      <form method="post" action={grovePath(grove, '/invites')} class="stack" aria-label="Make an invite code">
+      <form method="post" action={urls.groveInvites(grove.slug)} class="stack" aria-label="Make an invite code">
         <div>
           <label for="invite-uses">How many people may use it</label>
           <input id="invite-uses" name="maxUses" type="number" min={1} max={100} value="1" />
@@ -309,7 +203,7 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
         </p>
       </form>
       <h2>Grove settings</h2>
-      <form method="post" action={grovePath(grove, '/settings')} class="stack" aria-label="Grove settings">
+      <form method="post" action={urls.groveSettings(grove.slug)} class="stack" aria-label="Grove settings">
         <div>
           <label for="grove-name">Name</label>
           <input id="grove-name" name="name" type="text" required maxlength={120} value={grove.name} />
@@ -331,7 +225,7 @@ function OrganizerSections({ grove, data, invite }: { grove: Grove; data: Organi
 
 async function loadGrove(c: Context<WebEnv>): Promise<Grove | null> {
   try {
-    return await api(c).groves.get.query({ grove: c.req.param('slug') ?? '' });
+    return await api(c).groves.get.query({ grove: pathParam(c, 'slug') });
   } catch (caught) {
     rethrowUnless(caught, 404, 400);
     return null;
@@ -364,7 +258,7 @@ async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Pro
       <h2>Upcoming events</h2>
       {grove.myRole === 'organizer' ? (
         <p>
-          <a class="button" href={`/app/events/new?grove=${encodeURIComponent(grove._id)}`}>
+          <a class="button" href={`${urls.eventNew()}?grove=${encodeURIComponent(grove._id)}`}>
             Create an event for this grove
           </a>
         </p>
@@ -379,7 +273,7 @@ async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Pro
         </ul>
       )}
       <p>
-        <a href={`/app/events?grove=${encodeURIComponent(grove._id)}`}>All events of this grove</a>
+        <a href={`${urls.events()}?grove=${encodeURIComponent(grove._id)}`}>All events of this grove</a>
       </p>
       {data ? <OrganizerSections grove={grove} data={data} invite={invite} /> : null}
     </>,
@@ -404,109 +298,66 @@ function groveAction(
   };
 }
 
-export function registerGrovePages(app: Hono<WebEnv>): void {
-  app.get('/app/groves', (c) => listPage(c));
+export const showGrove: Page = async (c) => {
+  const grove = await loadGrove(c);
+  return grove ? grovePage(c, grove) : notFoundPage(c);
+};
 
-  app.post('/app/groves', async (c) => {
-    const values = await formFields(c);
-    const input: RouterInputs['adminSetup']['createGrove'] = {
-      name: values.name ?? '',
-      description: values.description ?? '',
-      region: { name: values.region ?? '' },
-      joinPolicy: (values.joinPolicy || 'approval') as JoinPolicy,
-    };
-    try {
-      const grove = await api(c).adminSetup.createGrove.mutate(input);
-      return redirectWithNotice(c, grovePath(grove), 'Grove created.');
-    } catch (caught) {
-      rethrowUnless(caught, 400, 403, 409, 429);
-      c.status(apiStatus(caught) === 400 ? 400 : (apiStatus(caught) as 403 | 409 | 429));
-      return listPage(c, { values, error: apiErrorMessage(caught) });
-    }
+export const joinGrove: Page = groveAction(async (c, grove, fields) => {
+  const code = fields.code?.trim();
+  const result = await api(c).groves.join.mutate({ id: grove._id, ...(code ? { code } : {}) });
+  return result.status === 'member'
+    ? `You joined ${grove.name}.`
+    : 'Your request was sent; an organizer of the grove will accept or decline it.';
+});
+
+export const leaveGrove: Page = groveAction(async (c, grove) => {
+  await api(c).groves.leave.mutate({ id: grove._id });
+  return grove.myRole ? `You left ${grove.name}.` : 'Your request was withdrawn.';
+});
+
+export const decideJoinRequest: Page = groveAction(async (c, grove, fields) => {
+  const handle = pathParam(c, 'handle');
+  if (fields.decision === 'accept') {
+    await api(c).groves.acceptJoinRequest.mutate({ id: grove._id, handle });
+    return `@${handle} is a member now.`;
+  }
+  await api(c).groves.declineJoinRequest.mutate({ id: grove._id, handle });
+  return `Declined @${handle}'s request.`;
+});
+
+export const removeGroveMember: Page = groveAction(async (c, grove, fields) => {
+  const handle = pathParam(c, 'handle');
+  if (fields.decision === 'ban') {
+    await api(c).groves.ban.mutate({ id: grove._id, handle });
+    return `@${handle} was removed and banned.`;
+  }
+  await api(c).groves.removeMember.mutate({ id: grove._id, handle });
+  return `@${handle} was removed.`;
+});
+
+export const liftGroveBan: Page = groveAction(async (c, grove) => {
+  const handle = pathParam(c, 'handle');
+  await api(c).groves.unban.mutate({ id: grove._id, handle });
+  return `The ban on @${handle} was lifted.`;
+});
+
+// The code is shown once, in this answer (not through a redirect or cookie).
+export const createGroveInvite: Page = groveAction(async (c, grove, fields) => {
+  const invite = await api(c).groves.createInvite.mutate({
+    id: grove._id,
+    maxUses: Number(fields.maxUses) || 1,
+    expiresInHours: Number(fields.expiresInHours) || 168,
   });
+  return grovePage(c, grove, invite);
+});
 
-  app.get('/app/groves/:slug', async (c) => {
-    const grove = await loadGrove(c);
-    return grove ? grovePage(c, grove) : notFoundPage(c);
+export const updateGroveSettings: Page = groveAction(async (c, grove, fields) => {
+  const updated = await api(c).groves.update.mutate({
+    grove: grove._id,
+    name: fields.name ?? grove.name,
+    description: fields.description ?? grove.description,
+    joinPolicy: (fields.joinPolicy || grove.joinPolicy) as JoinPolicy,
   });
-
-  app.post(
-    '/app/groves/:slug/join',
-    groveAction(async (c, grove, fields) => {
-      const code = fields.code?.trim();
-      const result = await api(c).groves.join.mutate({ id: grove._id, ...(code ? { code } : {}) });
-      return result.status === 'member'
-        ? `You joined ${grove.name}.`
-        : 'Your request was sent; an organizer of the grove will accept or decline it.';
-    }),
-  );
-
-  app.post(
-    '/app/groves/:slug/leave',
-    groveAction(async (c, grove) => {
-      await api(c).groves.leave.mutate({ id: grove._id });
-      return grove.myRole ? `You left ${grove.name}.` : 'Your request was withdrawn.';
-    }),
-  );
-
-  app.post(
-    '/app/groves/:slug/requests/:handle',
-    groveAction(async (c, grove, fields) => {
-      const handle = c.req.param('handle') ?? '';
-      if (fields.decision === 'accept') {
-        await api(c).groves.acceptJoinRequest.mutate({ id: grove._id, handle });
-        return `@${handle} is a member now.`;
-      }
-      await api(c).groves.declineJoinRequest.mutate({ id: grove._id, handle });
-      return `Declined @${handle}'s request.`;
-    }),
-  );
-
-  app.post(
-    '/app/groves/:slug/members/:handle',
-    groveAction(async (c, grove, fields) => {
-      const handle = c.req.param('handle') ?? '';
-      if (fields.decision === 'ban') {
-        await api(c).groves.ban.mutate({ id: grove._id, handle });
-        return `@${handle} was removed and banned.`;
-      }
-      await api(c).groves.removeMember.mutate({ id: grove._id, handle });
-      return `@${handle} was removed.`;
-    }),
-  );
-
-  app.post(
-    '/app/groves/:slug/bans/:handle',
-    groveAction(async (c, grove) => {
-      const handle = c.req.param('handle') ?? '';
-      await api(c).groves.unban.mutate({ id: grove._id, handle });
-      return `The ban on @${handle} was lifted.`;
-    }),
-  );
-
-  // The code is shown once, in this answer (not through a redirect or cookie).
-  app.post(
-    '/app/groves/:slug/invites',
-    groveAction(async (c, grove, fields) => {
-      const invite = await api(c).groves.createInvite.mutate({
-        id: grove._id,
-        maxUses: Number(fields.maxUses) || 1,
-        expiresInHours: Number(fields.expiresInHours) || 168,
-      });
-      return grovePage(c, grove, invite);
-    }),
-  );
-
-  app.post(
-    '/app/groves/:slug/settings',
-    groveAction(async (c, grove, fields) => {
-      const updated = await api(c).groves.update.mutate({
-        grove: grove._id,
-        name: fields.name ?? grove.name,
-        description: fields.description ?? grove.description,
-        joinPolicy: (fields.joinPolicy || grove.joinPolicy) as JoinPolicy,
-      });
-      return redirectWithNotice(c, grovePath(updated), 'Settings saved.');
-    }),
-  );
-}
+  return redirectWithNotice(c, grovePath(updated), 'Settings saved.');
+});

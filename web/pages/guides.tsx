@@ -3,11 +3,9 @@
 // allowlist before it goes into the page (defence in depth: a bug or a compromised API must
 // still not put script into the site), and moves its headings one level down so the page keeps
 // a single <h1>. Images become links: the site's policy loads no image from another site.
-import type { Hono } from 'hono';
 import sanitizeHtml from 'sanitize-html';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
-import type { WebEnv } from '../server/env.js';
 import { FormError, renderPage } from '../server/layout.js';
 import {
   apiStatus,
@@ -18,13 +16,13 @@ import {
   renderReadFailure,
   shortDate,
 } from './places-shared.js';
+import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type GuideSummary = RouterOutputs['guides']['list']['items'][number];
 type Category = RouterOutputs['guideCategories']['list']['items'][number];
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const guidePath = (slug: string) => `/app/guides/${encodeURIComponent(slug)}`;
-
 const demote =
   (level: number) =>
   (_tag: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag => ({
@@ -97,105 +95,105 @@ export function guideBodyHtml(html: string): string {
 function GuideItem({ guide }: { guide: GuideSummary }) {
   return (
     <li class="card">
-      <a href={guidePath(guide.slug)}>{guide.title}</a>
+      <a href={urls.guide(guide.slug)}>{guide.title}</a>
       <span class="muted">{` · ${guide.readingMinutes} min read`}</span>
       {guide.summary ? <p>{guide.summary}</p> : null}
     </li>
   );
 }
 
-export function registerGuidePages(app: Hono<WebEnv>): void {
-  app.get('/app/guides', async (c) => {
-    const categoryParam = c.req.query('category') ?? '';
-    const category = SLUG.test(categoryParam) ? categoryParam : undefined;
-    const cursor = c.req.query('cursor') || undefined;
-    const client = api(c);
-    const categoriesRead = client.guideCategories.list.query({ limit: 100 });
-    let guides: GuideSummary[] = [];
-    let nextCursor: string | null = null;
-    let error: string | null = null;
-    try {
-      const page = await client.guides.list.query({ category, cursor, limit: 100 });
-      guides = page.items;
-      nextCursor = page.nextCursor;
-    } catch (failure) {
-      if (apiStatus(failure) !== 400) throw failure;
-      error = formErrorMessage(failure, { cursor: 'Page' });
-      c.status(400);
-    }
-    const categories: Category[] = (await categoriesRead).items;
-    // Grouped by category, in the categories' order; a guide of a category missing from the
-    // list (renamed meanwhile) still shows, under its own name.
-    const groups = new Map<string, { name: string; guides: GuideSummary[] }>();
-    for (const known of categories) groups.set(known.slug, { name: known.name, guides: [] });
-    for (const guide of guides) {
-      const group = groups.get(guide.category.slug) ?? { name: guide.category.name, guides: [] };
-      group.guides.push(guide);
-      groups.set(guide.category.slug, group);
-    }
-    const shown = [...groups.entries()].filter(([, group]) => group.guides.length > 0);
-    return renderPage(
-      c,
-      { title: 'Guides' },
-      <>
-        <form method="get" action="/app/guides" class="filters">
-          <div>
-            <label for="guide-category">Category</label>
-            <select id="guide-category" name="category">
-              <option value="">All categories</option>
-              {categories.map((known) => (
-                <option value={known.slug} selected={category === known.slug}>
-                  {known.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <button type="submit">Show</button>
-          </div>
-        </form>
-        <FormError message={error} />
-        {shown.length === 0 && !error ? <p>No guides here yet.</p> : null}
-        {shown.map(([slug, group]) => (
-          <section aria-labelledby={`category-${slug}`}>
-            <h2 id={`category-${slug}`}>{group.name}</h2>
-            <ul class="plain">
-              {group.guides.map((guide) => (
-                <GuideItem guide={guide} />
-              ))}
-            </ul>
-          </section>
-        ))}
-        {nextCursor ? (
-          <p>
-            <a href={`/app/guides${queryString({ category, cursor: nextCursor })}`}>More guides</a>
-          </p>
-        ) : null}
-      </>,
-    );
-  });
-
-  app.get('/app/guides/:slug', async (c) => {
-    const slug = c.req.param('slug');
-    if (!SLUG.test(slug)) return renderNotFound(c);
-    let guide: RouterOutputs['guides']['get'];
-    try {
-      guide = await api(c).guides.get.query({ slug });
-    } catch (error) {
-      return renderReadFailure(c, error);
-    }
-    return renderPage(
-      c,
-      { title: guide.title },
-      <>
-        <p class="muted">
-          <a href={`/app/guides${queryString({ category: guide.category.slug })}`}>{guide.category.name}</a>
-          {` · ${guide.readingMinutes} min read`}
-          {guide.publishedAt ? ` · ${shortDate(guide.publishedAt)}` : ''}
+export const guideListPage: Page = async (c) => {
+  const categoryParam = c.req.query('category') ?? '';
+  const category = SLUG.test(categoryParam) ? categoryParam : undefined;
+  const cursor = c.req.query('cursor') || undefined;
+  const client = api(c);
+  const categoriesRead = client.guideCategories.list.query({ limit: 100 });
+  // Awaited below; if the guides' read throws first, its rejection must not go unhandled (that ends the process).
+  categoriesRead.catch(() => undefined);
+  let guides: GuideSummary[] = [];
+  let nextCursor: string | null = null;
+  let error: string | null = null;
+  try {
+    const page = await client.guides.list.query({ category, cursor, limit: 100 });
+    guides = page.items;
+    nextCursor = page.nextCursor;
+  } catch (failure) {
+    if (apiStatus(failure) !== 400) throw failure;
+    error = formErrorMessage(failure, { cursor: 'Page' });
+    c.status(400);
+  }
+  const categories: Category[] = (await categoriesRead).items;
+  // Grouped by category, in the categories' order; a guide of a category missing from the
+  // list (renamed meanwhile) still shows, under its own name.
+  const groups = new Map<string, { name: string; guides: GuideSummary[] }>();
+  for (const known of categories) groups.set(known.slug, { name: known.name, guides: [] });
+  for (const guide of guides) {
+    const group = groups.get(guide.category.slug) ?? { name: guide.category.name, guides: [] };
+    group.guides.push(guide);
+    groups.set(guide.category.slug, group);
+  }
+  const shown = [...groups.entries()].filter(([, group]) => group.guides.length > 0);
+  return renderPage(
+    c,
+    { title: 'Guides' },
+    <>
+      <form method="get" action={urls.guides()} class="filters">
+        <div>
+          <label for="guide-category">Category</label>
+          <select id="guide-category" name="category">
+            <option value="">All categories</option>
+            {categories.map((known) => (
+              <option value={known.slug} selected={category === known.slug}>
+                {known.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <button type="submit">Show</button>
+        </div>
+      </form>
+      <FormError message={error} />
+      {shown.length === 0 && !error ? <p>No guides here yet.</p> : null}
+      {shown.map(([slug, group]) => (
+        <section aria-labelledby={`category-${slug}`}>
+          <h2 id={`category-${slug}`}>{group.name}</h2>
+          <ul class="plain">
+            {group.guides.map((guide) => (
+              <GuideItem guide={guide} />
+            ))}
+          </ul>
+        </section>
+      ))}
+      {nextCursor ? (
+        <p>
+          <a href={`${urls.guides()}${queryString({ category, cursor: nextCursor })}`}>More guides</a>
         </p>
-        {guide.summary ? <p class="lead">{guide.summary}</p> : null}
-        <article class="guide-body" dangerouslySetInnerHTML={{ __html: guideBodyHtml(guide.html) }} />
-      </>,
-    );
-  });
-}
+      ) : null}
+    </>,
+  );
+};
+
+export const guidePage: Page = async (c) => {
+  const slug = pathParam(c, 'slug');
+  if (!SLUG.test(slug)) return renderNotFound(c);
+  let guide: RouterOutputs['guides']['get'];
+  try {
+    guide = await api(c).guides.get.query({ slug });
+  } catch (error) {
+    return renderReadFailure(c, error);
+  }
+  return renderPage(
+    c,
+    { title: guide.title },
+    <>
+      <p class="muted">
+        <a href={`${urls.guides()}${queryString({ category: guide.category.slug })}`}>{guide.category.name}</a>
+        {` · ${guide.readingMinutes} min read`}
+        {guide.publishedAt ? ` · ${shortDate(guide.publishedAt)}` : ''}
+      </p>
+      {guide.summary ? <p class="lead">{guide.summary}</p> : null}
+      <article class="guide-body" dangerouslySetInnerHTML={{ __html: guideBodyHtml(guide.html) }} />
+    </>,
+  );
+};

@@ -2,7 +2,7 @@
 // moves (web/assets/map.js calls /app/map/places.json, a same-origin endpoint that asks the API
 // through the typed client). Without JavaScript the page is a filter form and the list of places
 // for the area entered (or everywhere), so nothing depends on the script.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
@@ -16,6 +16,8 @@ import {
   queryString,
   VEGAN_LEVEL_LABELS,
 } from './places-shared.js';
+import type { Page } from './page.js';
+import { urls } from '../urls.js';
 
 type Place = RouterOutputs['places']['list']['items'][number];
 
@@ -62,7 +64,7 @@ function PlaceList({ places }: { places: Place[] }) {
     <ul id="place-list" class="plain">
       {places.map((place) => (
         <li class="card">
-          <a href={`/app/places/${encodeURIComponent(place.slug)}`}>{place.name}</a>
+          <a href={urls.place(place.slug)}>{place.name}</a>
           <span class="muted">
             {' '}
             · {PLACE_TYPE_LABELS[place.type]} · {VEGAN_LEVEL_LABELS[place.veganLevel]}
@@ -77,7 +79,7 @@ function PlaceList({ places }: { places: Place[] }) {
 
 function FilterForm({ filters }: { filters: MapFilters }) {
   return (
-    <form method="get" action="/app/map" class="filters" id="map-filters">
+    <form method="get" action={urls.map()} class="filters" id="map-filters">
       <div>
         <label for="filter-q">Search</label>
         <input id="filter-q" name="q" type="search" value={filters.q ?? ''} maxlength={100} />
@@ -126,79 +128,77 @@ function FilterForm({ filters }: { filters: MapFilters }) {
   );
 }
 
-export function registerMapPages(app: Hono<WebEnv>): void {
-  app.get('/app/map', async (c) => {
-    const filters = readFilters(c);
-    const cursor = c.req.query('cursor') || undefined;
-    let places: Place[] = [];
-    let nextCursor: string | null = null;
-    let error: string | null = null;
-    try {
-      const page = await api(c).places.list.query({ ...filters, cursor, limit: MAP_PAGE_SIZE });
-      places = page.items;
-      nextCursor = page.nextCursor;
-    } catch (failure) {
-      if (apiStatus(failure) !== 400) throw failure;
-      error = formErrorMessage(failure, filterLabels);
-      c.status(400);
-    }
-    const { config } = c.get('web');
-    return renderPage(
-      c,
-      {
-        title: 'Map',
-        scripts: ['/assets/vendor/leaflet/leaflet.js', '/assets/map.js'],
-        styles: ['/assets/vendor/leaflet/leaflet.css'],
-        pageData: {
-          tileUrl: config.WEB_TILE_URL,
-          attribution: config.WEB_TILE_ATTRIBUTION,
-          bbox: error ? null : (filters.bbox ?? null),
-          filters: { type: filters.type ?? null, veganLevel: filters.veganLevel ?? null, q: filters.q ?? null },
-          places: places.map(markerData),
-        },
+export const mapPage: Page = async (c) => {
+  const filters = readFilters(c);
+  const cursor = c.req.query('cursor') || undefined;
+  let places: Place[] = [];
+  let nextCursor: string | null = null;
+  let error: string | null = null;
+  try {
+    const page = await api(c).places.list.query({ ...filters, cursor, limit: MAP_PAGE_SIZE });
+    places = page.items;
+    nextCursor = page.nextCursor;
+  } catch (failure) {
+    if (apiStatus(failure) !== 400) throw failure;
+    error = formErrorMessage(failure, filterLabels);
+    c.status(400);
+  }
+  const { config } = c.get('web');
+  return renderPage(
+    c,
+    {
+      title: 'Map',
+      scripts: ['/assets/vendor/leaflet/leaflet.js', '/assets/map.js'],
+      styles: ['/assets/vendor/leaflet/leaflet.css'],
+      pageData: {
+        tileUrl: config.WEB_TILE_URL,
+        attribution: config.WEB_TILE_ATTRIBUTION,
+        bbox: error ? null : (filters.bbox ?? null),
+        filters: { type: filters.type ?? null, veganLevel: filters.veganLevel ?? null, q: filters.q ?? null },
+        places: places.map(markerData),
       },
-      <>
-        <p class="actions">
-          <a class="button" href="/app/places/new">
-            Submit a place
-          </a>
+    },
+    <>
+      <p class="actions">
+        <a class="button" href={urls.placeNew()}>
+          Submit a place
+        </a>
+      </p>
+      <FilterForm filters={filters} />
+      <FormError message={error} />
+      <section id="map" class="map" aria-label="Map of places" hidden />
+      <h2 id="places-heading">Places in this area</h2>
+      <p id="map-status" class="muted" role="status" aria-live="polite">
+        {places.length === 0 ? 'No places found here.' : `${places.length} places shown.`}
+      </p>
+      <PlaceList places={places} />
+      {nextCursor ? (
+        <p>
+          <a href={`${urls.map()}${queryString({ ...filters, cursor: nextCursor })}`}>More places</a>
         </p>
-        <FilterForm filters={filters} />
-        <FormError message={error} />
-        <section id="map" class="map" aria-label="Map of places" hidden />
-        <h2 id="places-heading">Places in this area</h2>
-        <p id="map-status" class="muted" role="status" aria-live="polite">
-          {places.length === 0 ? 'No places found here.' : `${places.length} places shown.`}
-        </p>
-        <PlaceList places={places} />
-        {nextCursor ? (
-          <p>
-            <a href={`/app/map${queryString({ ...filters, cursor: nextCursor })}`}>More places</a>
-          </p>
-        ) : null}
-      </>,
-    );
-  });
+      ) : null}
+    </>,
+  );
+};
 
-  // The map script's data source: places in the box, as JSON, through the API. Same origin only
-  // (the browser's own cookie; no CORS), GET only, and nothing but what the list shows anyway.
-  app.get('/app/map/places.json', async (c) => {
-    const filters = readFilters(c);
-    if (!filters.bbox) {
-      return c.json(
-        { error: { code: 'validation_failed', message: 'bbox is required: west,south,east,north in degrees.' } },
-        400,
-      );
-    }
-    try {
-      const page = await api(c).places.list.query({ ...filters, limit: MAP_PAGE_SIZE });
-      return c.json({ items: page.items.map(markerData), nextCursor: page.nextCursor });
-    } catch (failure) {
-      const status = apiStatus(failure);
-      if (status === undefined || status === 401 || status >= 500) throw failure;
-      const code = (failure as { data?: { code?: string } }).data?.code ?? 'error';
-      // Field names as the endpoint takes them (bbox, type...), not the form's labels.
-      return c.json({ error: { code, message: formErrorMessage(failure) } }, status as 400);
-    }
-  });
-}
+// The map script's data source: places in the box, as JSON, through the API. Same origin only
+// (the browser's own cookie; no CORS), GET only, and nothing but what the list shows anyway.
+export const mapPlacesJson: Page = async (c) => {
+  const filters = readFilters(c);
+  if (!filters.bbox) {
+    return c.json(
+      { error: { code: 'validation_failed', message: 'bbox is required: west,south,east,north in degrees.' } },
+      400,
+    );
+  }
+  try {
+    const page = await api(c).places.list.query({ ...filters, limit: MAP_PAGE_SIZE });
+    return c.json({ items: page.items.map(markerData), nextCursor: page.nextCursor });
+  } catch (failure) {
+    const status = apiStatus(failure);
+    if (status === undefined || status === 401 || status >= 500) throw failure;
+    const code = (failure as { data?: { code?: string } }).data?.code ?? 'error';
+    // Field names as the endpoint takes them (bbox, type...), not the form's labels.
+    return c.json({ error: { code, message: formErrorMessage(failure) } }, status as 400);
+  }
+};

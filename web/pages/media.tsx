@@ -1,7 +1,7 @@
 // /app/media: the media library (filters, item page) and the member's private watchlist.
 // Nothing is played or embedded here: the page's policy allows no frames and no images from
 // other sites, so trailers and "where to watch" are plain links that the reader chooses to open.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, isSessionRejected } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
@@ -15,6 +15,8 @@ import {
   renderNotFound,
   renderReadFailure,
 } from './places-shared.js';
+import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type MediaItem = RouterOutputs['media']['get'];
 type MediaKind = RouterInputs['media']['adminCreate']['kind'];
@@ -38,7 +40,6 @@ const TAG_LABELS: Record<MediaTag, string> = {
 
 const isKind = (value: string): value is MediaKind => Object.hasOwn(KIND_LABELS, value);
 const isTag = (value: string): value is MediaTag => Object.hasOwn(TAG_LABELS, value);
-const mediaPath = (slug: string) => `/app/media/${encodeURIComponent(slug)}`;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Pages of the watchlist read to tell whether an item is saved (100 each): a bound, not a crawl. */
@@ -47,7 +48,7 @@ const WATCHLIST_PAGES_CHECKED = 10;
 function MediaSummary({ item }: { item: MediaItem }) {
   return (
     <li class="card">
-      <a href={mediaPath(item.slug)}>{item.title}</a>
+      <a href={urls.mediaItem(item.slug)}>{item.title}</a>
       <span class="muted">
         {' · '}
         {KIND_LABELS[item.kind]}
@@ -61,7 +62,7 @@ function MediaSummary({ item }: { item: MediaItem }) {
 
 function MediaFilters({ kind, tag, q }: { kind?: string; tag?: string; q?: string }) {
   return (
-    <form method="get" action="/app/media" class="filters">
+    <form method="get" action={urls.media()} class="filters">
       <div>
         <label for="media-q">Search</label>
         <input id="media-q" name="q" type="search" value={q ?? ''} maxlength={100} />
@@ -107,156 +108,156 @@ async function isSaved(c: Context<WebEnv>, id: string): Promise<boolean> {
   return false;
 }
 
-export function registerMediaPages(app: Hono<WebEnv>): void {
-  app.get('/app/media', async (c) => {
-    const kindParam = c.req.query('kind') ?? '';
-    const tagParam = c.req.query('tag') ?? '';
-    const kind = isKind(kindParam) ? kindParam : undefined;
-    const tag = isTag(tagParam) ? tagParam : undefined;
-    const q = c.req.query('q')?.trim() || undefined;
-    const cursor = c.req.query('cursor') || undefined;
-    let items: MediaItem[] = [];
-    let nextCursor: string | null = null;
-    let error: string | null = null;
-    try {
-      const page = await api(c).media.list.query({ kind, tag, q, cursor, featuredFirst: 'true', limit: 30 });
-      items = page.items;
-      nextCursor = page.nextCursor;
-    } catch (failure) {
-      if (apiStatus(failure) !== 400) throw failure;
-      error = formErrorMessage(failure, { q: 'Search', cursor: 'Page' });
-      c.status(400);
-    }
-    return renderPage(
-      c,
-      { title: 'Media library' },
-      <>
+export const mediaListPage: Page = async (c) => {
+  const kindParam = c.req.query('kind') ?? '';
+  const tagParam = c.req.query('tag') ?? '';
+  const kind = isKind(kindParam) ? kindParam : undefined;
+  const tag = isTag(tagParam) ? tagParam : undefined;
+  const q = c.req.query('q')?.trim() || undefined;
+  const cursor = c.req.query('cursor') || undefined;
+  let items: MediaItem[] = [];
+  let nextCursor: string | null = null;
+  let error: string | null = null;
+  try {
+    const page = await api(c).media.list.query({ kind, tag, q, cursor, featuredFirst: 'true', limit: 30 });
+    items = page.items;
+    nextCursor = page.nextCursor;
+  } catch (failure) {
+    if (apiStatus(failure) !== 400) throw failure;
+    error = formErrorMessage(failure, { q: 'Search', cursor: 'Page' });
+    c.status(400);
+  }
+  return renderPage(
+    c,
+    { title: 'Media library' },
+    <>
+      <p>
+        <a href={urls.mediaWatchlist()}>My watchlist</a>
+      </p>
+      <MediaFilters kind={kind} tag={tag} q={q} />
+      <FormError message={error} />
+      <h2>Films, series and talks</h2>
+      {items.length === 0 && !error ? <p>Nothing found.</p> : null}
+      <ul class="plain">
+        {items.map((item) => (
+          <MediaSummary item={item} />
+        ))}
+      </ul>
+      {nextCursor ? (
         <p>
-          <a href="/app/media/watchlist">My watchlist</a>
+          <a href={`${urls.media()}${queryString({ kind, tag, q, cursor: nextCursor })}`}>More</a>
         </p>
-        <MediaFilters kind={kind} tag={tag} q={q} />
-        <FormError message={error} />
-        <h2>Films, series and talks</h2>
-        {items.length === 0 && !error ? <p>Nothing found.</p> : null}
-        <ul class="plain">
-          {items.map((item) => (
-            <MediaSummary item={item} />
-          ))}
-        </ul>
-        {nextCursor ? (
-          <p>
-            <a href={`/app/media${queryString({ kind, tag, q, cursor: nextCursor })}`}>More</a>
-          </p>
-        ) : null}
-      </>,
-    );
-  });
+      ) : null}
+    </>,
+  );
+};
 
-  // Before /app/media/:slug ("watchlist" is this page, not an item).
-  app.get('/app/media/watchlist', async (c) => {
-    const cursor = c.req.query('cursor') || undefined;
-    let page: RouterOutputs['me']['listWatchlist'];
-    try {
-      page = await api(c).me.listWatchlist.query({ cursor, limit: 50 });
-    } catch (error) {
-      if (apiStatus(error) === 400) return c.redirect('/app/media/watchlist', 303);
-      throw error;
-    }
-    return renderPage(
-      c,
-      { title: 'My watchlist' },
-      <>
-        <p class="muted">Only you can see this list.</p>
-        {page.items.length === 0 ? (
-          <p>
-            Nothing saved yet. <a href="/app/media">Browse the library</a>.
-          </p>
-        ) : null}
-        <ul class="plain">
-          {page.items.map((entry) => (
-            <MediaSummary item={entry.media} />
-          ))}
-        </ul>
-        {page.nextCursor ? (
-          <p>
-            <a href={`/app/media/watchlist${queryString({ cursor: page.nextCursor })}`}>More</a>
-          </p>
-        ) : null}
-      </>,
-    );
-  });
+// Before /app/media/:slug ("watchlist" is this page, not an item).
+export const watchlistPage: Page = async (c) => {
+  const cursor = c.req.query('cursor') || undefined;
+  let page: RouterOutputs['me']['listWatchlist'];
+  try {
+    page = await api(c).me.listWatchlist.query({ cursor, limit: 50 });
+  } catch (error) {
+    if (apiStatus(error) === 400) return c.redirect(urls.mediaWatchlist(), 303);
+    throw error;
+  }
+  return renderPage(
+    c,
+    { title: 'My watchlist' },
+    <>
+      <p class="muted">Only you can see this list.</p>
+      {page.items.length === 0 ? (
+        <p>
+          Nothing saved yet. <a href={urls.media()}>Browse the library</a>.
+        </p>
+      ) : null}
+      <ul class="plain">
+        {page.items.map((entry) => (
+          <MediaSummary item={entry.media} />
+        ))}
+      </ul>
+      {page.nextCursor ? (
+        <p>
+          <a href={`${urls.mediaWatchlist()}${queryString({ cursor: page.nextCursor })}`}>More</a>
+        </p>
+      ) : null}
+    </>,
+  );
+};
 
-  app.get('/app/media/:slug', async (c) => {
-    const slug = c.req.param('slug');
+export const mediaItemPage: Page = async (c) => {
+  const slug = pathParam(c, 'slug');
+  if (!SLUG.test(slug)) return renderNotFound(c);
+  let item: MediaItem;
+  try {
+    item = await api(c).media.get.query({ slug });
+  } catch (error) {
+    return renderReadFailure(c, error);
+  }
+  const saved = await isSaved(c, item._id);
+  return renderPage(
+    c,
+    { title: item.title },
+    <>
+      <p class="muted">
+        {KIND_LABELS[item.kind]}
+        {item.year ? ` · ${item.year}` : ''}
+        {item.tags.length > 0 ? ` · ${item.tags.map((tag) => TAG_LABELS[tag]).join(', ')}` : ''}
+      </p>
+      {item.synopsis ? <p class="pre-line">{item.synopsis}</p> : null}
+      {item.trailer ? (
+        <p>
+          <a href={item.trailer.embedUrl} rel={EXTERNAL_REL}>
+            {`Watch the trailer on ${item.trailer.provider === 'youtube' ? 'YouTube' : 'Vimeo'}`}
+          </a>{' '}
+          <span class="muted">(opens the video site)</span>
+        </p>
+      ) : null}
+      {item.watchLinks.length > 0 ? (
+        <>
+          <h2>Where to watch</h2>
+          <ul>
+            {item.watchLinks.map((link) => (
+              <li>
+                <a href={link.url} rel={EXTERNAL_REL}>
+                  {link.platform}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <h2>Watchlist</h2>
+      <form method="post" action={`${urls.mediaItem(item.slug)}/${saved ? 'unsave' : 'save'}`} class="inline">
+        <button type="submit" class={saved ? 'secondary' : undefined}>
+          {saved ? 'Remove from my watchlist' : 'Save to my watchlist'}
+        </button>
+      </form>
+      <p class="muted">Your watchlist is private: nobody else, admins included, can see it.</p>
+    </>,
+  );
+};
+
+/** Saving to and removing from the watchlist differ in one call and one sentence. */
+function watchlistAction(action: 'save' | 'unsave'): Page {
+  return async (c) => {
+    const slug = pathParam(c, 'slug');
     if (!SLUG.test(slug)) return renderNotFound(c);
-    let item: MediaItem;
     try {
-      item = await api(c).media.get.query({ slug });
+      const item = await api(c).media.get.query({ slug });
+      await api(c).media[action].mutate({ id: item._id });
+      return redirectWithNotice(
+        c,
+        urls.mediaItem(item.slug),
+        action === 'save' ? `Saved “${item.title}” to your watchlist.` : `Removed “${item.title}” from your watchlist.`,
+      );
     } catch (error) {
+      if (isSessionRejected(error)) throw error;
       return renderReadFailure(c, error);
     }
-    const saved = await isSaved(c, item._id);
-    return renderPage(
-      c,
-      { title: item.title },
-      <>
-        <p class="muted">
-          {KIND_LABELS[item.kind]}
-          {item.year ? ` · ${item.year}` : ''}
-          {item.tags.length > 0 ? ` · ${item.tags.map((tag) => TAG_LABELS[tag]).join(', ')}` : ''}
-        </p>
-        {item.synopsis ? <p class="pre-line">{item.synopsis}</p> : null}
-        {item.trailer ? (
-          <p>
-            <a href={item.trailer.embedUrl} rel={EXTERNAL_REL}>
-              {`Watch the trailer on ${item.trailer.provider === 'youtube' ? 'YouTube' : 'Vimeo'}`}
-            </a>{' '}
-            <span class="muted">(opens the video site)</span>
-          </p>
-        ) : null}
-        {item.watchLinks.length > 0 ? (
-          <>
-            <h2>Where to watch</h2>
-            <ul>
-              {item.watchLinks.map((link) => (
-                <li>
-                  <a href={link.url} rel={EXTERNAL_REL}>
-                    {link.platform}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : null}
-        <h2>Watchlist</h2>
-        <form method="post" action={`${mediaPath(item.slug)}/${saved ? 'unsave' : 'save'}`} class="inline">
-          <button type="submit" class={saved ? 'secondary' : undefined}>
-            {saved ? 'Remove from my watchlist' : 'Save to my watchlist'}
-          </button>
-        </form>
-        <p class="muted">Your watchlist is private: nobody else, admins included, can see it.</p>
-      </>,
-    );
-  });
-
-  for (const action of ['save', 'unsave'] as const) {
-    app.post(`/app/media/:slug/${action}`, async (c) => {
-      const slug = c.req.param('slug');
-      if (!SLUG.test(slug)) return renderNotFound(c);
-      try {
-        const item = await api(c).media.get.query({ slug });
-        await api(c).media[action].mutate({ id: item._id });
-        return redirectWithNotice(
-          c,
-          mediaPath(item.slug),
-          action === 'save'
-            ? `Saved “${item.title}” to your watchlist.`
-            : `Removed “${item.title}” from your watchlist.`,
-        );
-      } catch (error) {
-        if (isSessionRejected(error)) throw error;
-        return renderReadFailure(c, error);
-      }
-    });
-  }
+  };
 }
+
+export const saveMedia: Page = watchlistAction('save');
+export const unsaveMedia: Page = watchlistAction('unsave');

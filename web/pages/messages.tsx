@@ -1,5 +1,5 @@
-// /app/messages: the member's conversations, one conversation's messages (newest page first,
-// older pages by cursor), sending, starting a conversation with friends, and live messages.
+// /app/messages/:id: one conversation's messages (newest page first, older pages by cursor),
+// sending, and live messages. The list of conversations is messages-list.tsx.
 //
 // Live messages: the browser never holds the API token, so the page cannot open the API's
 // `/messages` socket with `{ auth: { token } }`. We chose a single-use socket TICKET over a web
@@ -12,21 +12,24 @@
 // the web process and duplicate the rooms, the session-end and reconnection rules that
 // server/realtime already enforces and tests; with tickets there is one socket per tab, the
 // API's own, and the only new credential is short-lived, single-use and useless for REST.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
+import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
-type Conversation = RouterOutputs['conversations']['get'];
-type Message = RouterOutputs['conversations']['listMessages']['items'][number];
-type Friend = RouterOutputs['friends']['list']['items'][number];
+export type Conversation = RouterOutputs['conversations']['get'];
+export type Message = RouterOutputs['conversations']['listMessages']['items'][number];
+export type Friend = RouterOutputs['friends']['list']['items'][number];
 
-const PAGE_SIZE = 30;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const PAGE_SIZE = 30;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const apiStatus = (error: unknown): number | undefined => (isApiError(error) ? error.data?.httpStatus : undefined);
+export const apiStatus = (error: unknown): number | undefined =>
+  isApiError(error) ? error.data?.httpStatus : undefined;
 
 /** "24 Nov 2026, 14:05 UTC": the same text on the server and in the page script. */
 export function formatTime(iso: string): string {
@@ -37,165 +40,21 @@ export function formatTime(iso: string): string {
 }
 
 /** A conversation's name for the viewer: the group's title, or the other members' handles. */
-function conversationName(conversation: Pick<Conversation, 'title' | 'members'>, viewerId: string): string {
+export function conversationName(conversation: Pick<Conversation, 'title' | 'members'>, viewerId: string): string {
   if (conversation.title) return conversation.title;
   const others = conversation.members.filter((m) => m._id !== viewerId).map((m) => `@${m.handle}`);
   return others.length ? others.join(', ') : 'Only you';
 }
 
-async function notFound(c: Context<WebEnv>): Promise<Response> {
+export async function notFound(c: Context<WebEnv>): Promise<Response> {
   c.status(404);
   return renderPage(c, { title: 'Not found' }, <p>Not found.</p>);
 }
 
 /** A cursor from the query string, or undefined (the API validates it). */
-function cursorParam(c: Context<WebEnv>): string | undefined {
+export function cursorParam(c: Context<WebEnv>): string | undefined {
   const cursor = c.req.query('cursor');
   return cursor ? cursor.slice(0, 64) : undefined;
-}
-
-function StartConversationForm({
-  friends,
-  error,
-  values,
-}: {
-  friends: Friend[];
-  error?: string | null;
-  values?: { memberIds: string[]; title: string };
-}) {
-  if (friends.length === 0) {
-    return (
-      <>
-        <FormError message={error} />
-        <p class="muted">
-          You can message your friends and members of your groves. Once you have friends, you can start a conversation
-          with them here.
-        </p>
-      </>
-    );
-  }
-  const chosen = new Set(values?.memberIds ?? []);
-  return (
-    <form method="post" action="/app/messages" class="stack">
-      <FormError message={error} />
-      <fieldset>
-        <legend>Who to message</legend>
-        <ul class="plain">
-          {friends.map((friend) => (
-            <li>
-              <input
-                type="checkbox"
-                id={`member-${friend.user._id}`}
-                name="memberIds"
-                value={friend.user._id}
-                checked={chosen.has(friend.user._id)}
-              />{' '}
-              <label class="inline-label" for={`member-${friend.user._id}`}>
-                @{friend.user.handle}
-              </label>
-            </li>
-          ))}
-        </ul>
-      </fieldset>
-      <div>
-        <label for="conversation-title">
-          Title <span class="hint">(groups of three or more only, optional)</span>
-        </label>
-        <input id="conversation-title" name="title" maxlength={100} value={values?.title ?? ''} />
-      </div>
-      <p>
-        <button type="submit">Start conversation</button>
-      </p>
-    </form>
-  );
-}
-
-async function renderList(
-  c: Context<WebEnv>,
-  options: { error?: string; values?: { memberIds: string[]; title: string } } = {},
-): Promise<Response> {
-  const client = api(c);
-  const me = await currentMember(c);
-  let page: RouterOutputs['conversations']['list'];
-  try {
-    page = await client.conversations.list.query({ cursor: cursorParam(c), limit: PAGE_SIZE });
-  } catch (error) {
-    if (apiStatus(error) !== 400) throw error;
-    c.status(400);
-    return renderPage(c, { title: 'Messages' }, <p>That page link is no longer valid.</p>);
-  }
-  // The page script's refresh (?part=list) needs the list alone: no friends, no layout.
-  if (c.req.query('part') === 'list')
-    return c.html(
-      <div id="conversations">
-        <ConversationList items={page.items} viewerId={me!._id} nextCursor={page.nextCursor} />
-      </div>,
-    );
-  const friends = (await client.friends.list.query({ limit: 100 })).items;
-  const olderPage = Boolean(cursorParam(c));
-  return renderPage(
-    c,
-    {
-      title: 'Messages',
-      scripts: ['/assets/vendor/socket.io/socket.io.min.js', '/assets/live-socket.js', '/assets/messages-list.js'],
-      // Data only: where the socket is. An older page stays as it is (new activity goes to the first).
-      pageData: {
-        socketUrl: new URL(c.get('web').config.API_URL).origin,
-        ticketUrl: '/app/messages/ticket',
-        live: !olderPage,
-      },
-    },
-    <>
-      <h2>Conversations</h2>
-      <div id="conversations">
-        <ConversationList items={page.items} viewerId={me!._id} nextCursor={page.nextCursor} />
-      </div>
-      <p id="live-status" class="muted" role="status" data-state="off">
-        {olderPage ? '' : 'Live updates need JavaScript; reload the page to see new messages.'}
-      </p>
-      <h2>Start a conversation</h2>
-      <StartConversationForm friends={friends} error={options.error} values={options.values} />
-    </>,
-  );
-}
-
-/** The list part of /app/messages; the page script swaps it for a fresh copy on any messaging event. */
-function ConversationList({
-  items,
-  viewerId,
-  nextCursor,
-}: {
-  items: RouterOutputs['conversations']['list']['items'];
-  viewerId: string;
-  nextCursor: string | null;
-}) {
-  return (
-    <>
-      {items.length === 0 ? (
-        <p class="muted">No conversations yet.</p>
-      ) : (
-        <ul class="plain conversation-list">
-          {items.map((conversation) => (
-            <li class="card" data-conversation-id={conversation._id}>
-              <a href={`/app/messages/${conversation._id}`}>{conversationName(conversation, viewerId)}</a>
-              {conversation.unreadCount > 0 ? <span class="badge">{`${conversation.unreadCount} unread`}</span> : null}
-              <br />
-              <span class="muted">
-                {conversation.lastMessageAt
-                  ? `Last message ${formatTime(conversation.lastMessageAt)}`
-                  : `Started ${formatTime(conversation.createdAt)}`}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-      {nextCursor ? (
-        <p>
-          <a href={`/app/messages?cursor=${encodeURIComponent(nextCursor)}`}>Older conversations</a>
-        </p>
-      ) : null}
-    </>
-  );
 }
 
 function MessageItem({
@@ -218,7 +77,7 @@ function MessageItem({
       </p>
       <p class="message-body">{message.body}</p>
       {own ? (
-        <form method="post" action={`/app/messages/${conversationId}/messages/${message._id}/delete`} class="inline">
+        <form method="post" action={urls.messageDelete(conversationId, message._id)} class="inline">
           <button type="submit" class="link">
             Delete for everyone
           </button>
@@ -260,8 +119,8 @@ async function renderConversation(
         conversationId: conversation._id,
         viewerId: me!._id,
         socketUrl: new URL(c.get('web').config.API_URL).origin,
-        ticketUrl: '/app/messages/ticket',
-        readUrl: `/app/messages/${conversation._id}/read`,
+        ticketUrl: urls.messagesTicket(),
+        readUrl: urls.conversationRead(conversation._id),
         live: !olderPage,
       },
     },
@@ -272,12 +131,14 @@ async function renderConversation(
           .filter((m) => m._id !== me!._id)
           .map((m) => `@${m.handle}`)
           .join(', ') || 'nobody else'}
-        . <a href="/app/messages">All conversations</a>
+        . <a href={urls.messages()}>All conversations</a>
       </p>
       <h2 id="messages-heading">Messages</h2>
       {page.nextCursor ? (
         <p>
-          <a href={`/app/messages/${conversation._id}?cursor=${encodeURIComponent(page.nextCursor)}`}>Older messages</a>
+          <a href={`${urls.conversation(conversation._id)}?cursor=${encodeURIComponent(page.nextCursor)}`}>
+            Older messages
+          </a>
         </p>
       ) : null}
       <ol class="plain messages" id="messages" aria-labelledby="messages-heading" aria-live="polite">
@@ -292,13 +153,13 @@ async function renderConversation(
       ) : null}
       {olderPage ? (
         <p>
-          <a href={`/app/messages/${conversation._id}`}>Newest messages</a>
+          <a href={urls.conversation(conversation._id)}>Newest messages</a>
         </p>
       ) : null}
       <p id="live-status" class="muted" role="status" data-state="off">
         {olderPage ? '' : 'Live updates need JavaScript; reload the page to see new messages.'}
       </p>
-      <form method="post" action={`/app/messages/${conversation._id}`} class="stack" id="send-form">
+      <form method="post" action={urls.conversation(conversation._id)} class="stack" id="send-form">
         <FormError message={options.error} />
         <div>
           <label for="message-body">Message</label>
@@ -311,7 +172,7 @@ async function renderConversation(
         </p>
       </form>
       {conversation.unreadCount > 0 ? (
-        <form method="post" action={`/app/messages/${conversation._id}/read`} class="inline" id="read-form">
+        <form method="post" action={urls.conversationRead(conversation._id)} class="inline" id="read-form">
           <button type="submit" class="secondary">
             Mark as read
           </button>
@@ -324,96 +185,67 @@ async function renderConversation(
 /** A same-origin JSON answer for the page script (fetch with Accept: application/json). */
 const wantsJson = (c: Context<WebEnv>) => (c.req.header('accept') ?? '').includes('application/json');
 
-export function registerMessagesPages(app: Hono<WebEnv>): void {
-  app.get('/app/messages', (c) => renderList(c));
+// The page script's ticket for the API's socket (see the header comment): POST, so the global
+// Origin check covers it, and no-store (the frame's default for pages).
+export const issueMessagesTicket: Page = async (c) => {
+  try {
+    const { ticket, expiresAt } = await api(c).realtime.createTicket.mutate({});
+    return c.json({ ticket, expiresAt });
+  } catch (error) {
+    // Tickets count against a per-member limit: past it, the page stops live updates for a while.
+    if (apiStatus(error) !== 429) throw error;
+    return c.json({ error: { code: 'rate_limited', message: apiErrorMessage(error) } }, 429);
+  }
+};
 
-  app.post('/app/messages', async (c) => {
-    const form = await c.req.parseBody({ all: true });
-    const raw = form.memberIds;
-    const memberIds = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter(
-      (value): value is string => typeof value === 'string' && UUID.test(value),
-    );
-    const title = typeof form.title === 'string' ? form.title.trim() : '';
-    const values = { memberIds, title };
-    if (memberIds.length === 0) {
-      c.status(400);
-      return renderList(c, { error: 'Choose at least one person to message.', values });
-    }
-    try {
-      const conversation = await api(c).conversations.create.mutate({
-        memberIds,
-        ...(title && memberIds.length > 1 ? { title } : {}),
-      });
-      return redirectWithNotice(c, `/app/messages/${conversation._id}`, 'Conversation started.');
-    } catch (error) {
-      const status = apiStatus(error);
-      if (!status || status >= 500 || status === 401) throw error;
-      c.status(status as 400);
-      return renderList(c, { error: apiErrorMessage(error), values });
-    }
-  });
+export const conversationPage: Page = (c) => renderConversation(c, pathParam(c, 'id'));
 
-  // The page script's ticket for the API's socket (see the header comment): POST, so the global
-  // Origin check covers it, and no-store (the frame's default for pages).
-  app.post('/app/messages/ticket', async (c) => {
-    try {
-      const { ticket, expiresAt } = await api(c).realtime.createTicket.mutate({});
-      return c.json({ ticket, expiresAt });
-    } catch (error) {
-      // Tickets count against a per-member limit: past it, the page stops live updates for a while.
-      if (apiStatus(error) !== 429) throw error;
-      return c.json({ error: { code: 'rate_limited', message: apiErrorMessage(error) } }, 429);
+export const sendMessage: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return notFound(c);
+  const form = await c.req.parseBody();
+  const body = typeof form.body === 'string' ? form.body : '';
+  try {
+    const message = await api(c).conversations.sendMessage.mutate({ id, body });
+    if (wantsJson(c)) return c.json({ message }, 201);
+    return c.redirect(urls.conversation(id), 303);
+  } catch (error) {
+    const status = apiStatus(error);
+    if (!status || status >= 500 || status === 401) throw error;
+    if (status === 404) return notFound(c);
+    if (wantsJson(c)) {
+      const code = isApiError(error) ? (error.data?.code ?? 'validation_failed') : 'validation_failed';
+      return c.json({ error: { code, message: apiErrorMessage(error) } }, status as 400);
     }
-  });
+    c.status(status as 400);
+    return renderConversation(c, id, { error: apiErrorMessage(error), draft: body });
+  }
+};
 
-  app.get('/app/messages/:id', (c) => renderConversation(c, c.req.param('id')));
+export const markConversationRead: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return notFound(c);
+  try {
+    const state = await api(c).conversations.markRead.mutate({ id });
+    if (wantsJson(c)) return c.json({ unreadCount: state.unreadCount });
+    return redirectWithNotice(c, urls.conversation(id), 'Marked as read.');
+  } catch (error) {
+    if (apiStatus(error) === 404) return notFound(c);
+    throw error;
+  }
+};
 
-  app.post('/app/messages/:id', async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return notFound(c);
-    const form = await c.req.parseBody();
-    const body = typeof form.body === 'string' ? form.body : '';
-    try {
-      const message = await api(c).conversations.sendMessage.mutate({ id, body });
-      if (wantsJson(c)) return c.json({ message }, 201);
-      return c.redirect(`/app/messages/${id}`, 303);
-    } catch (error) {
-      const status = apiStatus(error);
-      if (!status || status >= 500 || status === 401) throw error;
-      if (status === 404) return notFound(c);
-      if (wantsJson(c)) {
-        const code = isApiError(error) ? (error.data?.code ?? 'validation_failed') : 'validation_failed';
-        return c.json({ error: { code, message: apiErrorMessage(error) } }, status as 400);
-      }
-      c.status(status as 400);
-      return renderConversation(c, id, { error: apiErrorMessage(error), draft: body });
-    }
-  });
-
-  app.post('/app/messages/:id/read', async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return notFound(c);
-    try {
-      const state = await api(c).conversations.markRead.mutate({ id });
-      if (wantsJson(c)) return c.json({ unreadCount: state.unreadCount });
-      return redirectWithNotice(c, `/app/messages/${id}`, 'Marked as read.');
-    } catch (error) {
-      if (apiStatus(error) === 404) return notFound(c);
-      throw error;
-    }
-  });
-
-  app.post('/app/messages/:id/messages/:messageId/delete', async (c) => {
-    const { id, messageId } = c.req.param();
-    if (!UUID.test(id) || !UUID.test(messageId)) return notFound(c);
-    try {
-      await api(c).conversations.deleteMessage.mutate({ id, messageId });
-      return redirectWithNotice(c, `/app/messages/${id}`, 'Message deleted.');
-    } catch (error) {
-      const status = apiStatus(error);
-      if (status === 404) return notFound(c);
-      if (status === 403) return redirectWithNotice(c, `/app/messages/${id}`, apiErrorMessage(error));
-      throw error;
-    }
-  });
-}
+export const deleteMessage: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  const messageId = pathParam(c, 'messageId');
+  if (!UUID.test(id) || !UUID.test(messageId)) return notFound(c);
+  try {
+    await api(c).conversations.deleteMessage.mutate({ id, messageId });
+    return redirectWithNotice(c, urls.conversation(id), 'Message deleted.');
+  } catch (error) {
+    const status = apiStatus(error);
+    if (status === 404) return notFound(c);
+    if (status === 403) return redirectWithNotice(c, urls.conversation(id), apiErrorMessage(error));
+    throw error;
+  }
+};

@@ -2,20 +2,22 @@
 // events. The API keeps organization admins out of every answer (privacy) and offers members
 // no membership of their own, so there is nothing to join here; admins are appointed by site
 // admins through the API.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { EventCard, notFoundPage, rethrowUnless, safeHttpUrl } from './events-common.js';
+import { pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type Organization = RouterOutputs['organizations']['get'];
 
 function organizationPath(organization: Pick<Organization, 'slug'>): string {
-  return `/app/organizations/${encodeURIComponent(organization.slug)}`;
+  return urls.organization(organization.slug);
 }
 
-async function listPage(c: Context<WebEnv>): Promise<Response> {
+export async function organizationListPage(c: Context<WebEnv>): Promise<Response> {
   const q = (c.req.query('q') ?? '').trim();
   const cursor = c.req.query('cursor') ?? '';
   let page: RouterOutputs['organizations']['list'] = { items: [], nextCursor: null };
@@ -34,7 +36,7 @@ async function listPage(c: Context<WebEnv>): Promise<Response> {
     { title: 'Organizations' },
     <>
       <p>Organizations host events alongside the groves.</p>
-      <form method="get" action="/app/organizations" class="stack" aria-label="Search organizations">
+      <form method="get" action={urls.organizations()} class="stack" aria-label="Search organizations">
         <div>
           <label for="organization-q">Search by name</label>
           <input id="organization-q" name="q" type="search" value={q} maxlength={100} />
@@ -61,7 +63,7 @@ async function listPage(c: Context<WebEnv>): Promise<Response> {
       )}
       {page.nextCursor ? (
         <p>
-          <a href={`/app/organizations?${next.toString()}`} rel="next">
+          <a href={`${urls.organizations()}?${next.toString()}`} rel="next">
             Next page
           </a>
         </p>
@@ -70,10 +72,10 @@ async function listPage(c: Context<WebEnv>): Promise<Response> {
   );
 }
 
-async function organizationPage(c: Context<WebEnv>): Promise<Response> {
+export async function showOrganization(c: Context<WebEnv>): Promise<Response> {
   let organization: Organization;
   try {
-    organization = await api(c).organizations.get.query({ slug: c.req.param('slug') ?? '' });
+    organization = await api(c).organizations.get.query({ slug: pathParam(c, 'slug') });
   } catch (caught) {
     rethrowUnless(caught, 404, 400);
     return notFoundPage(c);
@@ -108,13 +110,10 @@ async function organizationPage(c: Context<WebEnv>): Promise<Response> {
         </ul>
       )}
       <p>
-        <a href={`/app/events?organization=${encodeURIComponent(organization._id)}`}>All events of this organization</a>
+        <a href={`${urls.events()}?organization=${encodeURIComponent(organization._id)}`}>
+          All events of this organization
+        </a>
       </p>
     </>,
   );
-}
-
-export function registerOrganizationPages(app: Hono<WebEnv>): void {
-  app.get('/app/organizations', listPage);
-  app.get('/app/organizations/:slug', organizationPage);
 }

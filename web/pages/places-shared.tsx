@@ -6,6 +6,7 @@ import { isApiError, type RouterInputs } from '../../client-sdk/src/index.js';
 import { apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { renderPage } from '../server/layout.js';
+import { urls } from '../urls.js';
 
 /** The API's HTTP status for a failed call, or undefined for anything that is not an API answer. */
 export function apiStatus(error: unknown): number | undefined {
@@ -25,7 +26,7 @@ export function renderForbidden(c: Context<WebEnv>): Promise<Response> {
     c,
     { title: 'Not allowed' },
     <p>
-      This page is only for admins. <a href="/app/map">Back to the map</a>.
+      This page is only for admins. <a href={urls.map()}>Back to the map</a>.
     </p>,
   );
 }

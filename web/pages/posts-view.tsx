@@ -7,6 +7,7 @@ import { isApiError } from '../../client-sdk/src/index.js';
 import type { WebEnv } from '../server/env.js';
 import { renderPage } from '../server/layout.js';
 import { safeNextPath } from '../server/next-path.js';
+import { APP_AREA, urls } from '../urls.js';
 
 export type Post = RouterOutputs['posts']['get'];
 export type ReactionKind = keyof Post['reactions'];
@@ -46,7 +47,7 @@ export function currentPath(c: Context<WebEnv>): string {
 /** Where to go after a form: the `back` field when it is one of our /app pages, otherwise `fallback`. */
 export function backPath(raw: unknown, fallback: string): string {
   const path = typeof raw === 'string' ? safeNextPath(raw) : null;
-  return path?.startsWith('/app/') ? path : fallback;
+  return path?.startsWith(APP_AREA) ? path : fallback;
 }
 
 /** API 404 (missing, or not visible to this member: they cannot be told apart). */
@@ -99,7 +100,7 @@ export function Pager({
 
 function ReactionForm({ post, back }: { post: Post; back: string }) {
   return (
-    <form method="post" action={`/app/posts/${post._id}/reaction`} class="actions reactions">
+    <form method="post" action={urls.postReaction(post._id)} class="actions reactions">
       <input type="hidden" name="back" value={back} />
       {reactionKinds.map((kind) => {
         const mine = post.myReaction === kind;
@@ -135,12 +136,12 @@ export function PostCard({
   me: { _id: string; role: string } | null;
   standalone?: boolean;
 }) {
-  const postPath = `/app/posts/${post._id}`;
+  const postPath = urls.post(post._id);
   const mine = me?._id === post.author._id;
   return (
     <article class="card post" id={`post-${post._id}`} aria-labelledby={`post-${post._id}-by`}>
       <p class="post-meta" id={`post-${post._id}-by`}>
-        <a href={`/app/handles/${post.author.handle}`}>@{post.author.handle}</a>{' '}
+        <a href={urls.profile(post.author.handle)}>@{post.author.handle}</a>{' '}
         <span class="muted">
           · {visibilityLabels[post.visibility]} · <DateTime value={post.createdAt} />
         </span>
@@ -175,7 +176,7 @@ export function PostCard({
           </button>
         </form>
         {mine ? null : (
-          <a href={`/app/reports/new?type=post&id=${post._id}&back=${encodeURIComponent(back)}`}>
+          <a href={`${urls.reportNew()}?type=post&id=${post._id}&back=${encodeURIComponent(back)}`}>
             Report<span class="visually-hidden"> the post by @{post.author.handle}</span>
           </a>
         )}

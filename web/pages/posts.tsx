@@ -1,7 +1,7 @@
 // One post (/app/posts/:id) with its comments, and the routes behind every post control: set or
 // remove a reaction, save, unsave, delete, comment, delete a comment. A post the member may not
 // see answers the same 404 page as a missing one.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { isApiError } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { Member, WebEnv } from '../server/env.js';
@@ -19,6 +19,8 @@ import {
   renderNotFound,
   textField,
 } from './posts-view.js';
+import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const COMMENTS_PAGE_SIZE = 50;
@@ -36,7 +38,7 @@ function CommentItem({ comment, post, me }: { comment: Comment; post: Post; me: 
   return (
     <li class="card comment" id={`comment-${comment._id}`}>
       <p class="post-meta">
-        <a href={`/app/handles/${comment.author.handle}`}>@{comment.author.handle}</a>{' '}
+        <a href={urls.profile(comment.author.handle)}>@{comment.author.handle}</a>{' '}
         <span class="muted">
           · <DateTime value={comment.createdAt} />
         </span>
@@ -45,7 +47,7 @@ function CommentItem({ comment, post, me }: { comment: Comment; post: Post; me: 
       <p class="post-body">{comment.body}</p>
       <div class="actions">
         {mayDelete ? (
-          <form method="post" action={`/app/posts/${post._id}/comments/${comment._id}/delete`} class="inline">
+          <form method="post" action={urls.commentDelete(post._id, comment._id)} class="inline">
             <button type="submit" class="secondary">
               Delete comment<span class="visually-hidden"> by @{comment.author.handle}</span>
             </button>
@@ -53,7 +55,7 @@ function CommentItem({ comment, post, me }: { comment: Comment; post: Post; me: 
         ) : null}
         {mine ? null : (
           <a
-            href={`/app/reports/new?type=comment&id=${comment._id}&back=${encodeURIComponent(`/app/posts/${post._id}`)}`}
+            href={`${urls.reportNew()}?type=comment&id=${comment._id}&back=${encodeURIComponent(urls.post(post._id))}`}
           >
             Report comment<span class="visually-hidden"> by @{comment.author.handle}</span>
           </a>
@@ -74,11 +76,11 @@ async function renderPostPage(c: Context<WebEnv>, id: string, commentForm?: Comm
     ]);
   } catch (error) {
     if (isNotFound(error)) return renderNotFound(c);
-    if (isApiError(error, 'invalid_cursor')) return c.redirect(`/app/posts/${id}`, 303);
+    if (isApiError(error, 'invalid_cursor')) return c.redirect(urls.post(id), 303);
     throw error;
   }
   const me = await currentMember(c);
-  const postPath = `/app/posts/${id}`;
+  const postPath = urls.post(id);
   return renderPage(
     c,
     { title: `Post by @${post.author.handle}` },
@@ -113,7 +115,7 @@ async function renderPostPage(c: Context<WebEnv>, id: string, commentForm?: Comm
         </form>
       </section>
       <p>
-        <a href="/app/feed">Back to the feed</a>
+        <a href={urls.feed()}>Back to the feed</a>
       </p>
     </>,
   );
@@ -121,7 +123,7 @@ async function renderPostPage(c: Context<WebEnv>, id: string, commentForm?: Comm
 
 /** Runs a post action; a post the member may not see (any more) gets the 404 page. */
 async function postAction(c: Context<WebEnv>, action: (id: string) => Promise<unknown>, notice: string) {
-  const id = c.req.param('id') ?? '';
+  const id = pathParam(c, 'id');
   if (!UUID.test(id)) return renderNotFound(c);
   const form = await c.req.parseBody();
   try {
@@ -129,77 +131,74 @@ async function postAction(c: Context<WebEnv>, action: (id: string) => Promise<un
   } catch (error) {
     if (isNotFound(error)) return renderNotFound(c);
     if (isApiError(error) && formErrorStatus(error) !== 500) {
-      return redirectWithNotice(c, backPath(form.back, `/app/posts/${id}`), apiErrorMessage(error));
+      return redirectWithNotice(c, backPath(form.back, urls.post(id)), apiErrorMessage(error));
     }
     throw error;
   }
-  const back = backPath(form.back, `/app/posts/${id}`);
-  // Back to the same post in a list (the fragment is ours, added after the path check).
-  return redirectWithNotice(c, back.startsWith('/app/posts/') ? back : `${back}#post-${id}`, notice);
+  const back = backPath(form.back, urls.post(id));
+  // Back to the same post in a list (the fragment is ours, added after the path check); a post's
+  // own page (urls.post('') is its prefix, /app/posts/) needs no fragment.
+  return redirectWithNotice(c, back.startsWith(urls.post('')) ? back : `${back}#post-${id}`, notice);
 }
 
-export function registerPostPages(app: Hono<WebEnv>): void {
-  app.get('/app/posts/:id', (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return renderNotFound(c);
-    return renderPostPage(c, id.toLowerCase());
-  });
+export const postPage: Page = (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return renderNotFound(c);
+  return renderPostPage(c, id.toLowerCase());
+};
 
-  app.post('/app/posts/:id/reaction', async (c) => {
-    const { kind } = await c.req.parseBody();
-    if (kind === 'none') return postAction(c, (id) => api(c).posts.unreact.mutate({ id }), 'Your reaction is removed.');
-    if (!isReactionKind(kind)) return c.text('Unknown reaction.', 400);
-    return postAction(c, (id) => api(c).posts.react.mutate({ id, kind }), 'Your reaction is saved.');
-  });
+export const reactToPost: Page = async (c) => {
+  const { kind } = await c.req.parseBody();
+  if (kind === 'none') return postAction(c, (id) => api(c).posts.unreact.mutate({ id }), 'Your reaction is removed.');
+  if (!isReactionKind(kind)) return c.text('Unknown reaction.', 400);
+  return postAction(c, (id) => api(c).posts.react.mutate({ id, kind }), 'Your reaction is saved.');
+};
 
-  app.post('/app/posts/:id/save', (c) =>
-    postAction(c, (id) => api(c).posts.save.mutate({ id }), 'Saved. Find it under Saved posts.'),
-  );
-  app.post('/app/posts/:id/unsave', (c) =>
-    postAction(c, (id) => api(c).posts.unsave.mutate({ id }), 'Removed from your saved posts.'),
-  );
+export const savePost: Page = (c) =>
+  postAction(c, (id) => api(c).posts.save.mutate({ id }), 'Saved. Find it under Saved posts.');
+export const unsavePost: Page = (c) =>
+  postAction(c, (id) => api(c).posts.unsave.mutate({ id }), 'Removed from your saved posts.');
 
-  app.post('/app/posts/:id/delete', async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return renderNotFound(c);
-    try {
-      await api(c).posts.delete.mutate({ id });
-    } catch (error) {
-      if (isNotFound(error)) return renderNotFound(c);
-      if (isApiError(error) && formErrorStatus(error) !== 500)
-        return redirectWithNotice(c, `/app/posts/${id}`, apiErrorMessage(error));
-      throw error;
-    }
-    return redirectWithNotice(c, '/app/feed', 'The post is deleted.');
-  });
+export const deletePost: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return renderNotFound(c);
+  try {
+    await api(c).posts.delete.mutate({ id });
+  } catch (error) {
+    if (isNotFound(error)) return renderNotFound(c);
+    if (isApiError(error) && formErrorStatus(error) !== 500)
+      return redirectWithNotice(c, urls.post(id), apiErrorMessage(error));
+    throw error;
+  }
+  return redirectWithNotice(c, urls.feed(), 'The post is deleted.');
+};
 
-  app.post('/app/posts/:id/comments', async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return renderNotFound(c);
-    const body = textField(await c.req.parseBody(), 'body');
-    try {
-      await api(c).posts.createComment.mutate({ id, body });
-    } catch (error) {
-      if (isNotFound(error)) return renderNotFound(c);
-      if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
-      c.status(formErrorStatus(error));
-      return renderPostPage(c, id, { body, error: apiErrorMessage(error) });
-    }
-    return redirectWithNotice(c, `/app/posts/${id}#comments`, 'Your comment is published.');
-  });
+export const commentOnPost: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  if (!UUID.test(id)) return renderNotFound(c);
+  const body = textField(await c.req.parseBody(), 'body');
+  try {
+    await api(c).posts.createComment.mutate({ id, body });
+  } catch (error) {
+    if (isNotFound(error)) return renderNotFound(c);
+    if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
+    c.status(formErrorStatus(error));
+    return renderPostPage(c, id, { body, error: apiErrorMessage(error) });
+  }
+  return redirectWithNotice(c, `${urls.post(id)}#comments`, 'Your comment is published.');
+};
 
-  app.post('/app/posts/:id/comments/:commentId/delete', async (c) => {
-    const id = c.req.param('id');
-    const commentId = c.req.param('commentId');
-    if (!UUID.test(id) || !UUID.test(commentId)) return renderNotFound(c);
-    try {
-      await api(c).posts.deleteComment.mutate({ id, commentId });
-    } catch (error) {
-      if (isNotFound(error)) return renderNotFound(c);
-      if (isApiError(error) && formErrorStatus(error) !== 500)
-        return redirectWithNotice(c, `/app/posts/${id}`, apiErrorMessage(error));
-      throw error;
-    }
-    return redirectWithNotice(c, `/app/posts/${id}#comments`, 'The comment is deleted.');
-  });
-}
+export const deleteComment: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  const commentId = pathParam(c, 'commentId');
+  if (!UUID.test(id) || !UUID.test(commentId)) return renderNotFound(c);
+  try {
+    await api(c).posts.deleteComment.mutate({ id, commentId });
+  } catch (error) {
+    if (isNotFound(error)) return renderNotFound(c);
+    if (isApiError(error) && formErrorStatus(error) !== 500)
+      return redirectWithNotice(c, urls.post(id), apiErrorMessage(error));
+    throw error;
+  }
+  return redirectWithNotice(c, `${urls.post(id)}#comments`, 'The comment is deleted.');
+};

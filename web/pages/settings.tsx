@@ -2,7 +2,7 @@
 // (revoke one, or all others), notification preferences, the stolen-phone panic button and
 // account deletion behind a confirmation page. Every change is a plain form post answered with
 // 303 back here and a notice, or the page again with the API's message and status.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
@@ -10,6 +10,8 @@ import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { type ApiFailure, failureMessage, formFields, setFailureStatus, tryApi } from '../server/session-route.js';
 import { clearSessionCookie } from '../server/session.js';
+import { type Page, pathParam } from './page.js';
+import { urls } from '../urls.js';
 
 type Preferences = RouterOutputs['me']['getNotificationPreferences'];
 type NotificationKind = keyof Preferences['push'];
@@ -57,7 +59,7 @@ function SessionRow({ session }: { session: Session }) {
         {session.current ? <strong> · this browser</strong> : null}
       </p>
       {session.current ? null : (
-        <form method="post" action={`/app/settings/sessions/${encodeURIComponent(session._id)}/revoke`} class="inline">
+        <form method="post" action={urls.sessionRevoke(session._id)} class="inline">
           <button
             type="submit"
             class="secondary"
@@ -92,7 +94,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
           your handle.
         </p>
         <SectionError view={view} section="handle" />
-        <form method="post" action="/app/settings/handle" class="stack">
+        <form method="post" action={urls.settingsHandle()} class="stack">
           <div>
             <label for="settings-handle">Handle</label>
             <input
@@ -116,7 +118,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
 
         <h3>Email</h3>
         <SectionError view={view} section="email" />
-        <form method="post" action="/app/settings/email" class="stack">
+        <form method="post" action={urls.settingsEmail()} class="stack">
           <div>
             <label for="settings-email">New email</label>
             <input
@@ -146,7 +148,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
 
         <h3>Password</h3>
         <SectionError view={view} section="password" />
-        <form method="post" action="/app/settings/password" class="stack">
+        <form method="post" action={urls.settingsPassword()} class="stack">
           <div>
             <label for="settings-password-current">Current password</label>
             <input
@@ -188,7 +190,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
           <p class="muted">The newest {SESSIONS_PAGE} sessions are shown; signing out the others ends them all.</p>
         ) : null}
         {others > 0 || sessions.nextCursor ? (
-          <form method="post" action="/app/settings/sessions/revoke-others" class="inline">
+          <form method="post" action={urls.sessionsRevokeOthers()} class="inline">
             <button type="submit" class="secondary">
               Sign out all other sessions
             </button>
@@ -201,7 +203,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
       <section aria-labelledby="notifications-heading">
         <h2 id="notifications-heading">Notifications</h2>
         <SectionError view={view} section="notifications" />
-        <form method="post" action="/app/settings/notifications" class="stack">
+        <form method="post" action={urls.settingsNotifications()} class="stack">
           {CHANNELS.map(([channel, legend, hint]) => (
             <fieldset>
               <legend>{legend}</legend>
@@ -251,7 +253,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
           account and everything in it stay.
         </p>
         <SectionError view={view} section="panic" />
-        <form method="post" action="/app/settings/panic" class="inline">
+        <form method="post" action={urls.settingsPanic()} class="inline">
           <button type="submit" class="danger">
             Sign out everywhere now
           </button>
@@ -262,7 +264,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
         <h2 id="delete-heading">Delete account</h2>
         <p>Deletes your account and everything that belongs to it, for good. You will be asked to confirm.</p>
         <p>
-          <a href="/app/settings/delete">Delete my account…</a>
+          <a href={urls.settingsDelete()}>Delete my account…</a>
         </p>
       </section>
     </>,
@@ -279,7 +281,7 @@ function renderDeleteConfirmation(c: Context<WebEnv>, error?: string) {
         sessions among them). It cannot be undone.
       </p>
       <FormError message={error} />
-      <form method="post" action="/app/settings/delete" class="stack">
+      <form method="post" action={urls.settingsDelete()} class="stack">
         <div>
           <label for="delete-confirm">Type your handle to confirm</label>
           <input
@@ -298,7 +300,7 @@ function renderDeleteConfirmation(c: Context<WebEnv>, error?: string) {
           <button type="submit" class="danger">
             Delete my account for good
           </button>
-          <a href="/app/settings">Keep my account</a>
+          <a href={urls.settings()}>Keep my account</a>
         </p>
       </form>
     </>,
@@ -310,91 +312,89 @@ function failed(c: Context<WebEnv>, section: Section, failure: ApiFailure, value
   return renderSettings(c, { error: { section, message: failureMessage(failure) }, values });
 }
 
-export function registerSettingsPages(app: Hono<WebEnv>): void {
-  app.get('/app/settings', (c) => renderSettings(c));
+export const settingsPage: Page = (c) => renderSettings(c);
 
-  app.post('/app/settings/handle', async (c) => {
-    const { handle = '' } = await formFields(c);
-    const result = await tryApi(() => api(c).me.update.mutate({ handle }));
-    if (!result.ok) return failed(c, 'handle', result.failure, { handle });
-    return redirectWithNotice(c, '/app/settings', `Your handle is now @${result.value.handle}.`);
-  });
+export const changeHandle: Page = async (c) => {
+  const { handle = '' } = await formFields(c);
+  const result = await tryApi(() => api(c).me.update.mutate({ handle }));
+  if (!result.ok) return failed(c, 'handle', result.failure, { handle });
+  return redirectWithNotice(c, urls.settings(), `Your handle is now @${result.value.handle}.`);
+};
 
-  app.post('/app/settings/email', async (c) => {
-    const { email = '', currentPassword = '' } = await formFields(c);
-    const result = await tryApi(() => api(c).me.update.mutate({ email, currentPassword }));
-    if (!result.ok) return failed(c, 'email', result.failure, { email });
-    return redirectWithNotice(c, '/app/settings', 'Your email was changed. Your other sessions were signed out.');
-  });
+export const changeEmail: Page = async (c) => {
+  const { email = '', currentPassword = '' } = await formFields(c);
+  const result = await tryApi(() => api(c).me.update.mutate({ email, currentPassword }));
+  if (!result.ok) return failed(c, 'email', result.failure, { email });
+  return redirectWithNotice(c, urls.settings(), 'Your email was changed. Your other sessions were signed out.');
+};
 
-  app.post('/app/settings/password', async (c) => {
-    const { currentPassword = '', newPassword = '' } = await formFields(c);
-    const result = await tryApi(() => api(c).me.update.mutate({ newPassword, currentPassword }));
-    if (!result.ok) return failed(c, 'password', result.failure);
-    return redirectWithNotice(c, '/app/settings', 'Your password was changed. Your other sessions were signed out.');
-  });
+export const changePassword: Page = async (c) => {
+  const { currentPassword = '', newPassword = '' } = await formFields(c);
+  const result = await tryApi(() => api(c).me.update.mutate({ newPassword, currentPassword }));
+  if (!result.ok) return failed(c, 'password', result.failure);
+  return redirectWithNotice(c, urls.settings(), 'Your password was changed. Your other sessions were signed out.');
+};
 
-  app.post('/app/settings/sessions/revoke-others', async (c) => {
-    const result = await tryApi(() => api(c).me.revokeOtherSessions.mutate({}));
-    if (!result.ok) return failed(c, 'sessions', result.failure);
-    const count = result.value.revokedSessions;
-    return redirectWithNotice(
-      c,
-      '/app/settings',
-      count === 1 ? 'Signed out 1 other session.' : `Signed out ${count} other sessions.`,
-    );
-  });
+export const revokeOtherSessions: Page = async (c) => {
+  const result = await tryApi(() => api(c).me.revokeOtherSessions.mutate({}));
+  if (!result.ok) return failed(c, 'sessions', result.failure);
+  const count = result.value.revokedSessions;
+  return redirectWithNotice(
+    c,
+    urls.settings(),
+    count === 1 ? 'Signed out 1 other session.' : `Signed out ${count} other sessions.`,
+  );
+};
 
-  app.post('/app/settings/sessions/:id/revoke', async (c) => {
-    const id = c.req.param('id');
-    const result = await tryApi(() => api(c).me.revokeSession.mutate({ id }));
-    if (!result.ok) return failed(c, 'sessions', result.failure);
-    return redirectWithNotice(c, '/app/settings', 'The session was signed out.');
-  });
+export const revokeSession: Page = async (c) => {
+  const id = pathParam(c, 'id');
+  const result = await tryApi(() => api(c).me.revokeSession.mutate({ id }));
+  if (!result.ok) return failed(c, 'sessions', result.failure);
+  return redirectWithNotice(c, urls.settings(), 'The session was signed out.');
+};
 
-  app.post('/app/settings/notifications', async (c) => {
-    const fields = await formFields(c);
-    // A plain form sends only ticked boxes: every box not sent is off.
-    const flags = (channel: 'push' | 'email') =>
-      Object.fromEntries(KINDS.map((kind) => [kind, fields[`${channel}.${kind}`] === 'on'])) as Preferences['push'];
-    const result = await tryApi(() =>
-      api(c).me.updateNotificationPreferences.mutate({
-        push: flags('push'),
-        email: flags('email'),
-        pushShowsDetails: fields.pushShowsDetails === 'on',
-      }),
-    );
-    if (!result.ok) return failed(c, 'notifications', result.failure);
-    return redirectWithNotice(c, '/app/settings', 'Notification settings saved.');
-  });
+export const updateNotifications: Page = async (c) => {
+  const fields = await formFields(c);
+  // A plain form sends only ticked boxes: every box not sent is off.
+  const flags = (channel: 'push' | 'email') =>
+    Object.fromEntries(KINDS.map((kind) => [kind, fields[`${channel}.${kind}`] === 'on'])) as Preferences['push'];
+  const result = await tryApi(() =>
+    api(c).me.updateNotificationPreferences.mutate({
+      push: flags('push'),
+      email: flags('email'),
+      pushShowsDetails: fields.pushShowsDetails === 'on',
+    }),
+  );
+  if (!result.ok) return failed(c, 'notifications', result.failure);
+  return redirectWithNotice(c, urls.settings(), 'Notification settings saved.');
+};
 
-  app.post('/app/settings/panic', async (c) => {
-    const result = await tryApi(() => api(c).me.panic.mutate({}));
-    if (!result.ok) return failed(c, 'panic', result.failure);
-    clearSessionCookie(c, c.get('web').config);
-    return redirectWithNotice(
-      c,
-      '/login',
-      'Every session was signed out, this one too, and your calendar feed and sign-in links were cancelled.',
-    );
-  });
+export const panic: Page = async (c) => {
+  const result = await tryApi(() => api(c).me.panic.mutate({}));
+  if (!result.ok) return failed(c, 'panic', result.failure);
+  clearSessionCookie(c, c.get('web').config);
+  return redirectWithNotice(
+    c,
+    '/login',
+    'Every session was signed out, this one too, and your calendar feed and sign-in links were cancelled.',
+  );
+};
 
-  app.get('/app/settings/delete', (c) => renderDeleteConfirmation(c));
+export const deleteAccountPage: Page = (c) => renderDeleteConfirmation(c);
 
-  app.post('/app/settings/delete', async (c) => {
-    const { confirmHandle = '' } = await formFields(c);
-    const member = await currentMember(c);
-    if (!member) return c.redirect('/login', 303);
-    if (confirmHandle.trim().replace(/^@/, '').toLowerCase() !== member.handle) {
-      c.status(400);
-      return renderDeleteConfirmation(c, 'That is not your handle. Nothing was deleted.');
-    }
-    const result = await tryApi(() => api(c).me.delete.mutate({}));
-    if (!result.ok) {
-      setFailureStatus(c, result.failure);
-      return renderDeleteConfirmation(c, failureMessage(result.failure));
-    }
-    clearSessionCookie(c, c.get('web').config);
-    return redirectWithNotice(c, '/', 'Your account and everything in it were deleted.');
-  });
-}
+export const deleteAccount: Page = async (c) => {
+  const { confirmHandle = '' } = await formFields(c);
+  const member = await currentMember(c);
+  if (!member) return c.redirect('/login', 303);
+  if (confirmHandle.trim().replace(/^@/, '').toLowerCase() !== member.handle) {
+    c.status(400);
+    return renderDeleteConfirmation(c, 'That is not your handle. Nothing was deleted.');
+  }
+  const result = await tryApi(() => api(c).me.delete.mutate({}));
+  if (!result.ok) {
+    setFailureStatus(c, result.failure);
+    return renderDeleteConfirmation(c, failureMessage(result.failure));
+  }
+  clearSessionCookie(c, c.get('web').config);
+  return redirectWithNotice(c, '/', 'Your account and everything in it were deleted.');
+};

@@ -3,7 +3,7 @@
 // `app_session` cookie and never shown to the page. Exported for tests (app.request) and for
 // web/main.ts and server/main.ts, which serve it.
 import { Hono } from 'hono';
-import { registerPages } from '../pages/index.js';
+import { mountRoutes } from '../routes.js';
 import { isApiError } from '../../client-sdk/src/index.js';
 import { isSessionRejected } from './api.js';
 import { limitRequestBodies } from './body-limit.js';
@@ -17,6 +17,7 @@ import { requireSameOrigin } from './origin-check.js';
 import { securityHeaders } from './security-headers.js';
 import { clearSessionCookie, readSessionToken } from './session.js';
 import { mountStaticFiles } from './static.js';
+import { urls } from '../urls.js';
 
 export interface WebAppOptions {
   config: WebConfig;
@@ -55,17 +56,17 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   app.use('/app/*', async (c, next) => {
     if (readSessionToken(c)) return next();
     const url = new URL(c.req.url);
-    return c.redirect(loginRedirect(c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/app/feed'), 303);
+    return c.redirect(loginRedirect(c.req.method === 'GET' ? `${url.pathname}${url.search}` : urls.feed()), 303);
   });
 
-  registerPages(app);
+  mountRoutes(app);
 
   app.onError(async (error, c) => {
     // Spec rule 4: the API no longer accepts the session: clear the cookie, back to login.
     if (isSessionRejected(error)) {
       clearSessionCookie(c, config);
       const url = new URL(c.req.url);
-      const back = c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/app/feed';
+      const back = c.req.method === 'GET' ? `${url.pathname}${url.search}` : urls.feed();
       if (c.req.path.startsWith('/api/')) {
         return c.json(
           { error: { code: 'unauthorized', message: 'Your session has ended. Please sign in again.' } },

@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import { currentMember } from './api.js';
 import type { Member, WebEnv } from './env.js';
+import { urls } from '../urls.js';
 
 export interface PageOptions {
   title: string;
@@ -17,22 +18,22 @@ export interface PageOptions {
 }
 
 const memberLinks: Array<[href: string, label: string]> = [
-  ['/app/feed', 'Feed'],
-  ['/app/map', 'Map'],
-  ['/app/events', 'Events'],
-  ['/app/groves', 'Groves'],
-  ['/app/organizations', 'Organizations'],
-  ['/app/messages', 'Messages'],
-  ['/app/media', 'Media'],
-  ['/app/guides', 'Guides'],
-  ['/app/actions', 'Actions'],
-  ['/app/companion', 'Companion'],
-  ['/app/settings', 'Settings'],
+  [urls.feed(), 'Feed'],
+  [urls.map(), 'Map'],
+  [urls.events(), 'Events'],
+  [urls.groves(), 'Groves'],
+  [urls.organizations(), 'Organizations'],
+  [urls.messages(), 'Messages'],
+  [urls.media(), 'Media'],
+  [urls.guides(), 'Guides'],
+  [urls.actions(), 'Actions'],
+  [urls.companion(), 'Companion'],
+  [urls.settings(), 'Settings'],
 ];
 
 const adminLinks: Array<[href: string, label: string]> = [
-  ['/app/admin/places', 'Pending places'],
-  ['/app/admin/reports', 'Reports'],
+  [urls.adminPlaces(), 'Pending places'],
+  [urls.adminReports(), 'Reports'],
 ];
 
 function Navigation({ member, path }: { member: Member | null; path: string }) {
@@ -110,7 +111,7 @@ export async function renderPage(c: Context<WebEnv>, options: PageOptions, body:
               Skip to content
             </a>
             <header class="site-header">
-              <a class="brand" href={member ? '/app/feed' : '/'}>
+              <a class="brand" href={member ? urls.feed() : '/'}>
                 Community Activism
               </a>
               <Navigation member={member} path={c.req.path} />

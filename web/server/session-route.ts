@@ -9,7 +9,7 @@
 // (application/x-www-form-urlencoded), so signing in works without JavaScript: success answers
 // 303 to `next` (same-site paths only) or /app/feed; a failure re-renders the form with the
 // API's message and status. POST /logout is the navigation's sign-out form.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { anonymousApi, api, isSessionRejected } from './api.js';
@@ -17,10 +17,11 @@ import type { WebEnv } from './env.js';
 import { redirectWithNotice } from './flash.js';
 import { safeNextPath } from './next-path.js';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './session.js';
+import { urls } from '../urls.js';
 
 export const SESSION_ROUTE = '/api/session';
 /** Where a visitor goes after signing in when no (safe) `next` was given (spec rule 5). */
-export const DEFAULT_AFTER_SIGN_IN = '/app/feed';
+export const DEFAULT_AFTER_SIGN_IN = urls.feed();
 
 export type Account = RouterOutputs['auth']['login']['user'];
 
@@ -177,13 +178,14 @@ export interface SessionForms {
 /** Bodies are a few short fields; anything larger is refused before it is read. */
 const MAX_SESSION_BODY_BYTES = 16 * 1024;
 
-export function registerSessionRoute(app: Hono<WebEnv>, forms: SessionForms): void {
-  const limit = bodyLimit({
+/** The session route's handlers; web/routes.ts mounts them (the forms come from pages/auth.tsx). */
+export function sessionRouteHandlers(forms: SessionForms) {
+  const limitBody = bodyLimit({
     maxSize: MAX_SESSION_BODY_BYTES,
     onError: (c) => c.json({ error: { code: 'payload_too_large', message: 'The request body is too large.' } }, 413),
   });
 
-  app.post(SESSION_ROUTE, limit, async (c) => {
+  const start = async (c: Context<WebEnv>) => {
     const contentType = c.req.header('content-type') ?? '';
     if (isForm(contentType)) {
       const fields = await formFields(c);
@@ -212,16 +214,16 @@ export function registerSessionRoute(app: Hono<WebEnv>, forms: SessionForms): vo
     // `{ user }` only: where to go next is the client's decision (spec rule 5), never this answer's.
     if (outcome.ok) return c.json({ user: outcome.user }, outcome.status);
     return failureResponse(c, outcome.failure);
-  });
+  };
 
-  app.delete(SESSION_ROUTE, async (c) => {
+  const end = async (c: Context<WebEnv>) => {
     const failure = await endSession(c);
     if (failure) return failureResponse(c, failure);
     return c.json({ ok: true });
-  });
+  };
 
   // The navigation's "Sign out" button (a form: works without JavaScript).
-  app.post('/logout', async (c) => {
+  const logout = async (c: Context<WebEnv>) => {
     const failure = await endSession(c);
     return redirectWithNotice(
       c,
@@ -230,5 +232,7 @@ export function registerSessionRoute(app: Hono<WebEnv>, forms: SessionForms): vo
         ? 'You are signed out on this device. The service could not be reached to end the session: revoke it under Settings, Sessions, from another device.'
         : 'You are signed out.',
     );
-  });
+  };
+
+  return { limitBody, start, end, logout };
 }

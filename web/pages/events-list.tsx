@@ -1,0 +1,217 @@
+// /app/events: the list with the API's filters and cursor paging (the event page is events.tsx).
+import type { Context } from 'hono';
+import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
+import { api, apiErrorMessage } from '../server/api.js';
+import type { WebEnv } from '../server/env.js';
+import { FormError, renderPage } from '../server/layout.js';
+import {
+  EventCard,
+  eventTypeLabels,
+  rethrowUnless,
+  TimeZoneSelect,
+  validTimeZone,
+  zonedLocalToIso,
+} from './events-common.js';
+import { urls } from '../urls.js';
+
+type ListInput = RouterInputs['events']['list'];
+
+const PAGE_SIZE = 20;
+
+/** The list's query string: the visitor's own words, kept as typed, so the form shows them again. */
+interface ListQuery {
+  when: 'upcoming' | 'past' | 'all';
+  fromDate: string;
+  toDate: string;
+  area: string;
+  grove: string;
+  organization: string;
+  type: string;
+  timeZone: string | null;
+  /** The instant "upcoming"/"past" were measured from (kept across pages so paging stays stable). */
+  now: string;
+  cursor: string;
+}
+
+function readListQuery(c: Context<WebEnv>): ListQuery {
+  const q = (name: string) => (c.req.query(name) ?? '').trim();
+  const when = q('when');
+  const now = q('now');
+  return {
+    when: when === 'past' || when === 'all' ? when : 'upcoming',
+    fromDate: q('from'),
+    toDate: q('to'),
+    area: q('area'),
+    grove: q('grove'),
+    organization: q('organization'),
+    type: q('type'),
+    timeZone: validTimeZone(q('timeZone')),
+    now: Number.isNaN(Date.parse(now)) ? new Date().toISOString() : new Date(now).toISOString(),
+    cursor: q('cursor'),
+  };
+}
+
+/** The API's input for the list, or an error sentence for the filter form. */
+function listInput(query: ListQuery): { input: ListInput } | { error: string } {
+  const zone = query.timeZone ?? 'UTC';
+  const input: ListInput = { limit: PAGE_SIZE };
+  if (query.when === 'upcoming') input.from = query.now;
+  if (query.when === 'past') input.to = query.now;
+  if (query.fromDate) {
+    const from = zonedLocalToIso(`${query.fromDate}T00:00`, zone);
+    if (!from) return { error: 'The "from" date is not a date.' };
+    input.from = from;
+  }
+  if (query.toDate) {
+    const to = zonedLocalToIso(`${query.toDate}T23:59:59`, zone);
+    if (!to) return { error: 'The "to" date is not a date.' };
+    input.to = to;
+  }
+  if (query.area) input.area = query.area;
+  if (query.grove) input.groveId = query.grove;
+  if (query.organization) input.organizationId = query.organization;
+  if (query.type) input.type = query.type as ListInput['type'];
+  if (query.cursor) input.cursor = query.cursor;
+  return { input };
+}
+
+function listHref(query: ListQuery, cursor: string): string {
+  const params = new URLSearchParams();
+  params.set('when', query.when);
+  if (query.when !== 'all') params.set('now', query.now);
+  for (const [name, value] of [
+    ['from', query.fromDate],
+    ['to', query.toDate],
+    ['area', query.area],
+    ['grove', query.grove],
+    ['organization', query.organization],
+    ['type', query.type],
+    ['timeZone', query.timeZone ?? ''],
+  ] as const) {
+    if (value) params.set(name, value);
+  }
+  params.set('cursor', cursor);
+  return `${urls.events()}?${params.toString()}`;
+}
+
+export async function eventListPage(c: Context<WebEnv>): Promise<Response> {
+  const query = readListQuery(c);
+  const client = api(c);
+  const [groves, organizations] = await Promise.all([
+    client.groves.list.query({ limit: 100 }),
+    client.organizations.list.query({ limit: 100 }),
+  ]);
+  const built = listInput(query);
+  let error: string | null = 'error' in built ? built.error : null;
+  let page: RouterOutputs['events']['list'] = { items: [], nextCursor: null };
+  if ('input' in built) {
+    try {
+      page = await client.events.list.query(built.input);
+    } catch (caught) {
+      rethrowUnless(caught, 400, 404);
+      error = apiErrorMessage(caught);
+    }
+  }
+  if (error) c.status(400);
+  return renderPage(
+    c,
+    { title: 'Events', scripts: ['/assets/local-times.js'] },
+    <>
+      <p class="actions">
+        <a class="button" href={urls.eventNew()}>
+          Create an event
+        </a>
+        <a href={urls.calendar()}>Subscribe in your calendar</a>
+      </p>
+      <details class="filters" open={error !== null || query.area !== '' || query.grove !== '' || query.type !== ''}>
+        <summary>Filters</summary>
+        <form method="get" action={urls.events()} class="stack" aria-label="Filter events">
+          <div>
+            <label for="filter-when">When</label>
+            <select id="filter-when" name="when">
+              <option value="upcoming" selected={query.when === 'upcoming'}>
+                Upcoming and ongoing
+              </option>
+              <option value="past" selected={query.when === 'past'}>
+                Past
+              </option>
+              <option value="all" selected={query.when === 'all'}>
+                All
+              </option>
+            </select>
+          </div>
+          <div>
+            <label for="filter-from">From date</label>
+            <input id="filter-from" name="from" type="date" value={query.fromDate} />
+          </div>
+          <div>
+            <label for="filter-to">To date</label>
+            <input id="filter-to" name="to" type="date" value={query.toDate} />
+          </div>
+          <TimeZoneSelect id="filter-zone" value={query.timeZone ?? 'UTC'} auto={query.timeZone === null} />
+          <div>
+            <label for="filter-area">
+              Area <span class="hint">(a town or region, e.g. Bristol)</span>
+            </label>
+            <input id="filter-area" name="area" type="text" value={query.area} maxlength={120} />
+          </div>
+          <div>
+            <label for="filter-type">Type</label>
+            <select id="filter-type" name="type">
+              <option value="">Any type</option>
+              {Object.entries(eventTypeLabels).map(([value, label]) => (
+                <option value={value} selected={query.type === value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label for="filter-grove">Grove</label>
+            <select id="filter-grove" name="grove">
+              <option value="">Any grove</option>
+              {groves.items.map((grove) => (
+                <option value={grove._id} selected={query.grove === grove._id}>
+                  {grove.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label for="filter-organization">Organization</label>
+            <select id="filter-organization" name="organization">
+              <option value="">Any organization</option>
+              {organizations.items.map((organization) => (
+                <option value={organization._id} selected={query.organization === organization._id}>
+                  {organization.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <p class="actions">
+            <button type="submit">Show events</button>
+            <a href={urls.events()}>Clear filters</a>
+          </p>
+        </form>
+      </details>
+      <FormError message={error} />
+      <h2>{query.cursor ? 'More events' : 'Events'}</h2>
+      {page.items.length === 0 ? (
+        <p>No events match.</p>
+      ) : (
+        <ul class="plain">
+          {page.items.map((event) => (
+            <EventCard event={event} />
+          ))}
+        </ul>
+      )}
+      {page.nextCursor ? (
+        <p>
+          <a href={listHref(query, page.nextCursor)} rel="next">
+            Next page
+          </a>
+        </p>
+      ) : null}
+    </>,
+  );
+}
