@@ -8,6 +8,14 @@ import type { Mailer } from '../mail/mailer.js';
 import type { TtlCache } from '../lib/ttl-cache.js';
 import { validateSessionToken, type AuthenticatedSession } from '../auth/sessions.js';
 
+/**
+ * What the domains contribute that services read at run time (report targets, account-deletion
+ * cleaners). Empty here so this layer imports no domain; server/domains/manifest.ts fills in its
+ * shape and server/composition.ts builds the value.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging.
+export interface Contributions {}
+
 /** Long-lived dependencies, made once per process (or per test). */
 export interface AppDeps {
   database: Database;
@@ -17,6 +25,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Short-lived per-process cache (statistics). */
   cache: TtlCache;
+  /** The domains' run-time contributions (server/composition.ts `contributions`). */
+  contributions: Contributions;
 }
 
 export interface Context extends AppDeps {

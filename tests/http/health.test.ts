@@ -5,6 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.js';
 import { createApp } from '../../server/app.js';
+import { contributions } from '../../server/composition.js';
 import { loadConfig } from '../../server/config.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { TtlCache } from '../../server/lib/ttl-cache.js';
@@ -53,6 +54,7 @@ async function appWithDeadDatabase(url: string, env: Record<string, string> = {}
     log: createLogger('silent'),
     mailer: new CapturingMailer(),
     cache: new TtlCache(clock),
+    contributions,
   });
   return { app, close: () => database.close() };
 }
