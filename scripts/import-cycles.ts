@@ -2,12 +2,10 @@
 // import and export-from lines. `npx tsx scripts/import-cycles.ts [folder] [--types]` prints every
 // strongly connected group of two or more modules (a cycle) and exits 1 when there is one.
 // Type-only imports are erased at run time, so they are left out unless --types is given.
+// tests/foundation/composition.test.ts runs it on server/ (type-only imports included).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-
-const args = process.argv.slice(2);
-const withTypes = args.includes('--types');
-const root = resolve(args.find((a) => !a.startsWith('--')) ?? 'server');
+import { pathToFileURL } from 'node:url';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -20,7 +18,7 @@ function sourceFiles(dir: string): string[] {
 /** `import … from './x.js'`, `export … from './x.js'` and `import './x.js'`, with whether it is type-only. */
 const IMPORT = /^\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+)['"]/gm;
 
-function importsOf(file: string, files: Set<string>): string[] {
+function importsOf(file: string, files: Set<string>, withTypes: boolean): string[] {
   const text = readFileSync(file, 'utf8');
   const found: string[] = [];
   for (const match of text.matchAll(IMPORT)) {
@@ -35,42 +33,54 @@ function importsOf(file: string, files: Set<string>): string[] {
   return found;
 }
 
-const files = sourceFiles(root);
-const known = new Set(files);
-const graph = new Map(files.map((f) => [f, importsOf(f, known)]));
+/** Every group of modules under `root` that import each other in a circle (paths relative to root). */
+export function importCycles(root: string, { withTypes = false } = {}) {
+  const files = sourceFiles(root);
+  const known = new Set(files);
+  const graph = new Map(files.map((f) => [f, importsOf(f, known, withTypes)]));
 
-// Tarjan's strongly connected components.
-let index = 0;
-const indexOf = new Map<string, number>();
-const low = new Map<string, number>();
-const stack: string[] = [];
-const onStack = new Set<string>();
-const cycles: string[][] = [];
-function visit(v: string) {
-  indexOf.set(v, index);
-  low.set(v, index++);
-  stack.push(v);
-  onStack.add(v);
-  for (const w of graph.get(v) ?? []) {
-    if (!indexOf.has(w)) {
-      visit(w);
-      low.set(v, Math.min(low.get(v)!, low.get(w)!));
-    } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, indexOf.get(w)!));
+  // Tarjan's strongly connected components.
+  let index = 0;
+  const indexOf = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  function visit(v: string) {
+    indexOf.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!indexOf.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, indexOf.get(w)!));
+    }
+    if (low.get(v) === indexOf.get(v)) {
+      const group: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        group.push(w);
+      } while (w !== v);
+      if (group.length > 1 || graph.get(v)?.includes(v)) cycles.push(group);
+    }
   }
-  if (low.get(v) === indexOf.get(v)) {
-    const group: string[] = [];
-    let w: string;
-    do {
-      w = stack.pop()!;
-      onStack.delete(w);
-      group.push(w);
-    } while (w !== v);
-    if (group.length > 1 || graph.get(v)?.includes(v)) cycles.push(group);
-  }
+  for (const f of files) if (!indexOf.has(f)) visit(f);
+
+  const edges = [...graph.values()].reduce((n, list) => n + list.length, 0);
+  return { modules: files.length, imports: edges, cycles: cycles.map((group) => group.map((f) => relative(root, f))) };
 }
-for (const f of files) if (!indexOf.has(f)) visit(f);
 
-const edges = [...graph.values()].reduce((n, list) => n + list.length, 0);
-console.log(`${files.length} modules, ${edges} ${withTypes ? '' : 'value '}imports, ${cycles.length} cycle group(s)`);
-for (const group of cycles) console.log(`  cycle: ${group.map((f) => relative(root, f)).join(' ↔ ')}`);
-process.exitCode = cycles.length ? 1 : 0;
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const args = process.argv.slice(2);
+  const withTypes = args.includes('--types');
+  const found = importCycles(resolve(args.find((a) => !a.startsWith('--')) ?? 'server'), { withTypes });
+  console.log(
+    `${found.modules} modules, ${found.imports} ${withTypes ? '' : 'value '}imports, ${found.cycles.length} cycle group(s)`,
+  );
+  for (const group of found.cycles) console.log(`  cycle: ${group.join(' ↔ ')}`);
+  process.exitCode = found.cycles.length ? 1 : 0;
+}
