@@ -9,6 +9,7 @@ import { createLogger, type Logger } from './log.js';
 import { createLogMailer, createSmtpMailer, type Mailer } from './mail/mailer.js';
 import type { AppDeps } from './trpc/context.js';
 import { contributions } from './composition.js';
+import { createRealtimeLink } from './realtime/publish.js';
 
 export async function createMailer(config: Config, log: Logger): Promise<Mailer> {
   if (config.SMTP_URL) return createSmtpMailer(config.SMTP_URL, config.MAIL_FROM);
@@ -124,5 +125,14 @@ export async function createDeps(
     up ? log.info('database reachable again') : log.warn({ err }, 'database unreachable: failing fast'),
   );
   const mailer = overrides.mailer ?? (await createMailer(config, log));
-  return { database, config, clock, log, mailer, cache: new TtlCache(clock), contributions };
+  return {
+    database,
+    config,
+    clock,
+    log,
+    mailer,
+    cache: new TtlCache(clock),
+    realtime: createRealtimeLink(),
+    contributions,
+  };
 }

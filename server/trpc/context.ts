@@ -6,6 +6,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../log.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { TtlCache } from '../lib/ttl-cache.js';
+import type { RealtimeLink } from '../realtime/publish.js';
 import { validateSessionToken, type AuthenticatedSession } from '../auth/sessions.js';
 
 /**
@@ -25,6 +26,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Short-lived per-process cache (statistics). */
   cache: TtlCache;
+  /** Live delivery to open sockets (a no-op until server/realtime/service.ts starts). */
+  realtime: RealtimeLink;
   /** The domains' run-time contributions (server/composition.ts `contributions`). */
   contributions: Contributions;
 }

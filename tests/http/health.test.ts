@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.js';
 import { createApp } from '../../server/app.js';
 import { contributions } from '../../server/composition.js';
+import { createRealtimeLink } from '../../server/realtime/publish.js';
 import { loadConfig } from '../../server/config.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { TtlCache } from '../../server/lib/ttl-cache.js';
@@ -54,6 +55,7 @@ async function appWithDeadDatabase(url: string, env: Record<string, string> = {}
     log: createLogger('silent'),
     mailer: new CapturingMailer(),
     cache: new TtlCache(clock),
+    realtime: createRealtimeLink(),
     contributions,
   });
   return { app, close: () => database.close() };
