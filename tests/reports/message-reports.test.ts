@@ -15,7 +15,7 @@ import type { Config } from '../../server/config.js';
 import { messageKeyring } from '../../server/crypto/message-keys.js';
 import { rekeyReportTexts } from '../../server/domains/reports/rekey.js';
 import { expiredMessagesSweep } from '../../server/jobs/messages-sweep.js';
-import { reportTextsSweep } from '../../server/jobs/report-texts-sweep.js';
+import { reportTextsSweep } from '../../server/domains/reports/texts-sweep.js';
 import { createJobRunner } from '../../server/jobs/runner.js';
 import { registeredJobs } from '../setup/registered-jobs.js';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
