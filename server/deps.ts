@@ -8,7 +8,6 @@ import { TtlCache } from './lib/ttl-cache.js';
 import { createLogger, type Logger } from './log.js';
 import { createLogMailer, createSmtpMailer, type Mailer } from './mail/mailer.js';
 import type { AppDeps } from './trpc/context.js';
-import { contributions } from './composition.js';
 import { createRealtimeLink } from './realtime/publish.js';
 
 export async function createMailer(config: Config, log: Logger): Promise<Mailer> {
@@ -125,6 +124,9 @@ export async function createDeps(
     up ? log.info('database reachable again') : log.warn({ err }, 'database unreachable: failing fast'),
   );
   const mailer = overrides.mailer ?? (await createMailer(config, log));
+  // Loaded here, not at the top: the scripts that only open the database (migrate, admin:grant)
+  // import this module too and need none of the domains.
+  const { contributions } = await import('./composition.js');
   return {
     database,
     config,
