@@ -31,7 +31,7 @@ export const ADVISORY_LOCKS = {
   expiredMessagesSweep: 7_310_401,
   /** Job: Web Push for new messages, from message_push_queue (server/jobs/message-pushes.ts). */
   messagePushes: 7_310_402,
-  /** Job: delete report snapshots' private text when its retention ends (server/jobs/report-texts-sweep.ts). */
+  /** Job: delete report snapshots' private text when its retention ends (server/domains/reports/texts-sweep.ts). */
   reportTextsSweep: 7_310_501,
   /**
    * Not a job: the friends-feed triggers (migrations/0019_posts_feed_triggers.sql) take the

@@ -8,16 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { AppError, errorBody } from './errors.js';
 import { createRequestContext, type AppDeps, type Context, type HeaderReader } from './trpc/context.js';
 import { describeError } from './trpc/errors.js';
-import { appRouter } from './trpc/router.js';
+import { appRouter, rawRoutes } from './composition.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { createDocs, mountDocs } from './http/docs-page.js';
 import { createRestHandler, errorResponse, type OtherRoute } from './http/rest.js';
 import { mountBrowserPolicies } from './http/security-headers.js';
-import { documentCalendarFeed, mountCalendarFeed } from './domains/events/calendar-route.js';
-import { mountVideoUploads } from './domains/uploads/tus.js';
-import { mountImageUploads } from './domains/uploads/image-routes.js';
-import { documentActionsExport, mountActionsExport } from './domains/actions/export-route.js';
-import { documentCompanionChat, mountCompanionChat } from './domains/companion/chat-route.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 export const HEALTH_TIMEOUT_MS = 2000;
@@ -108,9 +103,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
     baseUrl: deps.config.PUBLIC_URL,
     version: packageJson.version,
   });
-  documentCalendarFeed(openApiDocument);
-  documentActionsExport(openApiDocument);
-  documentCompanionChat(openApiDocument);
+  for (const route of rawRoutes) route.document?.(openApiDocument);
   const docs = createDocs(openApiDocument);
 
   const logUnexpected = (ctx: Context | undefined, error: TRPCError) => {
@@ -235,11 +228,8 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
     }),
   );
 
-  mountCalendarFeed(app, contextFor);
-  mountVideoUploads(app, deps, contextFor);
-  mountImageUploads(app, deps, contextFor);
-  mountActionsExport(app, contextFor);
-  mountCompanionChat(app, contextFor);
+  // Before the REST adapter's catch-all, which would answer their paths otherwise.
+  for (const route of rawRoutes) route.mount(app, deps, contextFor);
   app.all('/api/*', async (c) => {
     c.set('answeredWithHeaders', true);
     const ctx = contextFor(c);

@@ -8,6 +8,7 @@ import { TtlCache } from './lib/ttl-cache.js';
 import { createLogger, type Logger } from './log.js';
 import { createLogMailer, createSmtpMailer, type Mailer } from './mail/mailer.js';
 import type { AppDeps } from './trpc/context.js';
+import { createRealtimeLink } from './realtime/publish.js';
 
 export async function createMailer(config: Config, log: Logger): Promise<Mailer> {
   if (config.SMTP_URL) return createSmtpMailer(config.SMTP_URL, config.MAIL_FROM);
@@ -123,5 +124,17 @@ export async function createDeps(
     up ? log.info('database reachable again') : log.warn({ err }, 'database unreachable: failing fast'),
   );
   const mailer = overrides.mailer ?? (await createMailer(config, log));
-  return { database, config, clock, log, mailer, cache: new TtlCache(clock) };
+  // Loaded here, not at the top: the scripts that only open the database (migrate, admin:grant)
+  // import this module too and need none of the domains.
+  const { contributions } = await import('./composition.js');
+  return {
+    database,
+    config,
+    clock,
+    log,
+    mailer,
+    cache: new TtlCache(clock),
+    realtime: createRealtimeLink(),
+    contributions,
+  };
 }

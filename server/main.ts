@@ -11,11 +11,7 @@ import { createDeps, StartupError } from './deps.js';
 import { pendingMagicLinks } from './domains/auth/service.js';
 import { prepareNodeServer } from './http/node-server.js';
 import { createJobRunner } from './jobs/runner.js';
-import { allJobs } from './jobs/sweeps.js';
-import { createEventUpdatePushJob } from './jobs/event-update-pushes.js';
-import { createMemberPushJob } from './jobs/member-pushes.js';
-import { createMessagePushJob } from './jobs/message-pushes.js';
-import { createEventReminderJob } from './jobs/event-reminders.js';
+import { createJobs } from './composition.js';
 import { createWebPushSender } from './push/web-push.js';
 import { createLogger } from './log.js';
 import { startRealtime } from './realtime/service.js';
@@ -77,13 +73,7 @@ async function main() {
   const lifecycle: AppLifecycle = { draining: false };
   const { app } = createApp(deps, lifecycle);
   const push = createWebPushSender(deps);
-  const jobs = createJobRunner(deps, [
-    ...allJobs,
-    createEventReminderJob({ push, log, database: deps.database }),
-    createMessagePushJob({ push, log, database: deps.database, config: deps.config }),
-    createEventUpdatePushJob({ push, log, database: deps.database }),
-    createMemberPushJob({ push, log, database: deps.database }),
-  ]);
+  const jobs = createJobRunner(deps, createJobs({ push, log, database: deps.database, config: deps.config }));
 
   const server = await new Promise<Server>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {

@@ -4,6 +4,8 @@
 // Shared by scripts/generate.ts (writes the files) and tests/sdk/openapi-drift.test.ts (compares).
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createApp } from '../../server/app.js';
+import { contributions } from '../../server/composition.js';
+import { createRealtimeLink } from '../../server/realtime/publish.js';
 import { loadConfig } from '../../server/config.js';
 import { systemClock } from '../../server/lib/clock.js';
 import { TtlCache } from '../../server/lib/ttl-cache.js';
@@ -46,6 +48,8 @@ export function buildSdkDocument() {
     clock: systemClock,
     cache: new TtlCache(systemClock),
     mailer: createLogMailer(log, { revealContent: false }),
+    realtime: createRealtimeLink(),
+    contributions,
   };
   return createApp(deps).openApiDocument;
 }

@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm';
 import { friendships, users } from '../../db/schema/index.js';
 import { createRequestContext, type AppDeps } from '../../server/trpc/context.js';
-import { appRouter } from '../../server/trpc/router.js';
+import { appRouter } from '../../server/composition.js';
 
 /** Every demo account signs in with this password. Local use only: seed refuses production. */
 export const DEMO_PASSWORD = 'demo-password';

@@ -8,7 +8,6 @@
 // and the server logs that it did; in production the server refuses to start without it.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { readOrCreateFile } from '../lib/write-once-file.js';
 
@@ -73,7 +72,8 @@ export const MISSING_IN_PRODUCTION =
   'Set it to `<key id>:<base64 of 32 random bytes>`, e.g. `k1:$(openssl rand -base64 32)`, and keep a copy: ' +
   'messages cannot be read without it.';
 
-type KeyConfig = Pick<Config, 'MESSAGE_KEYS' | 'NODE_ENV' | 'DATA_DIR'>;
+/** What the keyring reads of the configuration (spelled out: config.ts imports this module to validate MESSAGE_KEYS). */
+type KeyConfig = { MESSAGE_KEYS?: string | undefined; NODE_ENV: string; DATA_DIR: string };
 const keyrings = new WeakMap<object, MessageKeyring>();
 
 /**

@@ -1,16 +1,11 @@
-// Deletes rows whose lifetime is over: expired sessions, magic-link tokens, rate-limit windows and
-// the single-use record of identity tokens past their own expiry.
+// The platform's own sweeps (rows of no one domain whose lifetime is over): expired sessions,
+// magic-link tokens, rate-limit windows, the single-use record of identity tokens past their own
+// expiry, and idempotency keys. Domains list their jobs in their manifests (server/composition.ts).
 import { lt } from 'drizzle-orm';
 import { idempotencyKeys, magicLinkTokens, rateLimits, sessions, usedIdentityTokens } from '../../db/schema/index.js';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../lib/idempotency.js';
 import type { Job } from './runner.js';
-import { expiredMessagesSweep } from './messages-sweep.js';
-import { rsvpSweep } from './rsvp-sweep.js';
-import { abandonedVideoUploadsSweep } from '../domains/uploads/sweep.js';
-import { unattachedImageUploadsSweep } from '../domains/uploads/image-sweep.js';
-import { friendInviteSweep } from './friend-invite-sweep.js';
-import { reportTextsSweep } from './report-texts-sweep.js';
 
 export const expiredCredentialsSweep: Job = {
   name: 'sweep-expired-credentials',
@@ -31,10 +26,6 @@ export const expiredCredentialsSweep: Job = {
   },
 };
 
-/** Every periodic job the server runs. Milestones add theirs here (e.g. the RSVP sweep). */
-export const allJobs: Job[] = [expiredCredentialsSweep];
-allJobs.push(rsvpSweep);
-
 /** Idempotency keys are kept 24 hours (server/lib/idempotency.ts). */
 export const expiredIdempotencyKeysSweep: Job = {
   name: 'sweep-expired-idempotency-keys',
@@ -49,9 +40,5 @@ export const expiredIdempotencyKeysSweep: Job = {
     return { idempotencyKeys: k.length };
   },
 };
-allJobs.push(expiredIdempotencyKeysSweep);
-allJobs.push(abandonedVideoUploadsSweep);
-allJobs.push(unattachedImageUploadsSweep);
-allJobs.push(friendInviteSweep);
-allJobs.push(expiredMessagesSweep);
-allJobs.push(reportTextsSweep);
+
+export const platformJobs: readonly Job[] = [expiredCredentialsSweep, expiredIdempotencyKeysSweep];

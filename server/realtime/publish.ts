@@ -1,8 +1,8 @@
 // The seam between the domains that change messaging state and the realtime service that tells
-// open sockets about it. Domains call these functions after their transaction commits; the
-// socket.io service (server/realtime/) installs the implementation when it starts. Without it
-// (scripts, tests that do not start sockets) every call is a no-op, so a domain never depends on
-// socket.io being up.
+// open sockets about it. Domains reach the publisher through their context (`ctx.realtime`,
+// one link per AppDeps) after their transaction commits; the socket.io service (server/realtime/)
+// installs the implementation into that link when it starts. Without it (scripts, tests that do
+// not start sockets) every call is a no-op, so a domain never depends on socket.io being up.
 
 /** Rooms of the `/messages` namespace (spec: `user:<id>` and `conversation:<id>`). */
 export const userRoom = (userId: string) => `user:${userId}`;
@@ -28,12 +28,23 @@ const noop: RealtimePublisher = {
   disconnectUser() {},
 };
 
-let current: RealtimePublisher = noop;
-
-export function installRealtimePublisher(publisher: RealtimePublisher | null): void {
-  current = publisher ?? noop;
+/**
+ * Where one app's publisher is reached: made with the app's dependencies, so two apps in one
+ * process (tests) never share a publisher, and filled in once sockets run (null: back to no-op).
+ */
+export interface RealtimeLink {
+  readonly publisher: RealtimePublisher;
+  install(publisher: RealtimePublisher | null): void;
 }
 
-export function realtime(): RealtimePublisher {
-  return current;
+export function createRealtimeLink(): RealtimeLink {
+  let current = noop;
+  return {
+    get publisher() {
+      return current;
+    },
+    install(publisher) {
+      current = publisher ?? noop;
+    },
+  };
 }

@@ -24,7 +24,7 @@ import {
   type ResyncPayload,
   type SessionEndedPayload,
 } from './protocol.js';
-import { conversationRoom, installRealtimePublisher, type RealtimePublisher, userRoom } from './publish.js';
+import { conversationRoom, type RealtimePublisher, userRoom } from './publish.js';
 
 /** Internal room of every socket opened with one session, so a revocation reaches exactly those. */
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
@@ -303,7 +303,7 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
       nsp.in(userRoom(userId)).disconnectSockets(true);
     }),
   };
-  installRealtimePublisher(publisher);
+  deps.realtime.install(publisher);
 
   /**
    * After a gap in delivery: first put every local socket in the rooms the membership table
@@ -381,7 +381,7 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
       clearTimeout(resyncRetry);
       for (const timer of expiryTimers.values()) clearTimeout(timer);
       expiryTimers.clear();
-      installRealtimePublisher(null);
+      deps.realtime.install(null);
       // Closing the transports (not socket.disconnect()) lets clients reconnect by themselves.
       io.engine.close();
       await Promise.allSettled([nsp.adapter.close(), io.of('/').adapter.close()]);

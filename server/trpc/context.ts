@@ -6,7 +6,16 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../log.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { TtlCache } from '../lib/ttl-cache.js';
+import type { RealtimeLink } from '../realtime/publish.js';
 import { validateSessionToken, type AuthenticatedSession } from '../auth/sessions.js';
+
+/**
+ * What the domains contribute that services read at run time (report targets, account-deletion
+ * cleaners). Empty here so this layer imports no domain; server/domains/manifest.ts fills in its
+ * shape and server/composition.ts builds the value.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging.
+export interface Contributions {}
 
 /** Long-lived dependencies, made once per process (or per test). */
 export interface AppDeps {
@@ -17,6 +26,10 @@ export interface AppDeps {
   mailer: Mailer;
   /** Short-lived per-process cache (statistics). */
   cache: TtlCache;
+  /** Live delivery to open sockets (a no-op until server/realtime/service.ts starts). */
+  realtime: RealtimeLink;
+  /** The domains' run-time contributions (server/composition.ts `contributions`). */
+  contributions: Contributions;
 }
 
 export interface Context extends AppDeps {

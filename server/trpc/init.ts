@@ -18,7 +18,7 @@ export type RouteMeta = OpenApiMeta<{
    * 201 on member routes; false opts a create out (e.g. one whose answer is a secret).
    */
   idempotent?: boolean;
-  /** Mounted with its real validation but answering 501 until its milestone (server/domains/unbuilt/). */
+  /** Mounted with its real validation but answering 501 until its milestone (none is today). */
   unbuilt?: true;
   /**
    * Per-member write limit (server/trpc/procedures.ts): calls per member and scope per window

@@ -3,7 +3,7 @@
 // an unbuilt route's 501.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listProcedures } from '../../server/http/trpc-internals.js';
-import { appRouter } from '../../server/trpc/router.js';
+import { appRouter } from '../../server/composition.js';
 import { createEvent, eventBody, groveWithOrganizer } from '../events/helpers.js';
 import { placeInput } from '../places/helpers.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';

@@ -13,7 +13,7 @@ import {
   statsCall,
   type Transport,
 } from '../../bench/transport/requests.js';
-import type { AppRouter } from '../../server/trpc/router.js';
+import type { AppRouter } from '../../server/composition.js';
 
 const BASE = 'http://bench.test';
 const answer = { items: [{ _id: 'x', name: 'Green Fig Café' }], nextCursor: null };

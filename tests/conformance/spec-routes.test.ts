@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRestRoutes } from '../../server/http/rest.js';
 import { compilePath, listProcedures, normalizePath } from '../../server/http/trpc-internals.js';
 import type { RouteMeta } from '../../server/trpc/init.js';
-import { appRouter } from '../../server/trpc/router.js';
+import { appRouter } from '../../server/composition.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 import {
   expectedLater,

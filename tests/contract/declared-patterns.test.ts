@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import { buildOpenApiDocument } from '../../server/http/openapi.js';
 import { listProcedures } from '../../server/http/trpc-internals.js';
 import { validIdempotencyKey } from '../../server/lib/idempotency.js';
-import { appRouter } from '../../server/trpc/router.js';
+import { appRouter } from '../../server/composition.js';
 
 const doc = buildOpenApiDocument(appRouter, { baseUrl: 'http://localhost:3000', version: 'test' }) as unknown as {
   paths: Record<string, Record<string, Operation>>;

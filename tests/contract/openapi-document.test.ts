@@ -7,7 +7,7 @@ import { forEachOpenApiProcedure, getInputOutputParsers } from 'trpc-to-openapi'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RouteMeta } from '../../server/trpc/init.js';
-import { appRouter } from '../../server/trpc/router.js';
+import { appRouter } from '../../server/composition.js';
 import { createTestApp, type TestApp } from '../setup/harness.js';
 import { formatProblem, lintOpenApiDocument } from './lint-openapi.js';
 import { undeclaredAnswers } from './check-answers.js';

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createJobRunner } from '../../server/jobs/runner.js';
 import { rsvpSweep } from '../../server/jobs/rsvp-sweep.js';
-import { allJobs } from '../../server/jobs/sweeps.js';
+import { registeredJobs } from '../setup/registered-jobs.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { createEvent, groveWithOrganizer } from './helpers.js';
 
@@ -24,7 +24,7 @@ async function rsvpCount(eventId: string) {
 }
 
 it('is one of the server jobs', () => {
-  expect(allJobs).toContain(rsvpSweep);
+  expect(registeredJobs).toContain(rsvpSweep);
 });
 
 it('deletes exactly the RSVPs of events that ended more than 30 days ago', async () => {

@@ -9,7 +9,7 @@ import { idempotencyKeys } from '../../db/schema/index.js';
 import { createJobRunner } from '../../server/jobs/runner.js';
 import { expiredIdempotencyKeysSweep } from '../../server/jobs/sweeps.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../../server/lib/idempotency.js';
-import type { AppRouter } from '../../server/trpc/router.js';
+import type { AppRouter } from '../../server/composition.js';
 import { insertMember } from '../security/callers.js';
 import { createTestApp, unique, type TestApp } from '../setup/harness.js';
 

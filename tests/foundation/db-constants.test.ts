@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import { PLACES_GRID, WGS84_SRID } from '../../db/constants.js';
-import { allJobs } from '../../server/jobs/sweeps.js';
+import { registeredJobs } from '../setup/registered-jobs.js';
 import { coveredCells } from '../../server/domains/places/list-query.js';
 import { createTestApp, type TestApp } from '../setup/harness.js';
 
@@ -20,9 +20,9 @@ describe('advisory lock ids', () => {
   it('are unique, and every job takes one from the table', () => {
     const ids = Object.values(ADVISORY_LOCKS);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const job of allJobs)
+    for (const job of registeredJobs)
       expect(ids, `${job.name} must use an id from db/advisory-locks.ts`).toContain(job.lockId);
-    expect(new Set(allJobs.map((job) => job.lockId)).size).toBe(allJobs.length);
+    expect(new Set(registeredJobs.map((job) => job.lockId)).size).toBe(registeredJobs.length);
   });
 });
 

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createJobRunner } from '../../server/jobs/runner.js';
 import { friendInviteSweep } from '../../server/jobs/friend-invite-sweep.js';
-import { allJobs } from '../../server/jobs/sweeps.js';
+import { registeredJobs } from '../setup/registered-jobs.js';
 import { hashSecretToken } from '../../server/auth/tokens.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { acceptInvite, issueInvite } from './helpers.js';
@@ -251,7 +251,7 @@ describe('GET /api/friends/requests and revoking', () => {
 
 describe('the expired-invite sweep', () => {
   it('is a server job and deletes only expired codes', async () => {
-    expect(allJobs).toContain(friendInviteSweep);
+    expect(registeredJobs).toContain(friendInviteSweep);
     const ana = await createMember(t);
     const short = await issueInvite(t, ana, { expiresInDays: 1 });
     const long = await issueInvite(t, ana, { expiresInDays: 3 });

@@ -3,7 +3,7 @@
 import { forEachOpenApiProcedure } from 'trpc-to-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteMeta } from '../../server/trpc/init.js';
-import { appRouter } from '../../server/trpc/router.js';
+import { appRouter } from '../../server/composition.js';
 import { createTestApp, type TestApp } from '../setup/harness.js';
 
 let t: TestApp;

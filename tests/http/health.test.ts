@@ -5,6 +5,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.js';
 import { createApp } from '../../server/app.js';
+import { contributions } from '../../server/composition.js';
+import { createRealtimeLink } from '../../server/realtime/publish.js';
 import { loadConfig } from '../../server/config.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { TtlCache } from '../../server/lib/ttl-cache.js';
@@ -53,6 +55,8 @@ async function appWithDeadDatabase(url: string, env: Record<string, string> = {}
     log: createLogger('silent'),
     mailer: new CapturingMailer(),
     cache: new TtlCache(clock),
+    realtime: createRealtimeLink(),
+    contributions,
   });
   return { app, close: () => database.close() };
 }

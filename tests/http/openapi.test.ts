@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRestProcedures } from '../../server/http/trpc-internals.js';
 import type { RouteMeta } from '../../server/trpc/init.js';
-import { appRouter } from '../../server/trpc/router.js';
+import { appRouter } from '../../server/composition.js';
 import { createTestApp, type TestApp } from '../setup/harness.js';
 
 let t: TestApp;

@@ -1,8 +1,8 @@
-// tRPC paths follow the naming rule in server/trpc/router.ts, built or unbuilt, so building a
+// tRPC paths follow the naming rule in server/composition.ts, built or unbuilt, so building a
 // route never renames it: the namespace comes from the REST path.
 import { describe, expect, it } from 'vitest';
 import { listProcedures } from '../../server/http/trpc-internals.js';
-import { appRouter } from '../../server/trpc/router.js';
+import { appRouter } from '../../server/composition.js';
 
 const camel = (segment: string) => segment.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 

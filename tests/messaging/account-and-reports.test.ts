@@ -62,7 +62,7 @@ function memberContext(member: TestMember): MemberContext {
 
 describe('message report target', () => {
   it('members of the conversation get a snapshot with the text and the sender; anyone else null', async () => {
-    const target = reportTarget('message');
+    const target = reportTarget(t.deps, 'message');
     expect(target?.type).toBe('message');
     const [a, b] = await circle(t, 2);
     const outsider = await createMember(t);

@@ -30,7 +30,7 @@ const startWithKey = (token: string, memberIds: string[], title: string, key: st
 describe('realtime events of an idempotent create', () => {
   it('go out after the key commits (the row is visible elsewhere by then), and a replay sends none', async () => {
     const [a, b, c] = await circle(t, 3);
-    const recorder = recordRealtime();
+    const recorder = recordRealtime(t.deps);
     // What a second connection sees of the conversation at the moment each event goes out.
     const seenAtEmit: Promise<number>[] = [];
     const emit = recorder.publisher.emit;
@@ -72,7 +72,7 @@ describe('realtime events of an idempotent create', () => {
         'create trigger test_fail_key before update on idempotency_keys for each row execute function test_fail_key()',
       ),
     );
-    const recorder = recordRealtime();
+    const recorder = recordRealtime(t.deps);
     try {
       const res = await startWithKey(a!.token, [b!.id, c!.id], title, key);
       expect(res.status).toBe(500);

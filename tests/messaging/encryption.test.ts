@@ -85,7 +85,7 @@ describe('encryption at rest', () => {
       body: { body: `${canary} ${'x'.repeat(4000)}` },
     });
     await t.deps.database.db.transaction(async (tx) => {
-      const snapshot = await reportTarget('message')!.snapshot(tx, memberContext(b!.id), sent._id);
+      const snapshot = await reportTarget(t.deps, 'message')!.snapshot(tx, memberContext(b!.id), sent._id);
       expect(snapshot?.sealed?.content.text).toBe(`${canary} over REST`);
     });
 

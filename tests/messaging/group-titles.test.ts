@@ -74,7 +74,7 @@ describe('group titles at rest', () => {
     useKeys(K1);
     const canary = `title-canary-${unique('t')}`;
     const [a, b, c] = await circle(t, 3);
-    const recorder = recordRealtime();
+    const recorder = recordRealtime(t.deps);
     let group: { _id: string };
     try {
       group = await startConversation(t, a!, [b!, c!], `${canary} created`);

@@ -129,7 +129,7 @@ async function expectCut(s: Awaited<ReturnType<typeof scene>>, calls: Emitted[])
 describe('a grove ban cuts the member out of conversations they had only through the grove', () => {
   it('groups and one-to-one conversations, REST and tRPC, with the realtime events', async () => {
     const s = await scene();
-    const recorder = recordRealtime();
+    const recorder = recordRealtime(t.deps);
     try {
       const ban = await t.request('POST', `/api/groves/${s.grove._id}/bans`, {
         token: s.organizer.token,
@@ -148,7 +148,7 @@ describe('a grove ban cuts the member out of conversations they had only through
 
   it('so does a removal (tRPC), and a repeated ban changes nothing more', async () => {
     const s = await scene();
-    const recorder = recordRealtime();
+    const recorder = recordRealtime(t.deps);
     try {
       expect(
         await t.trpc(s.organizer.token).groves.removeMember.mutate({ id: s.grove._id, handle: s.x.handle }),
@@ -201,7 +201,7 @@ describe('removing a member from a group', () => {
     // P organizes a grove, but not one X is in.
     expect((await remove(p, conversation._id, x.id)).status).toBe(403);
 
-    const recorder = recordRealtime();
+    const recorder = recordRealtime(t.deps);
     try {
       const removed = await remove(o, conversation._id, x.id);
       expect(removed.status).toBe(200);

@@ -2,7 +2,8 @@
 // a shared grove, conversations and messages through the API.
 import { sql } from 'drizzle-orm';
 import { createSession } from '../../server/auth/sessions.js';
-import { installRealtimePublisher, type RealtimePublisher } from '../../server/realtime/publish.js';
+import type { RealtimePublisher } from '../../server/realtime/publish.js';
+import type { AppDeps } from '../../server/trpc/context.js';
 import { createAdmin, createGrove } from '../events/helpers.js';
 import { createMember, type TestApp, type TestMember } from '../setup/harness.js';
 
@@ -64,8 +65,12 @@ export interface Emitted {
   conversationId?: string;
 }
 
-/** Installs a publisher that records every call; returns the record and an uninstall function. */
-export function recordRealtime(): { calls: Emitted[]; publisher: RealtimePublisher; uninstall: () => void } {
+/** Installs a publisher that records every call into the app's link; returns the record and an uninstall function. */
+export function recordRealtime(deps: Pick<AppDeps, 'realtime'>): {
+  calls: Emitted[];
+  publisher: RealtimePublisher;
+  uninstall: () => void;
+} {
   const calls: Emitted[] = [];
   const publisher: RealtimePublisher = {
     emit: (room, event, payload) => calls.push({ kind: 'emit', room, event, payload }),
@@ -74,8 +79,8 @@ export function recordRealtime(): { calls: Emitted[]; publisher: RealtimePublish
     disconnectSession: () => {},
     disconnectUser: () => {},
   };
-  installRealtimePublisher(publisher);
-  return { calls, publisher, uninstall: () => installRealtimePublisher(null) };
+  deps.realtime.install(publisher);
+  return { calls, publisher, uninstall: () => deps.realtime.install(null) };
 }
 
 /** A fresh session for the member at the clock's current time (sessions expire after 30 days). */

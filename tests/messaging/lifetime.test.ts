@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import { expiredMessagesSweep } from '../../server/jobs/messages-sweep.js';
 import { createJobRunner } from '../../server/jobs/runner.js';
-import { allJobs } from '../../server/jobs/sweeps.js';
+import { registeredJobs } from '../setup/registered-jobs.js';
 import { createTestApp, type TestApp } from '../setup/harness.js';
 import { circle, renewSession, send, startConversation } from './helpers.js';
 
@@ -35,7 +35,7 @@ const bodies = async (token: string, conversationId: string) =>
 
 describe('message lifetime', () => {
   it('is registered as an hourly job with its own advisory lock', () => {
-    expect(allJobs).toContain(expiredMessagesSweep);
+    expect(registeredJobs).toContain(expiredMessagesSweep);
     expect(expiredMessagesSweep.intervalMs).toBe(HOUR);
     expect(expiredMessagesSweep.lockId).toBe(ADVISORY_LOCKS.expiredMessagesSweep);
   });

@@ -111,7 +111,7 @@ describe('realtime events', () => {
   const emitted = (event: MessagingEventName) => recorder!.calls.filter((c) => c.kind === 'emit' && c.event === event);
 
   it('publishes each change after commit, to the right room, with payloads of the shared schemas', async () => {
-    recorder = recordRealtime();
+    recorder = recordRealtime(t.deps);
     const [a, b, c] = await circle(t, 3);
     const group = await startConversation(t, a!, [b!, c!], 'Crew');
     // created: every member's user room, and every member joins the conversation room.

@@ -305,7 +305,7 @@ describe('the place rating aggregate', () => {
 describe('report target `review`', () => {
   const snapshot = (id: string, viewer: TestMember) =>
     t.deps.database.db.transaction((tx) =>
-      reportTarget('review')!.snapshot(tx, { user: { id: viewer.id } } as unknown as MemberContext, id),
+      reportTarget(t.deps, 'review')!.snapshot(tx, { user: { id: viewer.id } } as unknown as MemberContext, id),
     );
 
   it('snapshots rating, text and place; the author id is for moderators; missing is null', async () => {

@@ -7,7 +7,7 @@ import { serve } from '@hono/node-server';
 import type { Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realtime, userRoom } from '../../server/realtime/publish.js';
+import { userRoom } from '../../server/realtime/publish.js';
 import { type RealtimeService, startRealtime } from '../../server/realtime/service.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { closeAllSockets, connectReady, nextEvent } from './socket-harness.js';
@@ -49,7 +49,7 @@ describe('realtime with its link to the other processes hanging', () => {
     for (let i = 0; i < 3; i++) {
       const started = performance.now();
       const got = nextEvent(socket, 'conversation.left', 3000);
-      realtime().emit(userRoom(m.id), 'conversation.left', { conversationId: `c${i}` });
+      t.deps.realtime.publisher.emit(userRoom(m.id), 'conversation.left', { conversationId: `c${i}` });
       expect(await got).toEqual({ conversationId: `c${i}` });
       // The link's connect timeout is 2 s (5 s before): delivery must not wait on it.
       expect(performance.now() - started).toBeLessThan(500);

@@ -3,7 +3,7 @@
 // account deletion, and a session expiring while connected.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversationRoom, realtime, userRoom } from '../../server/realtime/publish.js';
+import { conversationRoom, userRoom } from '../../server/realtime/publish.js';
 import { befriend, startConversation } from '../messaging/helpers.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 import {
@@ -35,7 +35,7 @@ async function secondSession(m: TestMember): Promise<string> {
   return res.body.token;
 }
 
-const toUser = (userId: string) => (event: string) => realtime().emit(userRoom(userId), event, {});
+const toUser = (userId: string) => (event: string) => t.deps.realtime.publisher.emit(userRoom(userId), event, {});
 
 describe('rooms and delivery', () => {
   it('joins the rooms of its conversations on connect and receives their events', async () => {
@@ -56,14 +56,14 @@ describe('rooms and delivery', () => {
     // Every socket of every member receives; the non-member does not.
     const logC = recorder(sc.socket);
     const got = [sa, sa2, sb].map((s) => nextEvent(s.socket, 'message:new'));
-    realtime().emit(conversationRoom(ab._id), 'message:new', { text: 'hello' });
+    t.deps.realtime.publisher.emit(conversationRoom(ab._id), 'message:new', { text: 'hello' });
     expect(await Promise.all(got)).toEqual([{ text: 'hello' }, { text: 'hello' }, { text: 'hello' }]);
     await expectNothingBefore(sc.socket, logC, 'message:new', toUser(c.id));
 
     // A user room reaches that member's sockets only.
     const logB = recorder(sb.socket);
     const both = [sa, sa2].map((s) => nextEvent(s.socket, 'conversation:created'));
-    realtime().emit(userRoom(a.id), 'conversation:created', { _id: 'c-new' });
+    t.deps.realtime.publisher.emit(userRoom(a.id), 'conversation:created', { _id: 'c-new' });
     await Promise.all(both);
     await expectNothingBefore(sb.socket, logB, 'conversation:created', toUser(b.id));
   });
@@ -75,16 +75,16 @@ describe('rooms and delivery', () => {
       connectReady(server.url, await secondSession(a)),
       connectReady(server.url, b.token),
     ]);
-    realtime().joinConversation(a.id, 'c-join');
-    realtime().joinConversation(b.id, 'c-join');
+    t.deps.realtime.publisher.joinConversation(a.id, 'c-join');
+    t.deps.realtime.publisher.joinConversation(b.id, 'c-join');
     const got = [s1, s2, sb].map((s) => nextEvent(s.socket, 'message:new'));
-    realtime().emit(conversationRoom('c-join'), 'message:new', { n: 1 });
+    t.deps.realtime.publisher.emit(conversationRoom('c-join'), 'message:new', { n: 1 });
     await Promise.all(got);
 
-    realtime().leaveConversation(a.id, 'c-join');
+    t.deps.realtime.publisher.leaveConversation(a.id, 'c-join');
     const logs = [recorder(s1.socket), recorder(s2.socket)];
     const toB = nextEvent(sb.socket, 'message:new');
-    realtime().emit(conversationRoom('c-join'), 'message:new', { n: 2 });
+    t.deps.realtime.publisher.emit(conversationRoom('c-join'), 'message:new', { n: 2 });
     expect(await toB).toEqual({ n: 2 });
     await expectNothingBefore(s1.socket, logs[0]!, 'message:new', toUser(a.id));
     expect(logs[1]!.names()).not.toContain('message:new');

@@ -1,7 +1,7 @@
 // The client SDK's typed socket (client-sdk/src/socket.ts) against the real namespace.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMessages, isHandshakeRefusal, type MessagesSocket } from '../../client-sdk/src/socket.js';
-import { realtime, userRoom } from '../../server/realtime/publish.js';
+import { userRoom } from '../../server/realtime/publish.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { type RealtimeServer, startRealtimeServer } from './socket-harness.js';
 
@@ -61,7 +61,7 @@ describe('client-sdk connectMessages', () => {
     const socket = open(m.token);
     await new Promise((resolve) => socket.on('ready', resolve));
     const got = new Promise((resolve) => socket.on('conversation.left', resolve));
-    realtime().emit(userRoom(m.id), 'conversation.left', { conversationId: 'x' });
+    t.deps.realtime.publisher.emit(userRoom(m.id), 'conversation.left', { conversationId: 'x' });
     expect(await got).toEqual({ conversationId: 'x' });
   });
 
@@ -76,7 +76,7 @@ describe('client-sdk connectMessages', () => {
     expect(reasons, 'not for the first connection').toEqual([]);
     // What the realtime service sends after a gap (server/realtime/service.ts resyncLocalSockets).
     const told = new Promise((resolve) => socket.once('resync', resolve));
-    realtime().emit(userRoom(m.id), 'resync', { reason: 'server' });
+    t.deps.realtime.publisher.emit(userRoom(m.id), 'resync', { reason: 'server' });
     await told;
     expect(reasons).toEqual(['server']);
     // The transport drops (a network change): the client reconnects by itself, then catches up.

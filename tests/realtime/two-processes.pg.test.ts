@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversationRoom, realtime, userRoom } from '../../server/realtime/publish.js';
+import { conversationRoom, userRoom } from '../../server/realtime/publish.js';
 import { http, startServer, type ServerProcess } from '../multiprocess/server-process.js';
 import { testDatabaseUrl } from '../setup/database.js';
 import { createTestApp, type TestApp, unique } from '../setup/harness.js';
@@ -58,7 +58,7 @@ async function login(server: ServerProcess, m: { email: string; password: string
 async function settled(socket: Parameters<typeof nextEvent>[0], userId: string) {
   const sentinel = `sync-${Math.random().toString(36).slice(2)}`;
   const got = nextEvent(socket, sentinel);
-  realtime().emit(userRoom(userId), sentinel, {});
+  t.deps.realtime.publisher.emit(userRoom(userId), sentinel, {});
   await got;
 }
 
@@ -68,7 +68,7 @@ describe('fan-out across processes (PostgreSQL adapter)', () => {
     const onB = await connectReady(b.url, m.token);
     const onA = await connectReady(a.url, await login(b, m));
     const got = [onB, onA].map((s) => nextEvent(s.socket, 'message:new'));
-    realtime().emit(userRoom(m.id), 'message:new', { text: 'across processes' });
+    t.deps.realtime.publisher.emit(userRoom(m.id), 'message:new', { text: 'across processes' });
     expect(await Promise.all(got)).toEqual([{ text: 'across processes' }, { text: 'across processes' }]);
   });
 
@@ -77,20 +77,22 @@ describe('fan-out across processes (PostgreSQL adapter)', () => {
     const onB = await connectReady(b.url, m.token);
     const otherOnA = await connectReady(a.url, other.token);
     const conversation = `conv-${unique()}`;
-    realtime().joinConversation(m.id, conversation);
+    t.deps.realtime.publisher.joinConversation(m.id, conversation);
     await settled(onB.socket, m.id);
     const got = nextEvent(onB.socket, 'message:new');
     const logOther = recorder(otherOnA.socket);
-    realtime().emit(conversationRoom(conversation), 'message:new', { n: 1 });
+    t.deps.realtime.publisher.emit(conversationRoom(conversation), 'message:new', { n: 1 });
     expect(await got).toEqual({ n: 1 });
     await expectNothingBefore(otherOnA.socket, logOther, 'message:new', (event) =>
-      realtime().emit(userRoom(other.id), event, {}),
+      t.deps.realtime.publisher.emit(userRoom(other.id), event, {}),
     );
 
-    realtime().leaveConversation(m.id, conversation);
+    t.deps.realtime.publisher.leaveConversation(m.id, conversation);
     const logB = recorder(onB.socket);
-    realtime().emit(conversationRoom(conversation), 'message:new', { n: 2 });
-    await expectNothingBefore(onB.socket, logB, 'message:new', (event) => realtime().emit(userRoom(m.id), event, {}));
+    t.deps.realtime.publisher.emit(conversationRoom(conversation), 'message:new', { n: 2 });
+    await expectNothingBefore(onB.socket, logB, 'message:new', (event) =>
+      t.deps.realtime.publisher.emit(userRoom(m.id), event, {}),
+    );
   });
 
   it('a session revoked through process A disconnects its socket on process B at once', async () => {

@@ -15,9 +15,9 @@ import type { Config } from '../../server/config.js';
 import { messageKeyring } from '../../server/crypto/message-keys.js';
 import { rekeyReportTexts } from '../../server/domains/reports/rekey.js';
 import { expiredMessagesSweep } from '../../server/jobs/messages-sweep.js';
-import { reportTextsSweep } from '../../server/jobs/report-texts-sweep.js';
+import { reportTextsSweep } from '../../server/domains/reports/texts-sweep.js';
 import { createJobRunner } from '../../server/jobs/runner.js';
-import { allJobs } from '../../server/jobs/sweeps.js';
+import { registeredJobs } from '../setup/registered-jobs.js';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import { befriend, circle, renewSession, send, startConversation } from '../messaging/helpers.js';
 import { findInEveryTable } from '../setup/db-scan.js';
@@ -148,7 +148,7 @@ describe('reported message text at rest', () => {
 
 describe('retention of reported message text', () => {
   it('runs hourly under its own lock', () => {
-    expect(allJobs).toContain(reportTextsSweep);
+    expect(registeredJobs).toContain(reportTextsSweep);
     expect(reportTextsSweep.intervalMs).toBe(3_600_000);
     expect(reportTextsSweep.lockId).toBe(ADVISORY_LOCKS.reportTextsSweep);
   });

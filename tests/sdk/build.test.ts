@@ -38,6 +38,6 @@ describe('client-sdk build', () => {
     }
     expect(imports.filter((s) => !s.startsWith('./') && s !== '@trpc/client' && s !== 'socket.io-client')).toEqual([]);
     // The router type reaches the app as a declaration file.
-    expect(await readFile(join(outDir, 'server/trpc/router.d.ts'), 'utf8')).toMatch(/export type AppRouter/);
+    expect(await readFile(join(outDir, 'server/composition.d.ts'), 'utf8')).toMatch(/export type AppRouter/);
   }, 180_000);
 });

@@ -10,7 +10,8 @@ import { createLogger, type Logger } from '../../server/log.js';
 import type { Database } from '../../db/client.js';
 import type { MailMessage, Mailer } from '../../server/mail/mailer.js';
 import type { AppDeps } from '../../server/trpc/context.js';
-import type { AppRouter } from '../../server/trpc/router.js';
+import { contributions, type AppRouter } from '../../server/composition.js';
+import { createRealtimeLink } from '../../server/realtime/publish.js';
 import { pendingMagicLinks } from '../../server/domains/auth/service.js';
 import { acquireTestDatabase } from './database.js';
 import { recordAnswers } from '../contract/observed-answers.js';
@@ -113,6 +114,8 @@ export async function createTestApp(
     log,
     mailer: overrides.mailer ?? mailer,
     cache: new TtlCache(clock),
+    realtime: createRealtimeLink(),
+    contributions,
   };
   const { app, openApiDocument } = createApp(deps);
   recordAnswers(app); // tests/contract/: every /api answer must be declared by the document

@@ -4,7 +4,7 @@
 // documented by hand (the calendar feed) included.
 import { listProcedures as listRouterProcedures } from '../../server/http/trpc-internals.js';
 import { buildSdkDocument } from '../../client-sdk/scripts/openapi-source.js';
-import { appRouter } from '../../server/trpc/router.js';
+import { appRouter } from '../../server/composition.js';
 import type { AuthLevel, RouteMeta } from '../../server/trpc/init.js';
 
 export type JsonSchema = {

@@ -11,7 +11,6 @@ import { checkPassword, hashPassword, passwordProblem } from '../../auth/passwor
 import { enforceRateLimit, hitRateLimit } from '../../auth/rate-limit.js';
 import { isRecognisedAddress, rememberSignInAddress } from '../../auth/recognised-addresses.js';
 import { createSession, invalidateSession } from '../../auth/sessions.js';
-import { realtime } from '../../realtime/publish.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { identityLinkConfirmationMail, identityLinkedNotice, type ProviderLabel } from '../../mail/account-notices.js';
@@ -358,6 +357,6 @@ export function noticeIdentityLinked(ctx: Context, email: string, provider: Iden
 
 export async function logout(ctx: Context & { session: { id: string } }): Promise<{ ok: true }> {
   await invalidateSession(ctx.db, ctx.session.id);
-  ctx.afterCommit(() => realtime().disconnectSession(ctx.session.id));
+  ctx.afterCommit(() => ctx.realtime.publisher.disconnectSession(ctx.session.id));
   return { ok: true };
 }

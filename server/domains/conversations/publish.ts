@@ -1,12 +1,13 @@
 // Tells open sockets what changed, after the change has committed: each call goes through
 // ctx.afterCommit, which holds it until an outer transaction (an Idempotency-Key) commits too
-// (server/realtime/publish.ts is the seam; without the socket.io service every call is a no-op).
+// (ctx.realtime, server/realtime/publish.ts, is the seam; without the socket.io service every call
+// is a no-op).
 // Typed by the one event list in server/realtime/messaging-events.ts.
-import { conversationRoom, realtime, userRoom } from '../../realtime/publish.js';
+import { conversationRoom, userRoom } from '../../realtime/publish.js';
 import type { MessagingEventName, MessagingEventPayload } from '../../realtime/messaging-events.js';
 import type { Context } from '../../trpc/context.js';
 
-type Effects = Pick<Context, 'log' | 'afterCommit'>;
+type Effects = Pick<Context, 'log' | 'afterCommit' | 'realtime'>;
 
 export { conversationRoom, userRoom };
 
@@ -19,7 +20,7 @@ export function publish<E extends MessagingEventName>(
 ): void {
   ctx.afterCommit(() => {
     try {
-      realtime().emit(room, event, payload);
+      ctx.realtime.publisher.emit(room, event, payload);
     } catch (error) {
       ctx.log.warn({ err: error, event }, 'realtime publish failed');
     }
@@ -29,7 +30,7 @@ export function publish<E extends MessagingEventName>(
 export function joinRooms(ctx: Effects, userIds: string[], conversationId: string): void {
   ctx.afterCommit(() => {
     try {
-      for (const userId of userIds) realtime().joinConversation(userId, conversationId);
+      for (const userId of userIds) ctx.realtime.publisher.joinConversation(userId, conversationId);
     } catch (error) {
       ctx.log.warn({ err: error }, 'realtime join failed');
     }
@@ -39,7 +40,7 @@ export function joinRooms(ctx: Effects, userIds: string[], conversationId: strin
 export function leaveRoom(ctx: Effects, userId: string, conversationId: string): void {
   ctx.afterCommit(() => {
     try {
-      realtime().leaveConversation(userId, conversationId);
+      ctx.realtime.publisher.leaveConversation(userId, conversationId);
     } catch (error) {
       ctx.log.warn({ err: error }, 'realtime leave failed');
     }

@@ -5,7 +5,7 @@
 // reports domain keeps encrypted and deletes by its retention rule, never later than the
 // message's own expiry unless a moderator keeps it as evidence (server/domains/reports/retention.ts).
 import { sql } from 'drizzle-orm';
-import { registerReportTarget } from '../reports/targets.js';
+import type { ReportTarget } from '../reports/targets.js';
 import { openMessage } from '../../crypto/message-cipher.js';
 import { keyringOf } from './messages.js';
 
@@ -21,7 +21,7 @@ interface Row {
   expires_ms: number;
 }
 
-registerReportTarget({
+export const messageReportTarget: ReportTarget = {
   type: 'message',
   async snapshot(tx, viewer, targetId) {
     const [row] = await viewer.database.rows<Row>(
@@ -51,4 +51,4 @@ registerReportTarget({
       sealed: { content: { text }, expiresAt: new Date(row.expires_ms) },
     };
   },
-});
+};

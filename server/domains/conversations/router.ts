@@ -5,7 +5,6 @@ import { memberProcedure } from '../../trpc/procedures.js';
 import { okOutput } from '../../shared/schemas.js';
 import * as members from './members.js';
 import * as messages from './messages.js';
-import './report-target.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
 

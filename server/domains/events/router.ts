@@ -11,8 +11,6 @@ import * as schemas from './schemas.js';
 import * as service from './service.js';
 import type { EventOutput } from './schemas.js';
 import type { Context } from '../../trpc/context.js';
-import { eventReportTarget } from './report-target.js';
-import { registerReportTarget } from '../reports/targets.js';
 
 const tags = ['events'];
 
@@ -232,4 +230,3 @@ export const eventsRouter = router({
 });
 
 // Reportable (POST /api/reports): this domain decides what a reporter may see and what the admins get.
-registerReportTarget(eventReportTarget);

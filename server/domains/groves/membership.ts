@@ -26,6 +26,7 @@ import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../shared/context.js';
 import { announceGroveExit, cutConversationsAfterGroveExit } from '../conversations/members.js';
 import { assertGroveExists, groveBy, isGroveOrganizer, userIdByHandle } from './service.js';
+import { enforceWriteLimit } from '../../trpc/procedures.js';
 import type { GroveJoinPolicy } from '../../../db/schema/groves.js';
 
 type Tx = Parameters<Parameters<MemberContext['db']['transaction']>[0]>[0];
@@ -306,4 +307,17 @@ export async function revokeInvite(ctx: MemberContext, input: { id: string; invi
   await assertOrganizesGrove(ctx, input.id);
   await ctx.db.delete(groveInvites).where(and(eq(groveInvites.groveId, input.id), eq(groveInvites.id, input.inviteId)));
   return { ok: true as const };
+}
+
+/**
+ * Joining follows the grove's policy (see membership.ts): a member at once (`open`, or any
+ * policy with a valid invite code), a pending request (`approval`), 403 (`invite` without a code,
+ * or a banned member). Idempotent: a member who joins again keeps their role.
+ */
+export async function joinGrove(ctx: MemberContext, input: { id: string; code?: string }) {
+  // A join with a code is a guess until it works: counted like friend-invite accepts (same
+  // scope, one budget for every kind of code), so codes cannot be tried at speed (429).
+  if (input.code !== undefined) await enforceWriteLimit(ctx, ctx.user.id, 'invites.accept');
+  const status = await requestMembership(ctx, input);
+  return { status, grove: await groveBy(ctx, eq(groves.id, input.id)) };
 }

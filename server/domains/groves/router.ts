@@ -56,7 +56,7 @@ export const grovesRouter = router({
     })
     .input(schemas.joinGroveInput)
     .output(schemas.joinGroveOutput)
-    .mutation(({ ctx, input }) => service.joinGrove(ctx, input)),
+    .mutation(({ ctx, input }) => membership.joinGrove(ctx, input)),
 
   leave: memberProcedure
     .meta({

@@ -16,8 +16,6 @@ import type { Context } from '../../trpc/context.js';
 import type { MemberContext } from '../../shared/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import { groveActionTotalsColumn, toActionTotals } from '../actions/aggregates.js';
-import { enforceWriteLimit } from '../../trpc/procedures.js';
-import { requestMembership } from './membership.js';
 import type { GroveOutput } from './schemas.js';
 
 const memberCount = sql<number>`(select count(*)::int from grove_members gm where gm.grove_id = ${groves.id})`;
@@ -108,19 +106,6 @@ export function getGrove(ctx: Context, input: { slug: string }) {
 export async function assertGroveExists(db: DbOrTx, id: string) {
   const [row] = await db.select({ id: groves.id }).from(groves).where(eq(groves.id, id)).limit(1);
   if (!row) throw new AppError('not_found', 'No such grove.');
-}
-
-/**
- * Joining follows the grove's policy (see membership.ts): a member at once (`open`, or any
- * policy with a valid invite code), a pending request (`approval`), 403 (`invite` without a code,
- * or a banned member). Idempotent: a member who joins again keeps their role.
- */
-export async function joinGrove(ctx: MemberContext, input: { id: string; code?: string }) {
-  // A join with a code is a guess until it works: counted like friend-invite accepts (same
-  // scope, one budget for every kind of code), so codes cannot be tried at speed (429).
-  if (input.code !== undefined) await enforceWriteLimit(ctx, ctx.user.id, 'invites.accept');
-  const status = await requestMembership(ctx, input);
-  return { status, grove: await groveBy(ctx, eq(groves.id, input.id)) };
 }
 
 /**

@@ -5,8 +5,6 @@ import { emptyInput, okOutput } from '../../shared/schemas.js';
 import { accountOutput } from '../auth/schemas.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
-import { memberReportTarget } from './report-target.js';
-import { registerReportTarget } from '../reports/targets.js';
 
 const tags = ['me'];
 
@@ -125,4 +123,3 @@ export const meRouter = router({
 });
 
 // Reportable (POST /api/reports): this domain decides what a reporter may see and what the admins get.
-registerReportTarget(memberReportTarget);

@@ -18,7 +18,6 @@ import {
 } from '../auth/service.js';
 import { calendarFeedExpiry } from '../events/calendar.js';
 import { deleteAccountData } from './account-deletion.js';
-import { realtime } from '../../realtime/publish.js';
 
 export function getAccount(ctx: MemberContext) {
   return toAccount(ctx.user);
@@ -57,7 +56,7 @@ export async function updateAccount(
       return row!;
     });
     ctx.afterCommit(() => {
-      for (const sessionId of revoked) realtime().disconnectSession(sessionId);
+      for (const sessionId of revoked) ctx.realtime.publisher.disconnectSession(sessionId);
     });
     return toAccount(updated);
   } catch (error) {
@@ -104,7 +103,7 @@ async function deleteAccountWithCounters(ctx: MemberContext): Promise<void> {
     await deleteRateLimitsOf(ctx, tx, [ctx.user.email, ctx.user.id]);
     await deleteAccountData(tx, ctx.user.id, ctx);
   });
-  ctx.afterCommit(() => realtime().disconnectUser(ctx.user.id));
+  ctx.afterCommit(() => ctx.realtime.publisher.disconnectUser(ctx.user.id));
   ctx.log.info({ userId: ctx.user.id }, 'account hard-deleted');
 }
 
@@ -117,7 +116,7 @@ export async function deleteAccount(ctx: MemberContext): Promise<{ ok: true }> {
 export async function revokeOtherSessions(ctx: MemberContext): Promise<{ ok: true; revokedSessions: number }> {
   const revoked = await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, ctx.session.id));
   ctx.afterCommit(() => {
-    for (const sessionId of revoked) realtime().disconnectSession(sessionId);
+    for (const sessionId of revoked) ctx.realtime.publisher.disconnectSession(sessionId);
   });
   return { ok: true, revokedSessions: revoked.length };
 }
@@ -143,7 +142,7 @@ export async function panic(
     return { ok: true, revokedSessions: Number(live?.n ?? 0), accountDeleted: true };
   }
   const revokedSessions = (await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, null))).length;
-  ctx.afterCommit(() => realtime().disconnectUser(ctx.user.id));
+  ctx.afterCommit(() => ctx.realtime.publisher.disconnectUser(ctx.user.id));
   ctx.log.info({ userId: ctx.user.id }, 'panic: every credential revoked');
   return { ok: true, revokedSessions, accountDeleted: false };
 }
@@ -204,6 +203,6 @@ export async function revokeSession(ctx: MemberContext, input: { id: string }): 
     .where(and(eq(sessions.id, input.id), eq(sessions.userId, ctx.user.id)))
     .returning({ id: sessions.id });
   if (deleted.length === 0) throw new AppError('not_found', 'No such session.');
-  ctx.afterCommit(() => realtime().disconnectSession(input.id));
+  ctx.afterCommit(() => ctx.realtime.publisher.disconnectSession(input.id));
   return { ok: true };
 }

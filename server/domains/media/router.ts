@@ -154,7 +154,7 @@ export const mediaRouter = router({
     .mutation(({ ctx, input }) => service.adminDeleteMedia(ctx, input)),
 });
 
-/** GET /api/me/watchlist: merged into the `me` namespace (server/trpc/router.ts). */
+/** GET /api/me/watchlist: merged into the `me` namespace (its manifest adds it: server/domains/media/manifest.ts). */
 export const watchlistRouter = router({
   listWatchlist: memberProcedure
     .meta({

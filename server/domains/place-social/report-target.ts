@@ -4,9 +4,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isUuid } from '../../../db/ids.js';
 import { placeReviews, places, users } from '../../../db/schema/index.js';
-import { registerReportTarget } from '../reports/targets.js';
+import type { ReportTarget } from '../reports/targets.js';
 
-registerReportTarget({
+export const reviewReportTarget: ReportTarget = {
   type: 'review',
   async snapshot(tx, _viewer, targetId) {
     if (!isUuid(targetId)) return null;
@@ -38,4 +38,4 @@ registerReportTarget({
       },
     };
   },
-});
+};

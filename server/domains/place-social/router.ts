@@ -4,7 +4,6 @@ import { router } from '../../trpc/init.js';
 import { memberProcedure, publicProcedure } from '../../trpc/procedures.js';
 import { placeListOutput as placesPageOutput } from '../places/schemas.js';
 import * as lists from './lists.js';
-import './report-target.js';
 import * as reviews from './reviews.js';
 import * as schemas from './schemas.js';
 

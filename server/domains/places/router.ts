@@ -3,8 +3,6 @@ import { router } from '../../trpc/init.js';
 import { adminProcedure, memberProcedure, publicProcedure } from '../../trpc/procedures.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
-import { placeReportTarget } from './report-target.js';
-import { registerReportTarget } from '../reports/targets.js';
 
 const tags = ['places'];
 const adminTags = ['admin'];
@@ -113,4 +111,3 @@ export const placesRouter = router({
 });
 
 // Reportable (POST /api/reports): this domain decides what a reporter may see and what the admins get.
-registerReportTarget(placeReportTarget);

@@ -6,7 +6,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../../db/client.js';
 import { postComments, posts } from '../../../db/schema/index.js';
 import type { MemberContext } from '../../shared/context.js';
-import { registerReportTarget, type ReportSnapshot, type ReportTargetState } from '../reports/targets.js';
+import type { ReportSnapshot, ReportTarget, ReportTargetState } from '../reports/targets.js';
 import { commentVisibleTo, memberViewer, postVisibleTo } from './visibility.js';
 
 interface PostSnapshotRow {
@@ -95,15 +95,15 @@ async function rowStates(
   return new Map(rows.map((r): [string, ReportTargetState] => [r.id, r.hiddenAt ? 'hidden' : 'present']));
 }
 
-registerReportTarget({
+export const postReportTarget: ReportTarget = {
   type: 'post',
   snapshot: postSnapshot,
   hide: (tx, id) => hideRow(tx, 'posts', id),
   states: (db, ids) => rowStates(db, posts, ids),
-});
-registerReportTarget({
+};
+export const commentReportTarget: ReportTarget = {
   type: 'comment',
   snapshot: commentSnapshot,
   hide: (tx, id) => hideRow(tx, 'post_comments', id),
   states: (db, ids) => rowStates(db, postComments, ids),
-});
+};

@@ -4,7 +4,6 @@
 import { router } from '../../trpc/init.js';
 import { memberProcedure, publicProcedure } from '../../trpc/procedures.js';
 import { okOutput, savedOutput } from '../../shared/schemas.js';
-import './report-targets.js';
 import * as comments from './comments.js';
 import * as feed from './feed.js';
 import * as s from './schemas.js';
@@ -212,7 +211,7 @@ export const handlesRouter = router({
     .query(({ ctx, input }) => feed.handlePosts(ctx, input)),
 });
 
-/** Lives under /api/me, so in the `me` namespace (naming rule in server/trpc/router.ts). */
+/** Lives under /api/me, so in the `me` namespace (naming rule in server/composition.ts). */
 export const savedPostsProcedures = {
   listSavedPosts: memberProcedure
     .meta({

@@ -39,14 +39,14 @@ function selectAdminReports(db: DbOrTx) {
 type AdminRow = Awaited<ReturnType<ReturnType<typeof selectAdminReports>['where']>>[number];
 
 /** Each target's state now, one query per target type on the page. */
-async function targetStates(db: DbOrTx, rows: ReportRow[]) {
+async function targetStates(ctx: Context, db: DbOrTx, rows: ReportRow[]) {
   const states = new Map<string, AdminReportOutput['target']['state']>();
   const byType = new Map<ReportTargetType, string[]>();
   for (const row of rows) {
     if (row.targetId) byType.set(row.targetType, [...(byType.get(row.targetType) ?? []), row.targetId]);
   }
   for (const [type, ids] of byType) {
-    const stateOf = reportTarget(type)?.states;
+    const stateOf = reportTarget(ctx, type)?.states;
     const found = stateOf ? await stateOf(db, [...new Set(ids)]) : null;
     for (const id of ids) states.set(`${type}:${id}`, found ? (found.get(id) ?? 'deleted') : 'unknown');
   }
@@ -108,6 +108,7 @@ function snapshotView(ctx: Pick<Context, 'config' | 'log'>, report: ReportRow, n
 
 async function toAdminReports(ctx: Context, db: DbOrTx, rows: AdminRow[]): Promise<AdminReportOutput[]> {
   const states = await targetStates(
+    ctx,
     db,
     rows.map((r) => r.report),
   );
@@ -160,7 +161,7 @@ export async function resolveReport(ctx: MemberContext, input: ResolveReportInpu
     const decidedAt = ctx.clock.now();
     const keepEvidence = input.keepEvidence ?? false;
     if (keepEvidence) checkEvidenceCanBeKept(report, decidedAt);
-    if (input.action === 'hide') await hideTarget(tx, report, input.status);
+    if (input.action === 'hide') await hideTarget(ctx, tx, report, input.status);
     const decision = {
       status: input.status,
       note: input.note || null,
@@ -200,9 +201,9 @@ function checkEvidenceCanBeKept(report: ReportRow, now: Date) {
     throw new AppError('conflict', "The message's text was already deleted, so there is nothing to keep.");
 }
 
-async function hideTarget(tx: Tx, report: ReportRow, status: string) {
+async function hideTarget(ctx: Context, tx: Tx, report: ReportRow, status: string) {
   if (status !== 'resolved') throw new AppError('validation_failed', 'Only a `resolved` decision can hide the target.');
-  const hide = reportTarget(report.targetType)?.hide;
+  const hide = reportTarget(ctx, report.targetType)?.hide;
   if (!hide)
     throw new AppError('validation_failed', `A ${report.targetType} cannot be hidden; only posts and comments.`);
   if (!report.targetId || !(await hide(tx, report.targetId)))

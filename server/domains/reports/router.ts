@@ -1,5 +1,5 @@
 // Report routes: wiring only. `reports.*` holds the report itself and its admin side;
-// GET /api/me/reports is `me.listReports` by the naming rule (server/trpc/router.ts).
+// GET /api/me/reports is `me.listReports` by the naming rule (server/composition.ts).
 import { router } from '../../trpc/init.js';
 import { adminProcedure, memberProcedure } from '../../trpc/procedures.js';
 import * as admin from './admin.js';

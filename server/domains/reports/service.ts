@@ -32,7 +32,7 @@ export function toReport(row: ReportRow): ReportOutput {
 }
 
 export async function createReport(ctx: MemberContext, input: CreateReportInput): Promise<ReportOutput> {
-  const target = reportTarget(input.targetType);
+  const target = reportTarget(ctx, input.targetType);
   if (!target) throw notFound();
   return ctx.db.transaction(async (tx) => {
     const snapshot = await target.snapshot(tx, ctx, input.targetId);

@@ -1,10 +1,12 @@
 // What can be reported, and how each kind of target is looked up, shown and hidden. Each domain
-// that owns reportable content registers its target here (posts and comments, messages,
-// reviews, members, places, events), so the reports domain never reads another domain's tables
-// and a new kind of content becomes reportable by registering one object.
+// that owns reportable content lists its target in its manifest (posts and comments, messages,
+// reviews, members, places, events); the composition root collects them into the context, so
+// the reports domain never reads another domain's tables and a new kind of content becomes
+// reportable by adding one object to its domain's manifest.
 import type { DbOrTx, Tx } from '../../../db/client.js';
 import { reportTargetTypes } from '../../../db/schema/reports.js';
 import type { MemberContext } from '../../shared/context.js';
+import type { AppDeps } from '../../trpc/context.js';
 
 // The list lives with the reports table (db/ never imports server/); re-exported for the domains.
 export { reportTargetTypes };
@@ -55,14 +57,7 @@ export interface ReportTarget {
   states?(db: DbOrTx, targetIds: string[]): Promise<Map<string, ReportTargetState>>;
 }
 
-const targets = new Map<ReportTargetType, ReportTarget>();
-
-export function registerReportTarget(target: ReportTarget): void {
-  if (targets.has(target.type)) throw new Error(`report target ${target.type} registered twice`);
-  targets.set(target.type, target);
-}
-
-/** The registered target of a type, or undefined while the domain that owns it is not built. */
-export function reportTarget(type: ReportTargetType): ReportTarget | undefined {
-  return targets.get(type);
+/** The target of a type, or undefined while the domain that owns it is not built. */
+export function reportTarget(deps: Pick<AppDeps, 'contributions'>, type: ReportTargetType): ReportTarget | undefined {
+  return deps.contributions.reportTargets.get(type);
 }

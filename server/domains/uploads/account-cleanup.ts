@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
 import { videos } from '../../../db/schema/index.js';
-import type { AccountDeletionEnv } from '../me/account-deletion.js';
+import type { AccountDeletionEnv } from '../manifest.js';
 import { videoStorage } from './video-storage.js';
 
 export async function removeVideosOfDeletedMember(tx: Tx, userId: string, env: AccountDeletionEnv): Promise<void> {

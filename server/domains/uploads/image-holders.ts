@@ -4,7 +4,14 @@ import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../../db/client.js';
 import { events, guides, imageUploads, mediaItems, places, posts } from '../../../db/schema/index.js';
-import type { ImagePurpose } from './images.js';
+
+/**
+ * One per image field that attaches uploads (listed below with where each is kept): post
+ * images, place photos, event covers, media posters, guide covers. The spec has no avatar or
+ * other image field, so there is no purpose for one: a key nothing could attach is not issued.
+ */
+export const imagePurposes = ['post', 'place', 'event', 'media', 'guide'] as const;
+export type ImagePurpose = (typeof imagePurposes)[number];
 
 interface ImageHolder {
   table: PgTable;

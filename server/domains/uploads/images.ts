@@ -10,19 +10,15 @@ import type { DbOrTx, Tx } from '../../../db/client.js';
 import { imageUploads } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import type { MemberContext } from '../../shared/context.js';
-import type { AccountDeletionEnv } from '../me/account-deletion.js';
-import { forgetImagesOf, uploadKeysOf } from './image-holders.js';
+import type { AccountDeletionEnv } from '../manifest.js';
+import { forgetImagesOf, type ImagePurpose, uploadKeysOf } from './image-holders.js';
+
+// The purposes live with the holders they name (image-holders.ts); re-exported for the domains.
+export { imagePurposes, type ImagePurpose } from './image-holders.js';
 import { imageStorage, imageUrlFor, IMAGE_KEY_PATTERN } from './image-storage.js';
 
 export const imageContentTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
 export type ImageContentType = (typeof imageContentTypes)[number];
-/**
- * One per image field that attaches uploads (image-holders.ts lists where each is kept): post
- * images, place photos, event covers, media posters, guide covers. The spec has no avatar or
- * other image field, so there is no purpose for one: a key nothing could attach is not issued.
- */
-export const imagePurposes = ['post', 'place', 'event', 'media', 'guide'] as const;
-export type ImagePurpose = (typeof imagePurposes)[number];
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 

@@ -1,0 +1,19 @@
+// What the events domain contributes: events and RSVPs, the calendar feed (a raw route: it is
+// not JSON), the RSVP retention sweep, reminder and update pushes, and events as report targets.
+import { createEventReminderJob } from '../../jobs/event-reminders.js';
+import { createEventUpdatePushJob } from '../../jobs/event-update-pushes.js';
+import { rsvpSweep } from '../../jobs/rsvp-sweep.js';
+import { defineManifest } from '../manifest.js';
+import { documentCalendarFeed, mountCalendarFeed } from './calendar-route.js';
+import { eventReportTarget } from './report-target.js';
+import { eventsRouter } from './router.js';
+
+export const eventsManifest = defineManifest({
+  domain: 'events',
+  namespaces: { events: eventsRouter },
+  rawRoutes: [
+    { mount: (app, _deps, contextFor) => mountCalendarFeed(app, contextFor), document: documentCalendarFeed },
+  ],
+  jobs: [() => rsvpSweep, createEventReminderJob, createEventUpdatePushJob],
+  reportTargets: [eventReportTarget],
+});

@@ -1,0 +1,68 @@
+// What a domain contributes to the running service, declared once in its folder's manifest.ts
+// and read only by the composition root (server/composition.ts), which derives the app router,
+// the raw routes, the jobs, the account-deletion cleaners and the report targets from the list
+// of manifests. Nothing registers itself on import.
+import type { AnyRouter } from '@trpc/server';
+import type { Env, Hono, Context as HonoContext } from 'hono';
+import type { OpenAPIObject } from 'trpc-to-openapi';
+import type { Database, Tx } from '../../db/client.js';
+import type { Config } from '../config.js';
+import type { AnyJob } from '../jobs/runner.js';
+import type { Logger } from '../log.js';
+import type { WebPushSender } from '../push/web-push.js';
+import type { AppDeps, Context } from '../trpc/context.js';
+import type { ReportTarget, ReportTargetType } from './reports/targets.js';
+
+/** What a cleaner may need beyond the transaction: the configuration (file locations) and the log. */
+export interface AccountDeletionEnv {
+  config: Config;
+  log: Logger;
+}
+
+/** Runs inside the deletion's transaction, before the user row goes (e.g. detach public records). */
+export type AccountDataCleaner = (tx: Tx, userId: string, env: AccountDeletionEnv) => Promise<void>;
+
+/** What a job factory is given: the process's long-lived pieces (jobs run outside any request). */
+export interface JobDeps {
+  database: Database;
+  config: Config;
+  log: Logger;
+  push: WebPushSender;
+}
+
+/**
+ * A route the REST adapter cannot serve (not JSON: a file, a stream, an upload protocol),
+ * mounted on the Hono app before the adapter, with what it adds to the OpenAPI document.
+ */
+export interface RawRoute {
+  mount<E extends Env>(app: Hono<E>, deps: AppDeps, contextFor: (c: HonoContext<E>) => Context): void;
+  document?(doc: OpenAPIObject): void;
+}
+
+export interface DomainManifest {
+  /** The domain's folder under server/domains/ (a test checks that every folder has one manifest). */
+  domain: string;
+  /** tRPC namespaces this domain owns (`places` → /api/places…; the naming rule is in composition.ts). */
+  namespaces?: Record<string, AnyRouter>;
+  /** Procedures merged into a namespace another domain owns (`me`, `places`). */
+  addsTo?: Record<string, AnyRouter>;
+  rawRoutes?: readonly RawRoute[];
+  jobs?: readonly ((deps: JobDeps) => AnyJob)[];
+  accountCleaners?: readonly AccountDataCleaner[];
+  reportTargets?: readonly ReportTarget[];
+}
+
+/** Checks a manifest's shape while keeping its exact router types (the typed client reads them). */
+export const defineManifest = <const M extends DomainManifest>(manifest: M): M => manifest;
+
+/** What services read of the domains' contributions at run time (built once, by the composition root). */
+export interface DomainContributions {
+  reportTargets: ReadonlyMap<ReportTargetType, ReportTarget>;
+  accountCleaners: readonly AccountDataCleaner[];
+}
+
+// The context carries the contributions (AppDeps.contributions); trpc/ declares the slot empty so
+// it never imports a domain, and its shape is filled in here.
+declare module '../trpc/context.js' {
+  interface Contributions extends DomainContributions {}
+}

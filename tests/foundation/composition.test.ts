@@ -1,0 +1,141 @@
+// The composition root (server/composition.ts) is the one list of what the service is made of:
+// every domain folder has a manifest listed there once, and everything the domains contributed
+// before the manifests existed is still registered. Adding a job, cleaner or report target means
+// adding it to its domain's manifest and to the expectations here.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { reportTargetTypes } from '../../db/schema/reports.js';
+import { appRouter, contributions, domainManifests, rawRoutes } from '../../server/composition.js';
+import { importCycles } from '../../scripts/import-cycles.js';
+import { registeredJobs } from '../setup/registered-jobs.js';
+
+const server = fileURLToPath(new URL('../../server/', import.meta.url));
+const domainsDir = path.join(server, 'domains');
+const domainFolders = readdirSync(domainsDir).filter((name) => statSync(path.join(domainsDir, name)).isDirectory());
+
+describe('composition root', () => {
+  it('lists every domain folder once, by the manifest in that folder', () => {
+    const listed = domainManifests.map((m) => m.domain);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect([...listed].sort()).toEqual([...domainFolders].sort());
+    for (const folder of domainFolders)
+      expect(statSync(path.join(domainsDir, folder, 'manifest.ts')).isFile(), `${folder}/manifest.ts`).toBe(true);
+  });
+
+  it('derives every namespace of the API', () => {
+    expect(Object.keys(appRouter._def.record)).toEqual([
+      'auth',
+      'me',
+      'stats',
+      'events',
+      'groves',
+      'adminSetup',
+      'organizations',
+      'places',
+      'placeLists',
+      'uploads',
+      'friends',
+      'pushTokens',
+      'media',
+      'guides',
+      'guideCategories',
+      'conversations',
+      'actions',
+      'posts',
+      'feed',
+      'handles',
+      'reports',
+      'companion',
+      'realtime',
+    ]);
+    // Procedures other domains add to `me` and `places` are merged in, not lost.
+    const procedures = Object.keys(appRouter._def.procedures);
+    for (const name of [
+      'me.get',
+      'me.getNotificationPreferences',
+      'me.listWatchlist',
+      'me.getActionAggregateOptIn',
+      'me.listSavedPosts',
+      'me.listReports',
+      'places.list',
+      'places.listReviews',
+    ])
+      expect(procedures).toContain(name);
+  });
+
+  it('runs every periodic job, each once', () => {
+    const names = registeredJobs.map((job) => job.name);
+    expect([...names].sort()).toEqual(
+      [
+        'sweep-expired-credentials',
+        'sweep-expired-idempotency-keys',
+        'sweep-old-rsvps',
+        'sweep-abandoned-video-uploads',
+        'sweep-unattached-image-uploads',
+        'sweep-expired-friend-invites',
+        'sweep-expired-messages',
+        'sweep-report-texts',
+        'event-reminders',
+        'message-pushes',
+        'event-update-pushes',
+        'member-pushes',
+      ].sort(),
+    );
+  });
+
+  it('runs every account-deletion cleaner, each once', () => {
+    const names = contributions.accountCleaners.map((clean) => clean.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect([...names].sort()).toEqual(
+      [
+        'removePlacesOfDeletedMember',
+        'removeVideosOfDeletedMember',
+        'removeImagesOfDeletedMember',
+        'removePlaceSocialOfDeletedMember',
+        'removeMessagingOfDeletedMember',
+        'detachReportsOfDeletedMember',
+        'removePushesNamingDeletedMember',
+      ].sort(),
+    );
+  });
+
+  it('has a report target for every reportable type', () => {
+    expect([...contributions.reportTargets.keys()].sort()).toEqual([...reportTargetTypes].sort());
+    for (const [type, target] of contributions.reportTargets) expect(target.type).toBe(type);
+  });
+
+  it('mounts every raw route and documents the three that are API operations', () => {
+    expect(rawRoutes).toHaveLength(5);
+    expect(rawRoutes.filter((route) => route.document)).toHaveLength(3);
+  });
+});
+
+describe('layers', () => {
+  it('has no import cycle in server/, type-only imports included', () => {
+    expect(importCycles(server, { withTypes: true }).cycles).toEqual([]);
+  });
+
+  it('keeps trpc/ a lower layer: it imports no domain and not the composition root', () => {
+    const trpcDir = path.join(server, 'trpc');
+    for (const file of readdirSync(trpcDir)) {
+      const text = readFileSync(path.join(trpcDir, file), 'utf8');
+      expect(text, `server/trpc/${file}`).not.toMatch(/from '\.\.\/(domains|composition|app)[./]/);
+    }
+  });
+
+  it('registers nothing by import side effect', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const file = path.join(dir, name);
+        if (statSync(file).isDirectory()) walk(file);
+        else if (/\.tsx?$/.test(name) && /^import '\.[^']*';$/m.test(readFileSync(file, 'utf8')))
+          offenders.push(path.relative(server, file));
+      }
+    };
+    walk(server);
+    expect(offenders).toEqual([]);
+  });
+});
