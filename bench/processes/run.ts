@@ -16,7 +16,7 @@ import { type BoxKind, boxGenerator, makeCities } from '../places/data.js';
 import { serverUrl } from '../places/load.js';
 import { type CpuUse, cores, cpuMeter } from '../shared/cpu.js';
 import { copyOfPlaces10k } from '../shared/places-copy.js';
-import { fmt, median, perRoundRatio, times, writeResults } from '../shared/report.js';
+import { fmt, median, perRoundRatio, times, loadFigures, saveResults } from '../shared/report.js';
 import { benchArgs } from '../shared/args.js';
 import { serverErrors, startBenchServer } from '../shared/server.js';
 import { checkNoFailedRequests, firstDifference, sanityOk, tiny, tinyDatabaseName } from '../shared/tiny.js';
@@ -77,10 +77,7 @@ async function measure(kind: BoxKind, processes: Processes, round: number): Prom
     kind,
     processes,
     round,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx + result.timeouts,
+    ...loadFigures(result),
     serverMs: cpu.servers / count,
     postgresMs: cpu.postgres / count,
     cpu,
@@ -162,19 +159,16 @@ const summaries = kinds.map((kind) => ({
   processes: { 1: row(of(kind, 1)), 2: row(of(kind, 2)) } as Record<Processes, Row>,
   scaling: perRoundRatio(of(kind, 2), of(kind, 1)),
 }));
-const file = tiny
-  ? '(not written in tiny mode)'
-  : writeResults('processes', {
-      at: new Date().toISOString(),
-      command: process.argv.slice(2).join(' '),
-      connections,
-      duration,
-      warmup,
-      rounds,
-      seconds: Math.round((performance.now() - started) / 1000),
-      summaries,
-      samples,
-    });
+const file = saveResults('processes', {
+  command: process.argv.slice(2).join(' '),
+  connections,
+  duration,
+  warmup,
+  rounds,
+  seconds: Math.round((performance.now() - started) / 1000),
+  summaries,
+  samples,
+});
 
 console.log(
   `\n${connections} connections in total (2 processes: ${connections / 2} each), ${rounds} alternating rounds × ${duration} s ` +

@@ -19,7 +19,7 @@ import { generateSecretToken, hashSecretToken } from '../../server/auth/tokens.j
 import { boxGenerator, makeCities } from '../places/data.js';
 import { benchArgs } from '../shared/args.js';
 import { copyOfPlaces10k } from '../shared/places-copy.js';
-import { fmt, writeResults } from '../shared/report.js';
+import { fmt, loadFigures, saveResults } from '../shared/report.js';
 import { serverErrors, startBenchServer } from '../shared/server.js';
 import { checkNoFailedRequests, sanityOk, tiny, tinyDatabaseName } from '../shared/tiny.js';
 
@@ -267,34 +267,21 @@ try {
     requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/api/places?bbox=${nextBox()}` }) }],
   });
   const yardstick = {
-    messagePost: {
-      rps: posts.requests.average,
-      p50: posts.latency.p50,
-      p99: posts.latency.p99,
-      errors: posts.errors + posts.non2xx + posts.timeouts,
-    },
-    placeList: {
-      rps: list.requests.average,
-      p50: list.latency.p50,
-      p99: list.latency.p99,
-      errors: list.errors + list.non2xx + list.timeouts,
-    },
+    messagePost: loadFigures(posts),
+    placeList: loadFigures(list),
   };
   result = { delivery, yardstick };
 
-  const file = tiny
-    ? '(not written in tiny mode)'
-    : writeResults('realtime', {
-        at: new Date().toISOString(),
-        command: process.argv.slice(2).join(' '),
-        clients,
-        groupSize,
-        rate,
-        duration,
-        warmup,
-        connections,
-        ...result,
-      });
+  const file = saveResults('realtime', {
+    command: process.argv.slice(2).join(' '),
+    clients,
+    groupSize,
+    rate,
+    duration,
+    warmup,
+    connections,
+    ...result,
+  });
   console.log(
     `\n${clients} sockets (half on each of 2 processes), conversations of ${groupSize}, ${rate} msg/s for ${duration} s ` +
       `after ${warmup} s warm-up; latency from just before the POST to the receiving socket. Results: ${file}\n`,

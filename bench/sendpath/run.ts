@@ -24,7 +24,7 @@ import type { ServerProcess } from '../../tests/multiprocess/server-process.js';
 import { boxGenerator, makeCities } from '../places/data.js';
 import { benchArgs } from '../shared/args.js';
 import { copyOfPlaces10k, type PlacesCopy } from '../shared/places-copy.js';
-import { fmt, median, writeResults } from '../shared/report.js';
+import { fmt, median, loadFigures, saveResults } from '../shared/report.js';
 import { serverErrors } from '../shared/server.js';
 import { cpuMeter } from '../shared/cpu.js';
 import { serverUrl } from '../places/load.js';
@@ -192,10 +192,7 @@ async function measured(checkout: Checkout, run: () => Promise<Run>) {
   const cpu = await stop();
   const requests = r.requests.total || 1;
   return {
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors + r.non2xx + r.timeouts,
+    ...loadFigures(r),
     nodeCpuMs: cpu.servers / requests,
     postgresCpuMs: cpu.postgres / requests,
     otherCores: cpu.other / cpu.wallMs,
@@ -234,18 +231,14 @@ try {
       );
     }
   }
-  // Nothing a tiny run measures is worth keeping.
-  const file = tiny
-    ? '(not written in tiny mode)'
-    : writeResults('sendpath', {
-        at: new Date().toISOString(),
-        label: options.label,
-        command: process.argv.slice(2).join(' '),
-        senders,
-        connections,
-        duration,
-        samples,
-      });
+  const file = saveResults('sendpath', {
+    label: options.label,
+    command: process.argv.slice(2).join(' '),
+    senders,
+    connections,
+    duration,
+    samples,
+  });
   console.log(
     `\n${rounds} alternating rounds × ${duration} s per route, ${connections} connections over two processes per checkout, ${senders} sender(s). Results: ${file}\n`,
   );

@@ -2,6 +2,7 @@
 // number formatting, and the results file under bench/results/ (gitignored).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { tiny } from './tiny.js';
 
 export const median = (xs: number[]) => {
   if (!xs.length) return Number.NaN;
@@ -37,4 +38,31 @@ export function writeResults(name: string, data: unknown): string {
   const file = `${dir}${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
   writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
   return file;
+}
+
+/** The fields of an autocannon result every bench reports. */
+interface LoadResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  non2xx: number;
+  timeouts: number;
+}
+
+/** Throughput, latency (ms) and failed requests (errors, non-2xx answers and timeouts) of one timed run. */
+export function loadFigures(result: LoadResult) {
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx + result.timeouts,
+  };
+}
+
+/**
+ * Writes the run's results (stamped with the time) and answers the file's path; a tiny run
+ * measures nothing worth keeping, so it writes nothing and says so.
+ */
+export function saveResults(name: string, data: Record<string, unknown>): string {
+  return tiny ? '(not written in tiny mode)' : writeResults(name, { at: new Date().toISOString(), ...data });
 }

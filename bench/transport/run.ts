@@ -17,7 +17,7 @@ import { boxGenerator, makeCities } from '../places/data.js';
 import { serverUrl } from '../places/load.js';
 import { type CpuUse, cpuMeter } from '../shared/cpu.js';
 import { copyOfPlaces10k } from '../shared/places-copy.js';
-import { fmt, median, perRoundRatio, times, writeResults } from '../shared/report.js';
+import { fmt, median, perRoundRatio, times, loadFigures, saveResults } from '../shared/report.js';
 import { benchArgs } from '../shared/args.js';
 import { serverErrors, startBenchServer } from '../shared/server.js';
 import { checkNoFailedRequests, firstDifference, sanityOk, tiny, tinyDatabaseName } from '../shared/tiny.js';
@@ -121,10 +121,7 @@ async function measure(kind: CallKind, transport: Transport, round: number): Pro
     call: kind,
     transport,
     round,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx + result.timeouts,
+    ...loadFigures(result),
     serverMs: cpu.servers / count,
     postgresMs: cpu.postgres / count,
     cpu,
@@ -183,20 +180,17 @@ const summaries = callKinds.map((kind) => ({
   batchCpuOverRest: perRoundRatio(of(kind, 'batch'), of(kind, 'rest'), (s) => s.serverMs),
 }));
 const otherCores = median(samples.map((s) => s.cpu.other / s.cpu.wallMs));
-const file = tiny
-  ? '(not written in tiny mode)'
-  : writeResults('transport', {
-      at: new Date().toISOString(),
-      command: process.argv.slice(2).join(' '),
-      connections,
-      duration,
-      warmup,
-      rounds,
-      seconds: Math.round((performance.now() - started) / 1000),
-      otherCoresMedian: otherCores,
-      summaries,
-      samples,
-    });
+const file = saveResults('transport', {
+  command: process.argv.slice(2).join(' '),
+  connections,
+  duration,
+  warmup,
+  rounds,
+  seconds: Math.round((performance.now() - started) / 1000),
+  otherCoresMedian: otherCores,
+  summaries,
+  samples,
+});
 
 const label: Record<CallKind, string> = {
   city: 'places.list, city box',

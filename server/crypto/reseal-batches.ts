@@ -3,6 +3,8 @@
 // run while the server runs and to interrupt: a batch is all or nothing, and a rerun picks up
 // what is left. The caller's `pick` locks its rows FOR UPDATE SKIP LOCKED, so a row being
 // deleted or written meanwhile is skipped (and left for a rerun) instead of waited for.
+import { and, asc, gt, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { Database, Tx } from '../../db/client.js';
 
 export interface ResealWalk<Row extends { id: string }> {
@@ -33,4 +35,22 @@ export async function resealInBatches<Row extends { id: string }>(
     if (!last) return done;
     after = last;
   }
+}
+
+/**
+ * The usual `pick`: of a query's rows (built with `.$dynamic()`), those that `needWork` with an
+ * id above `after`, by id, at most `limit`, locked FOR UPDATE SKIP LOCKED.
+ */
+export function nextBatch<Query extends PgSelect>(
+  query: Query,
+  id: PgColumn,
+  needWork: SQL | undefined,
+  after: string | undefined,
+  limit: number,
+) {
+  return query
+    .where(and(needWork, after ? gt(id, after) : undefined))
+    .orderBy(asc(id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
 }

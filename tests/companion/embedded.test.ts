@@ -1,17 +1,13 @@
-// The companion with no language model configured: the embedded retrieval answer over the
-// published library (drafts never cited), conversations (list, pin, messages, delete), another
-// member's conversation answering 404 everywhere, the rate limit, and no prompt in the log.
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBEDDED_LABEL, EMBEDDED_NOTHING } from '../../server/domains/companion/replies.js';
 import { createCategory, createGuide, createMedia, uniqueSlug, MISSING_ID } from '../library/helpers.js';
 import { createMember, createTestApp, unique, type TestApp, type TestMember } from '../setup/harness.js';
+import { captureLog } from '../setup/log-capture.js';
 import { chatSse, replyOf } from './helpers.js';
 
 let t: TestApp;
 let admin: TestMember;
-const logLines: string[] = [];
+const { lines: logLines, log } = captureLog();
 /** A word no other test uses, so retrieval finds exactly the items seeded here. */
 const topic = `zorblat${process.pid.toString(36)}${Date.now().toString(36)}`;
 let guide: { slug: string; title: string };
@@ -19,13 +15,7 @@ let media: { slug: string; title: string };
 let draft: { slug: string };
 
 beforeAll(async () => {
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
-  t = await createTestApp({}, { log: pino({ level: 'trace' }, destination) });
+  t = await createTestApp({}, { log });
   admin = await createMember(t, { admin: true });
   const category = await createCategory(t, admin);
   guide = await createGuide(t, admin, category, {

@@ -7,16 +7,14 @@
 // readable and are sealed by the rekey, which also moves companion rows to the newest key.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../server/config.js';
 import { messageKeyring } from '../../server/crypto/message-keys.js';
 import { rekeyCompanion } from '../../server/domains/companion/rekey.js';
 import { createCategory, createGuide, uniqueSlug } from '../library/helpers.js';
 import { findInEveryTable } from '../setup/db-scan.js';
 import { createMember, createTestApp, unique, type TestApp, type TestMember } from '../setup/harness.js';
+import { captureLog, useMessageKeys } from '../setup/log-capture.js';
 import { chatSse, type FakeProvider, insertLegacyConversation, replyOf, startFakeProvider } from './helpers.js';
 
 const key = () => randomBytes(32).toString('base64');
@@ -26,20 +24,14 @@ const K2 = `k2:${key()}`;
 const REPLY_CANARY = `reply-canary-${randomBytes(6).toString('hex')}`;
 const REPLY = `Here is an answer: ${REPLY_CANARY}.`;
 
-const logLines: string[] = [];
+const { lines: logLines, log, errors: loggedErrors } = captureLog();
 let t: TestApp;
 let provider: FakeProvider;
 beforeAll(async () => {
   provider = await startFakeProvider(['Here is an answer: ', `${REPLY_CANARY}.`]);
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
   t = await createTestApp(
     { MESSAGE_KEYS: K1, COMPANION_BASE_URL: provider.baseUrl, COMPANION_MODEL: 'test-model' },
-    { log: pino({ level: 'trace' }, destination) },
+    { log },
   );
 });
 afterAll(async () => {
@@ -47,9 +39,7 @@ afterAll(async () => {
   await provider?.close();
 });
 
-function useKeys(keys: string) {
-  (t.deps as { config: Config }).config = { ...t.config, MESSAGE_KEYS: keys };
-}
+const useKeys = (keys: string) => useMessageKeys(t, keys);
 
 interface RawMessage {
   id: string;
@@ -162,12 +152,6 @@ function expectGenericFailure(res: { status: number; body: any; text: string }) 
 }
 
 const logged = () => logLines.join('');
-/** The messages of the errors logged so far. */
-const loggedErrors = () =>
-  logLines
-    .map((line) => (JSON.parse(line) as { err?: { message?: string } }).err?.message)
-    .filter((message): message is string => message !== undefined)
-    .join('\n');
 
 describe('companion text at rest', () => {
   it("a turn's message, reply and title are stored only as ciphertext; reads show them as sent", async () => {

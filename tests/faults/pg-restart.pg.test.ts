@@ -3,15 +3,11 @@
 // root) and dropped afterwards, whatever happens. PostgreSQL runs only (*.pg.test.ts); skipped
 // where no cluster can be made (not root, no postgresql-common tools: a developer's machine;
 // CI runs as root with them).
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, http, startServer, type HttpAnswer, type ServerProcess } from '../multiprocess/server-process.js';
+import { http, startServer, type HttpAnswer, type ServerProcess } from '../multiprocess/server-process.js';
+import { cannotMakeCluster, createPrivateCluster, type PrivateCluster } from './private-cluster.js';
 
-const run = promisify(execFile);
-const VERSION = '15';
 const CONNECT_TIMEOUT_S = 2;
 const STATEMENT_TIMEOUT_MS = 2000;
 const FAIL_FAST_MS = CONNECT_TIMEOUT_S * 1000 + STATEMENT_TIMEOUT_MS + 2500;
@@ -24,13 +20,6 @@ const FAIL_FAST_MS = CONNECT_TIMEOUT_S * 1000 + STATEMENT_TIMEOUT_MS + 2500;
 const REQUEST_TIMEOUT_MS = 4000;
 const RESTART_BOUND_MS = REQUEST_TIMEOUT_MS + 3000;
 
-const cannotMakeCluster =
-  process.getuid?.() !== 0
-    ? 'needs root to create a private PostgreSQL cluster'
-    : !existsSync('/usr/bin/pg_createcluster') || !existsSync(`/usr/lib/postgresql/${VERSION}/bin/postgres`)
-      ? `needs postgresql-common and PostgreSQL ${VERSION}`
-      : null;
-
 const placeBody = (n: number) => ({
   name: `Restart place ${process.pid}-${n}-${Date.now()}`,
   type: 'cafe',
@@ -41,38 +30,16 @@ const placeBody = (n: number) => ({
 });
 
 describe.skipIf(cannotMakeCluster !== null)('PostgreSQL restart under load (private cluster)', () => {
-  const cluster = `casfault${process.pid}`;
+  let cluster: PrivateCluster | undefined;
   let databaseUrl: string;
   let server: ServerProcess | undefined;
   let token: string;
 
-  const ctl = (action: 'start' | 'stop' | 'restart') =>
-    run('pg_ctlcluster', [
-      '--skip-systemctl-redirect',
-      VERSION,
-      cluster,
-      action,
-      ...(action === 'start' ? [] : ['-m', 'fast']),
-    ]);
+  const ctl = (action: 'start' | 'stop' | 'restart') => cluster![action]();
 
   beforeAll(async () => {
-    // Drop clusters left by earlier runs that were killed before their afterAll.
-    const { stdout } = await run('pg_lsclusters', ['-h']);
-    for (const line of stdout.split('\n')) {
-      const [version, name] = line.trim().split(/\s+/);
-      const pid = Number(/^casfault(\d+)$/.exec(name ?? '')?.[1]);
-      if (version !== VERSION || !pid || pid === process.pid) continue;
-      let alive = true;
-      try {
-        process.kill(pid, 0);
-      } catch {
-        alive = false;
-      }
-      if (!alive) await run('pg_dropcluster', [VERSION, name!, '--stop']).catch(() => {});
-    }
-    const port = await freePort();
-    await run('pg_createcluster', [VERSION, cluster, '-p', String(port), '--start', '--', '--auth=trust']);
-    databaseUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    cluster = await createPrivateCluster('casfault');
+    databaseUrl = cluster.url;
     server = await startServer(databaseUrl, {
       DATABASE_CONNECT_TIMEOUT_SECONDS: String(CONNECT_TIMEOUT_S),
       DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
@@ -92,7 +59,7 @@ describe.skipIf(cannotMakeCluster !== null)('PostgreSQL restart under load (priv
       await server?.stop();
     } finally {
       // Always leave no cluster behind (and never a stopped one).
-      await run('pg_dropcluster', [VERSION, cluster, '--stop']).catch(() => {});
+      await cluster?.drop();
     }
   }, 60_000);
 

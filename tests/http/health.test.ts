@@ -1,7 +1,6 @@
 // GET /healthz: a real database ping; 503 unavailable when the database cannot be reached or
 // the process is draining. GET /readyz: the same, and live delivery working (the realtime link
 // to the other processes listening and publishing).
-import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.js';
 import { createApp } from '../../server/app.js';
@@ -12,23 +11,18 @@ import { ManualClock } from '../../server/lib/clock.js';
 import { TtlCache } from '../../server/lib/ttl-cache.js';
 import { createLogger } from '../../server/log.js';
 import { CapturingMailer, createTestApp, type TestApp } from '../setup/harness.js';
+import { type SilentDatabase, startSilentDatabase } from '../setup/silent-database.js';
 
 let t: TestApp;
-/** A local TCP server that accepts connections and never answers: a database that hangs. */
-let silent: Server;
-const silentSockets = new Set<Socket>();
+/** A database that hangs. */
+let silent: SilentDatabase;
 let silentUrl: string;
 beforeAll(async () => {
   t = await createTestApp();
-  silent = createServer((socket) => {
-    silentSockets.add(socket);
-    socket.on('close', () => silentSockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  silentUrl = `postgres://postgres@127.0.0.1:${(silent.address() as { port: number }).port}/postgres`;
+  silent = await startSilentDatabase();
+  silentUrl = silent.url;
 });
 afterAll(async () => {
-  for (const socket of silentSockets) socket.destroy();
   silent.close();
   await t.close();
 });

@@ -7,11 +7,10 @@ import { createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type Config } from '../../server/config.js';
+import { ConfigError, loadConfig } from '../../server/config.js';
 import {
   MessageDecryptError,
   openMessage,
@@ -31,29 +30,22 @@ import { reportTarget } from '../../server/domains/reports/targets.js';
 import type { MemberContext } from '../../server/shared/context.js';
 import { findInEveryTable } from '../setup/db-scan.js';
 import { createMember, createTestApp, unique, type TestApp } from '../setup/harness.js';
+import { captureLog, useMessageKeys } from '../setup/log-capture.js';
 import { circle, send, startConversation } from './helpers.js';
 
 const key = () => randomBytes(32).toString('base64');
 const K1 = `k1:${key()}`;
 const K2 = `k2:${key()}`;
 
-const logLines: string[] = [];
+const { lines: logLines, log } = captureLog();
 let t: TestApp;
 beforeAll(async () => {
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
   // Everything the service logs, at the most verbose level.
-  t = await createTestApp({ MESSAGE_KEYS: K1 }, { log: pino({ level: 'trace' }, destination) });
+  t = await createTestApp({ MESSAGE_KEYS: K1 }, { log });
 });
 afterAll(() => t.close());
 
-function useKeys(keys: string) {
-  (t.deps as { config: Config }).config = { ...t.config, MESSAGE_KEYS: keys };
-}
+const useKeys = (keys: string) => useMessageKeys(t, keys);
 
 describe('encryption at rest', () => {
   it('a canary message is in no column of any table and in no log line', async () => {

@@ -5,37 +5,27 @@
 // moves titles to the newest key. The push that names a group is in
 // tests/notifications/message-pushes.test.ts.
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../server/config.js';
 import { messageKeyring } from '../../server/crypto/message-keys.js';
 import { rekeyMessages } from '../../server/domains/conversations/rekey.js';
 import { findInEveryTable } from '../setup/db-scan.js';
 import { createTestApp, unique, type TestApp, type TestMember } from '../setup/harness.js';
+import { captureLog, useMessageKeys } from '../setup/log-capture.js';
 import { circle, recordRealtime, startConversation } from './helpers.js';
 
 const key = () => randomBytes(32).toString('base64');
 const K1 = `k1:${key()}`;
 const K2 = `k2:${key()}`;
 
-const logLines: string[] = [];
+const { lines: logLines, log } = captureLog();
 let t: TestApp;
 beforeAll(async () => {
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
-  t = await createTestApp({ MESSAGE_KEYS: K1 }, { log: pino({ level: 'trace' }, destination) });
+  t = await createTestApp({ MESSAGE_KEYS: K1 }, { log });
 });
 afterAll(() => t.close());
 
-function useKeys(keys: string) {
-  (t.deps as { config: Config }).config = { ...t.config, MESSAGE_KEYS: keys };
-}
+const useKeys = (keys: string) => useMessageKeys(t, keys);
 const logged = () => logLines.join('');
 
 interface RawTitle {

@@ -2,40 +2,24 @@
 // the whole conversation's history down: it is served as a placeholder (`body` empty,
 // `unreadable: true`), logged with ids only, and every other message reads as usual.
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../server/config.js';
 import { createTestApp, unique, type TestApp } from '../setup/harness.js';
+import { captureLog, useMessageKeys } from '../setup/log-capture.js';
 import { circle, send, startConversation } from './helpers.js';
 
 const K1 = `k1:${randomBytes(32).toString('base64')}`;
 const K2 = `k2:${randomBytes(32).toString('base64')}`;
 
-const logLines: string[] = [];
+const { lines: logLines, log, errors: loggedErrors } = captureLog();
 let t: TestApp;
 beforeAll(async () => {
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
-  t = await createTestApp({ MESSAGE_KEYS: K1 }, { log: pino({ level: 'trace' }, destination) });
+  t = await createTestApp({ MESSAGE_KEYS: K1 }, { log });
 });
 afterAll(() => t.close());
 
-function useKeys(keys: string) {
-  (t.deps as { config: Config }).config = { ...t.config, MESSAGE_KEYS: keys };
-}
+const useKeys = (keys: string) => useMessageKeys(t, keys);
 const logged = () => logLines.join('');
-/** The messages of the errors logged so far. */
-const loggedErrors = () =>
-  logLines
-    .map((line) => (JSON.parse(line) as { err?: { message?: string } }).err?.message)
-    .filter((message): message is string => message !== undefined)
-    .join('\n');
 
 describe('an undecryptable message in a history', () => {
   it('is a placeholder; the rest of the history reads (REST and tRPC), the log names ids only', async () => {

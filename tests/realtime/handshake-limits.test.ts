@@ -4,34 +4,29 @@
 // sockets on a process. Both refusals are connect_error `rate_limited`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSecretToken } from '../../server/auth/tokens.js';
-import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
+import { createMember, type TestApp } from '../setup/harness.js';
 import {
-  closeAllSockets,
   connectReady,
   disconnection,
   nextEvent,
   refusedHandshake,
   type RealtimeServer,
   socketTo,
-  startRealtimeServer,
+  startRealtimeApp,
+  stopRealtimeApp,
 } from './socket-harness.js';
 
 let t: TestApp;
 let server: RealtimeServer;
 beforeAll(async () => {
-  t = await createTestApp({
+  ({ t, server } = await startRealtimeApp({
     TRUST_PROXY: 'true',
     RATE_LIMIT_REALTIME_FAILURES_PER_IP: '3',
     RATE_LIMIT_REALTIME_FAILURES_WINDOW_SECONDS: '600',
     REALTIME_MAX_SOCKETS_PER_MEMBER: '2',
-  });
-  server = await startRealtimeServer(t);
+  }));
 });
-afterAll(async () => {
-  closeAllSockets();
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => stopRealtimeApp({ t, server }));
 
 const from = (address: string) => ({ 'x-forwarded-for': address });
 

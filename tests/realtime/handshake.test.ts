@@ -3,26 +3,21 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSecretToken } from '../../server/auth/tokens.js';
-import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
+import { createMember, type TestApp } from '../setup/harness.js';
 import {
-  closeAllSockets,
   connectReady,
   refusedHandshake,
   type RealtimeServer,
-  startRealtimeServer,
+  startRealtimeApp,
+  stopRealtimeApp,
 } from './socket-harness.js';
 
 let t: TestApp;
 let server: RealtimeServer;
 beforeAll(async () => {
-  t = await createTestApp();
-  server = await startRealtimeServer(t);
+  ({ t, server } = await startRealtimeApp());
 });
-afterAll(async () => {
-  closeAllSockets();
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => stopRealtimeApp({ t, server }));
 
 describe('handshake authentication', () => {
   it('accepts a live session token in auth and says ready with the member id', async () => {

@@ -5,28 +5,24 @@
 // silent server, the app's own database is the test one.
 import { serve } from '@hono/node-server';
 import type { Server as HttpServer } from 'node:http';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userRoom } from '../../server/realtime/publish.js';
 import { type RealtimeService, startRealtime } from '../../server/realtime/service.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
+import { type SilentDatabase, startSilentDatabase } from '../setup/silent-database.js';
 import { closeAllSockets, connectReady, nextEvent } from './socket-harness.js';
 
 let t: TestApp;
-let silent: Server;
-const silentSockets = new Set<Socket>();
+let silent: SilentDatabase | undefined;
 let http: HttpServer;
 let service: RealtimeService;
 let url: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  silent = createServer((socket) => {
-    silentSockets.add(socket);
-    socket.on('close', () => silentSockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  const silentUrl = `postgres://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/postgres`;
+  silent = await startSilentDatabase();
+  const silentUrl = silent.url;
   http = await new Promise<HttpServer>((resolve) => {
     const started = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started)) as HttpServer;
   });
@@ -37,7 +33,6 @@ afterAll(async () => {
   closeAllSockets();
   http?.closeAllConnections();
   await new Promise((resolve) => http?.close(resolve));
-  for (const socket of silentSockets) socket.destroy();
   silent?.close();
   await t?.close();
 });

@@ -3,27 +3,22 @@
 // conversation stops deliveries at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { befriend, send, startConversation } from '../messaging/helpers.js';
-import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
+import { createMember, type TestApp, type TestMember } from '../setup/harness.js';
 import {
-  closeAllSockets,
   connectReady,
   nextEvent,
   type RealtimeServer,
   recorder,
-  startRealtimeServer,
+  startRealtimeApp,
+  stopRealtimeApp,
 } from './socket-harness.js';
 
 let t: TestApp;
 let server: RealtimeServer;
 beforeAll(async () => {
-  t = await createTestApp();
-  server = await startRealtimeServer(t);
+  ({ t, server } = await startRealtimeApp());
 });
-afterAll(async () => {
-  closeAllSockets();
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => stopRealtimeApp({ t, server }));
 
 async function login(m: TestMember): Promise<string> {
   const res = await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } });

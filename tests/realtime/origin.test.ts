@@ -3,21 +3,16 @@
 // CORS_ALLOWED_ORIGINS (the web front end's); no Origin at all (native apps, server clients)
 // stays allowed, the token deciding as before. Both transports: long-polling and WebSocket.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
-import { closeAllSockets, nextEvent, type RealtimeServer, socketTo, startRealtimeServer } from './socket-harness.js';
+import { createMember, type TestApp } from '../setup/harness.js';
+import { nextEvent, type RealtimeServer, socketTo, startRealtimeApp, stopRealtimeApp } from './socket-harness.js';
 
 const WEB = 'https://app.example.org';
 let t: TestApp;
 let server: RealtimeServer;
 beforeAll(async () => {
-  t = await createTestApp({ CORS_ALLOWED_ORIGINS: WEB });
-  server = await startRealtimeServer(t);
+  ({ t, server } = await startRealtimeApp({ CORS_ALLOWED_ORIGINS: WEB }));
 });
-afterAll(async () => {
-  closeAllSockets();
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => stopRealtimeApp({ t, server }));
 
 /** The first request of a long-polling handshake, as a browser page would send it. */
 const pollingHandshake = (origin?: string) =>

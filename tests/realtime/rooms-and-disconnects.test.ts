@@ -5,29 +5,24 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationRoom, userRoom } from '../../server/realtime/publish.js';
 import { befriend, startConversation } from '../messaging/helpers.js';
-import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
+import { createMember, type TestApp, type TestMember } from '../setup/harness.js';
 import {
-  closeAllSockets,
   connectReady,
   disconnection,
   expectNothingBefore,
   nextEvent,
   type RealtimeServer,
   recorder,
-  startRealtimeServer,
+  startRealtimeApp,
+  stopRealtimeApp,
 } from './socket-harness.js';
 
 let t: TestApp;
 let server: RealtimeServer;
 beforeAll(async () => {
-  t = await createTestApp();
-  server = await startRealtimeServer(t);
+  ({ t, server } = await startRealtimeApp());
 });
-afterAll(async () => {
-  closeAllSockets();
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => stopRealtimeApp({ t, server }));
 
 async function secondSession(m: TestMember): Promise<string> {
   const res = await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } });

@@ -8,7 +8,7 @@ import { io, type Socket } from 'socket.io-client';
 import { expect } from 'vitest';
 import { type RealtimeService, startRealtime } from '../../server/realtime/service.js';
 import { testDatabaseUrl } from '../setup/database.js';
-import type { TestApp } from '../setup/harness.js';
+import { createTestApp, type TestApp } from '../setup/harness.js';
 
 export interface RealtimeServer {
   url: string;
@@ -31,6 +31,21 @@ export async function startRealtimeServer(t: TestApp): Promise<RealtimeServer> {
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/** A realtime test file's usual setup: a test app (with `env`) served with realtime on a real port. */
+export async function startRealtimeApp(
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; server: RealtimeServer }> {
+  const t = await createTestApp(env);
+  return { t, server: await startRealtimeServer(t) };
+}
+
+/** Its teardown: every socket the file opened, the realtime server, then the app (what was started). */
+export async function stopRealtimeApp(started: { t?: TestApp; server?: RealtimeServer }): Promise<void> {
+  closeAllSockets();
+  await started.server?.close();
+  await started.t?.close();
 }
 
 export interface ConnectOptions {

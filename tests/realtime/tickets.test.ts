@@ -3,29 +3,24 @@
 // that asked for it, good for the handshake only.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
+import { createMember, type TestApp, type TestMember } from '../setup/harness.js';
 import { befriend, send, startConversation } from '../messaging/helpers.js';
 import {
-  closeAllSockets,
   disconnection,
   nextEvent,
   refusedHandshake,
   type RealtimeServer,
   socketTo,
-  startRealtimeServer,
+  startRealtimeApp,
+  stopRealtimeApp,
 } from './socket-harness.js';
 
 let t: TestApp;
 let server: RealtimeServer;
 beforeAll(async () => {
-  t = await createTestApp();
-  server = await startRealtimeServer(t);
+  ({ t, server } = await startRealtimeApp());
 });
-afterAll(async () => {
-  closeAllSockets();
-  await server?.close();
-  await t?.close();
-});
+afterAll(() => stopRealtimeApp({ t, server }));
 
 async function ticketFor(member: TestMember): Promise<{ ticket: string; expiresAt: string }> {
   const res = await t.request('POST', '/api/realtime/tickets', { token: member.token, body: {} });

@@ -7,11 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../server/config.js';
 import { messageKeyring } from '../../server/crypto/message-keys.js';
 import { rekeyReportTexts } from '../../server/domains/reports/rekey.js';
 import { expiredMessagesSweep } from '../../server/jobs/messages-sweep.js';
@@ -22,6 +19,7 @@ import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import { befriend, circle, renewSession, send, startConversation } from '../messaging/helpers.js';
 import { findInEveryTable } from '../setup/db-scan.js';
 import { createMember, createTestApp, unique, type TestApp, type TestMember } from '../setup/harness.js';
+import { captureLog, useMessageKeys } from '../setup/log-capture.js';
 import { adminView, decide, fileReport } from './helpers.js';
 
 const key = () => randomBytes(32).toString('base64');
@@ -29,24 +27,16 @@ const K1 = `k1:${key()}`;
 const K2 = `k2:${key()}`;
 const DAY = 86_400_000;
 
-const logLines: string[] = [];
+const { lines: logLines, log } = captureLog();
 let t: TestApp;
 let adminMember: TestMember;
 beforeAll(async () => {
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
-  t = await createTestApp({ MESSAGE_KEYS: K1 }, { log: pino({ level: 'trace' }, destination) });
+  t = await createTestApp({ MESSAGE_KEYS: K1 }, { log });
   adminMember = await createMember(t, { admin: true });
 });
 afterAll(() => t.close());
 
-function useKeys(keys: string) {
-  (t.deps as { config: Config }).config = { ...t.config, MESSAGE_KEYS: keys };
-}
+const useKeys = (keys: string) => useMessageKeys(t, keys);
 
 const logged = () => logLines.join('');
 /** The admin with a session valid at the clock's time (tests move the clock by months). */

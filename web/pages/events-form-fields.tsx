@@ -33,6 +33,15 @@ function Field({ id, label, hint, children }: { id: string; label: string; hint?
   );
 }
 
+/** An optional coordinate of the meeting point, typed as text (a decimal keyboard on phones). */
+function MeetingCoordinate(props: { id: string; label: string; name: string; value: string }) {
+  return (
+    <Field id={props.id} label={props.label} hint="optional">
+      <input id={props.id} name={props.name} type="text" inputmode="decimal" value={props.value} />
+    </Field>
+  );
+}
+
 export function EventForm({
   action,
   values,
@@ -154,24 +163,18 @@ export function EventForm({
             value={v('meetingPointText')}
           />
         </Field>
-        <Field id="event-meeting-lat" label="Latitude" hint="optional">
-          <input
-            id="event-meeting-lat"
-            name="meetingPointLat"
-            type="text"
-            inputmode="decimal"
-            value={v('meetingPointLat')}
-          />
-        </Field>
-        <Field id="event-meeting-lng" label="Longitude" hint="optional">
-          <input
-            id="event-meeting-lng"
-            name="meetingPointLng"
-            type="text"
-            inputmode="decimal"
-            value={v('meetingPointLng')}
-          />
-        </Field>
+        <MeetingCoordinate
+          id="event-meeting-lat"
+          label="Latitude"
+          name="meetingPointLat"
+          value={v('meetingPointLat')}
+        />
+        <MeetingCoordinate
+          id="event-meeting-lng"
+          label="Longitude"
+          name="meetingPointLng"
+          value={v('meetingPointLng')}
+        />
         <Field id="event-meeting-visibility" label="Who sees the meeting point">
           <select id="event-meeting-visibility" name="meetingPointVisibility">
             <option value="everyone" selected={v('meetingPointVisibility') !== 'rsvp'}>

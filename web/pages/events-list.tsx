@@ -13,6 +13,7 @@ import {
   zonedLocalToIso,
 } from './events-common.js';
 import { urls } from '../urls.js';
+import { PagedList } from './search-list.js';
 
 type ListInput = RouterInputs['events']['list'];
 
@@ -94,6 +95,30 @@ function listHref(query: ListQuery, cursor: string): string {
   return `${urls.events()}?${params.toString()}`;
 }
 
+/** One of the filters that picks from a list: "any" (empty) or one value. */
+function FilterSelect(props: {
+  name: string;
+  label: string;
+  any: string;
+  options: readonly (readonly [value: string, label: string])[];
+  selected: string;
+}) {
+  const id = `filter-${props.name}`;
+  return (
+    <div>
+      <label for={id}>{props.label}</label>
+      <select id={id} name={props.name}>
+        <option value="">{props.any}</option>
+        {props.options.map(([value, label]) => (
+          <option value={value} selected={props.selected === value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export async function eventListPage(c: Context<WebEnv>): Promise<Response> {
   const query = readListQuery(c);
   const client = api(c);
@@ -155,39 +180,27 @@ export async function eventListPage(c: Context<WebEnv>): Promise<Response> {
             </label>
             <input id="filter-area" name="area" type="text" value={query.area} maxlength={120} />
           </div>
-          <div>
-            <label for="filter-type">Type</label>
-            <select id="filter-type" name="type">
-              <option value="">Any type</option>
-              {Object.entries(eventTypeLabels).map(([value, label]) => (
-                <option value={value} selected={query.type === value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label for="filter-grove">Grove</label>
-            <select id="filter-grove" name="grove">
-              <option value="">Any grove</option>
-              {groves.items.map((grove) => (
-                <option value={grove._id} selected={query.grove === grove._id}>
-                  {grove.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label for="filter-organization">Organization</label>
-            <select id="filter-organization" name="organization">
-              <option value="">Any organization</option>
-              {organizations.items.map((organization) => (
-                <option value={organization._id} selected={query.organization === organization._id}>
-                  {organization.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect
+            name="type"
+            label="Type"
+            any="Any type"
+            options={Object.entries(eventTypeLabels)}
+            selected={query.type}
+          />
+          <FilterSelect
+            name="grove"
+            label="Grove"
+            any="Any grove"
+            options={groves.items.map((grove) => [grove._id, grove.name])}
+            selected={query.grove}
+          />
+          <FilterSelect
+            name="organization"
+            label="Organization"
+            any="Any organization"
+            options={organizations.items.map((organization) => [organization._id, organization.name])}
+            selected={query.organization}
+          />
           <p class="actions">
             <button type="submit">Show events</button>
             <a href={urls.events()}>Clear filters</a>
@@ -196,22 +209,12 @@ export async function eventListPage(c: Context<WebEnv>): Promise<Response> {
       </details>
       <FormError message={error} />
       <h2>{query.cursor ? 'More events' : 'Events'}</h2>
-      {page.items.length === 0 ? (
-        <p>No events match.</p>
-      ) : (
-        <ul class="plain">
-          {page.items.map((event) => (
-            <EventCard event={event} />
-          ))}
-        </ul>
-      )}
-      {page.nextCursor ? (
-        <p>
-          <a href={listHref(query, page.nextCursor)} rel="next">
-            Next page
-          </a>
-        </p>
-      ) : null}
+      <PagedList
+        items={page.items}
+        empty="No events match."
+        card={(event) => <EventCard event={event} />}
+        nextHref={page.nextCursor ? listHref(query, page.nextCursor) : null}
+      />
     </>,
   );
 }

@@ -1,7 +1,7 @@
 // /app/groves: the list (search, paging) and, for site admins, the form that creates a grove
 // (POST /api/admin/groves). A grove's own page and its organizers' tools are groves.tsx.
 import type { Context } from 'hono';
-import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
+import type { RouterInputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
@@ -9,6 +9,7 @@ import { FormError, renderPage } from '../server/layout.js';
 import { apiStatus, formFields, rethrowUnless } from './events-common.js';
 import type { Page } from './page.js';
 import { urls } from '../urls.js';
+import { loadListPage, PagedList, readSearchListQuery, SearchForm } from './search-list.js';
 import { type Grove, grovePath, type JoinPolicy, JoinPolicySelect, joinPolicyLabels } from './groves.js';
 
 function GroveCard({ grove }: { grove: Grove }) {
@@ -28,53 +29,25 @@ function GroveCard({ grove }: { grove: Grove }) {
 }
 
 async function listPage(c: Context<WebEnv>, form?: { values: Record<string, string>; error: string }) {
-  const q = (c.req.query('q') ?? '').trim();
-  const cursor = c.req.query('cursor') ?? '';
-  let page: RouterOutputs['groves']['list'] = { items: [], nextCursor: null };
-  let error: string | null = null;
-  try {
-    page = await api(c).groves.list.query({ limit: 20, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) });
-  } catch (caught) {
-    rethrowUnless(caught, 400);
-    error = apiErrorMessage(caught);
-    c.status(400);
-  }
+  const query = readSearchListQuery(c);
+  const { page, error } = await loadListPage(c, () => api(c).groves.list.query(query.input));
+  const q = query.q;
   const member = await currentMember(c);
-  const next = new URLSearchParams(q ? { q } : {});
-  if (page.nextCursor) next.set('cursor', page.nextCursor);
   const values = form?.values ?? {};
   return renderPage(
     c,
     { title: 'Groves' },
     <>
       <p>Groves are local groups: join one near you to see its events and meet its organizers.</p>
-      <form method="get" action={urls.groves()} class="stack" aria-label="Search groves">
-        <div>
-          <label for="grove-q">Search by name or region</label>
-          <input id="grove-q" name="q" type="search" value={q} maxlength={100} />
-        </div>
-        <p>
-          <button type="submit">Search</button>
-        </p>
-      </form>
+      <SearchForm action={urls.groves()} name="groves" inputId="grove-q" label="Search by name or region" q={q} />
       <FormError message={error} />
       <h2>{q ? `Groves matching “${q}”` : 'All groves'}</h2>
-      {page.items.length === 0 ? (
-        <p>No groves found.</p>
-      ) : (
-        <ul class="plain">
-          {page.items.map((grove) => (
-            <GroveCard grove={grove} />
-          ))}
-        </ul>
-      )}
-      {page.nextCursor ? (
-        <p>
-          <a href={`${urls.groves()}?${next.toString()}`} rel="next">
-            Next page
-          </a>
-        </p>
-      ) : null}
+      <PagedList
+        items={page.items}
+        empty="No groves found."
+        card={(grove) => <GroveCard grove={grove} />}
+        nextHref={query.nextHref(urls.groves(), page.nextCursor)}
+      />
       {member?.role === 'admin' ? (
         <>
           <h2>Create a grove (site admins)</h2>

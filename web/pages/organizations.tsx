@@ -4,11 +4,12 @@
 // admins through the API.
 import type { Context } from 'hono';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
-import { api, apiErrorMessage } from '../server/api.js';
+import { api } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { EventCard, notFoundPage, rethrowUnless, safeHttpUrl } from './events-common.js';
 import { pathParam } from './page.js';
+import { loadListPage, PagedList, readSearchListQuery, SearchForm } from './search-list.js';
 import { urls } from '../urls.js';
 
 type Organization = RouterOutputs['organizations']['get'];
@@ -18,56 +19,36 @@ function organizationPath(organization: Pick<Organization, 'slug'>): string {
 }
 
 export async function organizationListPage(c: Context<WebEnv>): Promise<Response> {
-  const q = (c.req.query('q') ?? '').trim();
-  const cursor = c.req.query('cursor') ?? '';
-  let page: RouterOutputs['organizations']['list'] = { items: [], nextCursor: null };
-  let error: string | null = null;
-  try {
-    page = await api(c).organizations.list.query({ limit: 20, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) });
-  } catch (caught) {
-    rethrowUnless(caught, 400);
-    error = apiErrorMessage(caught);
-    c.status(400);
-  }
-  const next = new URLSearchParams(q ? { q } : {});
-  if (page.nextCursor) next.set('cursor', page.nextCursor);
+  const query = readSearchListQuery(c);
+  const { page, error } = await loadListPage(c, () => api(c).organizations.list.query(query.input));
+  const q = query.q;
   return renderPage(
     c,
     { title: 'Organizations' },
     <>
       <p>Organizations host events alongside the groves.</p>
-      <form method="get" action={urls.organizations()} class="stack" aria-label="Search organizations">
-        <div>
-          <label for="organization-q">Search by name</label>
-          <input id="organization-q" name="q" type="search" value={q} maxlength={100} />
-        </div>
-        <p>
-          <button type="submit">Search</button>
-        </p>
-      </form>
+      <SearchForm
+        action={urls.organizations()}
+        name="organizations"
+        inputId="organization-q"
+        label="Search by name"
+        q={q}
+      />
       <FormError message={error} />
       <h2>{q ? `Organizations matching “${q}”` : 'All organizations'}</h2>
-      {page.items.length === 0 ? (
-        <p>No organizations found.</p>
-      ) : (
-        <ul class="plain">
-          {page.items.map((organization) => (
-            <li class="card">
-              <h3>
-                <a href={organizationPath(organization)}>{organization.name}</a>
-              </h3>
-              {organization.description ? <p>{organization.description}</p> : null}
-            </li>
-          ))}
-        </ul>
-      )}
-      {page.nextCursor ? (
-        <p>
-          <a href={`${urls.organizations()}?${next.toString()}`} rel="next">
-            Next page
-          </a>
-        </p>
-      ) : null}
+      <PagedList
+        items={page.items}
+        empty="No organizations found."
+        card={(organization) => (
+          <li class="card">
+            <h3>
+              <a href={organizationPath(organization)}>{organization.name}</a>
+            </h3>
+            {organization.description ? <p>{organization.description}</p> : null}
+          </li>
+        )}
+        nextHref={query.nextHref(urls.organizations(), page.nextCursor)}
+      />
     </>,
   );
 }

@@ -62,6 +62,51 @@ const emptyPlaceForm: PlaceFormValues = {
   lng: '',
 };
 
+/** A select the form cannot be sent without: a prompt first, then one option per label. */
+function RequiredChoice(props: {
+  id: string;
+  name: string;
+  label: string;
+  prompt: string;
+  labels: Record<string, string>;
+  value: string;
+}) {
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} name={props.name} required>
+        <option value="">{props.prompt}</option>
+        {Object.entries(props.labels).map(([value, label]) => (
+          <option value={value} selected={props.value === value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Latitude or longitude of the place, within ±limit degrees (the map picker fills both in). */
+function CoordinateInput(props: { name: 'lat' | 'lng'; label: string; limit: number; value: string }) {
+  const id = `place-${props.name}`;
+  return (
+    <div>
+      <label for={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        type="number"
+        step="any"
+        min={-props.limit}
+        max={props.limit}
+        required
+        value={props.value}
+        aria-describedby="location-hint"
+      />
+    </div>
+  );
+}
+
 function PlaceForm({ values, error }: { values: PlaceFormValues; error?: string | null }) {
   return (
     <form method="post" action={urls.placeNew()} class="stack" id="place-form" enctype="multipart/form-data">
@@ -70,28 +115,22 @@ function PlaceForm({ values, error }: { values: PlaceFormValues; error?: string 
         <label for="place-name">Name</label>
         <input id="place-name" name="name" required maxlength={120} value={values.name} />
       </div>
-      <div>
-        <label for="place-type">Type</label>
-        <select id="place-type" name="type" required>
-          <option value="">Choose a type</option>
-          {Object.entries(PLACE_TYPE_LABELS).map(([value, label]) => (
-            <option value={value} selected={values.type === value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label for="place-vegan-level">Vegan level</label>
-        <select id="place-vegan-level" name="veganLevel" required>
-          <option value="">Choose</option>
-          {Object.entries(VEGAN_LEVEL_LABELS).map(([value, label]) => (
-            <option value={value} selected={values.veganLevel === value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <RequiredChoice
+        id="place-type"
+        name="type"
+        label="Type"
+        prompt="Choose a type"
+        labels={PLACE_TYPE_LABELS}
+        value={values.type}
+      />
+      <RequiredChoice
+        id="place-vegan-level"
+        name="veganLevel"
+        label="Vegan level"
+        prompt="Choose"
+        labels={VEGAN_LEVEL_LABELS}
+        value={values.veganLevel}
+      />
       <div>
         <label for="place-address">Address</label>
         <input id="place-address" name="address" required maxlength={300} value={values.address} />
@@ -148,34 +187,8 @@ function PlaceForm({ values, error }: { values: PlaceFormValues; error?: string 
           </span>
         </p>
         <section id="picker-map" class="map small" aria-label="Map: click to set the location" hidden />
-        <div>
-          <label for="place-lat">Latitude</label>
-          <input
-            id="place-lat"
-            name="lat"
-            type="number"
-            step="any"
-            min={-90}
-            max={90}
-            required
-            value={values.lat}
-            aria-describedby="location-hint"
-          />
-        </div>
-        <div>
-          <label for="place-lng">Longitude</label>
-          <input
-            id="place-lng"
-            name="lng"
-            type="number"
-            step="any"
-            min={-180}
-            max={180}
-            required
-            value={values.lng}
-            aria-describedby="location-hint"
-          />
-        </div>
+        <CoordinateInput name="lat" label="Latitude" limit={90} value={values.lat} />
+        <CoordinateInput name="lng" label="Longitude" limit={180} value={values.lng} />
       </fieldset>
       <p class="hint">Places are checked by an admin before they appear on the map.</p>
       <div>

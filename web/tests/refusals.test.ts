@@ -24,6 +24,37 @@ function longText(size: number, marker: string): string {
   return `${words.repeat(Math.ceil(size / words.length)).slice(0, size - marker.length)}${marker}`;
 }
 
+/**
+ * A web app whose API signs everyone in as `handle` (the navigation's "who am I") and answers
+ * every other call with `answer`: a proxy's refusal, a failing API.
+ */
+function webAppWithApi(handle: string, answer: () => Response) {
+  return createWebApp({
+    config: stack.webConfig,
+    fetch: async (input) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.includes('/trpc/me.get')) {
+        return Response.json({ result: { data: { _id: 'm1', handle, role: 'member' } } });
+      }
+      return answer();
+    },
+  });
+}
+
+/** Sends a message in a conversation through the web app's form, as a signed-in browser would. */
+function sendMessageForm(web: ReturnType<typeof createWebApp>, body: string) {
+  return web.request('/app/messages/00000000-0000-4000-8000-000000000001', {
+    method: 'POST',
+    headers: {
+      cookie: 'app_session=some-token',
+      origin: stack.webUrl,
+      accept: 'text/html',
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ body }).toString(),
+  });
+}
+
 /** The textarea contents of a page (HTML-escaped as rendered). */
 function textareaValues(html: string): string[] {
   return [...html.matchAll(/<textarea[^>]*>([\s\S]*?)<\/textarea>/g)].map((match) => match[1]!);
@@ -78,29 +109,15 @@ describe('a post larger than the API accepts', () => {
 describe('refusals a page does not handle itself', () => {
   it('a proxy’s HTML 413 before the API: "Not sent", the reason in words, the typed text, the signed-in header', async () => {
     // The API behind a proxy that refuses every call except the navigation's "who am I".
-    const proxied = createWebApp({
-      config: stack.webConfig,
-      fetch: async (input) => {
-        const url = String(input instanceof Request ? input.url : input);
-        if (url.includes('/trpc/me.get')) {
-          return Response.json({ result: { data: { _id: 'm1', handle: 'ada_proxy', role: 'member' } } });
-        }
-        return new Response('<html><body><h1>413 Request Entity Too Large</h1></body></html>', {
+    const proxied = webAppWithApi(
+      'ada_proxy',
+      () =>
+        new Response('<html><body><h1>413 Request Entity Too Large</h1></body></html>', {
           status: 413,
           headers: { 'content-type': 'text/html' },
-        });
-      },
-    });
-    const response = await proxied.request('/app/messages/00000000-0000-4000-8000-000000000001', {
-      method: 'POST',
-      headers: {
-        cookie: 'app_session=some-token',
-        origin: stack.webUrl,
-        accept: 'text/html',
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({ body: 'Meet at the north gate at 7.' }).toString(),
-    });
+        }),
+    );
+    const response = await sendMessageForm(proxied, 'Meet at the north gate at 7.');
     const html = await response.text();
     expect(response.status).toBe(413);
     expect(html).toContain('larger than the service accepts');
@@ -130,26 +147,10 @@ describe('refusals a page does not handle itself', () => {
   });
 
   it('an unexpected failure keeps the signed-in header and the typed text', async () => {
-    const failing = createWebApp({
-      config: stack.webConfig,
-      fetch: async (input) => {
-        const url = String(input instanceof Request ? input.url : input);
-        if (url.includes('/trpc/me.get')) {
-          return Response.json({ result: { data: { _id: 'm1', handle: 'ada_fail', role: 'member' } } });
-        }
-        return Response.json({ error: { code: 'internal_error', message: 'boom' } }, { status: 500 });
-      },
-    });
-    const response = await failing.request('/app/messages/00000000-0000-4000-8000-000000000001', {
-      method: 'POST',
-      headers: {
-        cookie: 'app_session=some-token',
-        origin: stack.webUrl,
-        accept: 'text/html',
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({ body: 'Bring banners.' }).toString(),
-    });
+    const failing = webAppWithApi('ada_fail', () =>
+      Response.json({ error: { code: 'internal_error', message: 'boom' } }, { status: 500 }),
+    );
+    const response = await sendMessageForm(failing, 'Bring banners.');
     const html = await response.text();
     expect(response.status).toBe(500);
     expect(html).toContain('Something went wrong');

@@ -5,11 +5,11 @@
 // companion text was encrypted (content and titles before migration 0027, sources before 0028):
 // those are sealed and their plaintext columns emptied. After one complete run nothing of the
 // companion is in clear and only the newest key is in use.
-import { and, asc, eq, gt, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import { eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { companionConversations, companionMessages } from '../../../db/schema/index.js';
 import type { MessageKeyring } from '../../crypto/message-keys.js';
-import { resealInBatches } from '../../crypto/reseal-batches.js';
+import { nextBatch, resealInBatches } from '../../crypto/reseal-batches.js';
 import {
   openCompanionMessage,
   openCompanionSources,
@@ -48,22 +48,17 @@ export async function rekeyCompanion(
     batchSize,
     onBatch: progress,
     pick: (tx, after, limit) =>
-      tx
-        .select(storedMessageColumns)
-        .from(companionMessages)
-        .where(
-          and(
-            or(
-              isNull(companionMessages.ciphertext),
-              ne(companionMessages.keyId, current),
-              isNotNull(companionMessages.legacySources),
-            ),
-            after ? gt(companionMessages.id, after) : undefined,
-          ),
-        )
-        .orderBy(asc(companionMessages.id))
-        .limit(limit)
-        .for('update', { skipLocked: true }),
+      nextBatch(
+        tx.select(storedMessageColumns).from(companionMessages).$dynamic(),
+        companionMessages.id,
+        or(
+          isNull(companionMessages.ciphertext),
+          ne(companionMessages.keyId, current),
+          isNotNull(companionMessages.legacySources),
+        ),
+        after,
+        limit,
+      ),
     reseal: async (tx, row) => {
       const content = openCompanionMessage(keyring, row);
       const sources = openCompanionSources(keyring, row);
@@ -80,25 +75,23 @@ export async function rekeyCompanion(
     batchSize,
     onBatch: (done) => progress(messagesDone + done),
     pick: (tx, after, limit) =>
-      tx
-        .select({
-          id: companionConversations.id,
-          titleKeyId: companionConversations.titleKeyId,
-          titleNonce: companionConversations.titleNonce,
-          titleCiphertext: companionConversations.titleCiphertext,
-          legacyTitle: companionConversations.legacyTitle,
-        })
-        .from(companionConversations)
-        .where(
-          and(
-            // A conversation without a title has nothing to seal.
-            or(isNotNull(companionConversations.legacyTitle), ne(companionConversations.titleKeyId, current)),
-            after ? gt(companionConversations.id, after) : undefined,
-          ),
-        )
-        .orderBy(asc(companionConversations.id))
-        .limit(limit)
-        .for('update', { skipLocked: true }),
+      nextBatch(
+        tx
+          .select({
+            id: companionConversations.id,
+            titleKeyId: companionConversations.titleKeyId,
+            titleNonce: companionConversations.titleNonce,
+            titleCiphertext: companionConversations.titleCiphertext,
+            legacyTitle: companionConversations.legacyTitle,
+          })
+          .from(companionConversations)
+          .$dynamic(),
+        companionConversations.id,
+        // A conversation without a title has nothing to seal.
+        or(isNotNull(companionConversations.legacyTitle), ne(companionConversations.titleKeyId, current)),
+        after,
+        limit,
+      ),
     reseal: async (tx, row) => {
       const title = openCompanionTitle(keyring, row) ?? '';
       await tx

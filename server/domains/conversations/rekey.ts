@@ -4,12 +4,12 @@
 // clear before titles were sealed is sealed and its plaintext column emptied. `npm run messages:rekey`
 // (scripts/messages-rekey.ts) is the operator's command; it runs the companion chat's part
 // (server/domains/companion/rekey.ts) after this one.
-import { and, asc, eq, gt, isNotNull, ne, or, sql } from 'drizzle-orm';
+import { eq, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { conversations, messages } from '../../../db/schema/index.js';
 import { openMessage, sealMessage } from '../../crypto/message-cipher.js';
 import type { MessageKeyring } from '../../crypto/message-keys.js';
-import { resealInBatches } from '../../crypto/reseal-batches.js';
+import { nextBatch, resealInBatches } from '../../crypto/reseal-batches.js';
 import { openGroupTitle, sealGroupTitle } from './titles.js';
 
 export interface RekeyResult {
@@ -35,19 +35,22 @@ export async function rekeyMessages(
     batchSize: options.batchSize ?? 500,
     onBatch: options.onBatch,
     pick: (tx, after, limit) =>
-      tx
-        .select({
-          id: messages.id,
-          conversationId: messages.conversationId,
-          keyId: messages.keyId,
-          nonce: messages.nonce,
-          ciphertext: messages.ciphertext,
-        })
-        .from(messages)
-        .where(and(ne(messages.keyId, current), after ? gt(messages.id, after) : undefined))
-        .orderBy(asc(messages.id))
-        .limit(limit)
-        .for('update', { skipLocked: true }),
+      nextBatch(
+        tx
+          .select({
+            id: messages.id,
+            conversationId: messages.conversationId,
+            keyId: messages.keyId,
+            nonce: messages.nonce,
+            ciphertext: messages.ciphertext,
+          })
+          .from(messages)
+          .$dynamic(),
+        messages.id,
+        ne(messages.keyId, current),
+        after,
+        limit,
+      ),
     reseal: async (tx, row) => {
       const address = { conversationId: row.conversationId, messageId: row.id };
       const sealed = sealMessage(keyring, address, openMessage(keyring, address, row));
@@ -62,25 +65,23 @@ export async function rekeyMessages(
     batchSize: options.batchSize ?? 500,
     onBatch: options.onBatch && ((done) => options.onBatch!(rekeyed + done)),
     pick: (tx, after, limit) =>
-      tx
-        .select({
-          id: conversations.id,
-          titleKeyId: conversations.titleKeyId,
-          titleNonce: conversations.titleNonce,
-          titleCiphertext: conversations.titleCiphertext,
-          legacyTitle: conversations.legacyTitle,
-        })
-        .from(conversations)
-        .where(
-          and(
-            // A conversation without a title has nothing to seal.
-            or(isNotNull(conversations.legacyTitle), ne(conversations.titleKeyId, current)),
-            after ? gt(conversations.id, after) : undefined,
-          ),
-        )
-        .orderBy(asc(conversations.id))
-        .limit(limit)
-        .for('update', { skipLocked: true }),
+      nextBatch(
+        tx
+          .select({
+            id: conversations.id,
+            titleKeyId: conversations.titleKeyId,
+            titleNonce: conversations.titleNonce,
+            titleCiphertext: conversations.titleCiphertext,
+            legacyTitle: conversations.legacyTitle,
+          })
+          .from(conversations)
+          .$dynamic(),
+        conversations.id,
+        // A conversation without a title has nothing to seal.
+        or(isNotNull(conversations.legacyTitle), ne(conversations.titleKeyId, current)),
+        after,
+        limit,
+      ),
     reseal: async (tx, row) => {
       const title = openGroupTitle(keyring, row.id, row);
       await tx

@@ -3,11 +3,11 @@
 // the newest, and a report filed before the sealing, its text still in clear in `snapshot.text`,
 // is sealed and that key removed, batch by batch (server/crypto/reseal-batches.ts). Its deletion
 // time is left as it is.
-import { and, asc, eq, gt, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import { reports } from '../../../db/schema/index.js';
 import type { MessageKeyring } from '../../crypto/message-keys.js';
-import { resealInBatches } from '../../crypto/reseal-batches.js';
+import { nextBatch, resealInBatches } from '../../crypto/reseal-batches.js';
 import { clearPart, LEGACY_CLEAR_KEY, openPrivatePart, sealPrivatePart } from './retention.js';
 
 export interface ReportRekeyResult {
@@ -39,26 +39,24 @@ export async function rekeyReportTexts(
     batchSize: options.batchSize ?? 500,
     onBatch: options.onBatch,
     pick: (tx, after, limit) =>
-      tx
-        .select({
-          id: reports.id,
-          snapshot: reports.snapshot,
-          sealedKeyId: reports.sealedKeyId,
-          sealedNonce: reports.sealedNonce,
-          sealedCiphertext: reports.sealedCiphertext,
-          sealedExpiresAt: reports.sealedExpiresAt,
-          sealedDeleteAt: reports.sealedDeleteAt,
-        })
-        .from(reports)
-        .where(
-          and(
-            or(and(isNotNull(reports.sealedCiphertext), ne(reports.sealedKeyId, current)), legacyClearText),
-            after ? gt(reports.id, after) : undefined,
-          ),
-        )
-        .orderBy(asc(reports.id))
-        .limit(limit)
-        .for('update', { skipLocked: true }),
+      nextBatch(
+        tx
+          .select({
+            id: reports.id,
+            snapshot: reports.snapshot,
+            sealedKeyId: reports.sealedKeyId,
+            sealedNonce: reports.sealedNonce,
+            sealedCiphertext: reports.sealedCiphertext,
+            sealedExpiresAt: reports.sealedExpiresAt,
+            sealedDeleteAt: reports.sealedDeleteAt,
+          })
+          .from(reports)
+          .$dynamic(),
+        reports.id,
+        or(and(isNotNull(reports.sealedCiphertext), ne(reports.sealedKeyId, current)), legacyClearText),
+        after,
+        limit,
+      ),
     reseal: async (tx, row) => {
       const content = openPrivatePart(keyring, row);
       await tx
