@@ -6,6 +6,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedDatabase } from '../security/isolated-database.js';
 import { http, startServer, type ServerProcess } from './server-process.js';
+import { eventually } from '../setup/wait.js';
 
 describe('server process under connection kills (PostgreSQL)', () => {
   let isolated: NonNullable<Awaited<ReturnType<typeof isolatedDatabase>>>;
@@ -60,13 +61,12 @@ describe('server process under connection kills (PostgreSQL)', () => {
       JSON.stringify(statuses),
     ).toEqual([]);
     expect(slowest).toBeLessThan(2000 + 2000 + 2500);
-    let back = false;
-    for (let i = 0; i < 50 && !back; i++) {
-      back =
+    const back = await eventually(
+      async () =>
         (await http(server.url, 'GET', '/healthz')).status === 200 &&
-        (await http(server.url, 'GET', '/api/places')).status === 200;
-      if (!back) await new Promise((r) => setTimeout(r, 200));
-    }
+        (await http(server.url, 'GET', '/api/places')).status === 200,
+      { timeoutMs: 10_000, intervalMs: 200 },
+    );
     expect(back).toBe(true);
   });
 });
