@@ -12,7 +12,7 @@ import { createTestApp, unique, type ApiResponse, type TestApp } from '../setup/
 import { insertMember } from '../security/callers.js';
 import { isolatedDatabase } from '../security/isolated-database.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
-import { eventually } from '../setup/wait.js';
+import { eventually, letTimePass } from '../setup/wait.js';
 
 const STATEMENT_TIMEOUT_MS = 2000;
 const CONNECT_TIMEOUT_S = 2;
@@ -121,7 +121,7 @@ describe('database faults (PostgreSQL)', () => {
           where datname = ${dbName} and application_name = 'community-activism' and pid <> pg_backend_pid()
             and query <> '' and query not like '%pg_catalog.pg_type%'`;
         kills += rows.filter((r) => r.killed).length;
-        await new Promise((r) => setTimeout(r, 40));
+        await letTimePass(40, 'the next round of kills'); // a steady pace of faults, as long as the load runs
       }
     })();
 
