@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { describe, expect, inject, it } from 'vitest';
+import { eventually } from '../setup/wait.js';
 
 interface TinyBench {
   name: string;
@@ -106,8 +107,7 @@ async function runTiny(bench: TinyBench, serverUrl: string, run: string) {
   );
   clearTimeout(timer);
   // The bench kills its servers on the way out; give the signals a moment to land.
-  const deadline = Date.now() + 10_000;
-  while (groupAlive(child.pid!) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await eventually(() => !groupAlive(child.pid!), { timeoutMs: 10_000, intervalMs: 100 });
   const leftProcesses = groupAlive(child.pid!);
   if (leftProcesses) process.kill(-child.pid!, 'SIGKILL');
   return { code, output, timedOut, leftProcesses };

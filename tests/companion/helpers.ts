@@ -133,15 +133,6 @@ export async function startFakeProvider(replyChunks: string[]): Promise<FakeProv
   };
 }
 
-/** Polls until `check` holds (a fake server's view of a request arrives asynchronously). */
-export async function eventually(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
-
 /**
  * A conversation as the schema before encryption wrote it (migrations 0027 and 0028): title,
  * contents and sources in the plaintext columns, no ciphertext. Written raw, as such a row sits

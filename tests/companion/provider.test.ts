@@ -8,7 +8,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCategory, createGuide, uniqueSlug } from '../library/helpers.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
-import { chatSse, eventually, parseSse, replyOf, startFakeProvider, type FakeProvider } from './helpers.js';
+import { chatSse, parseSse, replyOf, startFakeProvider, type FakeProvider } from './helpers.js';
+import { waitFor } from '../setup/wait.js';
 
 let t: TestApp;
 let provider: FakeProvider;
@@ -144,7 +145,9 @@ describe('chat through an OpenAI-compatible provider', () => {
     }
     expect(parseSse(text)[0]!.event).toBe('meta');
     controller.abort();
-    await eventually(() => provider.requests.length > before && provider.requests[before]!.aborted);
+    await waitFor(() => provider.requests.length > before && provider.requests[before]!.aborted, {
+      message: 'the provider to see its request aborted',
+    });
     expect(await storedConversations(member)).toBe(0);
   });
 });

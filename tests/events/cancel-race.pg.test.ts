@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../setup/database.js';
 import { createTestApp, type ApiResponse, type TestApp } from '../setup/harness.js';
 import { createEvent, groveWithOrganizer } from './helpers.js';
+import { waitFor } from '../setup/wait.js';
 
 let t: TestApp;
 let other: postgres.Sql;
@@ -21,15 +22,15 @@ afterAll(async () => {
 
 /** Resolves once `count` statements updating events wait on a lock in this database. */
 async function waitersOnEvents(count: number) {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const [row] = await other<{ n: number }[]>`
+  await waitFor(
+    async () => {
+      const [row] = await other<{ n: number }[]>`
       select count(*)::int as n from pg_stat_activity
       where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update "events"%'`;
-    if (row!.n >= count) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`expected ${count} PATCH(es) waiting on the event's row lock`);
+      return row!.n >= count;
+    },
+    { timeoutMs: 10_000, message: `${count} PATCH(es) waiting on the event's row lock` },
+  );
 }
 
 /** Runs `statement` (which takes a row lock) in a transaction held open until `release` is called. */

@@ -7,6 +7,7 @@ import { createJobRunner, type Job } from '../../server/jobs/runner.js';
 import { rsvpSweep } from '../../server/jobs/rsvp-sweep.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { createEvent, groveWithOrganizer } from './helpers.js';
+import { eventually } from '../setup/wait.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -221,7 +222,7 @@ describe('job runner', () => {
     });
     const started = Date.now();
     runner.start();
-    for (let i = 0; i < 100 && runs.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => runs.length > 0, { timeoutMs: 2000 });
     await runner.stop();
     expect(runs).toHaveLength(1);
     expect(runs[0]! - started).toBeGreaterThanOrEqual(45);

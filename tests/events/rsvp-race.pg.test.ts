@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { createEvent, groveWithOrganizer } from './helpers.js';
+import { waitFor } from '../setup/wait.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -36,8 +37,17 @@ describe('RSVP against a concurrent cancel (PostgreSQL)', () => {
       t.request('POST', `/api/events/${event._id}/rsvp`, { token: fresh.token, body: { status: 'going' } }),
       t.request('POST', `/api/events/${event._id}/rsvp`, { token: changer.token, body: { status: 'interested' } }),
     ];
-    // Under a read-then-write (or a plain snapshot read) these would already have answered 200.
-    await new Promise((r) => setTimeout(r, 300));
+    // Both must be waiting on the event's row lock before the cancel commits. Under a
+    // read-then-write (or a plain snapshot read) they would answer 200 instead and never wait.
+    await waitFor(
+      async () => {
+        const [row] = await t.deps.database.rows<{ n: number }>(
+          sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        return row!.n >= 2;
+      },
+      { timeoutMs: 10_000, message: "both RSVPs waiting on the event's row lock" },
+    );
     release();
     await canceller;
     const answers = await Promise.all(pending);

@@ -73,11 +73,14 @@ it('skips a run while another runner holds the lock', async () => {
   if (t.deps.database.kind === 'pglite') return; // one connection: there is no second session to hold the lock
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const lockTaken = new Promise<void>((r) => (locked = r));
   const holder = t.deps.database.db.transaction(async (tx) => {
     await t.deps.database.rows(sql`select pg_advisory_xact_lock(${rsvpSweep.lockId})`, tx);
+    locked();
     await held;
   });
-  await new Promise((r) => setTimeout(r, 50));
+  await lockTaken;
   expect(await runner.runOnce(rsvpSweep)).toBeNull();
   release();
   await holder;

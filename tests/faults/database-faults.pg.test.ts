@@ -12,6 +12,7 @@ import { createTestApp, unique, type ApiResponse, type TestApp } from '../setup/
 import { insertMember } from '../security/callers.js';
 import { isolatedDatabase } from '../security/isolated-database.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { eventually, letTimePass } from '../setup/wait.js';
 
 const STATEMENT_TIMEOUT_MS = 2000;
 const CONNECT_TIMEOUT_S = 2;
@@ -50,15 +51,6 @@ function misbehaviour(results: Timed[]): string[] {
         ) || r.ms > FAIL_FAST_MS,
     )
     .map((r) => `${r.what}: ${r.res.status} in ${Math.round(r.ms)} ms ${r.res.text.slice(0, 160)}`);
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check().catch(() => false)) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
 }
 
 describe('database faults (PostgreSQL)', () => {
@@ -129,7 +121,7 @@ describe('database faults (PostgreSQL)', () => {
           where datname = ${dbName} and application_name = 'community-activism' and pid <> pg_backend_pid()
             and query <> '' and query not like '%pg_catalog.pg_type%'`;
         kills += rows.filter((r) => r.killed).length;
-        await new Promise((r) => setTimeout(r, 40));
+        await letTimePass(40, 'the next round of kills'); // a steady pace of faults, as long as the load runs
       }
     })();
 
@@ -153,9 +145,12 @@ describe('database faults (PostgreSQL)', () => {
     expect(kills, 'the injector killed connections').toBeGreaterThan(0);
     expect(misbehaviour(results)).toEqual([]);
     // Back to normal without a restart.
-    expect(await eventually(async () => (await t.request('GET', '/api/me', { token })).status === 200, 10_000)).toBe(
-      true,
-    );
+    expect(
+      await eventually(async () => (await t.request('GET', '/api/me', { token })).status === 200, {
+        timeoutMs: 10_000,
+        intervalMs: 200,
+      }),
+    ).toBe(true);
     expect((await t.request('GET', '/healthz')).status).toBe(200);
     expect(await lostWrites(created)).toEqual([]);
   });
@@ -190,7 +185,10 @@ describe('database faults (PostgreSQL)', () => {
 
       await proxy.set('up');
       expect(
-        await eventually(async () => (await t.request('GET', '/healthz')).status === 200, 15_000),
+        await eventually(async () => (await t.request('GET', '/healthz')).status === 200, {
+          timeoutMs: 15_000,
+          intervalMs: 200,
+        }),
         'healthz back to 200',
       ).toBe(true);
       const after = await t.request('POST', '/api/places', { token, body: placeBody() });

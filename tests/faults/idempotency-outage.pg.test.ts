@@ -7,7 +7,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMember } from '../security/callers.js';
 import { unique, type ApiResponse } from '../setup/harness.js';
-import { eventually, proxiedApp, type ProxiedApp } from './proxied-app.js';
+import { proxiedApp, type ProxiedApp } from './proxied-app.js';
+import { eventually } from '../setup/wait.js';
 
 const REQUEST_TIMEOUT_MS = 1500;
 
@@ -48,7 +49,9 @@ describe('Idempotency-Key across a database outage (PostgreSQL)', () => {
     expect(await rowsNamed(body.name), 'nothing committed while stalled').toEqual([]);
     await p.proxy.set('up');
     // The write the client gave up on commits now.
-    expect(await eventually(async () => (await rowsNamed(body.name)).length === 1, 10_000)).toBe(true);
+    expect(
+      await eventually(async () => (await rowsNamed(body.name)).length === 1, { timeoutMs: 10_000, intervalMs: 100 }),
+    ).toBe(true);
     return first;
   }
 

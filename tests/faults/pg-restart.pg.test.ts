@@ -6,6 +6,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startServer, type HttpAnswer, type ServerProcess } from '../multiprocess/server-process.js';
+import { waitFor } from '../setup/wait.js';
 import { cannotMakeCluster, createPrivateCluster, type PrivateCluster } from './private-cluster.js';
 
 const CONNECT_TIMEOUT_S = 2;
@@ -122,9 +123,16 @@ describe.skipIf(cannotMakeCluster !== null)('PostgreSQL restart under load (priv
     };
     const workers = Array.from({ length: 4 }, worker);
     try {
-      await new Promise((r) => setTimeout(r, 1000));
+      await waitFor(() => created.length >= 8, {
+        timeoutMs: 20_000,
+        message: 'writes acknowledged before the restart',
+      });
       await ctl('restart');
-      await new Promise((r) => setTimeout(r, 3000));
+      const beforeBack = created.length;
+      await waitFor(() => created.length >= beforeBack + 8, {
+        timeoutMs: 30_000,
+        message: 'writes acknowledged again after the restart',
+      });
     } finally {
       stop = true;
       await Promise.all(workers);

@@ -46,12 +46,3 @@ export async function proxiedApp(label: string, env: Record<string, string> = {}
     },
   };
 }
-
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await Promise.resolve(check()).catch(() => false)) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}

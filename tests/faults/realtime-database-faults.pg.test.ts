@@ -10,6 +10,7 @@ import postgres from 'postgres';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, startServer, type ServerProcess } from '../multiprocess/server-process.js';
+import { eventually, letTimePass } from '../setup/wait.js';
 import { cannotMakeCluster, createPrivateCluster, type PrivateCluster } from './private-cluster.js';
 
 const SHUTDOWN_TIMEOUT_MS = 3000;
@@ -55,15 +56,6 @@ async function watch(name: string, baseUrl: string, token: string): Promise<Watc
     });
   });
   return watched;
-}
-
-async function eventually(check: () => boolean | Promise<boolean>, ms: number, stepMs = 50): Promise<boolean> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
 }
 
 describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (two processes, private cluster)', () => {
@@ -146,7 +138,7 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
       ]);
       if (viaA?.status === 201) sent.push({ via: 'A', id: viaA.body._id });
       if (viaB?.status === 201) sent.push({ via: 'B', id: viaB.body._id });
-      await eventually(() => everywhere('A') && everywhere('B'), 200);
+      await eventually(() => everywhere('A') && everywhere('B'), { timeoutMs: 200, intervalMs: 50 });
     }
     return performance.now() - started;
   }
@@ -178,7 +170,7 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
       const killer = (async () => {
         while (killing) {
           await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'community-activism-realtime'`;
-          await new Promise((r) => setTimeout(r, 20));
+          await letTimePass(20, 'the next round of kills'); // a steady pace of faults while the conversation goes on
         }
       })();
       const watcher = (async () => {
@@ -188,7 +180,7 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
             ['B', b],
           ] as const)
             if ((await readiness(server)) === 503) unready.add(name);
-          await new Promise((r) => setTimeout(r, 20));
+          await letTimePass(20, 'the next readiness sample'); // samples for as long as the kills go on
         }
       })();
       const talk = (async () => {
@@ -199,7 +191,8 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
       })();
       // A conversation begun meanwhile: its room join, published by A, may be lost on the way to
       // carol's socket on B; the resync must put her socket in the room all the same.
-      await new Promise((r) => setTimeout(r, 800));
+      // The kills are the fault under test; they must go on for a while, whatever the service does.
+      await letTimePass(800, 'the adapter backends to be killed again and again');
       for (let attempt = 0; !withCarol && attempt < 20; attempt++) {
         const res = await http(a.url, 'POST', '/api/conversations', {
           token: alice.token,
@@ -208,7 +201,7 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
         });
         if (res.status === 201) withCarol = res.body._id;
       }
-      await new Promise((r) => setTimeout(r, 1500));
+      await letTimePass(1500, 'the kills to go on while the new conversation is under way');
       killing = false;
       await Promise.all([killer, watcher, talk]);
     } finally {
@@ -218,7 +211,12 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
     console.info(`realtime: delivery resumed ${Math.round(tookMs)} ms after the adapter backends were last killed`);
     expect(tookMs).toBeLessThan(RESUME_BOUND_MS);
     expect([...unready].sort(), 'readiness went 503 while the adapter could not listen/publish').toEqual(['A', 'B']);
-    expect(await eventually(async () => (await readiness(a)) === 200 && (await readiness(b)) === 200, 5000)).toBe(true);
+    expect(
+      await eventually(async () => (await readiness(a)) === 200 && (await readiness(b)) === 200, {
+        timeoutMs: 5000,
+        intervalMs: 50,
+      }),
+    ).toBe(true);
     expect(
       old.filter((s, i) => s.resyncs <= resyncsBefore[i]!).map((s) => s.name),
       'sockets told to resync',
@@ -230,7 +228,7 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
     });
     expect(toCarol.status, toCarol.text).toBe(201);
     expect(
-      await eventually(() => carolOnB.received.has(toCarol.body._id), RESUME_BOUND_MS),
+      await eventually(() => carolOnB.received.has(toCarol.body._id), { timeoutMs: RESUME_BOUND_MS, intervalMs: 50 }),
       "carol's socket on B is in the room of the conversation begun during the kills",
     ).toBe(true);
     const fresh = await Promise.all([
@@ -248,7 +246,10 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
     let back: number;
     try {
       expect(
-        await eventually(async () => (await readiness(a)) === 503 && (await readiness(b)) === 503, 15_000, 100),
+        await eventually(async () => (await readiness(a)) === 503 && (await readiness(b)) === 503, {
+          timeoutMs: 15_000,
+          intervalMs: 100,
+        }),
         'both unready while the database is stopped',
       ).toBe(true);
     } finally {
@@ -261,7 +262,12 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
       `realtime: first message delivered everywhere ${Math.round(sinceBack)} ms after the database was back (sending loop ${Math.round(tookMs)} ms)`,
     );
     expect(sinceBack).toBeLessThan(RESUME_BOUND_MS);
-    expect(await eventually(async () => (await readiness(a)) === 200 && (await readiness(b)) === 200, 5000)).toBe(true);
+    expect(
+      await eventually(async () => (await readiness(a)) === 200 && (await readiness(b)) === 200, {
+        timeoutMs: 5000,
+        intervalMs: 50,
+      }),
+    ).toBe(true);
     expect(
       old.filter((s, i) => s.resyncs <= resyncsBefore[i]!).map((s) => s.name),
       'sockets told to resync',
@@ -283,7 +289,10 @@ describe.skipIf(cannotMakeCluster !== null)('realtime across database faults (tw
     a.child.kill('SIGTERM');
     b.child.kill('SIGTERM');
     const bound = SHUTDOWN_TIMEOUT_MS + 2000;
-    const exited = await eventually(() => a.exited() !== null && b.exited() !== null, bound + 3000);
+    const exited = await eventually(() => a.exited() !== null && b.exited() !== null, {
+      timeoutMs: bound + 3000,
+      intervalMs: 50,
+    });
     const tookMs = performance.now() - started;
     const steps = (p: ServerProcess) =>
       p

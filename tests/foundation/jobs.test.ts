@@ -7,6 +7,7 @@ import { expiredCredentialsSweep } from '../../server/jobs/sweeps.js';
 import { generateSecretToken, hashSecretToken } from '../../server/auth/tokens.js';
 import { createMember, createTestApp, unique, type TestApp } from '../setup/harness.js';
 import { gatedJob } from './gated-job.js';
+import { quietPeriod } from '../setup/wait.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -123,12 +124,13 @@ describe('job runner', () => {
     await running;
     let stopped = false;
     const stopping = runner.stop().then(() => (stopped = true));
-    await new Promise((r) => setTimeout(r, 100));
+    // Both waits prove that something does not happen, so there is nothing to poll for.
+    await quietPeriod(100, 'stop() resolving while a run is in progress');
     expect(stopped).toBe(false);
     release();
     await stopping;
     const after = runs();
-    await new Promise((r) => setTimeout(r, 150));
+    await quietPeriod(150, 'a run starting after stop()');
     expect(runs()).toBe(after);
   });
 });

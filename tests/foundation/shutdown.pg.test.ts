@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../setup/database.js';
 import { unique } from '../setup/harness.js';
+import { eventually, letTimePass, waitFor } from '../setup/wait.js';
 
 const url = testDatabaseUrl();
 const root = path.resolve(import.meta.dirname, '../..');
@@ -44,13 +45,24 @@ async function startServer(port: number, env: Record<string, string> = {}) {
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('"msg":"listening"')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const settled = await eventually(() => child.exitCode !== null || output.includes('"msg":"listening"'), {
+    timeoutMs: 60_000,
+    intervalMs: 50,
+  });
+  if (!settled || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
   return { child, exited, output: () => output };
 }
+
+/** Opens a new connection and asks /healthz: the answer's status, or the connection error's code. */
+const newConnection = (port: number) =>
+  new Promise<string>((resolve) => {
+    http
+      .get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (r) => {
+        r.resume();
+        resolve(`answered ${r.statusCode}`);
+      })
+      .on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+  });
 
 describe('graceful shutdown (real server process; PostgreSQL only: needs a database URL the child process can open)', () => {
   it('finishes the in-flight request after SIGTERM, refuses new connections, and exits 0', async () => {
@@ -60,8 +72,9 @@ describe('graceful shutdown (real server process; PostgreSQL only: needs a datab
     const handle = unique('bye');
     const body = JSON.stringify({ email: `${handle}@example.test`, password: 'shutdown password', handle });
     // Send the headers and half the body, so the request is in flight when SIGTERM arrives.
+    let req!: http.ClientRequest;
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(
+      req = http.request(
         {
           host: '127.0.0.1',
           port,
@@ -78,23 +91,24 @@ describe('graceful shutdown (real server process; PostgreSQL only: needs a datab
       );
       req.on('error', reject);
       req.write(body.slice(0, 10));
-      setTimeout(() => {
-        server.child.kill('SIGTERM');
-        setTimeout(() => req.end(body.slice(10)), 500);
-      }, 300);
     });
+    answer.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+    // Nothing outside the server shows that it has read the headers: give the bytes time to arrive.
+    await letTimePass(300, 'the half-sent request to reach the server before SIGTERM');
+    server.child.kill('SIGTERM');
+    // The rest of the body goes once the listener is closed, so the request is in flight throughout.
+    await waitFor(async () => (await newConnection(port)) === 'ECONNREFUSED', {
+      timeoutMs: 10_000,
+      message: 'the listener to close after SIGTERM',
+    });
+    req.end(body.slice(10));
 
     const res = await answer;
     expect(res.status, server.output()).toBe(201);
     expect(JSON.parse(res.body).user.handle).toBe(handle.toLowerCase());
 
     // No longer accepting: a new connection is refused (the listener is closed).
-    const refused = await new Promise<string>((resolve) => {
-      http
-        .get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (r) => resolve(`answered ${r.statusCode}`))
-        .on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
-    });
-    expect(refused).toBe('ECONNREFUSED');
+    expect(await newConnection(port)).toBe('ECONNREFUSED');
 
     const started = Date.now();
     expect(await server.exited).toBe(0);
@@ -125,8 +139,9 @@ describe('graceful shutdown (real server process; PostgreSQL only: needs a datab
       // A request in flight on a kept-alive connection when SIGTERM arrives.
       const handle = unique('drain');
       const body = JSON.stringify({ email: `${handle}@example.test`, password: 'drain password', handle });
+      let req!: http.ClientRequest;
       const inFlight = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
-        const req = http.request(
+        req = http.request(
           {
             host: '127.0.0.1',
             port,
@@ -142,17 +157,23 @@ describe('graceful shutdown (real server process; PostgreSQL only: needs a datab
         );
         req.on('error', reject);
         req.write(body.slice(0, 10));
-        setTimeout(() => req.end(body.slice(10)), 700);
       });
-      await new Promise((r) => setTimeout(r, 200));
+      inFlight.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+      // As above: nothing shows that the server has read the headers; give the bytes time to arrive.
+      await letTimePass(200, 'the half-sent request to reach the server before SIGTERM');
       server.child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 300));
+      await waitFor(() => server.output().includes('shutting down'), {
+        message: 'the server to start draining after SIGTERM',
+      });
 
       // During SHUTDOWN_DELAY_MS the listener still accepts: the balancer's probe gets 503.
       const probe = await get('/healthz');
       expect(probe.status).toBe(503);
       expect(JSON.parse(probe.body)).toEqual({ error: { code: 'unavailable', message: expect.any(String) } });
       expect(probe.connection).toBe('close');
+      // The rest of the body goes now, while draining (it went on a 700 ms timer before, which a
+      // loaded machine could fire before the server had even seen SIGTERM).
+      req.end(body.slice(10));
 
       // The request that was in flight finishes, and its connection is closed politely.
       expect(await inFlight).toEqual({ status: 201, connection: 'close' });

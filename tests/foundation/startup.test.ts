@@ -8,6 +8,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventually } from '../setup/wait.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const spawned: number[] = [];
@@ -57,12 +58,10 @@ function run(command: string, args: string[], env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
-async function waitFor(predicate: () => boolean, what: () => string, ms = 90_000) {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Waits (90 s: PGlite initialises slowly on a loaded machine) for `predicate`; `what` describes it on timeout. */
+async function waitUntil(predicate: () => boolean, what: () => string, ms = 90_000) {
+  if (!(await eventually(predicate, { timeoutMs: ms, intervalMs: 100 })))
+    throw new Error(`timed out waiting: ${what()}`);
 }
 
 describe('npm start', () => {
@@ -71,7 +70,7 @@ describe('npm start', () => {
     const port = await freePort();
     const webPort = await freePort();
     const npm = run('npm', ['start'], { DATA_DIR: dataDir, PORT: String(port), WEB_PORT: String(webPort) });
-    await waitFor(
+    await waitUntil(
       () => npm.output().includes('"msg":"web front end listening"'),
       () => npm.output(),
     );
@@ -104,7 +103,7 @@ describe('npm start', () => {
       body: JSON.stringify({ email }),
     });
     expect(ask.status).toBe(202);
-    await waitFor(
+    await waitUntil(
       () => npm.output().includes('/login/magic?token='),
       () => npm.output(),
       15_000,
@@ -113,7 +112,7 @@ describe('npm start', () => {
 
     npm.child.kill('SIGTERM');
     const exit = await npm.exited;
-    await waitFor(
+    await waitUntil(
       () => !isAlive(nodePid),
       () => `node ${nodePid} still running`,
       15_000,
@@ -127,7 +126,7 @@ describe('npm start', () => {
 
     // The second start opens the existing database and says so.
     const again = run('npm', ['start'], { DATA_DIR: dataDir, PORT: String(port), WEB_PORT: String(webPort) });
-    await waitFor(
+    await waitUntil(
       () => again.output().includes('"msg":"listening"'),
       () => again.output(),
     );

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { createEvent, groveWithOrganizer } from '../events/helpers.js';
+import { waitFor } from '../setup/wait.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -51,6 +52,18 @@ function heldTransaction(
   return { written, release, done };
 }
 
+/** Resolves once a statement of this database waits on another transaction's lock. */
+const someoneWaitsOnALock = (what: string) =>
+  waitFor(
+    async () => {
+      const [row] = await t.deps.database.rows<{ n: number }>(
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      );
+      return row!.n > 0;
+    },
+    { timeoutMs: 10_000, message: what },
+  );
+
 const rsvpCount = async (eventId: string, userId: string) =>
   (
     await t.deps.database.rows<{ n: number }>(
@@ -71,7 +84,7 @@ describe('ban against a concurrent RSVP (PostgreSQL)', () => {
     });
     await ban.written;
     const rsvp = t.request('POST', `/api/events/${event._id}/rsvp`, { token: member.token, body: { status: 'going' } });
-    await new Promise((r) => setTimeout(r, 300));
+    await someoneWaitsOnALock('the RSVP to wait on the uncommitted ban');
     ban.release();
     await ban.done;
     const answer = await rsvp;
@@ -94,7 +107,7 @@ describe('ban against a concurrent RSVP (PostgreSQL)', () => {
       token: organizer.token,
       body: { handle: member.handle },
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await someoneWaitsOnALock('the ban to wait on the uncommitted RSVP');
     rsvp.release();
     await rsvp.done;
     expect((await ban).status).toBe(200);

@@ -11,6 +11,7 @@ import { isolatedDatabase } from '../security/isolated-database.js';
 import { createTestApp, type TestApp } from '../setup/harness.js';
 import { startRoundTripCounter, type RoundTripCounter } from '../setup/round-trip-counter.js';
 import { circle, send, startConversation } from './helpers.js';
+import { waitFor } from '../setup/wait.js';
 
 let t: TestApp;
 let counter: RoundTripCounter;
@@ -86,13 +87,15 @@ describe('the rules the one statement keeps', () => {
           .request('POST', `/api/conversations/${group._id}/messages`, { token: c!.token, body: { body: 'racing' } })
           .then((res) => (status = res.status));
         // The send must be waiting on the membership row's lock before the leave commits.
-        for (;;) {
-          const [waiting] = await isolated!.database.rows<{ n: number }>(
-            sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-          );
-          if (waiting!.n > 0 || status !== 0) break;
-          await new Promise((r) => setTimeout(r, 10));
-        }
+        await waitFor(
+          async () => {
+            const [waiting] = await isolated!.database.rows<{ n: number }>(
+              sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+            );
+            return waiting!.n > 0 || status !== 0;
+          },
+          { intervalMs: 10, timeoutMs: 10_000, message: 'the send to wait on the membership row lock' },
+        );
         expect(status).toBe(0);
       }); // the leave commits here
       await expect.poll(() => status).toBe(404);

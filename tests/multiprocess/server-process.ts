@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../setup/wait.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -75,23 +76,18 @@ async function startServerOnce(
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   child.on('exit', (code, signal) => (exit = String(code ?? signal)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + startTimeoutMs;
-  for (;;) {
-    if (exit !== null) {
-      const message = `server exited (${exit}) while starting:\n${output}`;
-      throw /already in use/.test(output) ? new PortTaken(message) : new Error(message);
-    }
-    try {
-      const res = await fetch(`${url}/healthz`);
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not become healthy in ${startTimeoutMs} ms:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
+  // Until healthy or exited; a fetch that throws means "not listening yet".
+  const settled = await eventually(async () => exit !== null || (await fetch(`${url}/healthz`)).status === 200, {
+    timeoutMs: startTimeoutMs,
+    intervalMs: 200,
+  });
+  if (exit !== null) {
+    const message = `server exited (${exit}) while starting:\n${output}`;
+    throw /already in use/.test(output) ? new PortTaken(message) : new Error(message);
+  }
+  if (!settled) {
+    child.kill('SIGKILL');
+    throw new Error(`server did not become healthy in ${startTimeoutMs} ms:\n${output}`);
   }
   return {
     url,

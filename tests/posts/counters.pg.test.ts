@@ -9,6 +9,7 @@ import { testDatabaseUrl } from '../setup/database.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { createPost } from './helpers.js';
 import { expectCountersExact, storedCounters } from './counters.js';
+import { waitFor } from '../setup/wait.js';
 
 let t: TestApp;
 let a: postgres.Sql;
@@ -96,13 +97,13 @@ describe('post counters under concurrency', () => {
 
 /** Resolves once a statement of this database waits for another transaction's row lock. */
 async function someoneWaitsOnARowLock() {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    // Asked on the app's own pool: a and b are busy in their transactions.
-    const [row] = await t.deps.database.rows<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity
+  await waitFor(
+    async () => {
+      // Asked on the app's own pool: a and b are busy in their transactions.
+      const [row] = await t.deps.database.rows<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity
       where datname = current_database() and wait_event_type = 'Lock' and wait_event in ('transactionid', 'tuple')`);
-    if (row!.n > 0) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('expected the second reaction to wait for the first');
+      return row!.n > 0;
+    },
+    { timeoutMs: 10_000, message: 'the second reaction to wait for the first' },
+  );
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids.js';
 import { testDatabaseUrl } from '../setup/database.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
+import { waitFor } from '../setup/wait.js';
 
 let t: TestApp;
 let a: postgres.Sql;
@@ -24,16 +25,16 @@ afterAll(async () => {
 
 /** Resolves once a statement of this database waits on an advisory lock. */
 async function someoneWaits() {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const [row] = await t.deps.database.rows<{ n: number }>(
-      (await import('drizzle-orm')).sql`select count(*)::int as n from pg_stat_activity
+  await waitFor(
+    async () => {
+      const [row] = await t.deps.database.rows<{ n: number }>(
+        (await import('drizzle-orm')).sql`select count(*)::int as n from pg_stat_activity
         where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`,
-    );
-    if (row!.n > 0) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('expected a transaction waiting on the fan-out lock');
+      );
+      return row!.n > 0;
+    },
+    { timeoutMs: 10_000, message: 'a transaction waiting on the fan-out lock' },
+  );
 }
 
 async function inInbox(ownerId: string, postId: string) {

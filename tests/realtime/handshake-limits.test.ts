@@ -4,7 +4,9 @@
 // sockets on a process. Both refusals are connect_error `rate_limited`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSecretToken } from '../../server/auth/tokens.js';
+import { MESSAGES_NAMESPACE } from '../../server/realtime/protocol.js';
 import { createMember, type TestApp } from '../setup/harness.js';
+import { waitFor } from '../setup/wait.js';
 import {
   connectReady,
   disconnection,
@@ -29,6 +31,10 @@ beforeAll(async () => {
 afterAll(() => stopRealtimeApp({ t, server }));
 
 const from = (address: string) => ({ 'x-forwarded-for': address });
+
+/** The member's sockets as the server counts them (it counts a close when it sees the transport end). */
+const serverSocketsOf = (memberId: string) =>
+  [...server.service.io.of(MESSAGES_NAMESPACE).sockets.values()].filter((s) => s.data.userId === memberId).length;
 
 async function connectFrom(address: string, token: string) {
   const socket = socketTo(server.url, { token, headers: from(address) });
@@ -72,7 +78,7 @@ describe('failed handshakes per address', () => {
     for (let i = 0; i < 6; i++) {
       const socket = await connectFrom('192.0.2.44', member.token);
       socket.close();
-      await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => serverSocketsOf(member.id) === 0, { message: 'the server to see the socket closed' });
     }
   });
 });
@@ -91,19 +97,13 @@ describe('open sockets per member', () => {
     const gone = disconnection(first);
     first.close();
     await gone;
-    // The server counts the close when it sees the transport end: give it a moment.
-    let accepted = false;
-    for (let i = 0; i < 50 && !accepted; i++) {
-      const socket = socketTo(server.url, { token: member.token, headers: from('192.0.2.13') });
-      accepted = await new Promise<boolean>((resolve) => {
-        socket.once('connect', () => resolve(true));
-        socket.once('connect_error', () => resolve(false));
-      });
-      if (!accepted) {
-        socket.close();
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    }
+    // The server counts the close when it sees the transport end.
+    await waitFor(() => serverSocketsOf(member.id) < 2, { message: 'the server to count the closed socket' });
+    const socket = socketTo(server.url, { token: member.token, headers: from('192.0.2.13') });
+    const accepted = await new Promise<boolean>((resolve) => {
+      socket.once('connect', () => resolve(true));
+      socket.once('connect_error', () => resolve(false));
+    });
     expect(accepted).toBe(true);
   });
 });

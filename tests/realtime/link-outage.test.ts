@@ -12,6 +12,7 @@ import { type RealtimeService, startRealtime } from '../../server/realtime/servi
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { type SilentDatabase, startSilentDatabase } from '../setup/silent-database.js';
 import { closeAllSockets, connectReady, nextEvent } from './socket-harness.js';
+import { eventually } from '../setup/wait.js';
 
 let t: TestApp;
 let silent: SilentDatabase | undefined;
@@ -50,8 +51,7 @@ describe('realtime with its link to the other processes hanging', () => {
       expect(performance.now() - started).toBeLessThan(500);
     }
     expect(service.health()).toMatchObject({ listening: false });
-    const end = Date.now() + 10_000;
-    while (service.health()?.publishing !== false && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => service.health()?.publishing === false, { timeoutMs: 10_000, intervalMs: 50 });
     expect(service.health()).toEqual({ listening: false, publishing: false });
   });
 

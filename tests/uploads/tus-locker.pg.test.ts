@@ -14,6 +14,7 @@ import { createLogger } from '../../server/log.js';
 import { PostgresLocker } from '../../server/domains/uploads/tus-locker.js';
 import { testDatabaseUrl } from '../setup/database.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
+import { eventually, letTimePass, quietPeriod } from '../setup/wait.js';
 
 let t: TestApp;
 let url: string;
@@ -45,7 +46,6 @@ let counter = 0;
 const uploadId = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
 const noRelease = () => {};
 const signal = () => new AbortController().signal;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Backends holding the advisory lock of this upload id, seen from another session. */
 async function holders(id: string): Promise<number[]> {
@@ -80,7 +80,8 @@ describe('PostgresLocker (tus uploads across processes)', () => {
     const waiting = second.lock(signal(), noRelease).then(() => {
       secondHas = true;
     });
-    await sleep(400);
+    // The second must NOT get the lock while the first holds it: a window, not a condition.
+    await quietPeriod(400, 'the second process taking a lock the first still holds');
     expect(secondHas).toBe(false);
     await first.unlock();
     await waiting;
@@ -146,7 +147,9 @@ describe('PostgresLocker (tus uploads across processes)', () => {
     await expect(a.newLock(id).lock(signal(), noRelease)).rejects.toBe(ERRORS.ERR_LOCK_TIMEOUT);
     const second = a.newLock(id);
     const waiting = second.lock(signal(), noRelease);
-    await sleep(100);
+    // The waiter's polling is not observable from outside: give it time to be waiting, so the
+    // unlock below happens while it waits (the case a re-entrant session lock gets wrong).
+    await letTimePass(100, 'the second request to start waiting for the lock');
     await first.unlock();
     await waiting;
     // Still held in the database by the second request after the first one's unlock.
@@ -280,9 +283,11 @@ describe('two processes of the service serving one upload', () => {
     expect(waited).toBeGreaterThanOrEqual(2000);
     expect(waited).toBeLessThan(20_000);
     // The stalled request was ended by its process (tus answers it with the offset it reached).
-    const outcome = await Promise.race([stalled, sleep(2000).then(() => 'still running' as const)]);
+    let stalledEnded = false;
+    void stalled.then(() => (stalledEnded = true));
+    const ended = await eventually(() => stalledEnded, { timeoutMs: 2000 });
     stop();
-    expect(outcome).not.toBe('still running');
+    expect(ended, 'the stalled PATCH was ended by its process').toBe(true);
 
     // And the upload finishes on the second process from that offset.
     const rest = await fetch(`${b.origin}/uploads/videos/${videoId}`, {

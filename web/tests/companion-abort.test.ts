@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../../tests/companion/helpers.js';
 import { startWebStack, type WebStack } from './harness.js';
+import { waitFor } from '../../tests/setup/wait.js';
 
 let stack: WebStack;
 let provider: FakeProvider;
@@ -24,14 +25,6 @@ afterAll(async () => {
   await stack?.close();
   await provider?.close();
 });
-
-async function eventually(check: () => boolean, ms = 5_000) {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('a visitor who leaves mid-reply', () => {
   it('aborts the API request and the provider request; nothing is stored', async () => {
@@ -55,7 +48,10 @@ describe('a visitor who leaves mid-reply', () => {
     expect(provider.requests[0]!.aborted).toBe(false);
 
     leaving.abort();
-    await eventually(() => provider.requests[0]!.aborted);
+    await waitFor(() => provider.requests[0]!.aborted, {
+      intervalMs: 25,
+      message: 'the provider to see its request aborted',
+    });
     expect((await stack.api.trpc(m.token).companion.listConversations.query({})).items).toEqual([]);
   });
 });
