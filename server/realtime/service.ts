@@ -1,7 +1,7 @@
 // The socket.io `/messages` namespace on the API's own HTTP server: the handshake checks the
 // session exactly as the API does (a session token, or a single-use ticket issued to a session
 // by POST /api/realtime/tickets, for browsers that never hold the token: the web front end), each socket joins `user:<id>`, its session's room and the
-// rooms of its conversations, and the publisher behind server/realtime/publish.ts fans events
+// rooms of its conversations, and the publisher behind server/shared/realtime-publisher.ts fans events
 // out to every process (PostgreSQL adapter) or within the one process (PGlite).
 import type { IncomingHttpHeaders, Server as HttpServer } from 'node:http';
 import { and, gt, inArray } from 'drizzle-orm';
@@ -24,7 +24,7 @@ import {
   type ResyncPayload,
   type SessionEndedPayload,
 } from './protocol.js';
-import { conversationRoom, type RealtimePublisher, userRoom } from './publish.js';
+import { conversationRoom, type RealtimePublisher, userRoom } from '../shared/realtime-publisher.js';
 
 /** Internal room of every socket opened with one session, so a revocation reaches exactly those. */
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;

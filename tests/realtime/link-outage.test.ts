@@ -7,7 +7,7 @@ import { serve } from '@hono/node-server';
 import type { Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userRoom } from '../../server/realtime/publish.js';
+import { userRoom } from '../../server/shared/realtime-publisher.js';
 import { type RealtimeService, startRealtime } from '../../server/realtime/service.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { closeAllSockets, connectReady, nextEvent } from './socket-harness.js';

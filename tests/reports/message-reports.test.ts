@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../server/config.js';
 import { messageKeyring } from '../../server/crypto/message-keys.js';
 import { rekeyReportTexts } from '../../server/domains/reports/rekey.js';
-import { expiredMessagesSweep } from '../../server/jobs/messages-sweep.js';
+import { expiredMessagesSweep } from '../../server/domains/conversations/messages-sweep.js';
 import { reportTextsSweep } from '../../server/domains/reports/texts-sweep.js';
 import { createJobRunner } from '../../server/jobs/runner.js';
 import { registeredJobs } from '../setup/registered-jobs.js';

@@ -10,7 +10,7 @@ import { isUuid } from '../../../db/ids.js';
 import { placeListItems, placeLists, places } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Context } from '../../trpc/context.js';
 import { placeColumns } from '../places/list-query.js';

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../../db/client.js';
 import { places, placeTypes, type PlaceType } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Context } from '../../trpc/context.js';
 import type { Config } from '../../config.js';
