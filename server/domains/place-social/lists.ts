@@ -13,7 +13,7 @@ import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../trpc/member-context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Context } from '../../trpc/context.js';
-import { placeColumns } from '../places/list-query.js';
+import { placeColumns } from '../places/place-row.js';
 import { toPlace } from '../places/service.js';
 import {
   PLACE_LIST_LIMITS,

@@ -10,7 +10,8 @@ import { insertWithSlug } from '../../shared/slug.js';
 import type { Context } from '../../trpc/context.js';
 import type { Config } from '../../config.js';
 import { afterImagesAttached, attachImageRefs, imageRefUrl } from '../uploads/image-refs.js';
-import { listApprovedPlaces, placeColumns, ratingFields, type PlaceFields, type PlaceRow } from './list-query.js';
+import { listApprovedPlaces } from './list-query.js';
+import { placeColumns, ratingFields, type PlaceFields, type PlaceRow } from './place-row.js';
 import type { CreatePlaceInput, ListPlacesInput, PlaceOutput } from './schemas.js';
 
 /** The URLs a client loads, in the order of photos (an uploaded photo is served clean by this service). */
