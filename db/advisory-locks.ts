@@ -6,7 +6,7 @@ export const ADVISORY_LOCKS = {
   migrations: 7_310_001,
   /** Job: sweep expired sessions, magic-link tokens and rate-limit windows (server/jobs/sweeps.ts). */
   expiredCredentialsSweep: 7_310_101,
-  /** Job: delete RSVPs 30 days after their event (server/jobs/rsvp-sweep.ts). */
+  /** Job: delete RSVPs 30 days after their event (server/domains/events/rsvp-sweep.ts). */
   oldRsvpsSweep: 7_310_104,
   /** Job: delete Idempotency-Key records older than 24 h (server/jobs/sweeps.ts). */
   expiredIdempotencyKeysSweep: 7_310_105,
@@ -19,17 +19,17 @@ export const ADVISORY_LOCKS = {
   tusUpload: 7_310_702,
   /** Job: delete image uploads never attached, a day after their presign (server/domains/uploads/image-sweep.ts). */
   unattachedImageUploadsSweep: 7_310_711,
-  /** Job: delete friend invite codes past their expiry (server/jobs/friend-invite-sweep.ts). */
+  /** Job: delete friend invite codes past their expiry (server/domains/friends/invite-sweep.ts). */
   expiredFriendInvitesSweep: 7_310_201,
-  /** Job: Web Push event reminders ~24 h ahead, once per member and event (server/jobs/event-reminders.ts). */
+  /** Job: Web Push event reminders ~24 h ahead, once per member and event (server/domains/events/event-reminders.ts). */
   eventReminders: 7_310_202,
-  /** Job: Web Push for event cancellations and changes, from event_push_queue (server/jobs/event-update-pushes.ts). */
+  /** Job: Web Push for event cancellations and changes, from event_push_queue (server/domains/events/event-update-pushes.ts). */
   eventUpdatePushes: 7_310_203,
-  /** Job: Web Push for accepted friend invites and report outcomes, from member_push_queue (server/jobs/member-pushes.ts). */
+  /** Job: Web Push for accepted friend invites and report outcomes, from member_push_queue (server/domains/notifications/member-pushes.ts). */
   memberPushes: 7_310_204,
-  /** Job: delete messages past their expiresAt (server/jobs/messages-sweep.ts). */
+  /** Job: delete messages past their expiresAt (server/domains/conversations/messages-sweep.ts). */
   expiredMessagesSweep: 7_310_401,
-  /** Job: Web Push for new messages, from message_push_queue (server/jobs/message-pushes.ts). */
+  /** Job: Web Push for new messages, from message_push_queue (server/domains/conversations/message-pushes.ts). */
   messagePushes: 7_310_402,
   /** Job: delete report snapshots' private text when its retention ends (server/domains/reports/texts-sweep.ts). */
   reportTextsSweep: 7_310_501,

@@ -8,7 +8,7 @@ import { TtlCache } from './lib/ttl-cache.js';
 import { createLogger, type Logger } from './log.js';
 import { createLogMailer, createSmtpMailer, type Mailer } from './mail/mailer.js';
 import type { AppDeps } from './trpc/context.js';
-import { createRealtimeLink } from './realtime/publish.js';
+import { createRealtimeLink } from './shared/realtime-publisher.js';
 
 export async function createMailer(config: Config, log: Logger): Promise<Mailer> {
   if (config.SMTP_URL) return createSmtpMailer(config.SMTP_URL, config.MAIL_FROM);

@@ -17,10 +17,10 @@ import { and, asc, fillPlaceholders, sql } from 'drizzle-orm';
 import { places } from '../../db/schema/places.js';
 import {
   approvedPlacesStatements,
-  placeColumns,
   placeholderBoxCondition,
   type PlaceListStatement,
 } from '../../server/domains/places/list-query.js';
+import { placeColumns } from '../../server/domains/places/place-row.js';
 import type { DbOrTx } from '../../db/client.js';
 import type { BoundingBox } from '../../server/domains/places/schemas.js';
 import { encodeCursor } from '../../server/lib/pagination.js';

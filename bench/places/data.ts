@@ -6,7 +6,7 @@
 // (radius grows with city size, heavy-tailed distance), 10% are spread uniformly over the land.
 import { placeTypes, type PlaceType } from '../../db/schema/places.js';
 import { slugify } from '../../server/shared/slug.js';
-import type { PlaceRow as ListRow } from '../../server/domains/places/list-query.js';
+import type { PlaceRow as ListRow } from '../../server/domains/places/place-row.js';
 
 /** mulberry32: small, fast, good enough for test data. */
 export function rng(seed: number): () => number {

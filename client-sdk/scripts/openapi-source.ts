@@ -5,7 +5,7 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createApp } from '../../server/app.js';
 import { contributions } from '../../server/composition.js';
-import { createRealtimeLink } from '../../server/realtime/publish.js';
+import { createRealtimeLink } from '../../server/shared/realtime-publisher.js';
 import { loadConfig } from '../../server/config.js';
 import { systemClock } from '../../server/lib/clock.js';
 import { TtlCache } from '../../server/lib/ttl-cache.js';

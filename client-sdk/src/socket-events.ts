@@ -1,6 +1,6 @@
 // The events of the `/messages` namespace, as types (erased at build time): the connection
 // events of the realtime service (server/realtime/protocol.ts) and the messaging events with
-// their payloads (server/realtime/messaging-events.ts, the one list the server publishes from).
+// their payloads (server/domains/conversations/realtime-events.ts, the one list the server publishes from).
 export type {
   ConnectErrorCode,
   ConnectErrorData,
@@ -14,4 +14,4 @@ export type {
   MessagingEventName,
   MessagingEventPayload,
   MessagingServerToClientEvents,
-} from '../../server/realtime/messaging-events.js';
+} from '../../server/domains/conversations/realtime-events.js';

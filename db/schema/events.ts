@@ -1,5 +1,5 @@
 // Events, hosted by exactly one grove or organization, and their RSVPs. RSVP rows are deleted
-// 30 days after the event ends (server/jobs/rsvp-sweep.ts); the private calendar feed tokens
+// 30 days after the event ends (server/domains/events/rsvp-sweep.ts); the private calendar feed tokens
 // (hashed) live here too.
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';

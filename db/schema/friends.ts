@@ -4,7 +4,7 @@
 // Only the SHA-256 of a code is stored: the issuer sees it once, when it is made. A code is
 // single use: accepting it deletes its row in the same transaction that writes the friendship,
 // so "used", "revoked", "expired" and "never existed" are all simply "no live row" and look the
-// same to whoever tries a code. Expired rows are swept (server/jobs/friend-invite-sweep.ts).
+// same to whoever tries a code. Expired rows are swept (server/domains/friends/invite-sweep.ts).
 import { index, pgTable, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { bytea, createdAt, idColumn } from './columns.js';

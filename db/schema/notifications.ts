@@ -123,7 +123,7 @@ export const eventReminderDeliveries = pgTable(
 );
 
 /**
- * Messages waiting for their push notifications (server/jobs/message-pushes.ts). A row is written
+ * Messages waiting for their push notifications (server/domains/conversations/message-pushes.ts). A row is written
  * in the transaction that stores the message and deleted by the job that sends its pushes; a
  * message deleted or expired before then takes its row with it. Only ids: nothing of the text.
  */
@@ -137,7 +137,7 @@ export const messagePushQueue = pgTable('message_push_queue', {
 export const eventPushChanges = ['cancelled', 'changed'] as const;
 
 /**
- * Changes to events waiting for their push notifications (server/jobs/event-update-pushes.ts):
+ * Changes to events waiting for their push notifications (server/domains/events/event-update-pushes.ts):
  * a cancellation, or a new time or place, written in the transaction that changes the event and
  * deleted by the job that sends the pushes. `actorId` is who made it (they are not told).
  */
@@ -160,7 +160,7 @@ export const eventPushQueue = pgTable(
 export const memberPushKinds = ['friendInvitesAccepted', 'reportOutcomes'] as const;
 
 /**
- * Pushes for one member waiting to go out (server/jobs/member-pushes.ts): someone accepted their
+ * Pushes for one member waiting to go out (server/domains/notifications/member-pushes.ts): someone accepted their
  * friend invite (`subjectId`: the new friend), or a report they filed was decided (`subjectId`:
  * the report). Written in the transaction where it happens, deleted by the job that sends it.
  */

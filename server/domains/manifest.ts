@@ -7,7 +7,7 @@ import type { Env, Hono, Context as HonoContext } from 'hono';
 import type { OpenAPIObject } from 'trpc-to-openapi';
 import type { Database, Tx } from '../../db/client.js';
 import type { Config } from '../config.js';
-import type { AnyJob } from '../jobs/runner.js';
+import type { AnyJob } from './job.js';
 import type { Logger } from '../log.js';
 import type { WebPushSender } from '../push/web-push.js';
 import type { AppDeps, Context } from '../trpc/context.js';

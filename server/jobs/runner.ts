@@ -2,49 +2,17 @@
 // PostgreSQL advisory lock first, so across N processes one runs it at a time and the rest skip.
 import type { Config } from '../config.js';
 import { sql } from 'drizzle-orm';
-import type { Database, Tx } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
+import type { AnyJob, JobRunWithFollowUp } from '../domains/job.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../log.js';
 
-interface JobSchedule {
-  name: string;
-  /** Its id in db/advisory-locks.ts, for pg_try_advisory_xact_lock. */
-  lockId: number;
-  intervalMs: number;
-}
-
-export interface Job extends JobSchedule {
-  /**
-   * Runs inside a transaction that holds the lock; returns a summary for the log. `env` is the
-   * server's configuration and logger, for jobs that touch more than the database (files); the
-   * server's runner always passes it.
-   */
-  run(tx: Tx, now: Date, env?: JobEnv): Promise<Record<string, number>>;
-}
-
-/**
- * A job with work to do once its transaction has committed: network calls (push services) that
- * must not hold the transaction, its connection and the lock open (on PGlite that connection is
- * the only one). The runner awaits the follow-up and logs both summaries together.
- */
-export interface JobWithFollowUp extends JobSchedule {
-  run(tx: Tx, now: Date, env?: JobEnv): Promise<JobRunWithFollowUp>;
-}
-
-export interface JobRunWithFollowUp {
-  summary: Record<string, number>;
-  afterCommit: () => Promise<Record<string, number>>;
-}
-
-export type AnyJob = Job | JobWithFollowUp;
+// The job contract is declared with the domains that contribute jobs; re-exported for the callers
+// (tests, scripts) that build a job beside a runner.
+export type { AnyJob, Job, JobEnv, JobRunWithFollowUp, JobWithFollowUp } from '../domains/job.js';
 
 const hasFollowUp = (result: Record<string, number> | JobRunWithFollowUp): result is JobRunWithFollowUp =>
   typeof (result as JobRunWithFollowUp).afterCommit === 'function';
-
-export interface JobEnv {
-  config: Config;
-  log: Logger;
-}
 
 /**
  * When each job first runs after start: a few seconds, with jitter so N processes started

@@ -8,10 +8,10 @@
 // free; only successful answers are stored. Keys live 24 hours.
 import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
-import type { Database, Tx } from '../../db/client.js';
+import type { Database, Db, Tx } from '../../db/client.js';
 import { idempotencyKeys } from '../../db/schema/index.js';
 import { AppError, hasDatabaseCode } from '../errors.js';
-import type { Context } from '../trpc/context.js';
+import type { Clock } from './clock.js';
 
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -57,8 +57,19 @@ export function requestFingerprint(procedurePath: string, rawInput: unknown): Ui
   return createHash('sha256').update(procedurePath).update('\n').update(canonicalJson(rawInput)).digest();
 }
 
-/** What the work sees of the context inside the key's transaction. */
-export type IdempotentScope = Pick<Context, 'db' | 'database' | 'afterCommit'>;
+/**
+ * What the work sees of the context inside the key's transaction: the three members of the tRPC
+ * context (server/trpc/context.ts `Context`) it replaces, spelled out here so this lower layer
+ * does not import the tRPC one.
+ */
+export interface IdempotentScope {
+  db: Db;
+  database: Database;
+  afterCommit(effect: () => void): void;
+}
+
+/** What runIdempotent reads of the caller's context (a tRPC Context satisfies it). */
+export type IdempotentContext = IdempotentScope & { clock: Clock };
 
 /**
  * The database as the work sees it: every query, raw ones included, inside the key's
@@ -68,7 +79,7 @@ export type IdempotentScope = Pick<Context, 'db' | 'database' | 'afterCommit'>;
  */
 function scopedTo(database: Database, tx: Tx, effects: (() => void)[]): IdempotentScope {
   return {
-    db: tx as unknown as Context['db'],
+    db: tx as unknown as Db,
     database: {
       ...database,
       db: tx as unknown as Database['db'],
@@ -100,7 +111,7 @@ export interface IdempotentCall<R extends CallResult> {
   replay(data: unknown): R;
 }
 
-export async function runIdempotent<R extends CallResult>(ctx: Context, call: IdempotentCall<R>): Promise<R> {
+export async function runIdempotent<R extends CallResult>(ctx: IdempotentContext, call: IdempotentCall<R>): Promise<R> {
   const fingerprint = requestFingerprint(call.procedurePath, call.rawInput);
   const now = ctx.clock.now();
   const thisKey = and(eq(idempotencyKeys.userId, call.userId), eq(idempotencyKeys.key, call.key));

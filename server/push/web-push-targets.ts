@@ -1,6 +1,6 @@
 // The browsers a Web Push sender reaches: members' web subscriptions, looked up for a batch of
 // members, and deleted once their push service says they are gone; and sending a batch of
-// pushes, a few at a time. Shared by the senders (server/jobs/event-reminders.ts,
+// pushes, a few at a time. Shared by the senders (server/domains/events/event-reminders.ts,
 // message-pushes.ts, event-update-pushes.ts).
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';

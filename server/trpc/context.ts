@@ -6,7 +6,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../log.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { TtlCache } from '../lib/ttl-cache.js';
-import type { RealtimeLink } from '../realtime/publish.js';
+import type { RealtimeLink } from '../shared/realtime-publisher.js';
 import { validateSessionToken, type AuthenticatedSession } from '../auth/sessions.js';
 
 /**

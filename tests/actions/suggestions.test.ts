@@ -6,7 +6,7 @@ import { TRPCClientError } from '@trpc/client';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobRunner } from '../../server/jobs/runner.js';
-import { rsvpSweep } from '../../server/jobs/rsvp-sweep.js';
+import { rsvpSweep } from '../../server/domains/events/rsvp-sweep.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 import { groveWithOrganizer } from '../events/helpers.js';
 import { afterTheEvents, rsvp, soonEvent, wholeLog } from './helpers.js';

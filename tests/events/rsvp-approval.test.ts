@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobRunner, type Job } from '../../server/jobs/runner.js';
-import { rsvpSweep } from '../../server/jobs/rsvp-sweep.js';
+import { rsvpSweep } from '../../server/domains/events/rsvp-sweep.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { createEvent, groveWithOrganizer } from './helpers.js';
 import { eventually } from '../setup/wait.js';

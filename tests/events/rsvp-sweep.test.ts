@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createJobRunner } from '../../server/jobs/runner.js';
-import { rsvpSweep } from '../../server/jobs/rsvp-sweep.js';
+import { rsvpSweep } from '../../server/domains/events/rsvp-sweep.js';
 import { registeredJobs } from '../setup/registered-jobs.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { createEvent, groveWithOrganizer } from './helpers.js';

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createJobRunner } from '../../server/jobs/runner.js';
-import { friendInviteSweep } from '../../server/jobs/friend-invite-sweep.js';
+import { friendInviteSweep } from '../../server/domains/friends/invite-sweep.js';
 import { registeredJobs } from '../setup/registered-jobs.js';
 import { hashSecretToken } from '../../server/auth/tokens.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';

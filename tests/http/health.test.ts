@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.js';
 import { createApp } from '../../server/app.js';
 import { contributions } from '../../server/composition.js';
-import { createRealtimeLink } from '../../server/realtime/publish.js';
+import { createRealtimeLink } from '../../server/shared/realtime-publisher.js';
 import { loadConfig } from '../../server/config.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { TtlCache } from '../../server/lib/ttl-cache.js';

@@ -27,7 +27,7 @@ import {
 import { loadMessageKeys, StartupError } from '../../server/deps.js';
 import { rekeyMessages } from '../../server/domains/conversations/rekey.js';
 import { reportTarget } from '../../server/domains/reports/targets.js';
-import type { MemberContext } from '../../server/shared/context.js';
+import type { MemberContext } from '../../server/trpc/member-context.js';
 import { findInEveryTable } from '../setup/db-scan.js';
 import { createMember, createTestApp, unique, type TestApp } from '../setup/harness.js';
 import { captureLog, useMessageKeys } from '../setup/log-capture.js';

@@ -2,7 +2,7 @@
 // a shared grove, conversations and messages through the API.
 import { sql } from 'drizzle-orm';
 import { createSession } from '../../server/auth/sessions.js';
-import type { RealtimePublisher } from '../../server/realtime/publish.js';
+import type { RealtimePublisher } from '../../server/shared/realtime-publisher.js';
 import type { AppDeps } from '../../server/trpc/context.js';
 import { createAdmin, createGrove } from '../events/helpers.js';
 import { createMember, type TestApp, type TestMember } from '../setup/harness.js';

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
-import { expiredMessagesSweep } from '../../server/jobs/messages-sweep.js';
+import { expiredMessagesSweep } from '../../server/domains/conversations/messages-sweep.js';
 import { createJobRunner } from '../../server/jobs/runner.js';
 import { registeredJobs } from '../setup/registered-jobs.js';
 import { createTestApp, type TestApp } from '../setup/harness.js';

@@ -2,8 +2,8 @@
 // one's own for everyone, and the realtime events each change publishes (payloads checked
 // against the shared event schemas).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { messagingEvents, type MessagingEventName } from '../../server/realtime/messaging-events.js';
-import { conversationRoom, userRoom } from '../../server/realtime/publish.js';
+import { messagingEvents, type MessagingEventName } from '../../server/domains/conversations/realtime-events.js';
+import { conversationRoom, userRoom } from '../../server/shared/realtime-publisher.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { befriend, circle, recordRealtime, send, startConversation } from './helpers.js';
 

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import webPush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventReminderJob } from '../../server/jobs/event-reminders.js';
+import { createEventReminderJob } from '../../server/domains/events/event-reminders.js';
 import { createJobRunner } from '../../server/jobs/runner.js';
 import { createWebPushSender } from '../../server/push/web-push.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';

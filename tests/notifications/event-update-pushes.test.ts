@@ -6,7 +6,7 @@
 // several changes before a run make one push, a cancellation winning. The job is run by hand.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEventUpdatePushJob } from '../../server/jobs/event-update-pushes.js';
+import { createEventUpdatePushJob } from '../../server/domains/events/event-update-pushes.js';
 import { createEvent, groveWithOrganizer } from '../events/helpers.js';
 import { createMember, type TestApp, type TestMember } from '../setup/harness.js';
 import type { TestPushService } from './push-service.js';

@@ -6,7 +6,7 @@
 // queued row naming them. The job is run by hand.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMemberPushJob } from '../../server/jobs/member-pushes.js';
+import { createMemberPushJob } from '../../server/domains/notifications/member-pushes.js';
 import { acceptInvite, issueInvite } from '../friends/helpers.js';
 import { fileReport } from '../reports/helpers.js';
 import { findInEveryTable } from '../setup/db-scan.js';

@@ -5,7 +5,7 @@
 // is dropped; the queue holds ids only. The job is run by hand on the manual clock.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMessagePushJob } from '../../server/jobs/message-pushes.js';
+import { createMessagePushJob } from '../../server/domains/conversations/message-pushes.js';
 import { befriend, send, startConversation } from '../messaging/helpers.js';
 import { findInEveryTable } from '../setup/db-scan.js';
 import { createMember, type TestApp } from '../setup/harness.js';

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportTarget } from '../../server/domains/reports/targets.js';
-import type { MemberContext } from '../../server/shared/context.js';
+import type { MemberContext } from '../../server/trpc/member-context.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 import { befriend, createPost, groveWith, hidePost } from './helpers.js';
 

@@ -7,7 +7,7 @@ import { serve } from '@hono/node-server';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userRoom } from '../../server/realtime/publish.js';
+import { userRoom } from '../../server/shared/realtime-publisher.js';
 import { type RealtimeService, startRealtime } from '../../server/realtime/service.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { type SilentDatabase, startSilentDatabase } from '../setup/silent-database.js';

@@ -3,7 +3,7 @@
 // account deletion, and a session expiring while connected.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversationRoom, userRoom } from '../../server/realtime/publish.js';
+import { conversationRoom, userRoom } from '../../server/shared/realtime-publisher.js';
 import { befriend, startConversation } from '../messaging/helpers.js';
 import { createMember, type TestApp, type TestMember } from '../setup/harness.js';
 import {

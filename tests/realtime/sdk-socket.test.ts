@@ -1,7 +1,7 @@
 // The client SDK's typed socket (client-sdk/src/socket.ts) against the real namespace.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMessages, isHandshakeRefusal, type MessagesSocket } from '../../client-sdk/src/socket.js';
-import { userRoom } from '../../server/realtime/publish.js';
+import { userRoom } from '../../server/shared/realtime-publisher.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { type RealtimeServer, startRealtimeServer } from './socket-harness.js';
 

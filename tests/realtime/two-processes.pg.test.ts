@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversationRoom, userRoom } from '../../server/realtime/publish.js';
+import { conversationRoom, userRoom } from '../../server/shared/realtime-publisher.js';
 import { http, startServer, type ServerProcess } from '../multiprocess/server-process.js';
 import { testDatabaseUrl } from '../setup/database.js';
 import { createTestApp, type TestApp, unique } from '../setup/harness.js';

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageKeyring } from '../../server/crypto/message-keys.js';
 import { rekeyReportTexts } from '../../server/domains/reports/rekey.js';
-import { expiredMessagesSweep } from '../../server/jobs/messages-sweep.js';
+import { expiredMessagesSweep } from '../../server/domains/conversations/messages-sweep.js';
 import { reportTextsSweep } from '../../server/domains/reports/texts-sweep.js';
 import { createJobRunner } from '../../server/jobs/runner.js';
 import { registeredJobs } from '../setup/registered-jobs.js';

@@ -11,7 +11,7 @@ import type { Database } from '../../db/client.js';
 import type { MailMessage, Mailer } from '../../server/mail/mailer.js';
 import type { AppDeps } from '../../server/trpc/context.js';
 import { contributions, type AppRouter } from '../../server/composition.js';
-import { createRealtimeLink } from '../../server/realtime/publish.js';
+import { createRealtimeLink } from '../../server/shared/realtime-publisher.js';
 import { pendingMagicLinks } from '../../server/domains/auth/service.js';
 import { acquireTestDatabase } from './database.js';
 import { recordAnswers } from '../contract/observed-answers.js';

@@ -3,7 +3,7 @@
 // reach the page through a single-use socket ticket, never through the session token.
 import type { Browser, Page, Response as PageResponse } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { conversationRoom, userRoom } from '../../server/realtime/publish.js';
+import { conversationRoom, userRoom } from '../../server/shared/realtime-publisher.js';
 import { befriend, send, startConversation } from '../../tests/messaging/helpers.js';
 import type { TestMember } from '../../tests/setup/harness.js';
 import {

@@ -10,7 +10,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.js';
 import { actionTotals } from '../../../db/schema/index.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { Context } from '../../trpc/context.js';
 import { AGGREGATE_MIN_CONTRIBUTORS, type ActionTotalsOutput } from './schemas.js';
 

@@ -4,7 +4,7 @@ import { and, desc, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import { actionEntries, places, type ActionEntry } from '../../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { countEntry, uncountEntry } from './aggregates.js';
 import type { ActionEntryOutput, CreateActionInput, ListActionsInput } from './schemas.js';
 import { confirmableEvent } from './suggestions.js';

@@ -6,7 +6,7 @@ import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { actionEntries, eventRsvps, events } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { visibleTo, type Viewer } from '../events/visibility.js';
 import type { ActionSuggestionOutput } from './schemas.js';
 

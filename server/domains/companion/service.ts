@@ -14,7 +14,7 @@ import { newId } from '../../../db/ids.js';
 import { hitRateLimit, rateLimitedError } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { MessageDecryptError } from '../../crypto/message-cipher.js';
 import type { MessageKeyring } from '../../crypto/message-keys.js';
 import type { Context } from '../../trpc/context.js';

@@ -1,8 +1,8 @@
 // What the conversations domain contributes: conversations and messages, the expired-messages
 // sweep and message pushes, the member's messaging on account deletion, and messages as report
 // targets.
-import { createMessagePushJob } from '../../jobs/message-pushes.js';
-import { expiredMessagesSweep } from '../../jobs/messages-sweep.js';
+import { createMessagePushJob } from './message-pushes.js';
+import { expiredMessagesSweep } from './messages-sweep.js';
 import { defineManifest } from '../manifest.js';
 import { removeMessagingOfDeletedMember } from './account-cleanup.js';
 import { messageReportTarget } from './report-target.js';

@@ -10,7 +10,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { leaveRoom, publish, userRoom } from './publish.js';
 import { announceChanged } from './service.js';
 import { notFound } from './views.js';

@@ -8,7 +8,7 @@ import { messageKeyring } from '../../crypto/message-keys.js';
 import { MessageDecryptError, openMessage, sealMessage } from '../../crypto/message-cipher.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { Context } from '../../trpc/context.js';
 import { conversationRoom, publish } from './publish.js';
 import { storeMessage } from './send-statement.js';

@@ -1,10 +1,10 @@
 // Tells open sockets what changed, after the change has committed: each call goes through
 // ctx.afterCommit, which holds it until an outer transaction (an Idempotency-Key) commits too
-// (ctx.realtime, server/realtime/publish.ts, is the seam; without the socket.io service every call
+// (ctx.realtime, server/shared/realtime-publisher.ts, is the seam; without the socket.io service every call
 // is a no-op).
-// Typed by the one event list in server/realtime/messaging-events.ts.
-import { conversationRoom, userRoom } from '../../realtime/publish.js';
-import type { MessagingEventName, MessagingEventPayload } from '../../realtime/messaging-events.js';
+// Typed by the one event list in server/domains/conversations/realtime-events.ts.
+import { conversationRoom, userRoom } from '../../shared/realtime-publisher.js';
+import type { MessagingEventName, MessagingEventPayload } from './realtime-events.js';
 import type { Context } from '../../trpc/context.js';
 
 type Effects = Pick<Context, 'log' | 'afterCommit' | 'realtime'>;

@@ -1,5 +1,5 @@
 // Conversations and messages: inputs, outputs and limits (REST and tRPC share them, and the
-// realtime events of server/realtime/messaging-events.ts carry the same shapes).
+// realtime events of server/domains/conversations/realtime-events.ts carry the same shapes).
 import { z } from 'zod';
 import { ifThen } from '../../shared/patterns.js';
 import { MESSAGE_LIFETIME_MAX_SECONDS, MESSAGE_LIFETIME_MIN_SECONDS } from '../../../db/schema/messaging.js';

@@ -7,7 +7,7 @@ import { conversationMembers, conversations, directConversations } from '../../.
 import type { Tx } from '../../../db/client.js';
 import { newId } from '../../../db/ids.js';
 import { AppError } from '../../errors.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { conversationRoom, joinRooms, leaveRoom, publish, userRoom } from './publish.js';
 import type { ConversationOutput, ReadStateOutput } from './schemas.js';
 import { MESSAGE_TTL_SECONDS } from './schemas.js';

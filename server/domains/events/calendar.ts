@@ -9,7 +9,7 @@ import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { calendarFeeds, eventRsvps, events, users } from '../../../db/schema/index.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import type { Context } from '../../trpc/context.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { recordReveals } from './reveals.js';
 import { selectEvents, toEvent, type EventRow } from './view.js';
 import { visibleTo, type Viewer } from './visibility.js';

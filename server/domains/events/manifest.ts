@@ -1,8 +1,8 @@
 // What the events domain contributes: events and RSVPs, the calendar feed (a raw route: it is
 // not JSON), the RSVP retention sweep, reminder and update pushes, and events as report targets.
-import { createEventReminderJob } from '../../jobs/event-reminders.js';
-import { createEventUpdatePushJob } from '../../jobs/event-update-pushes.js';
-import { rsvpSweep } from '../../jobs/rsvp-sweep.js';
+import { createEventReminderJob } from './event-reminders.js';
+import { createEventUpdatePushJob } from './event-update-pushes.js';
+import { rsvpSweep } from './rsvp-sweep.js';
 import { defineManifest } from '../manifest.js';
 import { documentCalendarFeed, mountCalendarFeed } from './calendar-route.js';
 import { eventReportTarget } from './report-target.js';

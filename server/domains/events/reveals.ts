@@ -2,14 +2,14 @@
 // withdrawn and a grove left, so the attendee list alone cannot tell organizers who knows where
 // they meet; this log can. A row is written (once per member and event) in the same request that
 // serves the point to anyone who does not organize the event, site admins included. Rows go with
-// the event's RSVP rows (30 days after it ends, server/jobs/rsvp-sweep.ts) and with the account.
+// the event's RSVP rows (30 days after it ends, server/domains/events/rsvp-sweep.ts) and with the account.
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { eventReveals, eventRsvps, events, users } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import type { Database } from '../../../db/client.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import { newId } from '../../../db/ids.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { EventOutput } from './schemas.js';
 import { assertOrganizesEvent } from './rsvp.js';
 import { organizesHost } from './visibility.js';

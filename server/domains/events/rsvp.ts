@@ -12,7 +12,7 @@ import { eventRsvps, events, users } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import { newId } from '../../../db/ids.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { userIdByHandle } from '../groves/service.js';
 import { visibleEvent } from './service.js';
 import { organizesHost, viewerOf, visibleTo, type Viewer } from './visibility.js';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ifThen } from '../../shared/patterns.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
-import { imageRefInput } from '../../shared/image-ref.js';
+import { imageRefInput } from '../uploads/image-ref.js';
 import { slugInput } from '../groves/schemas.js';
 import {
   eventStatuses,

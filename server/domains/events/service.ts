@@ -6,7 +6,7 @@ import type { DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
 import { decodeTimeCursor, encodeTimeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import { afterImagesAttached, attachImageRefs, droppedImageRefs, releaseImages } from '../uploads/image-refs.js';
 import { isGroveOrganizer } from '../groves/service.js';
@@ -241,7 +241,7 @@ export async function updateEvent(ctx: MemberContext, input: UpdateEventInput) {
       .where(and(eq(events.id, id), ne(events.status, 'cancelled')))
       .returning({ coverImage: events.coverImage });
     if (changed.length === 0) throw new AppError('conflict', 'The event was cancelled; it can no longer be changed.');
-    // Members going are told of a cancellation or a new time or place (server/jobs/event-update-pushes.ts).
+    // Members going are told of a cancellation or a new time or place (server/domains/events/event-update-pushes.ts).
     const pushWorthy = pushWorthyChange(current, input, { startsAt, endsAt });
     if (pushWorthy)
       await tx

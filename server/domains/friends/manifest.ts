@@ -1,5 +1,5 @@
 // What the friends domain contributes: friendships and invites, and the expired-invite sweep.
-import { friendInviteSweep } from '../../jobs/friend-invite-sweep.js';
+import { friendInviteSweep } from './invite-sweep.js';
 import { defineManifest } from '../manifest.js';
 import { friendsRouter } from './router.js';
 

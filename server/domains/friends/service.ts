@@ -16,7 +16,7 @@ import { newId } from '../../../db/ids.js';
 import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { MAX_OPEN_INVITES } from './schemas.js';
 import { DAY_MS } from '../../lib/clock.js';
 
@@ -86,7 +86,7 @@ export async function acceptInvite(ctx: MemberContext, input: { code: string }) 
     // concurrently too: the second insert waits on the first's key and then skips).
     if (inserted.length < 2)
       throw new AppError('conflict', 'You are already friends with the member who issued this code.');
-    // The issuer is told (server/jobs/member-pushes.ts).
+    // The issuer is told (server/domains/notifications/member-pushes.ts).
     await tx
       .insert(memberPushQueue)
       .values({ userId: invite.issuerId, kind: 'friendInvitesAccepted', subjectId: me, queuedAt: now });

@@ -23,7 +23,7 @@ import type { DbOrTx } from '../../../db/client.js';
 import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { announceGroveExit, cutConversationsAfterGroveExit } from '../conversations/members.js';
 import { assertGroveExists, groveBy, isGroveOrganizer, userIdByHandle } from './service.js';
 import { enforceWriteLimit } from '../../trpc/procedures.js';

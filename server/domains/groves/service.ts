@@ -13,7 +13,7 @@ import type { DbOrTx } from '../../../db/client.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Context } from '../../trpc/context.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import { groveActionTotalsColumn, toActionTotals } from '../actions/aggregates.js';
 import type { GroveOutput } from './schemas.js';

@@ -1,7 +1,7 @@
 // Guides (Markdown articles in an admin-managed category) and their categories.
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
-import { imageRefInput } from '../../shared/image-ref.js';
+import { imageRefInput } from '../uploads/image-ref.js';
 import { queryBoolean } from '../../shared/query.js';
 import { SLUG_PATTERN, slugParam, uuidParam } from '../../shared/schemas.js';
 import { SLUG_MAX_LENGTH } from '../../shared/slug.js';

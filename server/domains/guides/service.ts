@@ -7,7 +7,7 @@ import { AppError, hasDatabaseCode, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Config } from '../../config.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { Context } from '../../trpc/context.js';
 import {
   afterImagesAttached,

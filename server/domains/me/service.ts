@@ -6,7 +6,7 @@ import { checkPassword, hashPassword } from '../../auth/passwords.js';
 import { deleteRateLimitsOf } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { Tx } from '../../../db/client.js';
 import {
   assertHandleAllowed,

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { HTTPS_URL_PATTERN, LETTER_OR_DIGIT_PATTERN } from '../../shared/patterns.js';
 import { mediaKinds, mediaTags, trailerProviders } from '../../../db/schema/library.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
-import { imageRefInput } from '../../shared/image-ref.js';
+import { imageRefInput } from '../uploads/image-ref.js';
 import { queryBoolean } from '../../shared/query.js';
 import { SLUG_PATTERN, savedOutput, slugParam, uuidParam } from '../../shared/schemas.js';
 import { SLUG_MAX_LENGTH } from '../../shared/slug.js';

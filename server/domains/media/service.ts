@@ -6,7 +6,7 @@ import type { Config } from '../../config.js';
 import { mediaItems, watchlistEntries, type MediaItem } from '../../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, encodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Context } from '../../trpc/context.js';
 import {

@@ -15,7 +15,7 @@ import { decodeCursor, toPage } from '../../lib/pagination.js';
 import { endpointProblem } from '../../push/endpoints.js';
 import { vapidDetails } from '../../push/vapid.js';
 import type { Context } from '../../trpc/context.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { MAX_PUSH_REGISTRATIONS, type RegisterPushTokenInput } from './schemas.js';
 
 type Preferences = {

@@ -10,10 +10,10 @@ import { isUuid } from '../../../db/ids.js';
 import { placeListItems, placeLists, places } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Context } from '../../trpc/context.js';
-import { placeColumns } from '../places/list-query.js';
+import { placeColumns } from '../places/place-row.js';
 import { toPlace } from '../places/service.js';
 import {
   PLACE_LIST_LIMITS,

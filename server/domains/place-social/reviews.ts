@@ -15,7 +15,7 @@ import type { DbOrTx } from '../../../db/client.js';
 import { placeReviews, places, users } from '../../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { Context } from '../../trpc/context.js';
 import { EARLIEST_MONTH, type CreateReviewInput, type ReviewOutput, type UpdateReviewInput } from './schemas.js';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { LETTER_OR_DIGIT_PATTERN, urlPatternFor } from '../../shared/patterns.js';
 import { placeStatuses, placeTypes, veganLevels } from '../../../db/schema/places.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
-import { imageRefInput } from '../../shared/image-ref.js';
+import { imageRefInput } from '../uploads/image-ref.js';
 
 export const PLACE_LIMITS = {
   name: 120,

@@ -5,12 +5,13 @@ import type { DbOrTx } from '../../../db/client.js';
 import { places, placeTypes, type PlaceType } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Context } from '../../trpc/context.js';
 import type { Config } from '../../config.js';
 import { afterImagesAttached, attachImageRefs, imageRefUrl } from '../uploads/image-refs.js';
-import { listApprovedPlaces, placeColumns, ratingFields, type PlaceFields, type PlaceRow } from './list-query.js';
+import { listApprovedPlaces } from './list-query.js';
+import { placeColumns, ratingFields, type PlaceFields, type PlaceRow } from './place-row.js';
 import type { CreatePlaceInput, ListPlacesInput, PlaceOutput } from './schemas.js';
 
 /** The URLs a client loads, in the order of photos (an uploaded photo is served clean by this service). */

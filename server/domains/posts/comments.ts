@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { newId } from '../../../db/ids.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { assertVisiblePost } from './service.js';
 import { commentVisibleTo, memberViewer, nowSql, postVisibleTo } from './visibility.js';
 

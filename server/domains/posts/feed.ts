@@ -6,7 +6,7 @@ import type { Db } from '../../../db/client.js';
 import { preparedObjectRows, sqlToQuery, type PreparedRows } from '../../../db/drizzle-internals.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { Context } from '../../trpc/context.js';
 import type { PostOutput } from './schemas.js';
 import { postColumns, selectPosts, toPost, type PostRow } from './view.js';

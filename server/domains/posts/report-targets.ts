@@ -5,7 +5,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../../db/client.js';
 import { postComments, posts } from '../../../db/schema/index.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { ReportSnapshot, ReportTarget, ReportTargetState } from '../reports/targets.js';
 import { commentVisibleTo, memberViewer, postVisibleTo } from './visibility.js';
 

@@ -7,7 +7,7 @@ import type { ReactionKind } from '../../../db/schema/posts.js';
 import { AppError } from '../../errors.js';
 import { releaseImages } from '../uploads/image-refs.js';
 import { attachImage, discardRawUploads } from '../uploads/images.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { Context } from '../../trpc/context.js';
 import type { CreatePostInput, PostOutput } from './schemas.js';
 import { reactionCountColumns, reactionCounts, selectPosts, toPost, type ReactionCountRow } from './view.js';

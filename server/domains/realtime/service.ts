@@ -12,7 +12,7 @@ import type { DbOrTx } from '../../../db/client.js';
 import { realtimeTickets, sessions, users } from '../../../db/schema/index.js';
 import type { AuthenticatedSession } from '../../auth/sessions.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { TICKET_LIFETIME_SECONDS, type TicketOutput } from './schemas.js';
 
 export async function createTicket(ctx: MemberContext): Promise<TicketOutput> {

@@ -10,7 +10,7 @@ import { MessageDecryptError } from '../../crypto/message-cipher.js';
 import { messageKeyring } from '../../crypto/message-keys.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { Context } from '../../trpc/context.js';
 import type { AdminListReportsInput, AdminReportOutput, ResolveReportInput } from './schemas.js';
 import { clearPart, deleteAtAfterDecision, openPrivatePart, privatePartLive } from './retention.js';
@@ -176,7 +176,7 @@ export async function resolveReport(ctx: MemberContext, input: ResolveReportInpu
       .update(reports)
       .set({ ...decision, ...retention, decidedAt, decidedById: ctx.user.id })
       .where(eq(reports.id, report.id));
-    // The reporter is told the outcome (server/jobs/member-pushes.ts).
+    // The reporter is told the outcome (server/domains/notifications/member-pushes.ts).
     await tx
       .insert(memberPushQueue)
       .values({ userId: report.reporterId, kind: 'reportOutcomes', subjectId: report.id, queuedAt: decidedAt });

@@ -8,7 +8,7 @@ import { reports, type ReportRow } from '../../../db/schema/index.js';
 import { messageKeyring } from '../../crypto/message-keys.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { CreateReportInput, ReportOutput } from './schemas.js';
 import { sealPrivatePart } from './retention.js';
 import { reportTarget } from './targets.js';

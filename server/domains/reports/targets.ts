@@ -5,7 +5,7 @@
 // reportable by adding one object to its domain's manifest.
 import type { DbOrTx, Tx } from '../../../db/client.js';
 import { reportTargetTypes } from '../../../db/schema/reports.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { AppDeps } from '../../trpc/context.js';
 
 // The list lives with the reports table (db/ never imports server/); re-exported for the domains.

@@ -3,7 +3,7 @@
 // decision, or 365 days after one that kept it as evidence. Reads already hide it before this
 // runs; the sweep is what removes it. Hourly, under the job runner's advisory lock.
 import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
-import type { Job } from '../../jobs/runner.js';
+import type { Job } from '../job.js';
 import { deleteDuePrivateParts } from './retention.js';
 
 export const reportTextsSweep: Job = {

@@ -10,7 +10,7 @@ import type { DbOrTx } from '../../../db/client.js';
 import { imageUploads } from '../../../db/schema/index.js';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import { IMAGE_KEY_PATTERN, imageStorage, imageUrlFor, type ImageStorageConfig } from './image-storage.js';
 import { attachImage, discardRawUploads, type ImagePurpose } from './images.js';
 

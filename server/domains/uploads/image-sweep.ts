@@ -4,7 +4,7 @@
 // attached uploads once their upload URL has expired: a PUT retried after the attach could have
 // written the raw bytes (with their metadata) again, and nothing else would ever delete them.
 import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
-import type { Job } from '../../jobs/runner.js';
+import type { Job } from '../job.js';
 import { deleteOrphanedImages } from './image-holders.js';
 import { imageStorage } from './image-storage.js';
 import { deleteUnattachedUploads, markRawObjectsSwept } from './images.js';

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import type { DbOrTx, Tx } from '../../../db/client.js';
 import { imageUploads } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { AccountDeletionEnv } from '../manifest.js';
 import { forgetImagesOf, type ImagePurpose, uploadKeysOf } from './image-holders.js';
 

@@ -1,7 +1,7 @@
 // Video uploads never finished, a day after their authorization expired (the member can no
 // longer resume them): the rows and their partial bytes are deleted.
 import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
-import type { Job } from '../../jobs/runner.js';
+import type { Job } from '../job.js';
 import { videoStorage } from './video-storage.js';
 import { deleteAbandonedUploads } from './videos.js';
 

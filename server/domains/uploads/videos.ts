@@ -7,7 +7,7 @@ import { videos, type Video } from '../../../db/schema/index.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import type { MemberContext } from '../../shared/context.js';
+import type { MemberContext } from '../../trpc/member-context.js';
 import type { Context } from '../../trpc/context.js';
 import { videoStorage } from './video-storage.js';
 

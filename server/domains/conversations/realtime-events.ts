@@ -8,7 +8,7 @@
 // must never be persisted on its way (messages are encrypted at rest; e.g. the PostgreSQL
 // adapter keeps payloads over ~8 kB in a table unless told otherwise).
 import { z } from 'zod';
-import { conversationSummary, messageOutput } from '../domains/conversations/schemas.js';
+import { conversationSummary, messageOutput } from './schemas.js';
 
 export const messagingEvents = {
   /** Room `conversation:<id>`: a member sent a message. */

@@ -3,8 +3,8 @@
 // POST /api/uploads/image/presign, which the route attaches (server/domains/uploads/image-refs.ts:
 // issued to the caller for this purpose, a real image, re-encoded without metadata).
 import { z } from 'zod';
-import { IMAGE_KEY_PATTERN } from '../domains/uploads/image-storage.js';
-import { HTTPS_URL_PATTERN } from './patterns.js';
+import { IMAGE_KEY_PATTERN } from './image-storage.js';
+import { HTTPS_URL_PATTERN } from '../../shared/patterns.js';
 
 export const IMAGE_REF_MAX_LENGTH = 2048;
 const httpsUrl = z.url({ protocol: /^https$/, hostname: z.regexes.domain });

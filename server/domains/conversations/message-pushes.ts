@@ -14,14 +14,14 @@
 // it commits (a push service can take 10 s to fail, and the transaction must not wait for it). A
 // crash in between loses those pushes, never sends them twice.
 import { sql } from 'drizzle-orm';
-import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
-import type { Database, Tx } from '../../db/client.js';
-import type { Logger } from '../log.js';
-import type { PushMessage, WebPushSender } from '../push/web-push.js';
-import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../push/web-push-targets.js';
-import { readableGroupTitle, type TitleReader, titleKeyring } from '../domains/conversations/titles.js';
-import { takeFromPushQueue } from './push-queue.js';
-import type { JobWithFollowUp } from './runner.js';
+import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
+import type { Database, Tx } from '../../../db/client.js';
+import type { Logger } from '../../log.js';
+import type { PushMessage, WebPushSender } from '../../push/web-push.js';
+import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../../push/web-push-targets.js';
+import { readableGroupTitle, type TitleReader, titleKeyring } from './titles.js';
+import { takeFromPushQueue } from '../../push/push-queue.js';
+import type { JobWithFollowUp } from '../job.js';
 
 /** Messages taken off the queue per run. */
 /** A push service keeps an undelivered message push this long for an offline device. */

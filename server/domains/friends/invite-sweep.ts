@@ -2,9 +2,9 @@
 // checks expires_at itself); the sweep only keeps dead hashes from piling up. Issuers also clear
 // their own expired codes whenever they create one (server/domains/friends/service.ts).
 import { lte } from 'drizzle-orm';
-import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
-import { friendInvites } from '../../db/schema/index.js';
-import type { Job } from './runner.js';
+import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
+import { friendInvites } from '../../../db/schema/index.js';
+import type { Job } from '../job.js';
 
 export const friendInviteSweep: Job = {
   name: 'sweep-expired-friend-invites',

@@ -10,14 +10,14 @@
 // The payload carries no personal data unless the member allowed it (`pushShowsDetails`): by
 // default a generic text and the event id. It never carries the meeting point.
 import { sql } from 'drizzle-orm';
-import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
-import type { Database, Tx } from '../../db/client.js';
-import type { Logger } from '../log.js';
-import type { PushMessage, WebPushSender } from '../push/web-push.js';
-import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../push/web-push-targets.js';
+import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
+import type { Database, Tx } from '../../../db/client.js';
+import type { Logger } from '../../log.js';
+import type { PushMessage, WebPushSender } from '../../push/web-push.js';
+import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../../push/web-push-targets.js';
 import { rsvpMemberSeesEvent } from './event-reminders.js';
-import { takeFromPushQueue } from './push-queue.js';
-import type { JobWithFollowUp } from './runner.js';
+import { takeFromPushQueue } from '../../push/push-queue.js';
+import type { JobWithFollowUp } from '../job.js';
 
 const WEEK_SECONDS = 7 * 24 * 3600;
 

@@ -2,9 +2,9 @@
 // the event"), and the event's meeting-point reveal log with them (same cutoff, same run).
 // Runs periodically under the job runner's advisory lock: one runner at a time.
 import { sql } from 'drizzle-orm';
-import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
-import type { Job } from './runner.js';
-import { DAY_MS } from '../lib/clock.js';
+import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
+import type { Job } from '../job.js';
+import { DAY_MS } from '../../lib/clock.js';
 
 export const RSVP_RETENTION_DAYS = 30;
 

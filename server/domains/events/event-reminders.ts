@@ -9,13 +9,13 @@
 // The payload carries no personal data unless the member allowed it (`pushShowsDetails`): by
 // default a generic text and the event id, which the app resolves after sign-in.
 import { and, eq, sql } from 'drizzle-orm';
-import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
-import type { Database, Tx } from '../../db/client.js';
-import { eventReminderDeliveries } from '../../db/schema/index.js';
-import type { Logger } from '../log.js';
-import type { PushMessage, WebPushSender } from '../push/web-push.js';
-import { deleteGoneSubscriptions, type MemberWebPushTarget, webPushTargetsOf } from '../push/web-push-targets.js';
-import type { JobWithFollowUp } from './runner.js';
+import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
+import type { Database, Tx } from '../../../db/client.js';
+import { eventReminderDeliveries } from '../../../db/schema/index.js';
+import type { Logger } from '../../log.js';
+import type { PushMessage, WebPushSender } from '../../push/web-push.js';
+import { deleteGoneSubscriptions, type MemberWebPushTarget, webPushTargetsOf } from '../../push/web-push-targets.js';
+import type { JobWithFollowUp } from '../job.js';
 
 export const REMINDER_LEAD_HOURS = 24;
 const HOUR_MS = 3_600_000;
@@ -35,7 +35,7 @@ interface DueReminder {
 /**
  * The member of RSVP row `r` may still see event `e`: server/domains/events/visibility.ts with
  * the member as a column rather than a bound viewer (an event that became invisible to them
- * sends them nothing). Shared with server/jobs/event-update-pushes.ts.
+ * sends them nothing). Shared with server/domains/events/event-update-pushes.ts.
  */
 export const rsvpMemberSeesEvent = sql.raw(`(
           e.visibility = 'public'

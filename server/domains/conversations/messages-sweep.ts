@@ -2,9 +2,9 @@
 // disappearing-message lifetime makes that shorter). Reads already hide them before this runs;
 // the sweep is what removes the rows. Hourly, under the job runner's advisory lock.
 import { lte } from 'drizzle-orm';
-import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
-import { messages } from '../../db/schema/index.js';
-import type { Job } from './runner.js';
+import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
+import { messages } from '../../../db/schema/index.js';
+import type { Job } from '../job.js';
 
 export const expiredMessagesSweep: Job = {
   name: 'sweep-expired-messages',

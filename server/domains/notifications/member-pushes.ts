@@ -9,13 +9,13 @@
 // The payload names nobody unless the member allowed details (`pushShowsDetails`), and never
 // carries the moderators' notes.
 import { sql } from 'drizzle-orm';
-import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
-import type { Database, Tx } from '../../db/client.js';
-import type { Logger } from '../log.js';
-import type { PushMessage, WebPushSender } from '../push/web-push.js';
-import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../push/web-push-targets.js';
-import { takeFromPushQueue } from './push-queue.js';
-import type { JobWithFollowUp } from './runner.js';
+import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
+import type { Database, Tx } from '../../../db/client.js';
+import type { Logger } from '../../log.js';
+import type { PushMessage, WebPushSender } from '../../push/web-push.js';
+import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../../push/web-push-targets.js';
+import { takeFromPushQueue } from '../../push/push-queue.js';
+import type { JobWithFollowUp } from '../job.js';
 
 const TTL_SECONDS = 7 * 24 * 3600;
 
