@@ -1,0 +1,245 @@
+// A small community written through a running server (tests/multiprocess/server-process.ts) and
+// read back through another one: members with passwords and open sessions, a friendship, a
+// direct conversation and a group with a title (both sealed with MESSAGE_KEYS), an approved place
+// (with an uploaded photo when asked), a public post. The backup test (backup-restore.pg.test.ts)
+// writes it, restores a dump and reads it back; the upgrade test reads the copy recorded by
+// release 0.1.0 (tests/fixtures/data-v0.1.0/, made by record-release-fixture.ts).
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import sharp from 'sharp';
+import webPush from 'web-push';
+import { expect } from 'vitest';
+import { http } from '../multiprocess/server-process.js';
+
+/** The secrets a deployment keeps next to its database dump (docs/backups.md). */
+export interface DeploymentSecrets {
+  MESSAGE_KEYS: string;
+  RATE_LIMIT_KEY_SECRET: string;
+  VAPID_PUBLIC_KEY: string;
+  VAPID_PRIVATE_KEY: string;
+  VAPID_SUBJECT: string;
+}
+
+export function newSecrets(): DeploymentSecrets {
+  const vapid = webPush.generateVAPIDKeys();
+  return {
+    MESSAGE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    RATE_LIMIT_KEY_SECRET: randomBytes(32).toString('hex'),
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
+    VAPID_SUBJECT: 'mailto:ops@example.org',
+  };
+}
+
+export interface DatasetMember {
+  id: string;
+  handle: string;
+  email: string;
+  password: string;
+  /** A session opened when the data was written: it must still work after a restore or upgrade. */
+  token: string;
+}
+
+export interface Dataset {
+  members: { alice: DatasetMember; bob: DatasetMember; carol: DatasetMember };
+  direct: { id: string; messages: string[] };
+  group: { id: string; title: string; messages: string[] };
+  place: { id: string; slug: string; name: string; bbox: string; photos: string[] };
+  post: { id: string; body: string };
+  /** The uploaded photo's key (in place.photos), when the dataset was written with an image. */
+  imageKey: string | null;
+}
+
+let seq = 0;
+/** A distinct client address per call (the servers run with TRUST_PROXY=1): no per-address limit trips. */
+export const clientIp = () => `198.51.100.${((process.pid + ++seq) % 250) + 1}`;
+
+async function call(base: string, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
+  const res = await http(base, method, path, { ...options, ip: clientIp() });
+  if (res.status < 200 || res.status > 299) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+async function register(base: string, name: string): Promise<DatasetMember> {
+  const suffix = `${process.pid.toString(36)}${Date.now().toString(36)}${++seq}`;
+  const handle = `${name}${suffix}`.slice(0, 30);
+  const email = `${handle}@example.test`;
+  const password = `${name} has a long enough password`;
+  const body = await call(base, 'POST', '/api/auth/register', { body: { email, password, handle } });
+  return { id: body.user._id, handle, email, password, token: body.token };
+}
+
+async function befriend(base: string, a: DatasetMember, b: DatasetMember) {
+  const invite = await call(base, 'POST', '/api/friends/invites', { token: a.token, body: {} });
+  await call(base, 'POST', `/api/friends/invites/${invite.code}/accept`, { token: b.token });
+}
+
+async function send(base: string, by: DatasetMember, conversationId: string, text: string) {
+  await call(base, 'POST', `/api/conversations/${conversationId}/messages`, { token: by.token, body: { body: text } });
+  return text;
+}
+
+/** A JPEG presigned, PUT to the server's own upload route, and returned by key. */
+async function uploadPhoto(base: string, member: DatasetMember): Promise<string> {
+  const bytes = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a3' } })
+    .jpeg()
+    .toBuffer();
+  const presigned = await call(base, 'POST', '/api/uploads/image/presign', {
+    token: member.token,
+    body: { contentType: 'image/jpeg', purpose: 'place', contentLength: bytes.length },
+  });
+  // The URL is built from PUBLIC_URL (localhost:PORT by default): send it to the address we know.
+  const url = new URL(presigned.url);
+  const put = await fetch(`${base}${url.pathname}${url.search}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'image/jpeg' },
+    body: new Uint8Array(bytes),
+  });
+  if (put.status !== 200) throw new Error(`image PUT: ${put.status} ${await put.text()}`);
+  return presigned.key;
+}
+
+/**
+ * Writes the dataset through the server at `base` (on database `databaseUrl`, where Alice is
+ * made an admin as `npm run admin:grant` does) and answers what was written.
+ */
+export async function writeDataset(
+  base: string,
+  databaseUrl: string,
+  options: { withImage: boolean },
+): Promise<Dataset> {
+  const alice = await register(base, 'alice');
+  const bob = await register(base, 'bob');
+  const carol = await register(base, 'carol');
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql`update users set role = 'admin' where id = ${alice.id}`;
+  } finally {
+    await sql.end();
+  }
+  await befriend(base, alice, bob);
+  await befriend(base, alice, carol);
+
+  const direct = await call(base, 'POST', '/api/conversations', { token: alice.token, body: { memberIds: [bob.id] } });
+  const directMessages = [
+    await send(base, alice, direct._id, 'The vigil starts at 7 pm at the north gate.'),
+    await send(base, bob, direct._id, 'I will bring the banner (and the thermos) ☕'),
+  ];
+  const title = 'Saturday outreach crew';
+  const group = await call(base, 'POST', '/api/conversations', {
+    token: alice.token,
+    body: { memberIds: [bob.id, carol.id], title },
+  });
+  const groupMessages = [await send(base, carol, group._id, 'Leaflets are printed: 500 copies.')];
+
+  const imageKey = options.withImage ? await uploadPhoto(base, bob) : null;
+  const photos = ['https://images.example.org/green-leaf/front.jpg', ...(imageKey ? [imageKey] : [])];
+  const lng = 13.3 + (process.pid % 1000) / 10_000;
+  const lat = 52.5;
+  const submitted = await call(base, 'POST', '/api/places', {
+    token: bob.token,
+    body: {
+      name: `Green Leaf ${seq}`,
+      type: 'restaurant',
+      veganLevel: 'full',
+      address: '1 Example Street, Exampletown',
+      hours: 'Mon–Fri 9–17',
+      website: 'https://green-leaf.example.org',
+      tags: ['brunch'],
+      photos,
+      location: { lng, lat },
+    },
+  });
+  await call(base, 'PUT', `/api/admin/places/${submitted._id}/approve`, { token: alice.token });
+  const post = await call(base, 'POST', '/api/posts', {
+    token: carol.token,
+    body: { body: 'Our first street stall went well, thank you all!', visibility: 'public' },
+  });
+  return {
+    members: { alice, bob, carol },
+    direct: { id: direct._id, messages: directMessages },
+    group: { id: group._id, title, messages: groupMessages },
+    place: {
+      id: submitted._id,
+      slug: submitted.slug,
+      name: submitted.name,
+      bbox: [lng - 0.01, lat - 0.01, lng + 0.01, lat + 0.01].map((n) => n.toFixed(4)).join(','),
+      photos,
+    },
+    post: { id: post._id, body: post.body },
+    imageKey,
+  };
+}
+
+/** Bodies of a conversation's messages, oldest first, as `member` reads them. */
+async function readMessages(base: string, member: DatasetMember, conversationId: string) {
+  const res = await http(base, 'GET', `/api/conversations/${conversationId}/messages`, {
+    token: member.token,
+    ip: clientIp(),
+  });
+  expect(res.status, res.text).toBe(200);
+  return (res.body.items as { body: string; unreadable?: boolean }[]).reverse();
+}
+
+/**
+ * Reads the dataset back through the server at `base` and asserts every part of it: members sign
+ * in with their passwords and their old sessions still work, messages and the group's title
+ * decrypt, the place is listed and shown, the post reads, and (when written with one) the
+ * uploaded photo is served.
+ */
+export async function expectDataset(base: string, data: Dataset, secrets: DeploymentSecrets): Promise<void> {
+  const { alice, bob, carol } = data.members;
+  for (const member of [alice, bob, carol]) {
+    const login = await http(base, 'POST', '/api/auth/login', {
+      ip: clientIp(),
+      body: { email: member.email, password: member.password },
+    });
+    expect(login.status, `${member.handle} signs in: ${login.text}`).toBe(200);
+    const me = await http(base, 'GET', '/api/me', { token: member.token, ip: clientIp() });
+    expect(me.status, `${member.handle}'s old session: ${me.text}`).toBe(200);
+    expect(me.body.handle).toBe(member.handle);
+  }
+  const wrong = await http(base, 'POST', '/api/auth/login', {
+    ip: clientIp(),
+    body: { email: alice.email, password: 'not the password at all' },
+  });
+  expect(wrong.status).toBe(401);
+
+  const direct = await readMessages(base, bob, data.direct.id);
+  expect(direct.map((m) => m.body)).toEqual(data.direct.messages);
+  expect(direct.some((m) => m.unreadable)).toBe(false);
+  const group = await http(base, 'GET', `/api/conversations/${data.group.id}`, { token: carol.token, ip: clientIp() });
+  expect(group.status, group.text).toBe(200);
+  expect(group.body.title).toBe(data.group.title);
+  expect((await readMessages(base, alice, data.group.id)).map((m) => m.body)).toEqual(data.group.messages);
+  // A conversation still takes new messages (sealed with the current key).
+  const reply = await http(base, 'POST', `/api/conversations/${data.direct.id}/messages`, {
+    token: alice.token,
+    ip: clientIp(),
+    body: { body: 'Still here after the move.' },
+  });
+  expect(reply.status, reply.text).toBe(201);
+
+  const list = await http(base, 'GET', `/api/places?bbox=${data.place.bbox}`, { ip: clientIp() });
+  expect(list.status, list.text).toBe(200);
+  expect(list.body.items.map((p: { slug: string }) => p.slug)).toContain(data.place.slug);
+  const place = await http(base, 'GET', `/api/places/${data.place.slug}`, { ip: clientIp() });
+  expect(place.status, place.text).toBe(200);
+  expect(place.body).toMatchObject({ _id: data.place.id, name: data.place.name, photos: data.place.photos });
+
+  const post = await http(base, 'GET', `/api/posts/${data.post.id}`, { token: alice.token, ip: clientIp() });
+  expect(post.status, post.text).toBe(200);
+  expect(post.body.body).toBe(data.post.body);
+
+  const vapid = await http(base, 'GET', '/api/push-tokens/vapid-public-key', { ip: clientIp() });
+  expect(vapid.status, vapid.text).toBe(200);
+  expect(JSON.stringify(vapid.body)).toContain(secrets.VAPID_PUBLIC_KEY);
+
+  if (data.imageKey) {
+    const served = await fetch(`${base}/uploads/images/${data.imageKey}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/jpeg');
+    const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 64, 48]);
+  }
+}
