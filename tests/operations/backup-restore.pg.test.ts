@@ -12,7 +12,8 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testDatabaseUrl } from '../setup/database.js';
 import { http, startServer, type ServerProcess } from '../multiprocess/server-process.js';
-import { clientIp, type Dataset, expectDataset, newSecrets, writeDataset } from './dataset.js';
+import { clientIp, type Dataset, newSecrets, writeDataset } from './dataset.js';
+import { expectDataset } from './expect-dataset.js';
 import { createEmptyDatabase, dropDatabase, pgRun } from './pg-tools.js';
 
 const sourceUrl = testDatabaseUrl()!;
