@@ -1,10 +1,10 @@
 // A small community written through a running server (tests/multiprocess/server-process.ts) and
 // read back through another one: members with passwords and open sessions, a friendship, a
-// direct conversation and a group with a title (both sealed with MESSAGE_KEYS), an approved place
-// (with an uploaded photo when asked), a public post. The backup test (backup-restore.pg.test.ts)
-// writes it, restores a dump and reads it back; the upgrade test reads the copy recorded by
-// release 0.1.0 (tests/fixtures/data-v0.1.0/, made by record-release-fixture.ts). No vitest
-// import here: the recorder runs as a plain script. The reading side is expect-dataset.ts.
+// direct conversation and a group with a title (both sealed with MESSAGE_KEYS), a place (approved
+// on PostgreSQL; with an uploaded photo when asked), a public post. The backup tests write it,
+// restore and read it back; the upgrade test reads the copy recorded by release 0.1.0
+// (tests/fixtures/data-v0.1.0/, made by record-release-fixture.ts). No vitest import here: the
+// recorder runs as a plain script. The reading side is expect-dataset.ts.
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import sharp from 'sharp';
@@ -44,7 +44,8 @@ export interface Dataset {
   members: { alice: DatasetMember; bob: DatasetMember; carol: DatasetMember };
   direct: { id: string; messages: string[] };
   group: { id: string; title: string; messages: string[] };
-  place: { id: string; slug: string; name: string; bbox: string; photos: string[] };
+  /** `approved` false: written on the embedded database, where no admin could be made (the place stays pending). */
+  place: { id: string; slug: string; name: string; bbox: string; photos: string[]; approved?: boolean };
   post: { id: string; body: string };
   /** The uploaded photo's key (in place.photos), when the dataset was written with an image. */
   imageKey: string | null;
@@ -100,22 +101,25 @@ async function uploadPhoto(base: string, member: DatasetMember): Promise<string>
 }
 
 /**
- * Writes the dataset through the server at `base` (on database `databaseUrl`, where Alice is
- * made an admin as `npm run admin:grant` does) and answers what was written.
+ * Writes the dataset through the server at `base` and answers what was written. On PostgreSQL
+ * (`databaseUrl`) Alice is made an admin there, as `npm run admin:grant` does, and approves the
+ * place; on the embedded database (null: the server holds it alone) the place stays pending.
  */
 export async function writeDataset(
   base: string,
-  databaseUrl: string,
+  databaseUrl: string | null,
   options: { withImage: boolean },
 ): Promise<Dataset> {
   const alice = await register(base, 'alice');
   const bob = await register(base, 'bob');
   const carol = await register(base, 'carol');
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  try {
-    await sql`update users set role = 'admin' where id = ${alice.id}`;
-  } finally {
-    await sql.end();
+  if (databaseUrl) {
+    const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      await sql`update users set role = 'admin' where id = ${alice.id}`;
+    } finally {
+      await sql.end();
+    }
   }
   await befriend(base, alice, bob);
   await befriend(base, alice, carol);
@@ -150,7 +154,7 @@ export async function writeDataset(
       location: { lng, lat },
     },
   });
-  await call(base, 'PUT', `/api/admin/places/${submitted._id}/approve`, { token: alice.token });
+  if (databaseUrl) await call(base, 'PUT', `/api/admin/places/${submitted._id}/approve`, { token: alice.token });
   const post = await call(base, 'POST', '/api/posts', {
     token: carol.token,
     body: { body: 'Our first street stall went well, thank you all!', visibility: 'public' },
@@ -165,6 +169,7 @@ export async function writeDataset(
       name: submitted.name,
       bbox: [lng - 0.01, lat - 0.01, lng + 0.01, lat + 0.01].map((n) => n.toFixed(4)).join(','),
       photos,
+      ...(databaseUrl ? {} : { approved: false }),
     },
     post: { id: post._id, body: post.body },
     imageKey,

@@ -21,7 +21,11 @@ async function readMessages(base: string, member: DatasetMember, conversationId:
  * decrypt, the place is listed and shown, the post reads, and (when written with one) the
  * uploaded photo is served.
  */
-export async function expectDataset(base: string, data: Dataset, secrets: DeploymentSecrets): Promise<void> {
+export async function expectDataset(
+  base: string,
+  data: Dataset,
+  secrets: Pick<DeploymentSecrets, 'VAPID_PUBLIC_KEY'>,
+): Promise<void> {
   const { alice, bob, carol } = data.members;
   for (const member of [alice, bob, carol]) {
     const login = await http(base, 'POST', '/api/auth/login', {
@@ -54,10 +58,15 @@ export async function expectDataset(base: string, data: Dataset, secrets: Deploy
   });
   expect(reply.status, reply.text).toBe(201);
 
+  const approved = data.place.approved !== false;
   const list = await http(base, 'GET', `/api/places?bbox=${data.place.bbox}`, { ip: clientIp() });
   expect(list.status, list.text).toBe(200);
-  expect(list.body.items.map((p: { slug: string }) => p.slug)).toContain(data.place.slug);
-  const place = await http(base, 'GET', `/api/places/${data.place.slug}`, { ip: clientIp() });
+  expect(list.body.items.some((p: { slug: string }) => p.slug === data.place.slug)).toBe(approved);
+  // A pending place is shown to its submitter (Bob) only.
+  const place = await http(base, 'GET', `/api/places/${data.place.slug}`, {
+    ip: clientIp(),
+    ...(approved ? {} : { token: bob.token }),
+  });
   expect(place.status, place.text).toBe(200);
   expect(place.body).toMatchObject({ _id: data.place.id, name: data.place.name, photos: data.place.photos });
 
