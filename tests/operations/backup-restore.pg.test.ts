@@ -1,10 +1,13 @@
 // Backup and restore as docs/backups.md tells an operator to do it: a server writes a small
 // community (members, sessions, encrypted messages, a group title, an uploaded photo, a place, a
-// post); `pg_dump -Fc` dumps its database while it runs; `pg_restore --no-owner` restores the dump
-// into a new empty database; the upload directory is copied; a new server, with the same secrets
+// post); `pg_dump -Fc` dumps its database while it runs; the dump is restored into a new empty
+// database owned by an unprivileged application role (PostGIS created by a superuser first,
+// `pg_restore --no-owner --role`), the upload directory is copied; a new server, connecting as that
+// role, with the same secrets
 // (MESSAGE_KEYS, RATE_LIMIT_KEY_SECRET, VAPID keys) but an empty DATA_DIR of its own, starts on
 // the restored database and serves everything. A server given other message keys and no copy of
 // the uploads shows what is lost without them. PostgreSQL only (pg_dump, server processes).
+import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,12 +17,15 @@ import { testDatabaseUrl } from '../setup/database.js';
 import { http, startServer, type ServerProcess } from '../multiprocess/server-process.js';
 import { clientIp, type Dataset, newSecrets, writeDataset } from './dataset.js';
 import { expectDataset } from './expect-dataset.js';
-import { createEmptyDatabase, dropDatabase, pgRun } from './pg-tools.js';
+import { databaseUrlFor, dropDatabase, pgRun, restoreAsApplicationRole } from './pg-tools.js';
 
 const sourceUrl = testDatabaseUrl()!;
 const serverUrl = inject('testDatabaseServerUrl')!;
 /** Named after this file's database, so the run's teardown drops it should this file crash. */
 const restoredName = `${new URL(sourceUrl).pathname.slice(1)}_restored`;
+/** The application's own role on the restored database (no superuser, as in production). */
+const role = `${restoredName}_app`;
+const rolePassword = randomBytes(12).toString('hex');
 const secrets = newSecrets();
 
 let work: string;
@@ -49,15 +55,38 @@ beforeAll(async () => {
   // Online: pg_dump reads one consistent snapshot while the server keeps serving.
   await pgRun('pg_dump', ['--format=custom', `--file=${dumpFile}`, `--dbname=${sourceUrl}`]);
   await original.stop();
-  restoredUrl = await createEmptyDatabase(serverUrl, restoredName);
-  await pgRun('pg_restore', ['--no-owner', '--exit-on-error', `--dbname=${restoredUrl}`, dumpFile]);
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create role "${role}" login password '${rolePassword}'`);
+    await admin.unsafe(`create database "${restoredName}" template template0 owner "${role}"`);
+  } finally {
+    await admin.end();
+  }
+  const superuserUrl = databaseUrlFor(serverUrl, restoredName);
+  const postgis = postgres(superuserUrl, { max: 1, onnotice: () => {} });
+  try {
+    await postgis`create extension postgis`;
+  } finally {
+    await postgis.end();
+  }
+  await restoreAsApplicationRole(dumpFile, superuserUrl, role);
+  const url = new URL(superuserUrl);
+  url.username = role;
+  url.password = rolePassword;
+  restoredUrl = url.toString();
   // The upload directory goes with the dump (with S3, the bucket): copied as files.
   cpSync(path.join(work, 'original-images'), path.join(work, 'restored-images'), { recursive: true });
 }, 240_000);
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
-  if (restoredUrl) await dropDatabase(serverUrl, restoredName);
+  await dropDatabase(serverUrl, restoredName);
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`drop role if exists "${role}"`);
+  } finally {
+    await admin.end();
+  }
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

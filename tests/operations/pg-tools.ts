@@ -1,7 +1,7 @@
 // PostgreSQL's client programs (pg_dump, pg_restore) for the backup tests: on PATH, else in the
 // newest /usr/lib/postgresql/<version>/bin (Debian installs them there), run with the URL.
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
@@ -61,4 +61,29 @@ export async function dropDatabase(serverUrl: string, name: string): Promise<voi
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * Restores a `pg_dump -Fc` file as docs/backups.md says, into a database that the application's
+ * role owns and where a superuser already created PostGIS: the two entries only the extension's
+ * owner may restore (its comment; spatial_ref_sys, which holds no rows of ours) are left out.
+ */
+export async function restoreAsApplicationRole(dumpFile: string, url: string, role: string): Promise<void> {
+  const listing = await pgRun('pg_restore', ['--list', dumpFile]);
+  const listFile = `${dumpFile}.list`;
+  writeFileSync(
+    listFile,
+    listing
+      .split('\n')
+      .filter((line) => !/COMMENT - EXTENSION postgis|TABLE DATA public spatial_ref_sys/.test(line))
+      .join('\n'),
+  );
+  await pgRun('pg_restore', [
+    '--no-owner',
+    `--role=${role}`,
+    '--exit-on-error',
+    `--use-list=${listFile}`,
+    `--dbname=${url}`,
+    dumpFile,
+  ]);
 }
