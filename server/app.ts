@@ -176,12 +176,14 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
   };
 
   // Health for a balancer (docs/operations.md): /healthz, the process and its database, as it
-  // always was; /readyz, everything this process needs to serve, live delivery included.
+  // always was; /readyz, everything this process needs to serve, live delivery included. Both
+  // name the running version (package.json), so an operator sees which one a rolling deploy reached.
+  const healthy = { ok: true, version: packageJson.version } as const;
   app.get('/healthz', async (c) => {
     // Draining: tell the balancer to stop sending before the listener closes.
     if (lifecycle.draining) return c.json(errorBody('unavailable', 'The service is shutting down.'), 503);
     const problem = await databaseProblem();
-    return problem ? c.json(errorBody('unavailable', problem), 503) : c.json({ ok: true });
+    return problem ? c.json(errorBody('unavailable', problem), 503) : c.json(healthy);
   });
   app.get('/readyz', async (c) => {
     if (lifecycle.draining) return c.json(errorBody('unavailable', 'The service is shutting down.'), 503);
@@ -193,7 +195,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
         : realtime && !realtime.publishing
           ? 'Live delivery is interrupted: cannot reach the other servers.'
           : null);
-    return problem ? c.json(errorBody('unavailable', problem), 503) : c.json({ ok: true });
+    return problem ? c.json(errorBody('unavailable', problem), 503) : c.json(healthy);
   });
 
   app.get('/api/openapi.json', (c) => c.json(openApiDocument));

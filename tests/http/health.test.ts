@@ -12,6 +12,7 @@ import { TtlCache } from '../../server/lib/ttl-cache.js';
 import { createLogger } from '../../server/log.js';
 import { CapturingMailer, createTestApp, type TestApp } from '../setup/harness.js';
 import { type SilentDatabase, startSilentDatabase } from '../setup/silent-database.js';
+import packageJson from '../../package.json' with { type: 'json' };
 
 let t: TestApp;
 /** A database that hangs. */
@@ -56,10 +57,13 @@ async function appWithDeadDatabase(url: string, env: Record<string, string> = {}
 }
 
 describe('GET /healthz', () => {
-  it('answers 200 {ok:true} when the database answers', async () => {
+  it('answers 200 {ok:true, version} when the database answers', async () => {
     const res = await t.request('GET', '/healthz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true });
+    expect(res.body).toEqual({ ok: true, version: packageJson.version });
+    expect(packageJson.version).toMatch(/^\d+\.\d+\.\d+/);
+    // The API document names the same version.
+    expect((await t.request('GET', '/api/openapi.json')).body.info.version).toBe(packageJson.version);
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
@@ -162,10 +166,10 @@ describe('GET /readyz', () => {
     app = createApp(t.deps, lifecycle).app;
   });
 
-  it('answers 200 {ok:true} when the database answers and the realtime link works', async () => {
+  it('answers 200 {ok:true, version} when the database answers and the realtime link works', async () => {
     const res = await app.request('/readyz');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true });
+    expect(await res.json()).toEqual({ ok: true, version: packageJson.version });
     expect(res.headers.get('cache-control')).toBe('no-store');
     // One process on PGlite has no link to check: ready on the database alone.
     expect((await t.request('GET', '/readyz')).status).toBe(200);
