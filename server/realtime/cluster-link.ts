@@ -115,6 +115,8 @@ class Listener {
   constructor(
     private readonly connection: pg.ClientConfig,
     private readonly receive: (payload: string, client: pg.Client) => Promise<void>,
+    /** This process's own broadcasts, heard back: dropped before they are parsed or queued. */
+    private readonly own: (payload: string) => boolean,
     private readonly restored: () => void,
     private readonly log: Logger,
   ) {
@@ -160,7 +162,7 @@ class Listener {
     client.on('end', () => drop(new Error('connection ended')));
     client.on('notification', (notification) => {
       const payload = notification.payload;
-      if (!payload) return;
+      if (!payload || this.own(payload)) return;
       this.receiving = this.receiving
         .then(() => this.receive(payload, client))
         .catch((error: unknown) => this.log.warn({ err: error }, 'realtime: a notification could not be read'));
@@ -371,6 +373,12 @@ export function createPostgresAdapter(
   const publishing: pg.ClientConfig = { ...connection, options: '-c synchronous_commit=off' };
   const namespaces = new Map<string, PostgresAdapter>();
   const uidOf = (adapter: PostgresAdapter) => (adapter as unknown as { uid: string }).uid;
+  /**
+   * How this process's own messages begin (publish writes `uid` first). Content never comes
+   * before it, so no payload of another process (or of a member's text) can look like one.
+   */
+  const ownPrefixes: string[] = [];
+  const own = (payload: string) => ownPrefixes.some((prefix) => payload.startsWith(prefix));
 
   const receive = async (payload: string, client: pg.Client) => {
     let message = JSON.parse(payload) as ClusterMessage;
@@ -398,7 +406,7 @@ export function createPostgresAdapter(
     (adapter as unknown as { onMessage(message: ClusterMessage): void } | undefined)?.onMessage(message);
   };
 
-  const listener = new Listener(connection, receive, hooks.resyncLocal, log);
+  const listener = new Listener(connection, receive, own, hooks.resyncLocal, log);
   const publisher = new Publisher(publishing, hooks.resyncPeers, log);
 
   /**
@@ -406,7 +414,7 @@ export function createPostgresAdapter(
    * wire format throughout; a body over NOTIFY's limit is sealed into the attachments table.
    */
   const publish = (message: ClusterMessage): Promise<void> => {
-    const json = JSON.stringify(message);
+    const json = JSON.stringify({ uid: message.uid, nsp: message.nsp, ...message });
     const channel = channelOf(message.nsp ?? '/');
     const counts = !HEARTBEAT_TYPES.has(message.type);
     if (Buffer.byteLength(json) <= PAYLOAD_THRESHOLD) {
@@ -449,6 +457,7 @@ export function createPostgresAdapter(
     adapter: function clusterAdapter(nsp: unknown) {
       const adapter = new PostgresAdapter(nsp, {}, { publish } as never);
       namespaces.set((nsp as { name: string }).name, adapter);
+      ownPrefixes.push(`{"uid":${JSON.stringify(uidOf(adapter))},`);
       listener.addChannel(channelOf((nsp as { name: string }).name));
       return adapter;
     },

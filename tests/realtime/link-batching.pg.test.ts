@@ -22,6 +22,8 @@ let io: Server;
 let peer: pg.Client;
 /** What a peer process hears on the namespace's channel: each broadcast's payload, in order. */
 const heard: unknown[] = [];
+/** Their raw payloads: each starts with the sender's uid (how a process drops its own unread). */
+const raw: string[] = [];
 
 beforeAll(async () => {
   isolated = (await isolatedDatabase('link_batching'))!;
@@ -41,7 +43,9 @@ beforeAll(async () => {
   peer.on('notification', (notification) => {
     const message = JSON.parse(notification.payload!) as { type: number; data?: { packet?: { data?: unknown[] } } };
     // BROADCAST (3) only: heartbeats come and go on their own.
-    if (message.type === 3) heard.push(message.data?.packet?.data?.[1]);
+    if (message.type !== 3) return;
+    heard.push(message.data?.packet?.data?.[1]);
+    raw.push(notification.payload!);
   });
   await peer.query(`LISTEN "socket.io#${NAMESPACE}"`);
 });
@@ -72,6 +76,8 @@ describe('the realtime link publisher', () => {
     // and each repeat of an identical one starts a new statement.
     expect(roundTrips).toBeLessThanOrEqual(8);
     expect(heard.slice(1)).toEqual(sent);
+    const uid = (nsp.adapter as unknown as { uid: string }).uid;
+    expect(raw.every((payload) => payload.startsWith(`{"uid":"${uid}",`))).toBe(true);
     await quietPeriod(300, 'no broadcast arrives twice');
     expect(heard.length).toBe(1 + sent.length);
   });
