@@ -7,6 +7,13 @@
 //
 // Publishing never holds up this process's own sockets: socket.io delivers locally once the
 // adapter's publish settles, and ours settles at once, the NOTIFY going out behind it.
+//
+// Cost (bench/README.md, "The send path"): a NOTIFY is a transaction with an xid, so each one
+// used to be a commit waiting on its own WAL flush, one per message POST. Now the publisher's
+// transactions commit asynchronously (a notification is lost with a crash anyway; nothing it
+// carries is durable state), and whatever queued while one went out goes in the next statement
+// together: one round trip and one commit for all of it, delivered as separate notifications, in
+// order, so a listener (of any version) reads them as before.
 import { PostgresAdapter } from '@socket.io/postgres-adapter';
 import pg from 'pg';
 import type { MessageKeyring } from '../crypto/message-keys.js';
@@ -28,6 +35,14 @@ const RETRY_MS = 500;
 const LISTENER_CHECK_MS = 5000;
 /** Messages waiting beyond this are dropped (the peers are then told to resync). */
 const MAX_QUEUED = 10_000;
+/** One batch of notifications (one statement, one commit) holds at most this many, and bytes. */
+const BATCH_MAX = 256;
+const BATCH_MAX_BYTES = 512 * 1024;
+/** All notifications of a batch in one prepared statement, in queue order. */
+const NOTIFY_BATCH = {
+  name: 'realtime_notify_batch',
+  text: 'SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(c, p, n) ORDER BY n',
+};
 /** On close, queued messages (the adapter's goodbye) get this long to go out. */
 const CLOSE_FLUSH_MS = 500;
 const CLOSE_TIMEOUT_MS = 1000;
@@ -100,6 +115,8 @@ class Listener {
   constructor(
     private readonly connection: pg.ClientConfig,
     private readonly receive: (payload: string, client: pg.Client) => Promise<void>,
+    /** This process's own broadcasts, heard back: dropped before they are parsed or queued. */
+    private readonly own: (payload: string) => boolean,
     private readonly restored: () => void,
     private readonly log: Logger,
   ) {
@@ -145,7 +162,7 @@ class Listener {
     client.on('end', () => drop(new Error('connection ended')));
     client.on('notification', (notification) => {
       const payload = notification.payload;
-      if (!payload) return;
+      if (!payload || this.own(payload)) return;
       this.receiving = this.receiving
         .then(() => this.receive(payload, client))
         .catch((error: unknown) => this.log.warn({ err: error }, 'realtime: a notification could not be read'));
@@ -182,10 +199,45 @@ class Listener {
   }
 }
 
-interface Outgoing {
+type Outgoing = {
   /** False for what carries no state (heartbeats, cleanup, probes): losing it needs no resync. */
   counts: boolean;
-  run(client: pg.Client): Promise<unknown>;
+} & (
+  | { notify: { channel: string; payload: string }; run?: never }
+  | { notify?: never; run(client: pg.Client): Promise<unknown> }
+);
+
+/**
+ * The head of the queue that goes out in one statement: one item that is not a plain NOTIFY, or
+ * the run of NOTIFYs in front. PostgreSQL folds identical notifications of one transaction into
+ * one, so a batch ends before a repeat (it goes in the next).
+ */
+function takeBatch(queue: Outgoing[]): Outgoing[] {
+  if (!queue[0]?.notify) return queue.splice(0, 1);
+  const seen = new Set<string>();
+  let bytes = 0;
+  let n = 0;
+  for (; n < queue.length && n < BATCH_MAX; n++) {
+    const notify = queue[n]!.notify;
+    if (!notify) break;
+    const key = `${notify.channel}\u0000${notify.payload}`;
+    if (seen.has(key) || (n > 0 && bytes + key.length > BATCH_MAX_BYTES)) break;
+    seen.add(key);
+    bytes += key.length;
+  }
+  return queue.splice(0, n);
+}
+
+function runBatch(client: pg.Client, batch: Outgoing[]): Promise<unknown> {
+  const [first] = batch;
+  if (batch.length === 1 && first?.run) return first.run(client);
+  const channels: string[] = [];
+  const payloads: string[] = [];
+  for (const item of batch) {
+    channels.push(item.notify!.channel);
+    payloads.push(item.notify!.payload);
+  }
+  return client.query({ ...NOTIFY_BATCH, values: [channels, payloads] });
 }
 
 class Publisher {
@@ -209,6 +261,11 @@ class Publisher {
     if (this.queue.length >= MAX_QUEUED && this.queue.shift()?.counts) this.missed++;
     this.queue.push(item);
     void this.pump();
+  }
+
+  /** What is queued, or on its way out. */
+  get busy(): boolean {
+    return this.pumping || this.queue.length > 0;
   }
 
   private async connected(): Promise<pg.Client> {
@@ -238,13 +295,20 @@ class Publisher {
     this.pumping = true;
     try {
       while (this.queue.length > 0) {
-        const item = this.queue[0]!;
+        let client: pg.Client;
         try {
-          await item.run(await this.connected());
-          this.queue.shift();
+          client = await this.connected();
+        } catch (error) {
+          this.failed(error, []);
+          continue;
+        }
+        // Taken off the queue once connected: what queues meanwhile joins this batch.
+        const batch = takeBatch(this.queue);
+        try {
+          await runBatch(client, batch);
           this.sent();
         } catch (error) {
-          this.failed(error);
+          this.failed(error, batch);
         }
       }
     } finally {
@@ -264,14 +328,14 @@ class Publisher {
     }
   }
 
-  /** Drops the connection and everything queued (it would wait on the same dead database). */
-  private failed(error: unknown): void {
+  /** Drops the connection, the batch that failed and everything queued (it would wait on the same dead database). */
+  private failed(error: unknown, batch: Outgoing[]): void {
     if (this.healthy) this.log.warn({ err: error }, 'realtime: publishing failed; dropping queued messages');
     this.healthy = false;
     const client = this.client;
     this.client = undefined;
     if (client) discard(client);
-    for (const item of this.queue.splice(0)) if (item.counts) this.missed++;
+    for (const item of [...batch, ...this.queue.splice(0)]) if (item.counts) this.missed++;
     // Until something goes through again, probe: readiness and the peers' resync follow the database.
     clearTimeout(this.probe);
     this.probe = setTimeout(() => {
@@ -282,8 +346,7 @@ class Publisher {
 
   async close(): Promise<void> {
     const flushed = Date.now() + CLOSE_FLUSH_MS;
-    while ((this.pumping || this.queue.length > 0) && this.healthy && Date.now() < flushed)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    while (this.busy && this.healthy && Date.now() < flushed) await new Promise((resolve) => setTimeout(resolve, 20));
     this.closed = true;
     this.queue.length = 0;
     clearTimeout(this.probe);
@@ -306,8 +369,16 @@ export function createPostgresAdapter(
     query_timeout: QUERY_TIMEOUT_MS,
     keepAlive: true,
   };
+  // The publisher's transactions (NOTIFYs, attachments) need no durable commit: see the top.
+  const publishing: pg.ClientConfig = { ...connection, options: '-c synchronous_commit=off' };
   const namespaces = new Map<string, PostgresAdapter>();
   const uidOf = (adapter: PostgresAdapter) => (adapter as unknown as { uid: string }).uid;
+  /**
+   * How this process's own messages begin (publish writes `uid` first). Content never comes
+   * before it, so no payload of another process (or of a member's text) can look like one.
+   */
+  const ownPrefixes: string[] = [];
+  const own = (payload: string) => ownPrefixes.some((prefix) => payload.startsWith(prefix));
 
   const receive = async (payload: string, client: pg.Client) => {
     let message = JSON.parse(payload) as ClusterMessage;
@@ -335,19 +406,19 @@ export function createPostgresAdapter(
     (adapter as unknown as { onMessage(message: ClusterMessage): void } | undefined)?.onMessage(message);
   };
 
-  const listener = new Listener(connection, receive, hooks.resyncLocal, log);
-  const publisher = new Publisher(connection, hooks.resyncPeers, log);
+  const listener = new Listener(connection, receive, own, hooks.resyncLocal, log);
+  const publisher = new Publisher(publishing, hooks.resyncPeers, log);
 
   /**
    * The adapter's doPublish: settles at once. Our events are JSON (no binary), so JSON is the
    * wire format throughout; a body over NOTIFY's limit is sealed into the attachments table.
    */
   const publish = (message: ClusterMessage): Promise<void> => {
-    const json = JSON.stringify(message);
+    const json = JSON.stringify({ uid: message.uid, nsp: message.nsp, ...message });
     const channel = channelOf(message.nsp ?? '/');
     const counts = !HEARTBEAT_TYPES.has(message.type);
     if (Buffer.byteLength(json) <= PAYLOAD_THRESHOLD) {
-      publisher.send({ counts, run: (c) => c.query('SELECT pg_notify($1, $2)', [channel, json]) });
+      publisher.send({ counts, notify: { channel, payload: json } });
     } else {
       publisher.send({
         counts,
@@ -386,6 +457,7 @@ export function createPostgresAdapter(
     adapter: function clusterAdapter(nsp: unknown) {
       const adapter = new PostgresAdapter(nsp, {}, { publish } as never);
       namespaces.set((nsp as { name: string }).name, adapter);
+      ownPrefixes.push(`{"uid":${JSON.stringify(uidOf(adapter))},`);
       listener.addChannel(channelOf((nsp as { name: string }).name));
       return adapter;
     },
