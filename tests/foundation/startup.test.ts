@@ -80,9 +80,9 @@ describe('npm start', () => {
     // Links follow the port (PUBLIC_URL unset).
     expect(npm.output()).toContain(`"docs":"http://localhost:${port}/api/docs"`);
 
-    // npm → node directly (the script execs), so npm's signal forwarding reaches the server.
+    // npm → node directly (the script execs the build, dist/), so npm's signal forwarding reaches the server.
     const children = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(npm.child.pid)], { encoding: 'utf8' });
-    const node = children.split('\n').find((line) => line.includes('server/main.ts'));
+    const node = children.split('\n').find((line) => line.includes('dist/server/main.js'));
     expect(node, children).toBeDefined();
     const nodePid = Number.parseInt(node!.trim(), 10);
     spawned.push(nodePid);
