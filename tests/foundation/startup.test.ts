@@ -2,12 +2,12 @@
 // before the slow embedded database, PGlite's progress lines, and an unreachable PostgreSQL
 // retried with backoff and then named in one clear fatal line. Real processes; no database
 // server needed (PGlite in temp directories, a refused port for "unreachable").
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../setup/wait.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -65,6 +65,12 @@ async function waitUntil(predicate: () => boolean, what: () => string, ms = 90_0
 }
 
 describe('npm start', () => {
+  // npm start runs the build (dist/), building it first when stale: built here, outside the waits below.
+  beforeAll(() => {
+    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root, encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
+  }, 300_000);
+
   it('says what it does while PGlite initialises, and SIGTERM to npm ends the server cleanly', async () => {
     const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'cas-start-')), 'data');
     const port = await freePort();
