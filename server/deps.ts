@@ -79,6 +79,13 @@ export async function openConfiguredDatabase(config: Config, log: Logger, poolMa
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
     onProgress: (message) => log.info({ dataDir: config.DATA_DIR }, message),
+  }).catch((error: unknown) => {
+    // The container image leaves the embedded database out (Dockerfile): say what to set instead.
+    if (!config.DATABASE_URL && (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND')
+      throw new StartupError(
+        'The embedded database (PGlite) is not installed in this build (the container image runs on PostgreSQL only): set DATABASE_URL.',
+      );
+    throw error;
   });
   try {
     await waitForDatabase(database, config, log);

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { loadWebConfig } from '../../web/server/config.js';
 
@@ -118,6 +118,15 @@ describe('docs/configuration.md table', () => {
 });
 
 describe('npm start with a bad variable', () => {
+  // npm start runs the build (dist/), building it first when stale: built here, outside the 60 s below.
+  beforeAll(() => {
+    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      encoding: 'utf8',
+    });
+    expect(build.status, build.stderr).toBe(0);
+  }, 300_000);
+
   it('exits non-zero and prints the variable name', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cas-config-'));
     const result = spawnSync('npm', ['start', '--silent'], {

@@ -2,12 +2,12 @@
 // before the slow embedded database, PGlite's progress lines, and an unreachable PostgreSQL
 // retried with backoff and then named in one clear fatal line. Real processes; no database
 // server needed (PGlite in temp directories, a refused port for "unreachable").
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../setup/wait.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -65,6 +65,12 @@ async function waitUntil(predicate: () => boolean, what: () => string, ms = 90_0
 }
 
 describe('npm start', () => {
+  // npm start runs the build (dist/), building it first when stale: built here, outside the waits below.
+  beforeAll(() => {
+    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root, encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
+  }, 300_000);
+
   it('says what it does while PGlite initialises, and SIGTERM to npm ends the server cleanly', async () => {
     const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'cas-start-')), 'data');
     const port = await freePort();
@@ -80,9 +86,9 @@ describe('npm start', () => {
     // Links follow the port (PUBLIC_URL unset).
     expect(npm.output()).toContain(`"docs":"http://localhost:${port}/api/docs"`);
 
-    // npm → node directly (the script execs), so npm's signal forwarding reaches the server.
+    // npm → node directly (the script execs the build, dist/), so npm's signal forwarding reaches the server.
     const children = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(npm.child.pid)], { encoding: 'utf8' });
-    const node = children.split('\n').find((line) => line.includes('server/main.ts'));
+    const node = children.split('\n').find((line) => line.includes('dist/server/main.js'));
     expect(node, children).toBeDefined();
     const nodePid = Number.parseInt(node!.trim(), 10);
     spawned.push(nodePid);

@@ -1,18 +1,23 @@
 // Static files: the site's own assets (web/assets) and the few browser libraries it serves from
 // node_modules (Leaflet, the socket.io client), so pages load nothing from another origin but tiles.
+// Paths resolve from this file and through Node's module resolution, so they hold both from the
+// sources (tsx) and from the build (dist/web/server/static.js, with dist/web/assets beside it).
+import { createRequire } from 'node:module';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
 import type { WebEnv } from './env.js';
 
-const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+const require = createRequire(import.meta.url);
 
 /** URL prefix → directory on disk. */
 const mounts: Array<[prefix: string, directory: string]> = [
-  ['/assets/vendor/leaflet/', join(repositoryRoot, 'node_modules/leaflet/dist')],
-  ['/assets/vendor/socket.io/', join(repositoryRoot, 'node_modules/socket.io-client/dist')],
-  ['/assets/', join(repositoryRoot, 'web/assets')],
+  // leaflet's main file is dist/leaflet-src.js.
+  ['/assets/vendor/leaflet/', dirname(require.resolve('leaflet'))],
+  // The browser client that socket.io (a production dependency) ships, the same version as the server.
+  ['/assets/vendor/socket.io/', join(dirname(require.resolve('socket.io/package.json')), 'client-dist')],
+  ['/assets/', fileURLToPath(new URL('../assets', import.meta.url))],
 ];
 
 const contentTypes: Record<string, string> = {
