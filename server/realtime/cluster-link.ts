@@ -1,9 +1,8 @@
-// The PostgreSQL connections under one process's socket.io adapter: a listener (LISTEN, one
-// dedicated connection) and a publisher (NOTIFY, one connection, messages sent in order). Both
-// are plain clients, never pooled: a connection that dies is dropped and replaced, so a
-// database restart, a failover or a killed backend costs a gap, never the link. What the gap
-// lost is made good by a resync (docs/realtime.md): the listener says when it is back
-// (`resyncLocal`), the publisher when it sends again after dropping messages (`resyncPeers`).
+// The PostgreSQL connections under one process's socket.io adapter: a listener (LISTEN, one dedicated connection) and a
+// publisher (NOTIFY, one connection, messages sent in order). Both are plain clients, never pooled: a connection that
+// dies is dropped and replaced, so a database restart, a failover or a killed backend costs a gap, never the link. What
+// the gap lost is made good by a resync (docs/realtime.md): the listener says when it is back (`resyncLocal`), the
+// publisher when it sends again after dropping messages (`resyncPeers`).
 //
 // Publishing never holds up this process's own sockets: socket.io delivers locally once the
 // adapter's publish settles, and ours settles at once, the NOTIFY going out behind it.
@@ -51,6 +50,8 @@ export interface ClusterLinkHooks {
   resyncLocal(): void;
   /** The publisher sends again after dropping messages: the other processes missed them. */
   resyncPeers(): void;
+  /** A publish failed; `dropped`: the messages (heartbeats aside) lost with it. For the metrics. */
+  publishFailed?(dropped: number): void;
 }
 
 export interface ClusterHealth {
@@ -200,7 +201,7 @@ class Publisher {
 
   constructor(
     private readonly connection: pg.ClientConfig,
-    private readonly peersMissed: () => void,
+    private readonly hooks: Pick<ClusterLinkHooks, 'resyncPeers' | 'publishFailed'>,
     private readonly log: Logger,
   ) {}
 
@@ -260,7 +261,7 @@ class Publisher {
     if (this.missed > 0) {
       this.log.info({ missed: this.missed }, 'realtime: messages were dropped meanwhile; other processes resync');
       this.missed = 0;
-      this.peersMissed();
+      this.hooks.resyncPeers();
     }
   }
 
@@ -271,6 +272,7 @@ class Publisher {
     const client = this.client;
     this.client = undefined;
     if (client) discard(client);
+    this.hooks.publishFailed?.(this.queue.filter((item) => item.counts).length);
     for (const item of this.queue.splice(0)) if (item.counts) this.missed++;
     // Until something goes through again, probe: readiness and the peers' resync follow the database.
     clearTimeout(this.probe);
@@ -336,7 +338,7 @@ export function createPostgresAdapter(
   };
 
   const listener = new Listener(connection, receive, hooks.resyncLocal, log);
-  const publisher = new Publisher(connection, hooks.resyncPeers, log);
+  const publisher = new Publisher(connection, hooks, log);
 
   /**
    * The adapter's doPublish: settles at once. Our events are JSON (no binary), so JSON is the
