@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.js';
 import { createJobRunner, type Job } from '../../server/jobs/runner.js';
 import { createMetrics } from '../../server/lib/metrics.js';
 import { startMetricsServer } from '../../server/http/metrics.js';
@@ -199,6 +200,14 @@ describe('GET /metrics with METRICS_TOKEN', () => {
 });
 
 describe('metrics parts without a database', () => {
+  it('takes METRICS_TOKEN only long enough, and never echoes it; the listener defaults to loopback', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'too-short-token' })).toThrow(/METRICS_TOKEN: .*value not shown/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'too-short-token' })).not.toThrow(/too-short-token/);
+    expect(loadConfig({ METRICS_PORT: '9464' })).toMatchObject({ METRICS_PORT: 9464, METRICS_HOST: '127.0.0.1' });
+    const defaults = loadConfig({});
+    expect([defaults.METRICS_PORT, defaults.METRICS_TOKEN]).toEqual([undefined, undefined]);
+  });
+
   it('counts open sockets per namespace at scrape time and realtime publish failures', async () => {
     const metrics = createMetrics({ pool: () => ({ max: 3, inUse: 1, waiting: 0 }), pushQueueDepth: async () => 7 });
     let open = 4;
