@@ -9,6 +9,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.js';
 import { AlwaysUpHealth, DatabaseHealth } from './health.js';
+import { timeStatements } from './drizzle-internals.js';
+import { QueryObserver } from './query-observer.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A Drizzle transaction handle; services accept either. */
@@ -24,6 +26,8 @@ export interface Database {
   ping(timeoutMs: number): Promise<void>;
   /** Known reachability: requests answer 503 at once while it is down (db/health.ts). */
   health: DatabaseHealth;
+  /** Every statement's timing and the pool's use (slow-query trace, metrics): db/query-observer.ts. */
+  queries: QueryObserver;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -94,6 +98,18 @@ function lockDataDir(dataDir: string): () => void {
   throw new Error(`Could not lock ${file}.`);
 }
 
+/**
+ * The application's Drizzle instance over `client`, with `queries` as its logger (which times its
+ * statements) and its top-level transactions counted (each holds a connection).
+ */
+function observedDrizzle(make: (logger: QueryObserver) => Db, queries: QueryObserver): Db {
+  timeStatements();
+  const db = make(queries);
+  const transaction = db.transaction.bind(db);
+  db.transaction = (run, config) => queries.inTransaction(() => transaction(run, config));
+  return db;
+}
+
 function rowsOf<T>(result: unknown): T[] {
   // postgres.js returns an array; PGlite returns { rows }.
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
@@ -123,7 +139,11 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     onnotice: () => {},
     connection: { statement_timeout: options.statementTimeoutMs ?? 5000, application_name: 'community-activism' },
   });
-  const db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  const queries = new QueryObserver(options.poolMax ?? 10, client);
+  const db = observedDrizzle(
+    (logger) => drizzle({ client, schema, casing: 'snake_case', logger }) as unknown as Db,
+    queries,
+  );
   const ping = async (timeoutMs: number) => {
     await withTimeout(client`select 1`.execute(), timeoutMs, 'database ping');
   };
@@ -134,6 +154,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     rows: async (query, executor = db) => rowsOf(await executor.execute(query)),
     ping,
     health,
+    queries,
     migrate: async () => {
       const { migrate } = await import('drizzle-orm/postgres-js/migrator');
       // A dedicated single connection holds the advisory lock for the whole run.
@@ -182,10 +203,16 @@ async function openPglite(dataDir: string, onProgress: (message: string) => void
       throw error;
     }
   }
-  const db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  // One connection: PGlite runs one statement at a time.
+  const queries = new QueryObserver(1, client);
+  const db = observedDrizzle(
+    (logger) => drizzle({ client, schema, casing: 'snake_case', logger }) as unknown as Db,
+    queries,
+  );
   return {
     db,
     kind: 'pglite',
+    queries,
     rows: async (query, executor = db) => rowsOf(await executor.execute(query)),
     ping: async (timeoutMs) => {
       await withTimeout(client.query('select 1'), timeoutMs, 'database ping');

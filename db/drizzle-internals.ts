@@ -5,7 +5,11 @@
 //   - `db._.session.prepareQuery(query, fields, name, isResponseInArrayMode, customResultMapper)`
 //     on both sessions (postgres-js: a name means `prepare: true`; PGlite: ignored);
 //   - what its `execute(values)` answers: with a result mapper, the mapper's output over value rows
-//     (both drivers); without one, postgres.js's row array or PGlite's `{ rows }` result object.
+//     (both drivers); without one, postgres.js's row array or PGlite's `{ rows }` result object;
+//   - `PgPreparedQuery.prototype.queryWithCache(queryString, params, run)`: every prepared query of
+//     both drivers runs its driver call through it (`execute` and `all`), with `this.logger` (the
+//     Drizzle instance's logger, inherited by transaction sessions) and `this.client` (the driver's
+//     client, or its transaction's). timeStatements() wraps it to time statements (db/query-observer.ts).
 // The `postgres` driver is pinned too: scripts/patch-postgres-driver.mjs patches its 3.4.x source
 // at install, and a newer version would run unpatched.
 // tests/foundation/drizzle-internals.test.ts fails on an upgrade until every item above is re-checked.
@@ -14,8 +18,9 @@
 // query builder's `.toSQL()`), prepare it once per handle with preparedObjectRows /
 // preparedValueRows, keep it (a WeakMap keyed by the handle), then `await statement.execute({ me })`.
 import type { Query, SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { PgDialect, PgPreparedQuery } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from './client.js';
+import { QueryObserver } from './query-observer.js';
 
 /** The exact versions this module (and the driver patch) was written against; package.json pins them. */
 export const PINNED_VERSIONS = {
@@ -71,4 +76,36 @@ export function preparedObjectRows<Row>(db: DbOrTx, query: Query, name?: string)
  */
 export function preparedValueRows(db: DbOrTx, query: Query, name?: string): PreparedRows<unknown[]> {
   return sessionOf(db).prepareQuery(query, undefined, name, true, (rows) => rows) as PreparedRows<unknown[]>;
+}
+
+type RunThrough = (queryString: string, params: unknown[], run: () => Promise<unknown>) => Promise<unknown>;
+interface PreparedInternals {
+  queryWithCache: RunThrough;
+}
+let timing = false;
+
+/**
+ * Times every statement of a Drizzle instance whose logger is a QueryObserver: wraps the one
+ * method each prepared query of both drivers runs its driver call through. Process-wide and
+ * idempotent; other instances (the migrator's) pass straight through.
+ */
+export function timeStatements(): void {
+  if (timing) return;
+  timing = true;
+  const prototype = PgPreparedQuery.prototype as unknown as PreparedInternals;
+  const original = prototype.queryWithCache;
+  prototype.queryWithCache = async function (this: { logger?: unknown; client?: unknown }, queryString, params, run) {
+    const observer = this.logger;
+    if (!(observer instanceof QueryObserver)) return original.call(this, queryString, params, run);
+    const client = this.client;
+    const start = observer.started(client);
+    let failed = true;
+    try {
+      const result = await original.call(this, queryString, params, run);
+      failed = false;
+      return result;
+    } finally {
+      observer.finished(client, start, queryString, failed);
+    }
+  };
 }

@@ -13,6 +13,7 @@ import { buildOpenApiDocument } from './http/openapi.js';
 import { createDocs, mountDocs } from './http/docs-page.js';
 import { createRestHandler, errorResponse, type OtherRoute } from './http/rest.js';
 import { mountBrowserPolicies } from './http/security-headers.js';
+import { mountMetrics } from './http/metrics.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 export const HEALTH_TIMEOUT_MS = 2000;
@@ -159,6 +160,11 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
       );
     }
   });
+
+  // Prometheus metrics, only when configured (METRICS_PORT / METRICS_TOKEN, docs/operations.md
+  // "Metrics"): every answer counted by route template or known procedure, never by raw path.
+  if (deps.metrics)
+    mountMetrics(app, deps.metrics, deps.config, routeForLog, new Set(Object.keys(appRouter._def.procedures)));
 
   mountBrowserPolicies(app, deps.config);
 

@@ -82,6 +82,17 @@ const configSchema = z.object({
       ),
     ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A statement running at least this long logs one `slow query` line (first words, hash, ms); 0 = off. */
+  SLOW_QUERY_MS: z.coerce.number().int().min(0).default(200),
+  /**
+   * GET /metrics (Prometheus) on a listener of its own, on METRICS_HOST:METRICS_PORT. With neither
+   * this nor METRICS_TOKEN there are no metrics at all, and the API's port answers 404 on /metrics.
+   */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** The metrics listener's interface: loopback by default, so only this machine can scrape. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** GET /metrics on the API's own port, answered only with `Authorization: Bearer <this token>`. */
+  METRICS_TOKEN: z.string().min(32, 'Must be at least 32 characters.').optional(),
   MAX_BODY_BYTES: positiveInt.default(1_048_576),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   /** After SIGTERM, keep accepting connections this long while /healthz answers 503 (balancer notice). */
@@ -280,6 +291,7 @@ const secretVariables = new Set([
   'COMPANION_BASE_URL',
   'COMPANION_API_KEY',
   'S3_SECRET_ACCESS_KEY',
+  'METRICS_TOKEN',
 ]);
 
 export class ConfigError extends Error {

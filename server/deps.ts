@@ -9,6 +9,7 @@ import { createLogger, type Logger } from './log.js';
 import { createLogMailer, createSmtpMailer, type Mailer } from './mail/mailer.js';
 import type { AppDeps } from './trpc/context.js';
 import { createRealtimeLink } from './shared/realtime-publisher.js';
+import type { Metrics } from './lib/metrics.js';
 
 export async function createMailer(config: Config, log: Logger): Promise<Mailer> {
   if (config.SMTP_URL) return createSmtpMailer(config.SMTP_URL, config.MAIL_FROM);
@@ -117,6 +118,30 @@ export function loadMessageKeys(config: Config, log: Logger): void {
   }
 }
 
+/** One `slow query` line (warn) per statement at least SLOW_QUERY_MS long: its first words and hash, never its values. */
+export function traceSlowQueries(database: Database, slowQueryMs: number, log: Logger): void {
+  database.queries.slowQueryMs = slowQueryMs;
+  database.queries.onSlowQuery = (query) => log.warn(query, 'slow query');
+}
+
+/**
+ * The app's metrics (docs/operations.md "Metrics") when METRICS_PORT or METRICS_TOKEN asks for
+ * them, reading this database; undefined otherwise (prom-client is then never loaded).
+ */
+export async function createConfiguredMetrics(config: Config, database: Database): Promise<Metrics | undefined> {
+  if (config.METRICS_PORT === undefined && config.METRICS_TOKEN === undefined) return undefined;
+  const [{ createMetrics }, { pushQueueDepth }] = await Promise.all([
+    import('./lib/metrics.js'),
+    import('./push/push-queue.js'),
+  ]);
+  const metrics = createMetrics({
+    pool: () => database.queries.pool(),
+    pushQueueDepth: () => pushQueueDepth(database),
+  });
+  database.queries.onDuration = (seconds) => metrics.observeQuery(seconds);
+  return metrics;
+}
+
 export async function createDeps(
   config: Config,
   overrides: { log?: Logger; clock?: Clock; mailer?: Mailer } = {},
@@ -130,6 +155,8 @@ export async function createDeps(
   database.health.setListener((up, err) =>
     up ? log.info('database reachable again') : log.warn({ err }, 'database unreachable: failing fast'),
   );
+  traceSlowQueries(database, config.SLOW_QUERY_MS, log);
+  const metrics = await createConfiguredMetrics(config, database);
   const mailer = overrides.mailer ?? (await createMailer(config, log));
   // Loaded here, not at the top: the scripts that only open the database (migrate, admin:grant)
   // import this module too and need none of the domains.
@@ -143,5 +170,6 @@ export async function createDeps(
     cache: new TtlCache(clock),
     realtime: createRealtimeLink(),
     contributions,
+    ...(metrics ? { metrics } : {}),
   };
 }

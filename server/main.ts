@@ -83,6 +83,16 @@ async function main() {
     started.once('error', (error: NodeJS.ErrnoException) => reject(portProblem(error, config)));
   });
   const drain = prepareNodeServer(server, lifecycle);
+  // GET /metrics on its own listener (METRICS_PORT on METRICS_HOST, loopback by default).
+  if (deps.metrics && config.METRICS_PORT !== undefined) {
+    const { startMetricsServer } = await import('./http/metrics.js');
+    const metricsPort = config.METRICS_PORT;
+    await startMetricsServer(deps.metrics, { ...config, METRICS_PORT: metricsPort }, log).catch((error: Error) => {
+      throw new StartupError(
+        `Cannot serve metrics on ${config.METRICS_HOST}:${metricsPort} (METRICS_PORT): ${error.message}`,
+      );
+    });
+  }
   // socket.io /messages on the same server; several processes fan out through PostgreSQL.
   const realtime = startRealtime(server, deps, { databaseUrl: config.DATABASE_URL });
   lifecycle.realtimeHealth = () => realtime.health();

@@ -15,6 +15,7 @@ import type { Database, DbOrTx } from '../../db/client.js';
 import { type PreparedRows, preparedValueRows, sqlToQuery } from '../../db/drizzle-internals.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import type { Metrics } from '../lib/metrics.js';
 import { readOrCreateHexSecret } from '../lib/write-once-file.js';
 
 export interface RateLimitRule {
@@ -32,7 +33,12 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
-type Deps = { database: Database; config: Pick<Config, 'RATE_LIMIT_KEY_SECRET' | 'DATA_DIR'> };
+type Deps = {
+  database: Database;
+  config: Pick<Config, 'RATE_LIMIT_KEY_SECRET' | 'DATA_DIR'>;
+  /** Refusals are counted by kind (the rule's scope) when metrics are on. */
+  metrics?: Metrics;
+};
 
 const secrets = new WeakMap<object, Buffer>();
 
@@ -163,19 +169,21 @@ export async function hitRateLimit(
   const count = Number(rawCount);
   const secondsUntil = (when: string | Date) =>
     Math.max(1, Math.ceil((new Date(when).getTime() - now.getTime()) / 1000));
+  const allowed = backoff !== undefined ? !refused : count <= rule.limit;
+  if (!allowed) deps.metrics?.rateLimitRefused(rule.scope);
   if (backoff !== undefined) {
     return {
-      allowed: !refused,
+      allowed,
       count,
       retryAfterSeconds: blockedUntil ? secondsUntil(blockedUntil) : 0,
     };
   }
-  return { allowed: count <= rule.limit, count, retryAfterSeconds: secondsUntil(expiresAt) };
+  return { allowed, count, retryAfterSeconds: secondsUntil(expiresAt) };
 }
 
 /**
  * Seconds until `parts` may try again under the fixed-window `rule`, without counting a hit: 0
- * while fewer than `limit` hits are in the window. For limits that count only failures (a
+ * while fewer than `limit` hits are in the window (more: a refusal, counted in the metrics). For limits that count only failures (a
  * failed socket handshake), checked before the attempt and hit after it fails.
  */
 export async function rateLimitWait(
@@ -189,6 +197,7 @@ export async function rateLimitWait(
     sql`select count, expires_at from rate_limits where key = ${key} and expires_at > ${now.toISOString()}`,
   );
   if (!row || Number(row.count) < rule.limit) return 0;
+  deps.metrics?.rateLimitRefused(rule.scope);
   return Math.max(1, Math.ceil((new Date(row.expires_at).getTime() - now.getTime()) / 1000));
 }
 

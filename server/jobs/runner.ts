@@ -6,6 +6,7 @@ import type { Database } from '../../db/client.js';
 import type { AnyJob, JobRunWithFollowUp } from '../domains/job.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../log.js';
+import type { JobOutcome, Metrics } from '../lib/metrics.js';
 
 // The job contract is declared with the domains that contribute jobs; re-exported for the callers
 // (tests, scripts) that build a job beside a runner.
@@ -35,7 +36,7 @@ export interface JobRunner {
 }
 
 export function createJobRunner(
-  deps: { database: Database; clock: Clock; log: Logger; config?: Config },
+  deps: { database: Database; clock: Clock; log: Logger; config?: Config; metrics?: Metrics },
   jobs: AnyJob[],
   options: JobRunnerOptions = {},
 ): JobRunner {
@@ -67,17 +68,24 @@ export function createJobRunner(
           // A run still going in this process (a slow follow-up) is not overlapped by the next.
           if (inFlight) return;
           inFlight = true;
+          const started = performance.now();
+          const finished = (outcome: JobOutcome) => {
+            deps.metrics?.jobFinished(job.name, outcome, (performance.now() - started) / 1000);
+            deps.metrics?.jobDue(job.name, Date.now() + job.intervalMs);
+          };
           const run = runOnce(job)
             // A run that did nothing is logged at debug: a job polling every few seconds (message
             // pushes) would otherwise fill the log with empty summaries.
             .then((summary) => {
+              finished(summary ? 'ran' : 'skipped');
               if (!summary) return;
               const level = Object.values(summary).some((n) => n !== 0) ? 'info' : 'debug';
               deps.log[level]({ job: job.name, ...summary }, 'job ran');
             })
-            .catch((error: unknown) =>
-              deps.log.warn({ job: job.name, err: error }, 'job failed; will retry next interval'),
-            )
+            .catch((error: unknown) => {
+              finished('failed');
+              deps.log.warn({ job: job.name, err: error }, 'job failed; will retry next interval');
+            })
             .finally(() => {
               inFlight = false;
               running.delete(run);
@@ -85,16 +93,15 @@ export function createJobRunner(
           running.add(run);
         };
         // First run soon after start, then every interval.
-        const first = setTimeout(
-          () => {
-            if (stopped) return;
-            tick();
-            const timer = setInterval(tick, job.intervalMs);
-            timer.unref();
-            timers.push(timer);
-          },
-          firstDelay + Math.floor(Math.random() * jitter),
-        );
+        const firstRunMs = firstDelay + Math.floor(Math.random() * jitter);
+        deps.metrics?.jobDue(job.name, Date.now() + firstRunMs);
+        const first = setTimeout(() => {
+          if (stopped) return;
+          tick();
+          const timer = setInterval(tick, job.intervalMs);
+          timer.unref();
+          timers.push(timer);
+        }, firstRunMs);
         first.unref();
         timers.push(first);
       }

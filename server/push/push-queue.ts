@@ -36,3 +36,13 @@ export async function takeFromPushQueue<T extends { queued_at: string | Date }>(
   const fresh = taken.filter((entry) => new Date(entry.queued_at).getTime() >= freshAfter);
   return { fresh, stale: taken.length - fresh.length };
 }
+
+/**
+ * Entries waiting in every push queue (the metrics' push_queue_depth, read at each scrape). The
+ * one place that knows which tables hold the queue: repoint it when they change.
+ */
+export async function pushQueueDepth(database: Database): Promise<number> {
+  const counts = Object.keys(QUEUE_KEYS).map((queue) => sql`(select count(*) from ${sql.raw(queue)})`);
+  const [row] = await database.rows<{ depth: number | string }>(sql`select ${sql.join(counts, sql` + `)} as depth`);
+  return Number(row?.depth ?? 0);
+}

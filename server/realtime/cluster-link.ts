@@ -1,9 +1,10 @@
 // The PostgreSQL connections under one process's socket.io adapter: a listener (LISTEN, one
-// dedicated connection) and a publisher (NOTIFY, one connection, messages sent in order). Both
-// are plain clients, never pooled: a connection that dies is dropped and replaced, so a
-// database restart, a failover or a killed backend costs a gap, never the link. What the gap
-// lost is made good by a resync (docs/realtime.md): the listener says when it is back
-// (`resyncLocal`), the publisher when it sends again after dropping messages (`resyncPeers`).
+// dedicated connection) and a publisher (NOTIFY, one connection, messages sent in order:
+// cluster-publisher.ts). Both are plain clients, never pooled: a connection that dies is dropped
+// and replaced, so a database restart, a failover or a killed backend costs a gap, never the
+// link. What the gap lost is made good by a resync (docs/realtime.md): the listener says when it
+// is back (`resyncLocal`), the publisher when it sends again after dropping messages
+// (`resyncPeers`).
 //
 // Publishing never holds up this process's own sockets: socket.io delivers locally once the
 // adapter's publish settles, and ours settles at once, the NOTIFY going out behind it.
@@ -19,6 +20,16 @@ import pg from 'pg';
 import type { MessageKeyring } from '../crypto/message-keys.js';
 import type { Logger } from '../log.js';
 import { ATTACHMENT_TTL_MS, ATTACHMENTS_TABLE, openAttachment, sealAttachment } from './adapter.js';
+import {
+  CLOSE_TIMEOUT_MS,
+  CONNECT_TIMEOUT_MS,
+  discard,
+  jittered,
+  QUERY_TIMEOUT_MS,
+  RETRY_MS,
+  withTimeout,
+} from './cluster-connections.js';
+import { Publisher, type PublisherHooks } from './cluster-publisher.js';
 
 /** Seen in pg_stat_activity; operators (and the fault tests) find the realtime backends by it. */
 export const REALTIME_APPLICATION_NAME = 'community-activism-realtime';
@@ -26,26 +37,8 @@ export const REALTIME_APPLICATION_NAME = 'community-activism-realtime';
 const channelOf = (namespace: string) => `socket.io#${namespace}`;
 /** NOTIFY carries at most 8000 bytes; a larger broadcast goes through the attachments table. */
 const PAYLOAD_THRESHOLD = 8000;
-/** Every connect and statement is bounded: a dead database costs a publish this long at most. */
-const CONNECT_TIMEOUT_MS = 2000;
-const QUERY_TIMEOUT_MS = 2000;
-/** While the database is away, the listener (and a failed publisher) try again about this often. */
-const RETRY_MS = 500;
 /** A round trip on a quiet listener this often finds a connection that died without a word. */
 const LISTENER_CHECK_MS = 5000;
-/** Messages waiting beyond this are dropped (the peers are then told to resync). */
-const MAX_QUEUED = 10_000;
-/** One batch of notifications (one statement, one commit) holds at most this many, and bytes. */
-const BATCH_MAX = 256;
-const BATCH_MAX_BYTES = 512 * 1024;
-/** All notifications of a batch in one prepared statement, in queue order. */
-const NOTIFY_BATCH = {
-  name: 'realtime_notify_batch',
-  text: 'SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(c, p, n) ORDER BY n',
-};
-/** On close, queued messages (the adapter's goodbye) get this long to go out. */
-const CLOSE_FLUSH_MS = 500;
-const CLOSE_TIMEOUT_MS = 1000;
 /** socket.io-adapter's MessageType INITIAL_HEARTBEAT and HEARTBEAT: losing one loses no state. */
 const HEARTBEAT_TYPES = new Set([1, 2]);
 
@@ -61,11 +54,9 @@ interface ClusterMessage {
   encoding?: 'json';
 }
 
-export interface ClusterLinkHooks {
+export interface ClusterLinkHooks extends PublisherHooks {
   /** The listener is back after a loss: whatever was notified meanwhile never reached this process. */
   resyncLocal(): void;
-  /** The publisher sends again after dropping messages: the other processes missed them. */
-  resyncPeers(): void;
 }
 
 export interface ClusterHealth {
@@ -81,24 +72,6 @@ export interface ClusterAdapter {
   health(): ClusterHealth;
   /** Bounded: returns within about a second whatever state the connections are in. */
   close(): Promise<void>;
-}
-
-const jittered = (ms: number) => Math.round(ms * (0.5 + Math.random()));
-
-function withTimeout(promise: Promise<unknown>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    promise.then(done, done);
-  });
-}
-
-/** Ends a client without waiting for a peer that may be gone. */
-function discard(client: pg.Client): void {
-  client.end().catch(() => {});
 }
 
 class Listener {
@@ -199,163 +172,6 @@ class Listener {
   }
 }
 
-type Outgoing = {
-  /** False for what carries no state (heartbeats, cleanup, probes): losing it needs no resync. */
-  counts: boolean;
-} & (
-  | { notify: { channel: string; payload: string }; run?: never }
-  | { notify?: never; run(client: pg.Client): Promise<unknown> }
-);
-
-/**
- * The head of the queue that goes out in one statement: one item that is not a plain NOTIFY, or
- * the run of NOTIFYs in front. PostgreSQL folds identical notifications of one transaction into
- * one, so a batch ends before a repeat (it goes in the next).
- */
-function takeBatch(queue: Outgoing[]): Outgoing[] {
-  if (!queue[0]?.notify) return queue.splice(0, 1);
-  const seen = new Set<string>();
-  let bytes = 0;
-  let n = 0;
-  for (; n < queue.length && n < BATCH_MAX; n++) {
-    const notify = queue[n]!.notify;
-    if (!notify) break;
-    const key = `${notify.channel}\u0000${notify.payload}`;
-    if (seen.has(key) || (n > 0 && bytes + key.length > BATCH_MAX_BYTES)) break;
-    seen.add(key);
-    bytes += key.length;
-  }
-  return queue.splice(0, n);
-}
-
-function runBatch(client: pg.Client, batch: Outgoing[]): Promise<unknown> {
-  const [first] = batch;
-  if (batch.length === 1 && first?.run) return first.run(client);
-  const channels: string[] = [];
-  const payloads: string[] = [];
-  for (const item of batch) {
-    channels.push(item.notify!.channel);
-    payloads.push(item.notify!.payload);
-  }
-  return client.query({ ...NOTIFY_BATCH, values: [channels, payloads] });
-}
-
-class Publisher {
-  private client: pg.Client | undefined;
-  private readonly queue: Outgoing[] = [];
-  private pumping = false;
-  private closed = false;
-  /** Messages dropped since the last one that went through. */
-  private missed = 0;
-  private probe: NodeJS.Timeout | undefined;
-  healthy = true;
-
-  constructor(
-    private readonly connection: pg.ClientConfig,
-    private readonly peersMissed: () => void,
-    private readonly log: Logger,
-  ) {}
-
-  send(item: Outgoing): void {
-    if (this.closed) return;
-    if (this.queue.length >= MAX_QUEUED && this.queue.shift()?.counts) this.missed++;
-    this.queue.push(item);
-    void this.pump();
-  }
-
-  /** What is queued, or on its way out. */
-  get busy(): boolean {
-    return this.pumping || this.queue.length > 0;
-  }
-
-  private async connected(): Promise<pg.Client> {
-    if (this.client) return this.client;
-    const client = new pg.Client(this.connection);
-    const forget = () => {
-      if (this.client === client) this.client = undefined;
-    };
-    // An idle connection that dies only needs replacing at the next send.
-    client.on('error', () => {
-      forget();
-      discard(client);
-    });
-    client.on('end', forget);
-    try {
-      await client.connect();
-    } catch (error) {
-      discard(client);
-      throw error;
-    }
-    this.client = client;
-    return client;
-  }
-
-  private async pump(): Promise<void> {
-    if (this.pumping) return;
-    this.pumping = true;
-    try {
-      while (this.queue.length > 0) {
-        let client: pg.Client;
-        try {
-          client = await this.connected();
-        } catch (error) {
-          this.failed(error, []);
-          continue;
-        }
-        // Taken off the queue once connected: what queues meanwhile joins this batch.
-        const batch = takeBatch(this.queue);
-        try {
-          await runBatch(client, batch);
-          this.sent();
-        } catch (error) {
-          this.failed(error, batch);
-        }
-      }
-    } finally {
-      this.pumping = false;
-    }
-  }
-
-  private sent(): void {
-    if (!this.healthy) {
-      this.healthy = true;
-      this.log.info('realtime: publishing again');
-    }
-    if (this.missed > 0) {
-      this.log.info({ missed: this.missed }, 'realtime: messages were dropped meanwhile; other processes resync');
-      this.missed = 0;
-      this.peersMissed();
-    }
-  }
-
-  /** Drops the connection, the batch that failed and everything queued (it would wait on the same dead database). */
-  private failed(error: unknown, batch: Outgoing[]): void {
-    if (this.healthy) this.log.warn({ err: error }, 'realtime: publishing failed; dropping queued messages');
-    this.healthy = false;
-    const client = this.client;
-    this.client = undefined;
-    if (client) discard(client);
-    for (const item of [...batch, ...this.queue.splice(0)]) if (item.counts) this.missed++;
-    // Until something goes through again, probe: readiness and the peers' resync follow the database.
-    clearTimeout(this.probe);
-    this.probe = setTimeout(() => {
-      if (!this.healthy && this.queue.length === 0) this.send({ counts: false, run: (c) => c.query('SELECT 1') });
-    }, jittered(RETRY_MS));
-    this.probe.unref();
-  }
-
-  async close(): Promise<void> {
-    const flushed = Date.now() + CLOSE_FLUSH_MS;
-    while (this.busy && this.healthy && Date.now() < flushed) await new Promise((resolve) => setTimeout(resolve, 20));
-    this.closed = true;
-    this.queue.length = 0;
-    clearTimeout(this.probe);
-    const client = this.client;
-    this.client = undefined;
-    if (client) await withTimeout(client.end(), CLOSE_TIMEOUT_MS);
-  }
-}
-
 export function createPostgresAdapter(
   databaseUrl: string,
   keyring: MessageKeyring,
@@ -407,7 +223,7 @@ export function createPostgresAdapter(
   };
 
   const listener = new Listener(connection, receive, own, hooks.resyncLocal, log);
-  const publisher = new Publisher(publishing, hooks.resyncPeers, log);
+  const publisher = new Publisher(publishing, hooks, log);
 
   /**
    * The adapter's doPublish: settles at once. Our events are JSON (no binary), so JSON is the

@@ -49,6 +49,7 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
         resyncPeers: () => {
           nsp.serverSideEmit(PEER_RESYNC);
         },
+        publishFailed: (dropped) => deps.metrics?.realtimePublishFailed(dropped),
       })
     : null;
   const io: MessagesServer = new Server(httpServer, {
@@ -69,6 +70,7 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
 
   const nsp: MessagesNamespace = io.of(MESSAGES_NAMESPACE);
   const connections = trackConnections(nsp, deps);
+  const unwatchSockets = deps.metrics?.watchSockets(MESSAGES_NAMESPACE, () => nsp.sockets.size);
   const { correctRooms, recheckSessions } = connections;
   nsp.use(authenticateHandshake(deps, connections.socketsOfMember));
   deps.realtime.install(socketPublisher(nsp, log));
@@ -111,6 +113,7 @@ export function startRealtime(httpServer: HttpServer, deps: AppDeps, options: Re
     async close() {
       clearInterval(recheckTimer);
       clearTimeout(resyncRetry);
+      unwatchSockets?.();
       connections.clearExpiryTimers();
       deps.realtime.install(null);
       // Closing the transports (not socket.disconnect()) lets clients reconnect by themselves.

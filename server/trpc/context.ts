@@ -4,6 +4,7 @@ import type { Database, Db } from '../../db/client.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../log.js';
+import type { Metrics } from '../lib/metrics.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { TtlCache } from '../lib/ttl-cache.js';
 import type { RealtimeLink } from '../shared/realtime-publisher.js';
@@ -30,6 +31,8 @@ export interface AppDeps {
   realtime: RealtimeLink;
   /** The domains' run-time contributions (server/composition.ts `contributions`). */
   contributions: Contributions;
+  /** Prometheus metrics (server/lib/metrics.ts); unset unless METRICS_PORT or METRICS_TOKEN is. */
+  metrics?: Metrics;
 }
 
 export interface Context extends AppDeps {

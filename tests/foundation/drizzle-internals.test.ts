@@ -71,6 +71,33 @@ describe('drizzle internals contract', () => {
     }
   });
 
+  it('times every statement through queryWithCache: execute, prepared, in a transaction', async () => {
+    const seen: number[] = [];
+    const slow: string[] = [];
+    database.queries.onDuration = (seconds) => seen.push(seconds);
+    database.queries.slowQueryMs = 0.000_001;
+    database.queries.onSlowQuery = (query) => slow.push(query.statement);
+    try {
+      await database.db.execute(sql`select 1 as one`);
+      await preparedObjectRows(database.db, statement).execute({ word: 'fir', n: 1 });
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`select 2 as two`);
+        expect(database.queries.pool().inUse, 'an open transaction holds a connection').toBe(1);
+      });
+    } finally {
+      database.queries.onDuration = undefined;
+      database.queries.slowQueryMs = 0;
+      database.queries.onSlowQuery = undefined;
+    }
+    expect(seen.length, upgradeHint).toBe(3);
+    expect(slow, upgradeHint).toEqual([
+      'select ? as one',
+      'select $1::text as some_word, $2::int + ? as',
+      'select ? as two',
+    ]);
+    expect(database.queries.pool()).toMatchObject({ inUse: 0, waiting: 0 });
+  });
+
   it('is the only module that touches the session internals', () => {
     const offenders: string[] = [];
     for (const folder of ['server/', 'db/', 'web/', 'scripts/']) {

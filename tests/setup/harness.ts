@@ -14,6 +14,7 @@ import { contributions, type AppRouter } from '../../server/composition.js';
 import { createRealtimeLink } from '../../server/shared/realtime-publisher.js';
 import { pendingMagicLinks } from '../../server/domains/auth/service.js';
 import { acquireTestDatabase } from './database.js';
+import { createConfiguredMetrics } from '../../server/deps.js';
 import { recordAnswers } from '../contract/observed-answers.js';
 
 export class CapturingMailer implements Mailer {
@@ -107,6 +108,8 @@ export async function createTestApp(
   const clock = new ManualClock(new Date());
   const mailer = new CapturingMailer();
   const log = overrides.log ?? createLogger(config.LOG_LEVEL);
+  // Only when the test asks for them (METRICS_TOKEN / METRICS_PORT), as the server does.
+  const metrics = await createConfiguredMetrics(config, database);
   const deps: AppDeps = {
     database,
     config,
@@ -116,6 +119,7 @@ export async function createTestApp(
     cache: new TtlCache(clock),
     realtime: createRealtimeLink(),
     contributions,
+    ...(metrics ? { metrics } : {}),
   };
   const { app, openApiDocument } = createApp(deps);
   recordAnswers(app); // tests/contract/: every /api answer must be declared by the document
