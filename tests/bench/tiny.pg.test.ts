@@ -47,6 +47,11 @@ const tinyBenches: TinyBench[] = [
   { name: 'events', script: 'bench/events.ts', checks: ['events:'] },
   { name: 'load', script: 'bench/load/load.ts', checks: ['load:'] },
   { name: 'soak', script: 'bench/soak/soak.ts', checks: ['soak:'] },
+  {
+    name: 'startup',
+    script: 'bench/startup/run.ts',
+    checks: ['startup pg-warm: 1 starts healthy', 'startup pglite-cold: 1 starts healthy', 'startup:'],
+  },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

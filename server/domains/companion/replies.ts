@@ -1,7 +1,7 @@
 // Where a reply comes from: the configured OpenAI-compatible provider, streamed through the
 // official `openai` package, or (no COMPANION_BASE_URL) the embedded retrieval answer built from
 // the library items themselves. Both yield text pieces and stop when `signal` aborts.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { Config } from '../../config.js';
 import type { CompanionRole } from '../../../db/schema/index.js';
 import type { LibraryItem } from './retrieval.js';
@@ -63,12 +63,19 @@ async function* embeddedReply(request: ReplyRequest): AsyncGenerator<string> {
   }
 }
 
+/** The `openai` package, loaded with the first provider reply, not at start (~120 ms, ~9 MB). */
+let openaiModule: Promise<typeof import('openai')> | undefined;
+async function loadOpenAI() {
+  openaiModule ??= import('openai');
+  return (await openaiModule).default;
+}
+
 const clients = new WeakMap<Config, OpenAI>();
 
-function clientFor(config: Config): OpenAI {
+function clientFor(OpenAIClient: typeof OpenAI, config: Config): OpenAI {
   let client = clients.get(config);
   if (!client) {
-    client = new OpenAI({
+    client = new OpenAIClient({
       baseURL: config.COMPANION_BASE_URL,
       // Local servers (Ollama, llama.cpp) take any key; the package insists on one.
       apiKey: config.COMPANION_API_KEY ?? 'unused',
@@ -82,9 +89,10 @@ function clientFor(config: Config): OpenAI {
 }
 
 async function* providerReply(config: Config, request: ReplyRequest): AsyncGenerator<string> {
+  const OpenAIClient = await loadOpenAI();
   let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
   try {
-    stream = await clientFor(config).chat.completions.create(
+    stream = await clientFor(OpenAIClient, config).chat.completions.create(
       {
         model: config.COMPANION_MODEL!,
         stream: true,
@@ -97,7 +105,7 @@ async function* providerReply(config: Config, request: ReplyRequest): AsyncGener
       { signal: request.signal },
     );
   } catch (error) {
-    throw describeProviderFailure(error, request.signal);
+    throw describeProviderFailure(OpenAIClient, error, request.signal);
   }
   try {
     for await (const chunk of stream) {
@@ -105,15 +113,15 @@ async function* providerReply(config: Config, request: ReplyRequest): AsyncGener
       if (text) yield text;
     }
   } catch (error) {
-    throw describeProviderFailure(error, request.signal);
+    throw describeProviderFailure(OpenAIClient, error, request.signal);
   }
 }
 
 /** Never the provider's own error text: it may quote the prompt. */
-function describeProviderFailure(error: unknown, signal: AbortSignal): ProviderError {
+function describeProviderFailure(OpenAIClient: typeof OpenAI, error: unknown, signal: AbortSignal): ProviderError {
   if (signal.aborted)
     return new ProviderError('The language model took too long to answer, or the request was cancelled.');
-  if (error instanceof OpenAI.APIError && error.status)
+  if (error instanceof OpenAIClient.APIError && error.status)
     return new ProviderError(`The language model answered with HTTP ${error.status}; try again later.`);
   return new ProviderError('The language model could not be reached or broke off its answer; try again later.');
 }
