@@ -66,4 +66,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node is PID 1 and handles SIGTERM itself (graceful drain, docs/operations.md); no npm in between.
 # The API alone; `dist/server/main.js --web` adds the web front end, `dist/web/main.js` is the web alone.
-CMD ["node", "--enable-source-maps", "dist/server/main.js"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=16", "dist/server/main.js"]

@@ -80,8 +80,18 @@ describe('compose.yaml', () => {
     const { services } = compose;
     expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'proxy', 's3', 'web']);
     expect(services.api!.deploy?.replicas).toBe(2);
-    expect(services.api!.command).toEqual(['node', '--enable-source-maps', 'dist/server/main.js']);
-    expect(services.web!.command).toEqual(['node', '--enable-source-maps', 'dist/web/main.js']);
+    expect(services.api!.command).toEqual([
+      'node',
+      '--enable-source-maps',
+      '--max-semi-space-size=16',
+      'dist/server/main.js',
+    ]);
+    expect(services.web!.command).toEqual([
+      'node',
+      '--enable-source-maps',
+      '--max-semi-space-size=16',
+      'dist/web/main.js',
+    ]);
     expect(services.postgres!.image).toMatch(/^postgis\/postgis:\d+-3\.\d+$/);
     expect(services.s3!.image).toMatch(/^chrislusf\/seaweedfs:\d/);
     expect(services.proxy!.image).toMatch(/^caddy:2/);
@@ -176,7 +186,9 @@ describe('Dockerfile', () => {
     expect(dockerfile).toContain('ARG NODE_IMAGE=node:24-bookworm-slim');
     expect(dockerfile.match(/^FROM /gm)!.length).toBeGreaterThanOrEqual(3);
     expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "--enable-source-maps", "dist\/server\/main.js"\]$/m);
+    expect(dockerfile).toMatch(
+      /^CMD \["node", "--enable-source-maps", "--max-semi-space-size=16", "dist\/server\/main.js"\]$/m,
+    );
     const envLines = dockerfile.split('\n').filter((line) => /^(ENV|ARG)\b|^\s{4}[A-Z_]+=/.test(line));
     expect(envLines.join('\n')).not.toMatch(/SECRET|KEYS|PASSWORD|DATABASE_URL/);
   });

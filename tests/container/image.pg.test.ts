@@ -101,6 +101,7 @@ describe.skipIf(!hasPodman)('the container image', () => {
       tag,
       'node',
       '--enable-source-maps',
+      '--max-semi-space-size=16',
       'dist/server/main.js',
       '--web',
     ]);
