@@ -207,6 +207,7 @@ export interface PushOutboxJob {
 export function createPushOutboxJob(
   deps: { push: WebPushSender; log: Logger; database: Database },
   kinds: readonly PushKind[],
+  options: { batch?: number } = {},
 ): PushOutboxJob {
   const handlers = new Map(kinds.map((k) => [k.kind, k]));
   return {
@@ -216,7 +217,7 @@ export function createPushOutboxJob(
     concurrent: true,
     intervalMs: 3_000,
     async run(tx, now) {
-      const { fresh, stale } = await claimOutbox(deps.database, tx, kinds, now);
+      const { fresh, stale } = await claimOutbox(deps.database, tx, kinds, now, options.batch);
       // Without Web Push configured nothing can be sent: the outbox is still drained.
       const plan =
         deps.push.enabled && fresh.length > 0

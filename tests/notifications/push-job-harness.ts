@@ -31,7 +31,7 @@ export type PushKindFactory = (deps: {
 }) => PushKind;
 
 /** The outbox job with only these kinds (the rows of other kinds stay where they are). */
-export function outboxJobOf(t: TestApp, kinds: readonly PushKindFactory[]) {
+export function outboxJobOf(t: TestApp, kinds: readonly PushKindFactory[], options: { batch?: number } = {}) {
   const deps = {
     push: createWebPushSender({ config: t.config, log: t.deps.log }),
     log: t.deps.log,
@@ -41,6 +41,7 @@ export function outboxJobOf(t: TestApp, kinds: readonly PushKindFactory[]) {
   return createPushOutboxJob(
     deps,
     kinds.map((make) => make(deps)),
+    options,
   );
 }
 
