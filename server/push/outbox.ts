@@ -119,9 +119,9 @@ interface Plan {
 /**
  * Claims up to a batch of due rows of these kinds: each gets an attempt counted and its
  * `notBefore` moved past the backoff, in the caller's transaction. Stale rows (due for longer
- * than PUSH_STALE_AFTER_MS, of a kind that goes stale) are deleted and counted instead. Rows another transaction holds are skipped (SKIP LOCKED), and a row claimed
- * and committed by another worker is no longer due (PostgreSQL rechecks the condition on the
- * row's newest version).
+ * than PUSH_STALE_AFTER_MS, of a kind that goes stale) are deleted and counted instead. Rows
+ * another transaction holds are skipped (SKIP LOCKED), and a row claimed and committed by another
+ * worker is no longer due (PostgreSQL rechecks the condition on the row's newest version).
  */
 export async function claimOutbox(
   database: Database,
