@@ -156,8 +156,8 @@ export const eventPushChanges = ['cancelled', 'changed'] as const;
  *   other members, an event's members going); set for one member (a friend invite's issuer, a
  *   reporter, a reminder, or a fan-out's retry for the one member it failed for).
  * - `actorId`, `change`: an event update's author (not told) and what changed (a cancellation wins).
- * - `attempts`, `notBefore`: a claim counts an attempt and moves `notBefore` past the backoff, so
- *   another worker leaves it alone while it is sent and retries it only if it was not deleted.
+ * - `attempts`, `notBefore`: a claim deletes the row; a member whose send failed is written back
+ *   (their own row) with the attempt counted and `notBefore` past the backoff.
  * - a row due for longer than the stale limit (no job ran) is dropped, not announced late.
  *
  * The hot writer is a message send, so the table keeps few indexes: the identity key, the claim

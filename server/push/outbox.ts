@@ -9,13 +9,13 @@
 // What differs is a domain's PushKind: who receives a row, with what text, gated by which
 // preference, under which collapse key (server/domains/*/…-pushes.ts).
 //
-// Delivery is at least once per member, not exactly once: a claim moves the row's `notBefore`
-// past a backoff and counts an attempt; the row is deleted once its pushes went out. A process
-// that dies between the claim and that delete leaves the row to be claimed again after the
-// backoff (the push's topic, where it has one, makes a repeat replace the first on a device).
-// A member is retried when none of their browsers was reached and at least one send failed (a
-// member reached on one browser is done); a fan-out row that failed for some members becomes one
-// row per such member, so the others are not told twice.
+// A claim deletes its rows (in the job's transaction; the sends follow its commit), so a row is
+// never sent twice, by two workers or after a crash: a process that dies between the commit and
+// the sends loses those pushes instead, as the queues this replaced did. A member is retried when
+// none of their browsers was reached and at least one send failed (a member reached on one
+// browser is done; a 404/410 is not a failure): a row for that member alone is written back with
+// the attempt counted and `notBefore` past the backoff, so the others of a fan-out are not told
+// twice. After MAX_ATTEMPTS the member is given up on.
 import { sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import type { Database, Tx } from '../../db/client.js';
@@ -31,14 +31,14 @@ export const OUTBOX_BATCH = 200;
  * late. Counted from `notBefore`: a retry is not stale for having waited out its backoff.
  */
 export const PUSH_STALE_AFTER_MS = 15 * 60_000;
-/** Claims of one row before it is given up on (the first send and three retries). */
+/** Sends to one member before they are given up on (the first and three retries). */
 export const MAX_ATTEMPTS = 4;
-/** The wait after the first claim; each further claim waits four times longer (30 s, 2 min, 8 min). */
+/** The wait after the first failed send; each further one waits four times longer (30 s, 2 min, 8 min). */
 export const BACKOFF_BASE_MS = 30_000;
 /** Pushes in flight at once. */
 const PARALLEL = 16;
 
-/** The wait before a row claimed for the `attempt`-th time (1-based) may be claimed again. */
+/** The wait before a member whose `attempt`-th send (1-based) failed is tried again. */
 export const backoffMs = (attempt: number) => BACKOFF_BASE_MS * 4 ** (attempt - 1);
 
 /** A claimed row, as the handlers see it (snake_case, as the claim returns it). */
@@ -100,7 +100,7 @@ export interface OutboxSummary extends Record<string, number> {
   stale: number;
   goneSubscriptions: number;
   failedPushes: number;
-  /** Rows kept (or written, one per failed member of a fan-out) for another attempt. */
+  /** Members written back for another attempt. */
   retried: number;
   /** Members given up on after MAX_ATTEMPTS failed sends. */
   dropped: number;
@@ -117,11 +117,9 @@ interface Plan {
 }
 
 /**
- * Claims up to a batch of due rows of these kinds: each gets an attempt counted and its
- * `notBefore` moved past the backoff, in the caller's transaction. Stale rows (due for longer
- * than PUSH_STALE_AFTER_MS, of a kind that goes stale) are deleted and counted instead. Rows
- * another transaction holds are skipped (SKIP LOCKED), and a row claimed and committed by another
- * worker is no longer due (PostgreSQL rechecks the condition on the row's newest version).
+ * Takes up to a batch of due rows of these kinds off the outbox, in the caller's transaction (rows
+ * another transaction holds are skipped: SKIP LOCKED). Those due for longer than
+ * PUSH_STALE_AFTER_MS, of a kind that goes stale, are counted and dropped.
  */
 export async function claimOutbox(
   database: Database,
@@ -130,43 +128,31 @@ export async function claimOutbox(
   now: Date,
   batch = OUTBOX_BATCH,
 ): Promise<{ fresh: OutboxRow[]; stale: number }> {
-  const at = now.toISOString();
-  const staleBefore = new Date(now.getTime() - PUSH_STALE_AFTER_MS).toISOString();
-  const list = (of: readonly PushOutboxKind[]) =>
-    sql.join(
-      of.map((k) => sql`${k}`),
-      sql`, `,
-    );
-  const kindList = list(kinds.map((k) => k.kind));
-  const staling = kinds.filter((k) => k.goesStale !== false).map((k) => k.kind);
-  const stale =
-    staling.length === 0
-      ? []
-      : await database.rows<{ id: number }>(
-          sql`
-            delete from push_outbox o
-            where o.id in (
-              select id from push_outbox
-              where kind in (${list(staling)}) and not_before < ${staleBefore}::timestamptz
-              order by not_before, id limit ${batch} for update skip locked)
-            returning o.id`,
-          tx,
-        );
-  const claimed = await database.rows<OutboxRow>(
+  const kindList = sql.join(
+    kinds.map((k) => sql`${k.kind}`),
+    sql`, `,
+  );
+  const taken = await database.rows<OutboxRow>(
     sql`
-      update push_outbox o
-      set attempts = o.attempts + 1,
-          not_before = ${at}::timestamptz + ${BACKOFF_BASE_MS}::float8 * power(4, o.attempts) * interval '1 millisecond'
+      delete from push_outbox o
       where o.id in (
         select id from push_outbox
-        where kind in (${kindList}) and not_before <= ${at}::timestamptz
+        where kind in (${kindList}) and not_before <= ${now.toISOString()}::timestamptz
         order by not_before, id limit ${batch} for update skip locked)
-        and o.not_before <= ${at}::timestamptz
       returning o.id, o.kind, o.subject_id, o.recipient_id, o.actor_id, o.change, o.attempts, o.not_before, o.created_at`,
     tx,
   );
-  const fresh = claimed.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts) }));
-  return { fresh, stale: stale.length };
+  const staleBefore = now.getTime() - PUSH_STALE_AFTER_MS;
+  const staling = new Set(kinds.filter((k) => k.goesStale !== false).map((k) => k.kind));
+  const fresh = taken
+    .map((row) => ({
+      ...row,
+      id: Number(row.id),
+      attempts: Number(row.attempts),
+      not_before: new Date(row.not_before),
+    }))
+    .filter((row) => !(staling.has(row.kind) && row.not_before.getTime() < staleBefore));
+  return { fresh, stale: taken.length - fresh.length };
 }
 
 /** Works out the deliveries of the claimed rows, kind by kind, and the browsers they go to. */
@@ -223,18 +209,11 @@ export function createPushOutboxJob(
         deps.push.enabled && fresh.length > 0
           ? await planSends(tx, handlers, fresh, now)
           : { deliveries: [], sends: [] };
-      const claimed = deps.push.enabled ? fresh : [];
-      const drained = deps.push.enabled ? [] : fresh.map((row) => row.id);
-      if (drained.length > 0)
-        await deps.database.rows(
-          sql`delete from push_outbox where id = any(${`{${drained.join(',')}}`}::bigint[])`,
-          tx,
-        );
-      return { summary: { stale }, afterCommit: () => deliver(claimed, plan) };
+      return { summary: { stale }, afterCommit: () => deliver(deps.push.enabled ? fresh : [], plan, now) };
     },
   };
 
-  async function deliver(rows: OutboxRow[], plan: Plan): Promise<Omit<OutboxSummary, 'stale'>> {
+  async function deliver(rows: OutboxRow[], plan: Plan, claimedAt: Date): Promise<Omit<OutboxSummary, 'stale'>> {
     const { deliveries, sends } = plan;
     const outcomes: ('delivered' | 'gone' | 'failed')[] = [];
     for (let i = 0; i < sends.length; i += PARALLEL) {
@@ -263,42 +242,36 @@ export function createPushOutboxJob(
     await deleteGoneSubscriptions(deps.database.db, gone);
 
     const byId = new Map(rows.map((row) => [row.id, row]));
-    const failedByRow = new Map<number, string[]>();
+    const retries: { row: OutboxRow; userId: string }[] = [];
     const missed: PushMiss[] = [];
     let dropped = 0;
     for (const delivery of deliveries) {
       if (reached.has(delivery)) continue;
       const row = byId.get(delivery.rowId)!;
-      if (failing.has(delivery) && row.attempts < MAX_ATTEMPTS)
-        failedByRow.set(row.id, [...(failedByRow.get(row.id) ?? []), delivery.userId]);
+      if (failing.has(delivery) && row.attempts + 1 < MAX_ATTEMPTS) retries.push({ row, userId: delivery.userId });
       else {
         if (failing.has(delivery)) dropped += 1;
         missed.push({ row, userId: delivery.userId });
       }
     }
-    const finished: number[] = [];
-    let retried = 0;
-    for (const row of rows) {
-      const members = failedByRow.get(row.id);
-      if (!members) finished.push(row.id);
-      // A member's own row stays as claimed: due again once its backoff has passed.
-      else if (row.recipient_id) retried += 1;
-      else {
-        // A fan-out that failed for some members: one row each for those, as claimed (same
-        // attempts, same backoff), and the fan-out row goes.
-        retried += members.length;
-        await deps.database.rows(sql`
-          insert into push_outbox (kind, subject_id, recipient_id, actor_id, change, attempts, not_before, created_at)
-          select ${row.kind}, ${row.subject_id}::uuid, u.id, ${row.actor_id}::uuid, ${row.change}, ${row.attempts},
-                 ${new Date(row.not_before).toISOString()}::timestamptz, ${new Date(row.created_at).toISOString()}::timestamptz
-          from unnest(${`{${members.join(',')}}`}::uuid[]) as u(id)
-          -- A member deleted meanwhile is not written back.
-          where exists (select 1 from users where users.id = u.id)`);
-        finished.push(row.id);
-      }
+    // Each member to retry gets a row of their own, the attempt counted, due after the backoff.
+    if (retries.length > 0) {
+      const values = sql.join(
+        retries.map(({ row, userId }) => {
+          const attempts = row.attempts + 1;
+          const notBefore = new Date(claimedAt.getTime() + backoffMs(attempts)).toISOString();
+          return sql`(${row.kind}, ${row.subject_id}::uuid, ${userId}::uuid, ${row.actor_id}::uuid, ${row.change}, ${attempts}::int, ${notBefore}::timestamptz, ${new Date(row.created_at).toISOString()}::timestamptz)`;
+        }),
+        sql`, `,
+      );
+      await deps.database.rows(sql`
+        insert into push_outbox (kind, subject_id, recipient_id, actor_id, change, attempts, not_before, created_at)
+        select v.kind, v.subject_id, v.recipient_id, v.actor_id, v.change, v.attempts, v.not_before, v.created_at
+        from (values ${values}) as v(kind, subject_id, recipient_id, actor_id, change, attempts, not_before, created_at)
+        -- A member deleted meanwhile is not written back.
+        where exists (select 1 from users where users.id = v.recipient_id)`);
     }
-    if (finished.length > 0)
-      await deps.database.rows(sql`delete from push_outbox where id = any(${`{${finished.join(',')}}`}::bigint[])`);
+    const retried = retries.length;
     for (const [kind, handler] of handlers) {
       const mine = missed.filter((miss) => miss.row.kind === kind);
       if (mine.length > 0 && handler.missed) await handler.missed(deps.database, mine);

@@ -1,12 +1,13 @@
 // Two workers on one push outbox (server/push/outbox.ts): on PostgreSQL the outbox job runs in
 // every process at once (no advisory lock), so its claim must never hand one row to two of them.
-// A claim held open is skipped by the other worker (SKIP LOCKED), a committed claim is no longer
-// due, and two jobs run side by side send each member exactly one push per message.
+// A claim held open is skipped by the other worker (SKIP LOCKED), a committed claim has taken its
+// rows, and two jobs run side by side send each member exactly one push per message.
 // PostgreSQL only: PGlite has one connection, and the runner's lock keeps it single-worker.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { messagePushKind } from '../../server/domains/conversations/message-pushes.js';
 import { createJobRunner } from '../../server/jobs/runner.js';
+import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import { claimOutbox } from '../../server/push/outbox.js';
 import { befriend, send, startConversation } from '../messaging/helpers.js';
 import { createMember, type TestApp } from '../setup/harness.js';
@@ -24,7 +25,7 @@ beforeAll(() => {
 const messageKind = [{ kind: 'message' as const }];
 
 describe('two workers on the push outbox (PostgreSQL)', () => {
-  it('never claim the same row: an open claim is skipped, a committed one is no longer due', async () => {
+  it('never claim the same row: an open claim is skipped, a committed one has taken its rows', async () => {
     const [ana, ben] = await Promise.all([createMember(t, { prefix: 'ana' }), createMember(t, { prefix: 'ben' })]);
     await befriend(t, ana!, ben!);
     const direct = await startConversation(t, ana!, [ben!]);
@@ -56,10 +57,36 @@ describe('two workers on the push outbox (PostgreSQL)', () => {
     expect(a).toHaveLength(3);
     expect(b).toHaveLength(3);
     expect(a.filter((id) => b.includes(id))).toEqual([]);
-    // Both committed: nothing is due until the backoff has passed.
+    // Both committed: the rows are gone.
     const c = await database.db.transaction(async (tx) => (await claimOutbox(database, tx, messageKind, now)).fresh);
     expect(c).toEqual([]);
     await database.rows(sql`delete from push_outbox where kind = 'message'`);
+  });
+
+  it('runs while another process holds the job lock (the runner takes none for it on PostgreSQL)', async () => {
+    const job = outboxJobOf(t, [messagePushKind]);
+    expect(job.concurrent).toBe(true);
+    const runner = createJobRunner({ database: t.deps.database, clock: t.clock, log: t.deps.log }, [job]);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holder = t.deps.database.db.transaction(async (tx) => {
+      await t.deps.database.rows(sql`select pg_advisory_xact_lock(${ADVISORY_LOCKS.pushOutbox})`, tx);
+      locked();
+      await released;
+    });
+    await isLocked;
+    try {
+      expect(await runner.runOnce(job)).not.toBeNull();
+    } finally {
+      release();
+      await holder;
+    }
   });
 
   it('send each member one push per message when two jobs run side by side', async () => {
