@@ -21,16 +21,16 @@ export const ADVISORY_LOCKS = {
   unattachedImageUploadsSweep: 7_310_711,
   /** Job: delete friend invite codes past their expiry (server/domains/friends/invite-sweep.ts). */
   expiredFriendInvitesSweep: 7_310_201,
-  /** Job: Web Push event reminders ~24 h ahead, once per member and event (server/domains/events/event-reminders.ts). */
+  /** Job: event reminders ~24 h ahead, once per member and event, into push_outbox (server/domains/events/event-reminders.ts). */
   eventReminders: 7_310_202,
-  /** Job: Web Push for event cancellations and changes, from event_push_queue (server/domains/events/event-update-pushes.ts). */
-  eventUpdatePushes: 7_310_203,
-  /** Job: Web Push for accepted friend invites and report outcomes, from member_push_queue (server/domains/notifications/member-pushes.ts). */
-  memberPushes: 7_310_204,
+  /**
+   * Job: every Web Push, from push_outbox (server/push/outbox.ts). Taken on PGlite only: on
+   * PostgreSQL the job claims rows with SKIP LOCKED and runs in every process at once. Retired,
+   * never to be reused: 7_310_203, 7_310_204, 7_310_402 (the per-kind push jobs it replaced).
+   */
+  pushOutbox: 7_310_205,
   /** Job: delete messages past their expiresAt (server/domains/conversations/messages-sweep.ts). */
   expiredMessagesSweep: 7_310_401,
-  /** Job: Web Push for new messages, from message_push_queue (server/domains/conversations/message-pushes.ts). */
-  messagePushes: 7_310_402,
   /** Job: delete report snapshots' private text when its retention ends (server/domains/reports/texts-sweep.ts). */
   reportTextsSweep: 7_310_501,
   /**

@@ -39,6 +39,7 @@ import { statsManifest } from './domains/stats/manifest.js';
 import { uploadsManifest } from './domains/uploads/manifest.js';
 import type { AnyJob } from './jobs/runner.js';
 import { platformJobs } from './jobs/sweeps.js';
+import { createPushOutboxJob, type PushKind } from './push/outbox.js';
 import { mergeRouters, router } from './trpc/init.js';
 
 /**
@@ -109,9 +110,24 @@ export type AppRouter = typeof appRouter;
 /** The routes the REST adapter cannot serve, in mount order. */
 export const rawRoutes = domainManifests.flatMap((m: DomainManifest) => m.rawRoutes ?? []);
 
-/** Every periodic job the server runs: the platform's sweeps, then each domain's. */
+/** Every periodic job the server runs: the platform's sweeps, each domain's, then the push outbox. */
 export function createJobs(deps: JobDeps): AnyJob[] {
-  return [...platformJobs, ...domainManifests.flatMap((m: DomainManifest) => (m.jobs ?? []).map((make) => make(deps)))];
+  return [
+    ...platformJobs,
+    ...domainManifests.flatMap((m: DomainManifest) => (m.jobs ?? []).map((make) => make(deps))),
+    createPushOutboxJob(deps, createPushKinds(deps)),
+  ];
+}
+
+/** Every kind of push the domains queue in the push outbox (one handler per kind). */
+export function createPushKinds(deps: JobDeps): PushKind[] {
+  const kinds = domainManifests.flatMap((m: DomainManifest) => (m.pushKinds ?? []).map((make) => make(deps)));
+  const seen = new Set<string>();
+  for (const { kind } of kinds) {
+    if (seen.has(kind)) throw new Error(`push kind ${kind} listed twice`);
+    seen.add(kind);
+  }
+  return kinds;
 }
 
 function collectReportTargets(manifests: readonly DomainManifest[]): DomainContributions['reportTargets'] {

@@ -130,13 +130,13 @@ export function traceSlowQueries(database: Database, slowQueryMs: number, log: L
  */
 export async function createConfiguredMetrics(config: Config, database: Database): Promise<Metrics | undefined> {
   if (config.METRICS_PORT === undefined && config.METRICS_TOKEN === undefined) return undefined;
-  const [{ createMetrics }, { pushQueueDepth }] = await Promise.all([
+  const [{ createMetrics }, { pushOutboxDepth }] = await Promise.all([
     import('./lib/metrics.js'),
-    import('./push/push-queue.js'),
+    import('./push/outbox.js'),
   ]);
   const metrics = createMetrics({
     pool: () => database.queries.pool(),
-    pushQueueDepth: () => pushQueueDepth(database),
+    pushQueueDepth: () => pushOutboxDepth(database),
   });
   database.queries.onDuration = (seconds) => metrics.observeQuery(seconds);
   return metrics;

@@ -1,11 +1,22 @@
 // Notifications: a member's preferences, their push subscriptions and devices, the record of
-// event reminders already sent (so a restart never sends one twice) and the queue of new messages
-// whose pushes have not gone out yet.
-import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+// event reminders already sent (so a restart never sends one twice) and the outbox of pushes that
+// have not gone out yet.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt, idColumn } from './columns.js';
 import { events } from './events.js';
-import { messages } from './messaging.js';
 
 /** What a member can be notified about. */
 export const notificationKinds = [
@@ -122,62 +133,57 @@ export const eventReminderDeliveries = pgTable(
   (t) => [primaryKey({ columns: [t.eventId, t.userId] }), index('event_reminder_deliveries_user_id_idx').on(t.userId)],
 );
 
-/**
- * Messages waiting for their push notifications (server/domains/conversations/message-pushes.ts). A row is written
- * in the transaction that stores the message and deleted by the job that sends its pushes; a
- * message deleted or expired before then takes its row with it. Only ids: nothing of the text.
- */
-export const messagePushQueue = pgTable('message_push_queue', {
-  messageId: uuid()
-    .primaryKey()
-    .references(() => messages.id, { onDelete: 'cascade' }),
-  queuedAt: createdAt(),
-});
+/** What a queued push is about; each kind has one handler (server/push/outbox.ts, PushKind). */
+export const pushOutboxKinds = [
+  'message',
+  'eventUpdate',
+  'eventReminder',
+  'friendInviteAccepted',
+  'reportOutcome',
+] as const;
+export type PushOutboxKind = (typeof pushOutboxKinds)[number];
 
 export const eventPushChanges = ['cancelled', 'changed'] as const;
 
 /**
- * Changes to events waiting for their push notifications (server/domains/events/event-update-pushes.ts):
- * a cancellation, or a new time or place, written in the transaction that changes the event and
- * deleted by the job that sends the pushes. `actorId` is who made it (they are not told).
+ * Pushes waiting to go out (server/push/outbox.ts): one row per thing that happened, written in
+ * the transaction where it happened, claimed in batches by the one push job and deleted once
+ * sent, found moot or given up on. Only ids: nothing of any text.
+ *
+ * - `subjectId`: what it is about: the message, the event, the new friend, the report. No foreign
+ *   key (it names rows of several tables): a handler finds a subject gone and sends nothing.
+ * - `recipientId`: null for a fan-out (the handler works out who receives it: a conversation's
+ *   other members, an event's members going); set for one member (a friend invite's issuer, a
+ *   reporter, a reminder, or a fan-out's retry for the one member it failed for).
+ * - `actorId`, `change`: an event update's author (not told) and what changed (a cancellation wins).
+ * - `attempts`, `notBefore`: a claim deletes the row; a member whose send failed is written back
+ *   (their own row) with the attempt counted and `notBefore` past the backoff.
+ * - a row due for longer than the stale limit (no job ran) is dropped, not announced late.
+ *
+ * The hot writer is a message send, so the table keeps few indexes: the identity key, the claim
+ * order, and two partial ones that message rows (no recipient) never touch.
  */
-export const eventPushQueue = pgTable(
-  'event_push_queue',
+export const pushOutbox = pgTable(
+  'push_outbox',
   {
-    id: idColumn(),
-    eventId: uuid()
-      .notNull()
-      .references(() => events.id, { onDelete: 'cascade' }),
-    change: text({ enum: eventPushChanges }).notNull(),
-    actorId: uuid(),
-    queuedAt: createdAt(),
-  },
-  // The cascade from a deleted event finds its rows by this.
-  (t) => [index('event_push_queue_event_id_idx').on(t.eventId)],
-);
-
-/** Notifications for one known member, queued where they happen. */
-export const memberPushKinds = ['friendInvitesAccepted', 'reportOutcomes'] as const;
-
-/**
- * Pushes for one member waiting to go out (server/domains/notifications/member-pushes.ts): someone accepted their
- * friend invite (`subjectId`: the new friend), or a report they filed was decided (`subjectId`:
- * the report). Written in the transaction where it happens, deleted by the job that sends it.
- */
-export const memberPushQueue = pgTable(
-  'member_push_queue',
-  {
-    id: idColumn(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text({ enum: memberPushKinds }).notNull(),
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text({ enum: pushOutboxKinds }).notNull(),
     subjectId: uuid().notNull(),
-    queuedAt: createdAt(),
+    recipientId: uuid().references(() => users.id, { onDelete: 'cascade' }),
+    actorId: uuid(),
+    change: text({ enum: eventPushChanges }),
+    attempts: integer().notNull().default(0),
+    notBefore: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
-  // Account deletion finds a member's rows (the cascade) and the rows naming them by these.
   (t) => [
-    index('member_push_queue_user_id_idx').on(t.userId),
-    index('member_push_queue_subject_id_idx').on(t.subjectId),
+    // The claim: the oldest rows due.
+    index('push_outbox_not_before_idx').on(t.notBefore, t.id),
+    // Account deletion: the cascade finds a member's rows by this.
+    index('push_outbox_recipient_id_idx').on(t.recipientId).where(sql`${t.recipientId} is not null`),
+    // Account deletion: rows naming the deleted member as a new friend.
+    index('push_outbox_friend_subject_idx').on(t.subjectId).where(sql`${t.kind} = 'friendInviteAccepted'`),
   ],
 );
+
+export type PushOutboxRow = typeof pushOutbox.$inferSelect;

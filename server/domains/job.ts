@@ -10,6 +10,11 @@ export interface JobSchedule {
   /** Its id in db/advisory-locks.ts, for pg_try_advisory_xact_lock. */
   lockId: number;
   intervalMs: number;
+  /**
+   * The job is safe to run in several processes at once (it claims its rows with SKIP LOCKED): on
+   * PostgreSQL the runner then takes no lock. PGlite (one process, one connection) always locks.
+   */
+  concurrent?: boolean;
 }
 
 export interface Job extends JobSchedule {

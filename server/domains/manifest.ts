@@ -9,6 +9,7 @@ import type { Database, Tx } from '../../db/client.js';
 import type { Config } from '../config.js';
 import type { AnyJob } from './job.js';
 import type { Logger } from '../log.js';
+import type { PushKind } from '../push/outbox.js';
 import type { WebPushSender } from '../push/web-push.js';
 import type { AppDeps, Context } from '../trpc/context.js';
 import type { ReportTarget, ReportTargetType } from './reports/targets.js';
@@ -48,6 +49,8 @@ export interface DomainManifest {
   addsTo?: Record<string, AnyRouter>;
   rawRoutes?: readonly RawRoute[];
   jobs?: readonly ((deps: JobDeps) => AnyJob)[];
+  /** Kinds of push this domain queues in the push outbox; one job sends them all (server/push/outbox.ts). */
+  pushKinds?: readonly ((deps: JobDeps) => PushKind)[];
   accountCleaners?: readonly AccountDataCleaner[];
   reportTargets?: readonly ReportTarget[];
 }

@@ -1,5 +1,7 @@
 // Periodic background work. Every process schedules every job, but each run takes a
-// PostgreSQL advisory lock first, so across N processes one runs it at a time and the rest skip.
+// PostgreSQL advisory lock first, so across N processes one runs it at a time and the rest skip;
+// a job marked `concurrent` (the push outbox: it claims rows with SKIP LOCKED) runs without the
+// lock on PostgreSQL.
 import type { Config } from '../config.js';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
@@ -48,11 +50,13 @@ export function createJobRunner(
 
   async function runOnce(job: AnyJob): Promise<Record<string, number> | null> {
     const result = await deps.database.db.transaction(async (tx) => {
-      const [lock] = await deps.database.rows<{ locked: boolean }>(
-        sql`select pg_try_advisory_xact_lock(${job.lockId}) as locked`,
-        tx,
-      );
-      if (!lock?.locked) return null;
+      if (!(job.concurrent && deps.database.kind === 'postgres')) {
+        const [lock] = await deps.database.rows<{ locked: boolean }>(
+          sql`select pg_try_advisory_xact_lock(${job.lockId}) as locked`,
+          tx,
+        );
+        if (!lock?.locked) return null;
+      }
       return job.run(tx, deps.clock.now(), deps.config && { config: deps.config, log: deps.log });
     });
     if (result === null || !hasFollowUp(result)) return result;

@@ -1,13 +1,10 @@
 // The browsers a Web Push sender reaches: members' web subscriptions, looked up for a batch of
-// members, and deleted once their push service says they are gone; and sending a batch of
-// pushes, a few at a time. Shared by the senders (server/domains/events/event-reminders.ts,
-// message-pushes.ts, event-update-pushes.ts).
+// members, and deleted once their push service says they are gone. Used by the push outbox
+// (server/push/outbox.ts), which sends every kind of push.
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { pushSubscriptions } from '../../db/schema/index.js';
-import type { Database } from '../../db/client.js';
-import type { Logger } from '../log.js';
-import type { PushMessage, WebPushSender, WebPushTarget } from './web-push.js';
+import type { WebPushTarget } from './web-push.js';
 
 /** One registered browser of a member. */
 export interface MemberWebPushTarget extends WebPushTarget {
@@ -37,33 +34,4 @@ export async function webPushTargetsOf(db: DbOrTx, userIds: readonly string[]): 
 export async function deleteGoneSubscriptions(db: DbOrTx, subscriptionIds: readonly string[]): Promise<void> {
   if (subscriptionIds.length > 0)
     await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, [...subscriptionIds]));
-}
-
-/** Pushes in flight at once. */
-const PARALLEL = 16;
-
-/**
- * Sends each push once (no retry: a late notification helps less than the app's own lists),
- * deletes the subscriptions found gone, and logs failures under `what`. Returns a summary.
- */
-export async function sendPushes(
-  deps: { push: WebPushSender; database: Database; log: Logger },
-  sends: readonly { target: MemberWebPushTarget; message: PushMessage }[],
-  what: string,
-): Promise<{ sent: number; goneSubscriptions: number; failedPushes: number }> {
-  let sent = 0;
-  let failed = 0;
-  const gone: string[] = [];
-  for (let i = 0; i < sends.length; i += PARALLEL) {
-    const batch = sends.slice(i, i + PARALLEL);
-    const outcomes = await Promise.all(batch.map(({ target, message }) => deps.push.send(target, message)));
-    outcomes.forEach((outcome, j) => {
-      if (outcome === 'delivered') sent += 1;
-      else if (outcome === 'gone') gone.push(batch[j]!.target.subscriptionId);
-      else failed += 1;
-    });
-  }
-  await deleteGoneSubscriptions(deps.database.db, gone);
-  if (failed > 0) deps.log.warn({ failed }, `${what}: some pushes failed`);
-  return { sent, goneSubscriptions: gone.length, failedPushes: failed };
 }

@@ -6,8 +6,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { pushOutboxKinds } from '../../db/schema/notifications.js';
 import { reportTargetTypes } from '../../db/schema/reports.js';
-import { appRouter, contributions, domainManifests, rawRoutes } from '../../server/composition.js';
+import { appRouter, contributions, createPushKinds, domainManifests, rawRoutes } from '../../server/composition.js';
+import type { JobDeps } from '../../server/domains/manifest.js';
 import { importCycles } from '../../scripts/import-cycles.js';
 import { registeredJobs } from '../setup/registered-jobs.js';
 
@@ -78,11 +80,14 @@ describe('composition root', () => {
         'sweep-expired-messages',
         'sweep-report-texts',
         'event-reminders',
-        'message-pushes',
-        'event-update-pushes',
-        'member-pushes',
+        'push-outbox',
       ].sort(),
     );
+  });
+
+  it('sends every kind of queued push, each kind handled once', () => {
+    const kinds = createPushKinds({} as JobDeps).map((k) => k.kind);
+    expect([...kinds].sort()).toEqual([...pushOutboxKinds].sort());
   });
 
   it('runs every account-deletion cleaner, each once', () => {

@@ -1,7 +1,7 @@
 // The message POST is the hot write of the realtime path (bench/README.md, "The send path"): its
 // latency is the delivery latency. It is held to three round trips to PostgreSQL, counted on the
 // wire: the session lookup, the per-member write limit, and one statement that checks the
-// membership and stores the message with its push-queue row (autocommit: no BEGIN/COMMIT, so no
+// membership and stores the message with its push outbox row (autocommit: no BEGIN/COMMIT, so no
 // pooled connection is held between round trips). PostgreSQL only: PGlite has no wire.
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
@@ -119,8 +119,8 @@ describe('the rules the one statement keeps', () => {
     expect(answers.filter((res) => res.status === 201)).toHaveLength(LIMIT);
     expect(answers.filter((res) => res.status === 429)).toHaveLength(2 * LIMIT);
     const [stored] = await isolated!.database.rows<{ n: number; queued: number }>(
-      sql`select count(*)::int as n, count(q.message_id)::int as queued
-          from messages m left join message_push_queue q on q.message_id = m.id
+      sql`select count(*)::int as n, count(q.subject_id)::int as queued
+          from messages m left join push_outbox q on q.kind = 'message' and q.subject_id = m.id
           where m.conversation_id = ${pair._id}`,
     );
     expect(stored).toEqual({ n: LIMIT, queued: LIMIT });

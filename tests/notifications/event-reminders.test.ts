@@ -4,12 +4,13 @@
 import { sql } from 'drizzle-orm';
 import webPush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventReminderJob } from '../../server/domains/events/event-reminders.js';
+import { createEventReminderJob, eventReminderPushKind } from '../../server/domains/events/event-reminders.js';
 import { createJobRunner } from '../../server/jobs/runner.js';
 import { createWebPushSender } from '../../server/push/web-push.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
 import { createEvent, groveWithOrganizer } from '../events/helpers.js';
 import { makeFriends } from '../friends/helpers.js';
+import { outboxJobOf } from './push-job-harness.js';
 import { startTestPushService, subscribeBrowser, type TestPushService, webPushTestConfig } from './push-service.js';
 
 const HOUR = 3_600_000;
@@ -29,14 +30,18 @@ afterAll(async () => {
   await t.close();
 });
 
+/** The reminder scan, then the push outbox job that sends what it queued; both summaries. */
 function reminderJob() {
   const job = createEventReminderJob({
     push: createWebPushSender({ config: t.config, log: t.deps.log }),
-    log: t.deps.log,
     database: t.deps.database,
   });
-  const runner = createJobRunner({ database: t.deps.database, clock: t.clock, log: t.deps.log }, [job]);
-  return { job, run: () => runner.runOnce(job) };
+  const outbox = outboxJobOf(t, [eventReminderPushKind]);
+  const runner = createJobRunner({ database: t.deps.database, clock: t.clock, log: t.deps.log }, [job, outbox]);
+  return {
+    job,
+    run: async () => ({ ...(await runner.runOnce(job)), ...(await runner.runOnce(outbox)) }),
+  };
 }
 
 const subscribe = (member: TestMember) => subscribeBrowser(t, push, member);
@@ -160,7 +165,9 @@ describe('event reminders', () => {
     t.clock.set(new Date(Date.parse(event.startsAt) - 23 * HOUR));
     const first = await run();
     expect(first?.failedPushes).toBeGreaterThanOrEqual(1);
-    expect(await deliveries(event._id)).toBe(0);
+    // The claim stays while the push outbox retries the member (after its backoff).
+    expect(first).toMatchObject({ retried: 1 });
+    expect(await deliveries(event._id)).toBe(1);
     expect(pushesTo(friendEndpoint)).toEqual([]);
 
     push.answer(flakyEndpoint, 201);

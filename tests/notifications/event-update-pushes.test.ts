@@ -6,14 +6,14 @@
 // several changes before a run make one push, a cancellation winning. The job is run by hand.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEventUpdatePushJob } from '../../server/domains/events/event-update-pushes.js';
+import { eventUpdatePushKind } from '../../server/domains/events/event-update-pushes.js';
 import { createEvent, groveWithOrganizer } from '../events/helpers.js';
 import { createMember, type TestApp, type TestMember } from '../setup/harness.js';
 import type { TestPushService } from './push-service.js';
 import { usePushJobHarness } from './push-job-harness.js';
 
 const HOUR = 3_600_000;
-const harness = usePushJobHarness(createEventUpdatePushJob);
+const harness = usePushJobHarness(eventUpdatePushKind);
 const { runJob, subscribe, pushesTo } = harness;
 let t: TestApp;
 let push: TestPushService;
@@ -23,7 +23,7 @@ beforeAll(() => {
 
 async function queued(eventId: string): Promise<number> {
   const [row] = await t.deps.database.rows<{ n: number }>(
-    sql`select count(*)::int as n from event_push_queue where event_id = ${eventId}::uuid`,
+    sql`select count(*)::int as n from push_outbox where kind = 'eventUpdate' and subject_id = ${eventId}::uuid`,
   );
   return Number(row!.n);
 }

@@ -6,7 +6,10 @@
 // queued row naming them. The job is run by hand.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMemberPushJob } from '../../server/domains/notifications/member-pushes.js';
+import {
+  friendInviteAcceptedPushKind,
+  reportOutcomePushKind,
+} from '../../server/domains/notifications/member-pushes.js';
 import { acceptInvite, issueInvite } from '../friends/helpers.js';
 import { fileReport } from '../reports/helpers.js';
 import { findInEveryTable } from '../setup/db-scan.js';
@@ -14,7 +17,7 @@ import { createMember, type TestApp, type TestMember } from '../setup/harness.js
 import type { TestPushService } from './push-service.js';
 import { usePushJobHarness } from './push-job-harness.js';
 
-const harness = usePushJobHarness(createMemberPushJob);
+const harness = usePushJobHarness(friendInviteAcceptedPushKind, reportOutcomePushKind);
 const { runJob, subscribe, pushesTo } = harness;
 let t: TestApp;
 let push: TestPushService;
@@ -124,7 +127,9 @@ describe('pushes to one member', () => {
       t.clock.advance(-16 * 60_000);
     }
     expect(pushesTo(endpoint)).toEqual([]);
-    const [row] = await t.deps.database.rows<{ n: number }>(sql`select count(*)::int as n from member_push_queue`);
+    const [row] = await t.deps.database.rows<{ n: number }>(
+      sql`select count(*)::int as n from push_outbox where kind in ('friendInviteAccepted', 'reportOutcome')`,
+    );
     expect(Number(row!.n)).toBe(0);
   });
 });

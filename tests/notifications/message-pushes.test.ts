@@ -5,14 +5,14 @@
 // is dropped; the queue holds ids only. The job is run by hand on the manual clock.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMessagePushJob } from '../../server/domains/conversations/message-pushes.js';
+import { messagePushKind } from '../../server/domains/conversations/message-pushes.js';
 import { befriend, send, startConversation } from '../messaging/helpers.js';
 import { findInEveryTable } from '../setup/db-scan.js';
 import { createMember, type TestApp } from '../setup/harness.js';
 import type { TestPushService } from './push-service.js';
 import { usePushJobHarness } from './push-job-harness.js';
 
-const harness = usePushJobHarness(createMessagePushJob);
+const harness = usePushJobHarness(messagePushKind);
 const { runJob, subscribe, pushesTo } = harness;
 let t: TestApp;
 let push: TestPushService;
@@ -21,7 +21,9 @@ beforeAll(() => {
 });
 
 async function queued(): Promise<number> {
-  const [row] = await t.deps.database.rows<{ n: number }>(sql`select count(*)::int as n from message_push_queue`);
+  const [row] = await t.deps.database.rows<{ n: number }>(
+    sql`select count(*)::int as n from push_outbox where kind = 'message'`,
+  );
   return Number(row!.n);
 }
 
@@ -91,7 +93,7 @@ describe('pushes for new messages', () => {
     const running = runJob();
     try {
       await slow.arrived;
-      // The push is in flight: the queue is already committed empty, and the database answers
+      // The push is in flight: the outbox is already committed empty, and the database answers
       // other work at once (on PGlite, with one connection, these would wait for the push).
       expect(await queued()).toBe(0);
       await send(t, ana!, direct._id, 'hello?');
@@ -123,7 +125,7 @@ describe('pushes for new messages', () => {
       },
     ]);
 
-    // Deleted for everyone before the job ran: its queue row went with it.
+    // Deleted for everyone before the job ran: its outbox row finds no message.
     const sent = await send(t, ana!, direct._id, 'oops, wrong chat');
     const deleted = await t.request('DELETE', `/api/conversations/${direct._id}/messages/${sent._id}`, {
       token: ana!.token,

@@ -1,7 +1,7 @@
 // What the conversations domain contributes: conversations and messages, the expired-messages
 // sweep and message pushes, the member's messaging on account deletion, and messages as report
 // targets.
-import { createMessagePushJob } from './message-pushes.js';
+import { messagePushKind } from './message-pushes.js';
 import { expiredMessagesSweep } from './messages-sweep.js';
 import { defineManifest } from '../manifest.js';
 import { removeMessagingOfDeletedMember } from './account-cleanup.js';
@@ -11,7 +11,8 @@ import { conversationsRouter } from './router.js';
 export const conversationsManifest = defineManifest({
   domain: 'conversations',
   namespaces: { conversations: conversationsRouter },
-  jobs: [() => expiredMessagesSweep, createMessagePushJob],
+  jobs: [() => expiredMessagesSweep],
+  pushKinds: [messagePushKind],
   accountCleaners: [removeMessagingOfDeletedMember],
   reportTargets: [messageReportTarget],
 });

@@ -1,5 +1,5 @@
 // The message POST's write in one statement (bench/README.md, "The send path"): the membership
-// check, the message row and its push-queue row travel to PostgreSQL together and commit on their
+// check, the message row and its push outbox row travel to PostgreSQL together and commit on their
 // own (autocommit). It used to be BEGIN, select … for share, two inserts and COMMIT: five round
 // trips holding a pooled connection throughout, most of the POST's cost. The rules are the same:
 // - only a member writes: the membership row is read `for key share`, the lock a delete of it
@@ -7,7 +7,7 @@
 //   one waits for it and then finds no row. (It was `for share`, which also made the member's own
 //   read-marker update wait for the message's commit.)
 // - nothing is stored in a one-to-one conversation the other member left (no open pair row);
-// - the push-queue row commits with the message or not at all (one statement is atomic).
+// - the push outbox row commits with the message or not at all (one statement is atomic).
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { type PreparedRows, preparedValueRows, sqlToQuery } from '../../../db/drizzle-internals.js';
@@ -46,7 +46,8 @@ const sendStatement = sql`
     where member.kind <> 'direct' or member.open_pair
     returning id, expires_at
   ), queued as (
-    insert into message_push_queue (message_id, queued_at) select stored.id, ${p('now')}::timestamptz from stored
+    insert into push_outbox (kind, subject_id, not_before, created_at)
+    select 'message', stored.id, ${p('now')}::timestamptz, ${p('now')}::timestamptz from stored
   )
   select member.open_pair, stored.expires_at from member left join stored on true`;
 

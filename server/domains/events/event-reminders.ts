@@ -1,28 +1,27 @@
 // Event reminders: about 24 hours before an event, a Web Push to every member who RSVP'd `going`
 // (confirmed, not pending), can still see the event, and has not turned event reminders off.
-// Once per member and event: a delivery row claims the reminder in the job's transaction, so
-// neither a restart nor a second process sends it again (the runner's advisory lock lets one
-// process run the job at a time); the pushes go out after that commits, and a member none of
-// whose browsers was reached loses the claim, to be tried on the next run. Delivery rows go once
-// the event has ended.
+// Reminders are due at a time, not written by a request, so a scan finds them (every 5 minutes,
+// the runner's advisory lock: one process at a time) and feeds the push outbox
+// (server/push/outbox.ts), which sends, retries and prunes as for every other push.
+// Once per member and event: a delivery row claims the reminder in the scan's transaction, which
+// also writes its outbox row, so neither a restart nor a second process queues it again; a member
+// none of whose browsers was reached (every retry failed, or every browser gone) loses the claim,
+// to be found by a later scan. Delivery rows go once the event has ended.
 //
 // The payload carries no personal data unless the member allowed it (`pushShowsDetails`): by
 // default a generic text and the event id, which the app resolves after sign-in.
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
 import type { Database, Tx } from '../../../db/client.js';
-import { eventReminderDeliveries } from '../../../db/schema/index.js';
-import type { Logger } from '../../log.js';
+import { eventReminderDeliveries, pushOutbox } from '../../../db/schema/index.js';
+import type { PushKind } from '../../push/outbox.js';
 import type { PushMessage, WebPushSender } from '../../push/web-push.js';
-import { deleteGoneSubscriptions, type MemberWebPushTarget, webPushTargetsOf } from '../../push/web-push-targets.js';
-import type { JobWithFollowUp } from '../job.js';
+import type { Job } from '../job.js';
 
 export const REMINDER_LEAD_HOURS = 24;
 const HOUR_MS = 3_600_000;
 /** Members reminded per run; the rest follow on the next run (every few minutes). */
 const BATCH = 200;
-/** Members whose pushes are in flight at once. */
-const PARALLEL = 16;
 
 interface DueReminder {
   user_id: string;
@@ -102,32 +101,66 @@ async function dueReminders(database: Database, tx: Tx, now: Date): Promise<DueR
   );
 }
 
-/** Sends one member's reminder to each of their browsers; true when it reached at least one. */
-async function remind(push: WebPushSender, reminder: DueReminder, targets: MemberWebPushTarget[], now: Date) {
-  const message = reminderMessage(
-    {
-      eventId: reminder.event_id,
-      title: reminder.title,
-      startsAt: new Date(reminder.starts_at),
-      details: Boolean(reminder.details),
-    },
-    now,
-  );
-  const outcomes = await Promise.all(
-    targets.map(async (target) => ({ id: target.subscriptionId, outcome: await push.send(target, message) })),
-  );
+/**
+ * The `eventReminder` kind of the push outbox: the rows the scan below wrote, each checked again
+ * when it is sent (the event cancelled, started, or no longer visible since; the member no longer
+ * going or wanting reminders: nothing), with the hours left worked out then.
+ */
+export function eventReminderPushKind(deps: { database: Database }): PushKind {
   return {
-    delivered: outcomes.some((o) => o.outcome === 'delivered'),
-    gone: outcomes.filter((o) => o.outcome === 'gone').map((o) => o.id),
-    failed: outcomes.filter((o) => o.outcome === 'failed').length,
+    kind: 'eventReminder',
+    // A reminder makes sense until its event starts, which resolve checks (and its TTL ends then).
+    goesStale: false,
+    async resolve(tx, rows, now) {
+      const values = sql.join(
+        rows.map((row) => sql`(${row.id}::bigint, ${row.subject_id}::uuid, ${row.recipient_id}::uuid)`),
+        sql`, `,
+      );
+      const due = await deps.database.rows<DueReminder & { row_id: number | string }>(
+        sql`
+          select q.row_id, r.user_id, e.id as event_id, e.title, e.starts_at, coalesce(p.push_shows_details, false) as details
+          from (values ${values}) as q(row_id, event_id, user_id)
+          join event_rsvps r on r.event_id = q.event_id and r.user_id = q.user_id
+          join events e on e.id = r.event_id
+          left join notification_preferences p on p.user_id = r.user_id
+          where r.status = 'going' and not r.pending
+            and e.status <> 'cancelled'
+            and e.starts_at > ${now.toISOString()}::timestamptz
+            and coalesce(p.push_event_reminders, true)
+            and ${rsvpMemberSeesEvent}`,
+        tx,
+      );
+      return due.map((reminder) => ({
+        rowId: Number(reminder.row_id),
+        userId: reminder.user_id,
+        message: reminderMessage(
+          {
+            eventId: reminder.event_id,
+            title: reminder.title,
+            startsAt: new Date(reminder.starts_at),
+            details: Boolean(reminder.details),
+          },
+          now,
+        ),
+      }));
+    },
+    // Reached on no browser (all gone, or every retry failed): the claim goes, so the next scan
+    // tries again if the member still has a browser and the event is still ahead.
+    async missed(database, misses) {
+      const pairs = sql.join(
+        misses.map((miss) => sql`(${miss.row.subject_id}::uuid, ${miss.userId}::uuid)`),
+        sql`, `,
+      );
+      await database.rows(sql`delete from event_reminder_deliveries where (event_id, user_id) in (values ${pairs})`);
+    },
   };
 }
 
-export function createEventReminderJob(deps: {
-  push: WebPushSender;
-  log: Logger;
-  database: Database;
-}): JobWithFollowUp {
+/**
+ * The scan: claims the reminders now due (a delivery row each) and writes them to the push outbox,
+ * in one transaction; the outbox job sends them.
+ */
+export function createEventReminderJob(deps: { push: WebPushSender; database: Database }): Job {
   return {
     name: 'event-reminders',
     lockId: ADVISORY_LOCKS.eventReminders,
@@ -143,57 +176,26 @@ export function createEventReminderJob(deps: {
           tx,
         )
       ).length;
-      if (!deps.push.enabled) return { summary: { cleaned }, afterCommit: async () => ({ sent: 0 }) };
-
-      // Claimed in this transaction (a delivery row each), sent after it commits: a slow push
-      // service then holds no connection (on PGlite, the only one). A member none of whose
-      // browsers was reached gets their row back off, so the next run tries again.
+      // Without Web Push configured nothing is claimed: reminders wait for a sender.
+      if (!deps.push.enabled) return { cleaned, queued: 0 };
       const due = await dueReminders(deps.database, tx, now);
-      if (due.length === 0) return { summary: { cleaned }, afterCommit: async () => ({ sent: 0 }) };
-      await tx
+      if (due.length === 0) return { cleaned, queued: 0 };
+      const claimed = await tx
         .insert(eventReminderDeliveries)
         .values(due.map((r) => ({ eventId: r.event_id, userId: r.user_id, sentAt: now })))
-        .onConflictDoNothing();
-      const targets = await webPushTargetsOf(
-        tx,
-        due.map((r) => r.user_id),
-      );
-      return { summary: { cleaned }, afterCommit: () => deliver(due, targets, now) };
+        .onConflictDoNothing()
+        .returning({ eventId: eventReminderDeliveries.eventId, userId: eventReminderDeliveries.userId });
+      if (claimed.length > 0)
+        await tx.insert(pushOutbox).values(
+          claimed.map((c) => ({
+            kind: 'eventReminder' as const,
+            subjectId: c.eventId,
+            recipientId: c.userId,
+            notBefore: now,
+            createdAt: now,
+          })),
+        );
+      return { cleaned, queued: claimed.length };
     },
   };
-
-  async function deliver(due: DueReminder[], targets: MemberWebPushTarget[], now: Date) {
-    let sent = 0;
-    let failed = 0;
-    const gone: string[] = [];
-    const unreached: DueReminder[] = [];
-    for (let i = 0; i < due.length; i += PARALLEL) {
-      const batch = due.slice(i, i + PARALLEL);
-      const results = await Promise.all(
-        batch.map((r) =>
-          remind(
-            deps.push,
-            r,
-            targets.filter((target) => target.userId === r.user_id),
-            now,
-          ),
-        ),
-      );
-      results.forEach((result, j) => {
-        gone.push(...result.gone);
-        failed += result.failed;
-        if (result.delivered) sent += 1;
-        else unreached.push(batch[j]!);
-      });
-    }
-    const db = deps.database.db;
-    // Not reached at all (push services failing): the claim goes, so the next run tries again.
-    for (const r of unreached)
-      await db
-        .delete(eventReminderDeliveries)
-        .where(and(eq(eventReminderDeliveries.eventId, r.event_id), eq(eventReminderDeliveries.userId, r.user_id)));
-    await deleteGoneSubscriptions(db, gone);
-    if (failed > 0) deps.log.warn({ failed }, 'event reminders: some pushes failed; they are retried next run');
-    return { sent, goneSubscriptions: gone.length, failedPushes: failed };
-  }
 }

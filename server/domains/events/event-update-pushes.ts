@@ -1,36 +1,25 @@
-// Push notifications for event changes: a cancellation, or a new time or place (venue, address,
-// place, meeting point), queued in event_push_queue by the transaction that changes the event
-// (server/domains/events/service.ts). Every few seconds the job takes the queue and each member
+// Push notifications for event changes (kind `eventUpdate` of the push outbox, server/push/outbox.ts):
+// a cancellation, or a new time or place (venue, address, place, meeting point), written to the
+// outbox by the transaction that changes the event (server/domains/events/service.ts). Each member
 // who RSVP'd `going` (confirmed), can still see the event and has `push.eventUpdates` on gets one
-// Web Push per browser; whoever made the change is not told. Several changes to one event in
-// one run make one push, a cancellation winning over a change. As for message pushes, the queue
-// is taken in the runner's transaction and the pushes go out after it commits; a change queued
-// too long is dropped (push-queue.ts), and a deleted event takes its queue rows with it.
+// Web Push per browser; whoever made the change is not told. Several changes to one event claimed
+// together make one push, a cancellation winning over a change. A deleted event sends nothing (its
+// rows find no RSVPs); staleness and retries are the outbox's.
 //
 // The payload carries no personal data unless the member allowed it (`pushShowsDetails`): by
 // default a generic text and the event id. It never carries the meeting point.
 import { sql } from 'drizzle-orm';
-import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
 import type { Database, Tx } from '../../../db/client.js';
-import type { Logger } from '../../log.js';
-import type { PushMessage, WebPushSender } from '../../push/web-push.js';
-import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../../push/web-push-targets.js';
+import type { OutboxRow, PushKind } from '../../push/outbox.js';
+import type { PushMessage } from '../../push/web-push.js';
 import { rsvpMemberSeesEvent } from './event-reminders.js';
-import { takeFromPushQueue } from '../../push/push-queue.js';
-import type { JobWithFollowUp } from '../job.js';
 
 const WEEK_SECONDS = 7 * 24 * 3600;
 
 type Change = 'cancelled' | 'changed';
 
-interface Queued {
-  event_id: string;
-  change: Change;
-  actor_id: string | null;
-  queued_at: string | Date;
-}
-
 interface Recipient {
+  row_id: number | string;
   user_id: string;
   event_id: string;
   title: string;
@@ -71,77 +60,76 @@ export function eventUpdatePush(
   };
 }
 
-/** Takes a batch of queued changes; per event the change to announce (cancelled wins) and who made them. */
-async function takeQueued(database: Database, tx: Tx, now: Date) {
-  const { fresh, stale } = await takeFromPushQueue<Queued>(database, tx, 'event_push_queue', now);
-  const byEvent = new Map<string, { change: Change; actors: Set<string> }>();
-  for (const row of fresh) {
-    const entry = byEvent.get(row.event_id) ?? { change: row.change, actors: new Set<string>() };
-    if (row.change === 'cancelled') entry.change = 'cancelled';
+/**
+ * The rows to announce: per event, one of its fan-out rows stands for all of them (a cancellation
+ * wins over a change) with everyone who made them; a retry (a row with a recipient) stands alone.
+ */
+function collapse(rows: OutboxRow[]) {
+  const announced = new Map<number, { row: OutboxRow; change: Change; actors: Set<string> }>();
+  const byEvent = new Map<string, { row: OutboxRow; change: Change; actors: Set<string> }>();
+  for (const row of rows) {
+    const change: Change = row.change ?? 'changed';
+    if (row.recipient_id) {
+      announced.set(row.id, { row, change, actors: new Set() });
+      continue;
+    }
+    const entry = byEvent.get(row.subject_id) ?? { row, change, actors: new Set<string>() };
+    if (change === 'cancelled' && entry.change !== 'cancelled') Object.assign(entry, { row, change });
     if (row.actor_id) entry.actors.add(row.actor_id);
-    byEvent.set(row.event_id, entry);
+    byEvent.set(row.subject_id, entry);
   }
-  return { byEvent, stale };
+  for (const entry of byEvent.values()) announced.set(entry.row.id, entry);
+  return announced;
 }
 
-async function recipientsOf(database: Database, tx: Tx, eventIds: string[]): Promise<Recipient[]> {
-  const ids = sql.join(
-    eventIds.map((id) => sql`${id}::uuid`),
+async function recipientsOf(database: Database, tx: Tx, rows: OutboxRow[]): Promise<Recipient[]> {
+  const values = sql.join(
+    rows.map((row) => sql`(${row.id}::bigint, ${row.subject_id}::uuid, ${row.recipient_id}::uuid)`),
     sql`, `,
   );
   return database.rows<Recipient>(
     sql`
-      select r.user_id, e.id as event_id, e.title, e.starts_at, coalesce(p.push_shows_details, false) as details
-      from event_rsvps r
+      select q.row_id, r.user_id, e.id as event_id, e.title, e.starts_at, coalesce(p.push_shows_details, false) as details
+      from (values ${values}) as q(row_id, event_id, recipient_id)
+      join event_rsvps r on r.event_id = q.event_id and (q.recipient_id is null or r.user_id = q.recipient_id)
       join events e on e.id = r.event_id
       left join notification_preferences p on p.user_id = r.user_id
-      where r.event_id in (${ids}) and r.status = 'going' and not r.pending
+      where r.status = 'going' and not r.pending
         and coalesce(p.push_event_updates, true)
         and exists (select 1 from push_subscriptions s where s.user_id = r.user_id and s.platform = 'web')
         and ${rsvpMemberSeesEvent}
-      order by e.id, r.user_id`,
+      order by q.row_id, r.user_id`,
     tx,
   );
 }
 
-export function createEventUpdatePushJob(deps: {
-  push: WebPushSender;
-  log: Logger;
-  database: Database;
-}): JobWithFollowUp {
+/** The `eventUpdate` kind of the push outbox. */
+export function eventUpdatePushKind(deps: { database: Database }): PushKind {
   return {
-    name: 'event-update-pushes',
-    lockId: ADVISORY_LOCKS.eventUpdatePushes,
-    intervalMs: 3_000,
-    async run(tx, now) {
-      const { byEvent, stale } = await takeQueued(deps.database, tx, now);
-      // Without Web Push configured nothing can be sent: the queue is still drained.
-      if (!deps.push.enabled || byEvent.size === 0) return { summary: { stale }, afterCommit: () => deliver([]) };
-      const recipients = (await recipientsOf(deps.database, tx, [...byEvent.keys()])).filter(
-        (r) => !byEvent.get(r.event_id)!.actors.has(r.user_id),
-      );
-      const targets = await webPushTargetsOf(
+    kind: 'eventUpdate',
+    async resolve(tx, rows, now) {
+      const announced = collapse(rows);
+      const recipients = await recipientsOf(
+        deps.database,
         tx,
-        recipients.map((r) => r.user_id),
+        [...announced.values()].map((entry) => entry.row),
       );
-      const sends = recipients.flatMap((recipient) => {
+      return recipients.flatMap((recipient) => {
+        const entry = announced.get(Number(recipient.row_id))!;
+        // Whoever made a change is not told of it.
+        if (entry.actors.has(recipient.user_id)) return [];
         const message = eventUpdatePush(
           {
             eventId: recipient.event_id,
             title: recipient.title,
             startsAt: new Date(recipient.starts_at),
-            change: byEvent.get(recipient.event_id)!.change,
+            change: entry.change,
             details: Boolean(recipient.details),
           },
           now,
         );
-        return targets.filter((target) => target.userId === recipient.user_id).map((target) => ({ target, message }));
+        return [{ rowId: entry.row.id, userId: recipient.user_id, message }];
       });
-      return { summary: { stale }, afterCommit: () => deliver(sends) };
     },
   };
-
-  function deliver(sends: { target: MemberWebPushTarget; message: PushMessage }[]) {
-    return sendPushes(deps, sends, 'event update pushes');
-  }
 }

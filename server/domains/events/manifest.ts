@@ -1,7 +1,7 @@
 // What the events domain contributes: events and RSVPs, the calendar feed (a raw route: it is
 // not JSON), the RSVP retention sweep, reminder and update pushes, and events as report targets.
-import { createEventReminderJob } from './event-reminders.js';
-import { createEventUpdatePushJob } from './event-update-pushes.js';
+import { createEventReminderJob, eventReminderPushKind } from './event-reminders.js';
+import { eventUpdatePushKind } from './event-update-pushes.js';
 import { rsvpSweep } from './rsvp-sweep.js';
 import { defineManifest } from '../manifest.js';
 import { documentCalendarFeed, mountCalendarFeed } from './calendar-route.js';
@@ -14,6 +14,7 @@ export const eventsManifest = defineManifest({
   rawRoutes: [
     { mount: (app, _deps, contextFor) => mountCalendarFeed(app, contextFor), document: documentCalendarFeed },
   ],
-  jobs: [() => rsvpSweep, createEventReminderJob, createEventUpdatePushJob],
+  jobs: [() => rsvpSweep, createEventReminderJob],
+  pushKinds: [eventReminderPushKind, eventUpdatePushKind],
   reportTargets: [eventReportTarget],
 });

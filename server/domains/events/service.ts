@@ -1,7 +1,7 @@
 // Events: list and get under the visibility rules, create and change (organizers of the host,
 // or site admins), cancel (PATCH status=cancelled, final).
 import { and, asc, eq, gte, lte, ne, or, sql } from 'drizzle-orm';
-import { eventPushQueue, events, groves, organizations } from '../../../db/schema/index.js';
+import { events, groves, organizations, pushOutbox } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
 import { decodeTimeCursor, encodeTimeCursor, toPage } from '../../lib/pagination.js';
@@ -243,10 +243,17 @@ export async function updateEvent(ctx: MemberContext, input: UpdateEventInput) {
     if (changed.length === 0) throw new AppError('conflict', 'The event was cancelled; it can no longer be changed.');
     // Members going are told of a cancellation or a new time or place (server/domains/events/event-update-pushes.ts).
     const pushWorthy = pushWorthyChange(current, input, { startsAt, endsAt });
-    if (pushWorthy)
-      await tx
-        .insert(eventPushQueue)
-        .values({ eventId: id, change: pushWorthy, actorId: ctx.user.id, queuedAt: ctx.clock.now() });
+    if (pushWorthy) {
+      const now = ctx.clock.now();
+      await tx.insert(pushOutbox).values({
+        kind: 'eventUpdate',
+        subjectId: id,
+        change: pushWorthy,
+        actorId: ctx.user.id,
+        notBefore: now,
+        createdAt: now,
+      });
+    }
     return { attached, dropped: droppedImageRefs([before], [changed[0]!.coverImage]) };
   });
   await afterImagesAttached(ctx, attached);

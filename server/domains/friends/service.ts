@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { and, asc, count, eq, gt, lte, or } from 'drizzle-orm';
-import { friendInvites, friendships, memberPushQueue, users } from '../../../db/schema/index.js';
+import { friendInvites, friendships, pushOutbox, users } from '../../../db/schema/index.js';
 import { newId } from '../../../db/ids.js';
 import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
@@ -87,9 +87,13 @@ export async function acceptInvite(ctx: MemberContext, input: { code: string }) 
     if (inserted.length < 2)
       throw new AppError('conflict', 'You are already friends with the member who issued this code.');
     // The issuer is told (server/domains/notifications/member-pushes.ts).
-    await tx
-      .insert(memberPushQueue)
-      .values({ userId: invite.issuerId, kind: 'friendInvitesAccepted', subjectId: me, queuedAt: now });
+    await tx.insert(pushOutbox).values({
+      kind: 'friendInviteAccepted',
+      recipientId: invite.issuerId,
+      subjectId: me,
+      notBefore: now,
+      createdAt: now,
+    });
     const [issuer] = await tx.select({ handle: users.handle }).from(users).where(eq(users.id, invite.issuerId));
     return { _id: id, user: { _id: invite.issuerId, handle: issuer!.handle }, since: now.toISOString() };
   });

@@ -1,21 +1,16 @@
-// Push notifications for one member, queued where they happen (member_push_queue): someone
-// accepted their friend invite (server/domains/friends/service.ts), or a report they filed was
-// decided (server/domains/reports/admin.ts). Every few seconds the job takes the queue and sends
-// each member who has that kind on one Web Push per browser. As for message pushes, the queue is
-// taken in the runner's transaction and the pushes go out after it commits; an entry queued
-// too long is dropped (push-queue.ts). A friendship ended or a report deleted before the job ran
-// sends nothing.
+// Push notifications for one member (kinds `friendInviteAccepted` and `reportOutcome` of the push
+// outbox, server/push/outbox.ts), written where they happen: someone accepted their friend invite
+// (server/domains/friends/service.ts), or a report they filed was decided
+// (server/domains/reports/admin.ts). The outbox job sends each member who has that kind on one
+// Web Push per browser. A friendship ended or a report deleted before the job ran sends nothing;
+// staleness and retries are the outbox's.
 //
 // The payload names nobody unless the member allowed details (`pushShowsDetails`), and never
 // carries the moderators' notes.
 import { sql } from 'drizzle-orm';
-import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
 import type { Database, Tx } from '../../../db/client.js';
-import type { Logger } from '../../log.js';
-import type { PushMessage, WebPushSender } from '../../push/web-push.js';
-import { type MemberWebPushTarget, sendPushes, webPushTargetsOf } from '../../push/web-push-targets.js';
-import { takeFromPushQueue } from '../../push/push-queue.js';
-import type { JobWithFollowUp } from '../job.js';
+import type { OutboxRow, PushKind } from '../../push/outbox.js';
+import type { PushMessage } from '../../push/web-push.js';
 
 const TTL_SECONDS = 7 * 24 * 3600;
 
@@ -60,24 +55,20 @@ export function memberPush(due: Omit<Due, 'user_id'>): PushMessage {
   };
 }
 
-/** Takes a batch of entries off the queue; the fresh ones that are still true and wanted. */
-async function takeDue(database: Database, tx: Tx, now: Date): Promise<{ due: Due[]; stale: number }> {
-  const { fresh, stale } = await takeFromPushQueue<{
-    user_id: string;
-    kind: Due['kind'];
-    subject_id: string;
-    queued_at: Date;
-  }>(database, tx, 'member_push_queue', now);
-  if (fresh.length === 0) return { due: [], stale };
+/** The claimed rows that are still true and wanted, with what their payloads need. */
+async function dueOf(database: Database, tx: Tx, rows: OutboxRow[]): Promise<(Due & { row_id: number | string })[]> {
   const values = sql.join(
-    fresh.map((f) => sql`(${f.user_id}::uuid, ${f.kind}, ${f.subject_id}::uuid)`),
+    rows.map(
+      (row) =>
+        sql`(${row.id}::bigint, ${row.recipient_id}::uuid, ${PREFERENCE_OF[row.kind as MemberKind]}, ${row.subject_id}::uuid)`,
+    ),
     sql`, `,
   );
-  const due = await database.rows<Due>(
+  return database.rows(
     sql`
-      select q.user_id, q.kind, q.subject_id, coalesce(p.push_shows_details, false) as details,
+      select q.row_id, q.user_id, q.kind, q.subject_id, coalesce(p.push_shows_details, false) as details,
              friend.handle as friend_handle, r.status as report_status
-      from (values ${values}) as q(user_id, kind, subject_id)
+      from (values ${values}) as q(row_id, user_id, kind, subject_id)
       left join notification_preferences p on p.user_id = q.user_id
       left join users friend on q.kind = 'friendInvitesAccepted' and friend.id = q.subject_id
       left join reports r on q.kind = 'reportOutcomes' and r.id = q.subject_id and r.reporter_id = q.user_id
@@ -90,31 +81,31 @@ async function takeDue(database: Database, tx: Tx, now: Date): Promise<{ due: Du
         and exists (select 1 from push_subscriptions s where s.user_id = q.user_id and s.platform = 'web')`,
     tx,
   );
-  return { due, stale };
 }
 
-export function createMemberPushJob(deps: { push: WebPushSender; log: Logger; database: Database }): JobWithFollowUp {
+type MemberKind = 'friendInviteAccepted' | 'reportOutcome';
+/** Each kind's preference (notification_preferences), which is also its name in the query above. */
+const PREFERENCE_OF = {
+  friendInviteAccepted: 'friendInvitesAccepted',
+  reportOutcome: 'reportOutcomes',
+} as const satisfies Record<MemberKind, Due['kind']>;
+
+function memberPushKind(kind: MemberKind, deps: { database: Database }): PushKind {
   return {
-    name: 'member-pushes',
-    lockId: ADVISORY_LOCKS.memberPushes,
-    intervalMs: 3_000,
-    async run(tx, now) {
-      const { due, stale } = await takeDue(deps.database, tx, now);
-      // Without Web Push configured nothing can be sent: the queue is still drained.
-      if (!deps.push.enabled || due.length === 0) return { summary: { stale }, afterCommit: () => deliver([]) };
-      const targets = await webPushTargetsOf(
-        tx,
-        due.map((d) => d.user_id),
-      );
-      const sends = due.flatMap((entry) => {
-        const message = memberPush({ ...entry, details: Boolean(entry.details) });
-        return targets.filter((target) => target.userId === entry.user_id).map((target) => ({ target, message }));
-      });
-      return { summary: { stale }, afterCommit: () => deliver(sends) };
+    kind,
+    async resolve(tx, rows) {
+      const due = await dueOf(deps.database, tx, rows);
+      return due.map(({ row_id, ...entry }) => ({
+        rowId: Number(row_id),
+        userId: entry.user_id,
+        message: memberPush({ ...entry, details: Boolean(entry.details) }),
+      }));
     },
   };
-
-  function deliver(sends: { target: MemberWebPushTarget; message: PushMessage }[]) {
-    return sendPushes(deps, sends, 'member pushes');
-  }
 }
+
+/** The `friendInviteAccepted` kind of the push outbox. */
+export const friendInviteAcceptedPushKind = (deps: { database: Database }) =>
+  memberPushKind('friendInviteAccepted', deps);
+/** The `reportOutcome` kind of the push outbox. */
+export const reportOutcomePushKind = (deps: { database: Database }) => memberPushKind('reportOutcome', deps);

@@ -5,7 +5,7 @@
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../../db/client.js';
-import { memberPushQueue, reportDecisions, type ReportRow, reports, users } from '../../../db/schema/index.js';
+import { pushOutbox, reportDecisions, type ReportRow, reports, users } from '../../../db/schema/index.js';
 import { MessageDecryptError } from '../../crypto/message-cipher.js';
 import { messageKeyring } from '../../crypto/message-keys.js';
 import { AppError } from '../../errors.js';
@@ -177,9 +177,13 @@ export async function resolveReport(ctx: MemberContext, input: ResolveReportInpu
       .set({ ...decision, ...retention, decidedAt, decidedById: ctx.user.id })
       .where(eq(reports.id, report.id));
     // The reporter is told the outcome (server/domains/notifications/member-pushes.ts).
-    await tx
-      .insert(memberPushQueue)
-      .values({ userId: report.reporterId, kind: 'reportOutcomes', subjectId: report.id, queuedAt: decidedAt });
+    await tx.insert(pushOutbox).values({
+      kind: 'reportOutcome',
+      recipientId: report.reporterId,
+      subjectId: report.id,
+      notBefore: decidedAt,
+      createdAt: decidedAt,
+    });
     await tx.insert(reportDecisions).values({
       ...decision,
       reportId: report.id,
