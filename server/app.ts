@@ -41,11 +41,16 @@ const TRPC_PATH = /^\/trpc\/([A-Za-z0-9_.,]{1,200})$/;
  * What the access log calls the route: the REST template (/api/places/{slug}) or the tRPC
  * procedure path, never the raw path, whose segments can be secrets (calendar feed tokens).
  */
-function routeForLog(c: HonoContext<Env>): string {
+function routeForLog(c: HonoContext<Env>, procedures: ReadonlySet<string>): string {
   const known = c.get('route');
   if (known) return known;
   const routePath = c.req.routePath;
-  if (routePath === '/trpc/*') return `/trpc/${TRPC_PATH.exec(c.req.path)?.[1] ?? '{unknown}'}`;
+  if (routePath === '/trpc/*') {
+    // Only the names of real procedures reach the log: anything else the path says (a token
+    // pasted there by a confused client) does not.
+    const names = TRPC_PATH.exec(c.req.path)?.[1];
+    return names?.split(',').every((name) => procedures.has(name)) ? `/trpc/${names}` : '/trpc/{unknown}';
+  }
   if (routePath === '*' || routePath === '/*' || routePath === '/api/*') return '(unmatched)';
   return routePath;
 }
@@ -129,6 +134,9 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
       remoteAddress: c.env?.incoming?.socket?.remoteAddress,
     });
 
+  /** The tRPC procedures by name: the access log and the metrics name no other. */
+  const procedures: ReadonlySet<string> = new Set(Object.keys(appRouter._def.procedures));
+
   // Request id on every answer, and one access-log line per request (info): method, route
   // template, status, duration, request id. Never the raw path, query, headers or body.
   app.use('*', async (c, next) => {
@@ -152,7 +160,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
         {
           requestId,
           method: c.req.method,
-          route: routeForLog(c),
+          route: routeForLog(c, procedures),
           status: c.res.status,
           ms: Math.round((performance.now() - started) * 10) / 10,
         },
@@ -163,8 +171,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
 
   // Prometheus metrics, only when configured (METRICS_PORT / METRICS_TOKEN, docs/operations.md
   // "Metrics"): every answer counted by route template or known procedure, never by raw path.
-  if (deps.metrics)
-    mountMetrics(app, deps.metrics, deps.config, routeForLog, new Set(Object.keys(appRouter._def.procedures)));
+  if (deps.metrics) mountMetrics(app, deps.metrics, deps.config, (c) => routeForLog(c, procedures), procedures);
 
   mountBrowserPolicies(app, deps.config);
 

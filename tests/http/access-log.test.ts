@@ -54,6 +54,11 @@ describe('access log', () => {
   it('names tRPC calls by procedure, other routes by their pattern, unknown paths as unmatched', async () => {
     const trpc = await t.request('GET', '/trpc/places.list?input=%7B%7D');
     expect(accessLine(trpc.headers.get('x-request-id')!)).toMatchObject({ route: '/trpc/places.list' });
+    const pasted = await t.request('GET', '/trpc/s3cr3tT0kenPastedIntoThePath');
+    expect(accessLine(pasted.headers.get('x-request-id')!)).toMatchObject({ route: '/trpc/{unknown}' });
+    const batch = await t.request('GET', '/trpc/places.list,s3cr3tT0kenInABatch?batch=1&input=%7B%7D');
+    expect(accessLine(batch.headers.get('x-request-id')!)).toMatchObject({ route: '/trpc/{unknown}' });
+    expect(JSON.stringify(lines)).not.toContain('s3cr3tT0ken');
     const health = await t.request('GET', '/healthz');
     expect(accessLine(health.headers.get('x-request-id')!)).toMatchObject({ route: '/healthz', status: 200 });
     const missing = await t.request('GET', '/nothing/here/4242');

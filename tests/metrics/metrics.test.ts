@@ -98,6 +98,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       await t.request('POST', `/api/${handle}/${id}`, { body: {} });
       await t.request('GET', `/trpc/${token}`);
       await t.request('GET', `/trpc/places.list,${handle}?batch=1&input=%7B%7D`);
+      await t.request('GET', '/trpc/places.list,me.get?batch=1&input=%7B%7D');
       await t.request('GET', '/api/me', { token });
     }
     // Through the typed tRPC client too: a known procedure is named by its path.
