@@ -21,7 +21,7 @@ import ts from 'typescript';
  * Read bottom-up: the database (db/, outside server/: schema, client and driver errors, importing
  * nothing of server/, and used by the helpers above it); plain helpers (errors, pagination, ids,
  * idempotency); configuration, logging and key handling; services every domain uses (sign-in,
- * mail, push); the tRPC and HTTP plumbing; the domains; what runs beside requests (jobs,
+ * mail, push); the service context every service takes (server/service/); the tRPC and HTTP plumbing; the domains; what runs beside requests (jobs,
  * realtime); and the composition root that wires it all together (app.ts, deps.ts, main.ts and
  * the other files at the top of server/). The first matching prefix decides.
  */
@@ -30,6 +30,7 @@ export const LAYERS: ReadonlyArray<{ name: string; prefixes: readonly string[] }
   { name: 'lib/shared', prefixes: ['server/lib/', 'server/shared/', 'server/errors.ts'] },
   { name: 'crypto/log/config', prefixes: ['server/crypto/', 'server/log.ts', 'server/config.ts'] },
   { name: 'auth/mail/push', prefixes: ['server/auth/', 'server/mail/', 'server/push/'] },
+  { name: 'service context', prefixes: ['server/service/'] },
   { name: 'trpc/http', prefixes: ['server/trpc/', 'server/http/'] },
   { name: 'domains', prefixes: ['server/domains/'] },
   { name: 'jobs/realtime', prefixes: ['server/jobs/', 'server/realtime/'] },

@@ -61,8 +61,8 @@ export interface DomainContributions {
   accountCleaners: readonly AccountDataCleaner[];
 }
 
-// The context carries the contributions (AppDeps.contributions); trpc/ declares the slot empty so
+// The service context carries the contributions (AppDeps.contributions); service/ declares the slot empty so
 // it never imports a domain, and its shape is filled in here.
-declare module '../trpc/context.js' {
+declare module '../service/context.js' {
   interface Contributions extends DomainContributions {}
 }
