@@ -68,3 +68,16 @@ export function createServiceContext(deps: AppDeps, options: { log?: Logger } = 
     withTransaction,
   });
 }
+
+/**
+ * Who is calling, for services that answer a signed-in caller differently (their own drafts, a
+ * private list); null for an anonymous call. A signed-in session and a member context both are one.
+ */
+export type Caller = { user: Pick<User, 'id' | 'role'> } | null;
+
+/**
+ * A service context with the caller's network address: for the services that rate-limit by it
+ * (sign-in, password checks). A request passes its own (server/trpc/context.ts `clientIp`); a
+ * script names itself.
+ */
+export type AddressedServiceContext = ServiceContext & { clientIp: string };

@@ -6,7 +6,6 @@ import { checkPassword, hashPassword } from '../../auth/passwords.js';
 import { deleteRateLimitsOf } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import type { Tx } from '../../../db/client.js';
 import {
   assertHandleAllowed,
@@ -18,13 +17,17 @@ import {
 } from '../auth/service.js';
 import { calendarFeedExpiry } from '../events/calendar.js';
 import { deleteAccountData } from './account-deletion.js';
+import type { AddressedServiceContext, MemberServiceContext } from '../../service/context.js';
 
-export function getAccount(ctx: MemberContext) {
+/** A member's call that checks a password: rate-limited by the caller's address too. */
+type AddressedMember = MemberServiceContext & AddressedServiceContext;
+
+export function getAccount(ctx: MemberServiceContext) {
   return toAccount(ctx.user);
 }
 
 export async function updateAccount(
-  ctx: MemberContext,
+  ctx: AddressedMember,
   input: { handle?: string; email?: string; newPassword?: string; currentPassword?: string },
 ) {
   const changes: Partial<typeof users.$inferInsert> = {};
@@ -76,7 +79,7 @@ export async function updateAccount(
  * Wrong answers are 403, not 401: a 401 means "your session is dead" and makes the web app sign
  * the member out.
  */
-async function assertCurrentPassword(ctx: MemberContext, currentPassword: string): Promise<void> {
+async function assertCurrentPassword(ctx: AddressedMember, currentPassword: string): Promise<void> {
   // Counted on this session's own ceiling: others filling the account's cannot hold the owner back.
   await enforcePasswordGuessLimits(ctx, ctx.user.email, ctx.clock.now(), ctx.session.id);
   const result = await checkPassword(ctx.user.passwordHash, currentPassword);
@@ -97,7 +100,7 @@ async function revokeOtherCredentials(tx: Tx, userId: string, keepSessionId: str
   return revoked.map((s) => s.id);
 }
 
-async function deleteAccountWithCounters(ctx: MemberContext): Promise<void> {
+async function deleteAccountWithCounters(ctx: MemberServiceContext): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     // Rate-limit counters keyed by this account go with it (not only after their window).
     await deleteRateLimitsOf(ctx, tx, [ctx.user.email, ctx.user.id]);
@@ -107,13 +110,13 @@ async function deleteAccountWithCounters(ctx: MemberContext): Promise<void> {
   ctx.log.info({ userId: ctx.user.id }, 'account hard-deleted');
 }
 
-export async function deleteAccount(ctx: MemberContext): Promise<{ ok: true }> {
+export async function deleteAccount(ctx: MemberServiceContext): Promise<{ ok: true }> {
   await deleteAccountWithCounters(ctx);
   return { ok: true };
 }
 
 /** "Sign out everywhere else": every other session, the calendar feed link, unused magic links. */
-export async function revokeOtherSessions(ctx: MemberContext): Promise<{ ok: true; revokedSessions: number }> {
+export async function revokeOtherSessions(ctx: MemberServiceContext): Promise<{ ok: true; revokedSessions: number }> {
   const revoked = await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, ctx.session.id));
   ctx.afterCommit(() => {
     for (const sessionId of revoked) ctx.realtime.publisher.disconnectSession(sessionId);
@@ -128,7 +131,7 @@ export async function revokeOtherSessions(ctx: MemberContext): Promise<{ ok: tru
  * needs `currentPassword` when the account has one, checked and rate-limited like login.
  */
 export async function panic(
-  ctx: MemberContext,
+  ctx: AddressedMember,
   input: { deleteAccount?: boolean; currentPassword?: string },
 ): Promise<{ ok: true; revokedSessions: number; accountDeleted: boolean }> {
   if (input.deleteAccount) {
@@ -148,7 +151,7 @@ export async function panic(
 }
 
 /** What can currently act for the account: live sessions (listed at /api/me/sessions) and the feed link. */
-export async function listCredentials(ctx: MemberContext) {
+export async function listCredentials(ctx: MemberServiceContext) {
   const now = ctx.clock.now();
   const [live] = await ctx.db
     .select({ n: count() })
@@ -169,7 +172,7 @@ export async function listCredentials(ctx: MemberContext) {
   };
 }
 
-export async function listSessions(ctx: MemberContext, input: { cursor?: string; limit: number }) {
+export async function listSessions(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select()
@@ -197,7 +200,7 @@ export async function listSessions(ctx: MemberContext, input: { cursor?: string;
 }
 
 /** Another member's session id answers 404, exactly like an unknown one. */
-export async function revokeSession(ctx: MemberContext, input: { id: string }): Promise<{ ok: true }> {
+export async function revokeSession(ctx: MemberServiceContext, input: { id: string }): Promise<{ ok: true }> {
   const deleted = await ctx.db
     .delete(sessions)
     .where(and(eq(sessions.id, input.id), eq(sessions.userId, ctx.user.id)))
