@@ -49,17 +49,17 @@ export async function updateAccount(
   if (input.newPassword !== undefined) changes.passwordHash = await hashPassword(input.newPassword);
   const emailChanged = changes.email !== undefined && changes.email !== ctx.user.email;
   try {
-    let revoked: string[] = [];
-    const updated = await ctx.db.transaction(async (tx) => {
+    const updated = await ctx.withTransaction(async ({ tx, afterCommit }) => {
       const [row] = await tx.update(users).set(changes).where(eq(users.id, ctx.user.id)).returning();
       // A new password or email signs out every other device and kills the calendar feed link:
       // whoever held the old credentials (or the phone) is out.
-      if (input.newPassword !== undefined || emailChanged)
-        revoked = await revokeOtherCredentials(tx, ctx.user.id, ctx.session.id);
+      if (input.newPassword !== undefined || emailChanged) {
+        const revoked = await revokeOtherCredentials(tx, ctx.user.id, ctx.session.id);
+        afterCommit(() => {
+          for (const sessionId of revoked) ctx.realtime.publisher.disconnectSession(sessionId);
+        });
+      }
       return row!;
-    });
-    ctx.afterCommit(() => {
-      for (const sessionId of revoked) ctx.realtime.publisher.disconnectSession(sessionId);
     });
     return toAccount(updated);
   } catch (error) {
@@ -101,12 +101,12 @@ async function revokeOtherCredentials(tx: Tx, userId: string, keepSessionId: str
 }
 
 async function deleteAccountWithCounters(ctx: MemberServiceContext): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+  await ctx.withTransaction(async ({ tx, afterCommit }) => {
     // Rate-limit counters keyed by this account go with it (not only after their window).
     await deleteRateLimitsOf(ctx, tx, [ctx.user.email, ctx.user.id]);
     await deleteAccountData(tx, ctx.user.id, ctx);
+    afterCommit(() => ctx.realtime.publisher.disconnectUser(ctx.user.id));
   });
-  ctx.afterCommit(() => ctx.realtime.publisher.disconnectUser(ctx.user.id));
   ctx.log.info({ userId: ctx.user.id }, 'account hard-deleted');
 }
 
@@ -117,9 +117,12 @@ export async function deleteAccount(ctx: MemberServiceContext): Promise<{ ok: tr
 
 /** "Sign out everywhere else": every other session, the calendar feed link, unused magic links. */
 export async function revokeOtherSessions(ctx: MemberServiceContext): Promise<{ ok: true; revokedSessions: number }> {
-  const revoked = await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, ctx.session.id));
-  ctx.afterCommit(() => {
-    for (const sessionId of revoked) ctx.realtime.publisher.disconnectSession(sessionId);
+  const revoked = await ctx.withTransaction(async ({ tx, afterCommit }) => {
+    const ids = await revokeOtherCredentials(tx, ctx.user.id, ctx.session.id);
+    afterCommit(() => {
+      for (const sessionId of ids) ctx.realtime.publisher.disconnectSession(sessionId);
+    });
+    return ids;
   });
   return { ok: true, revokedSessions: revoked.length };
 }
@@ -144,8 +147,11 @@ export async function panic(
     await deleteAccountWithCounters(ctx);
     return { ok: true, revokedSessions: Number(live?.n ?? 0), accountDeleted: true };
   }
-  const revokedSessions = (await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, null))).length;
-  ctx.afterCommit(() => ctx.realtime.publisher.disconnectUser(ctx.user.id));
+  const revokedSessions = await ctx.withTransaction(async ({ tx, afterCommit }) => {
+    const revoked = await revokeOtherCredentials(tx, ctx.user.id, null);
+    afterCommit(() => ctx.realtime.publisher.disconnectUser(ctx.user.id));
+    return revoked.length;
+  });
   ctx.log.info({ userId: ctx.user.id }, 'panic: every credential revoked');
   return { ok: true, revokedSessions, accountDeleted: false };
 }
