@@ -1,9 +1,10 @@
 // npm run house:metrics — measures what issue #22's "Done means" counts, so a change can check
 // itself: import cycles in server/ and web/, imports in server/ that run back up the layers,
 // folder pairs that import each other both ways, page files over the size limit in web/pages,
-// server files over it, and the README's length. Prints a table; with thresholds
+// server files over it, the README's length, and domain services that take the tRPC request
+// context instead of the service context. Prints a table; with thresholds
 // (`--max-cycles 0 --max-upward 5 --max-mutual 0 --max-mutual-domains 0 --max-page-lines 400
-// --max-server-lines 400 --max-readme-lines 300`) it exits 1 when one is exceeded. `--details` lists every finding;
+// --max-server-lines 400 --max-readme-lines 300 --max-services-on-trpc 2`) it exits 1 when one is exceeded. `--details` lists every finding;
 // `--root <dir>` measures another tree (the tests use a small fixture).
 //
 // Imports are read with the TypeScript compiler's parser and resolved with its module resolution
@@ -21,7 +22,7 @@ import ts from 'typescript';
  * Read bottom-up: the database (db/, outside server/: schema, client and driver errors, importing
  * nothing of server/, and used by the helpers above it); plain helpers (errors, pagination, ids,
  * idempotency); configuration, logging and key handling; services every domain uses (sign-in,
- * mail, push); the tRPC and HTTP plumbing; the domains; what runs beside requests (jobs,
+ * mail, push); the service context every service takes (server/service/); the tRPC and HTTP plumbing; the domains; what runs beside requests (jobs,
  * realtime); and the composition root that wires it all together (app.ts, deps.ts, main.ts and
  * the other files at the top of server/). The first matching prefix decides.
  */
@@ -30,6 +31,7 @@ export const LAYERS: ReadonlyArray<{ name: string; prefixes: readonly string[] }
   { name: 'lib/shared', prefixes: ['server/lib/', 'server/shared/', 'server/errors.ts'] },
   { name: 'crypto/log/config', prefixes: ['server/crypto/', 'server/log.ts', 'server/config.ts'] },
   { name: 'auth/mail/push', prefixes: ['server/auth/', 'server/mail/', 'server/push/'] },
+  { name: 'service context', prefixes: ['server/service/'] },
   { name: 'trpc/http', prefixes: ['server/trpc/', 'server/http/'] },
   { name: 'domains', prefixes: ['server/domains/'] },
   { name: 'jobs/realtime', prefixes: ['server/jobs/', 'server/realtime/'] },
@@ -44,6 +46,7 @@ export interface Thresholds {
   maxPageLines?: number;
   maxServerLines?: number;
   maxReadmeLines?: number;
+  maxServicesOnTrpc?: number;
 }
 
 export interface Edge {
@@ -64,6 +67,13 @@ export interface HouseMetrics {
   pages: Array<{ file: string; lines: number }>;
   serverFiles: Array<{ file: string; lines: number }>;
   readmeLines: number | null;
+  /**
+   * Domain services that import the tRPC request context (server/trpc/context.ts or
+   * member-context.ts) instead of the service context (server/service/context.ts). A domain
+   * file is a service unless it is the edge: its manifest.ts, a router (imports server/trpc/init.ts
+   * or procedures.ts) or a raw route (imports hono).
+   */
+  servicesOnTrpc: string[];
 }
 
 const SOURCE = /\.(ts|tsx)$/;
@@ -111,6 +121,24 @@ function compilerOptions(root: string): ts.CompilerOptions {
   if (!existsSync(configFile)) return fallback;
   const { config } = ts.readConfigFile(configFile, ts.sys.readFile);
   return { ...fallback, ...ts.parseJsonConfigFileContent(config, ts.sys, root).options };
+}
+
+const REQUEST_CONTEXT = new Set(['server/trpc/context.ts', 'server/trpc/member-context.ts']);
+const ROUTER_BUILDERS = new Set(['server/trpc/init.ts', 'server/trpc/procedures.ts']);
+
+/** The domain services (see HouseMetrics.servicesOnTrpc) that import the tRPC request context. */
+export function servicesOnTrpcOf(root: string, files: readonly string[], edges: readonly Edge[]): string[] {
+  const imports = new Map<string, string[]>();
+  for (const edge of edges) imports.set(edge.from, [...(imports.get(edge.from) ?? []), edge.to]);
+  return files.filter((file) => {
+    if (!file.startsWith('server/domains/') || file.split('/').length < 4 || file.endsWith('/manifest.ts'))
+      return false;
+    const targets = imports.get(file) ?? [];
+    if (targets.some((to) => ROUTER_BUILDERS.has(to))) return false;
+    const packages = importsOf(file, readFileSync(path.join(root, file), 'utf8')).map((i) => i.specifier);
+    if (packages.some((specifier) => specifier === 'hono' || specifier.startsWith('hono/'))) return false;
+    return targets.some((to) => REQUEST_CONTEXT.has(to));
+  });
 }
 
 /** Import edges between the repository's own files (paths relative to root, `/`-separated). */
@@ -251,6 +279,7 @@ export function measureHouse(root: string): HouseMetrics {
     pages: sized(web.filter((file) => file.startsWith('web/pages/'))),
     serverFiles: sized(server),
     readmeLines: existsSync(readme) ? lineCount(readme) : null,
+    servicesOnTrpc: servicesOnTrpcOf(root, server, serverEdges),
   };
 }
 
@@ -276,6 +305,11 @@ export function report(metrics: HouseMetrics, thresholds: Thresholds) {
       max: thresholds.maxServerLines,
     },
     { measure: 'README.md lines', value: metrics.readmeLines ?? 0, max: thresholds.maxReadmeLines },
+    {
+      measure: 'services on the tRPC context',
+      value: metrics.servicesOnTrpc.length,
+      max: thresholds.maxServicesOnTrpc,
+    },
   ];
   return rows.map((row) => ({ ...row, ok: row.max === undefined || row.value <= row.max }));
 }
@@ -292,6 +326,7 @@ function details(metrics: HouseMetrics, thresholds: Thresholds): string[] {
       `upward: ${edge.from} (${edge.fromLayer}) → ${edge.to} (${edge.toLayer})${edge.typeOnly ? ' [type]' : ''}`,
     );
   for (const [a, b] of [...metrics.mutualAreas, ...metrics.mutualDomains]) lines.push(`both ways: ${a} ↔ ${b}`);
+  for (const file of metrics.servicesOnTrpc) lines.push(`service on the tRPC context: ${file}`);
   const pageLimit = thresholds.maxPageLines ?? DEFAULT_LINE_LIMIT;
   const serverLimit = thresholds.maxServerLines ?? DEFAULT_LINE_LIMIT;
   for (const { file, lines: n } of metrics.pages.filter((page) => page.lines > pageLimit))
@@ -309,6 +344,7 @@ const FLAGS: Record<string, keyof Thresholds> = {
   '--max-page-lines': 'maxPageLines',
   '--max-server-lines': 'maxServerLines',
   '--max-readme-lines': 'maxReadmeLines',
+  '--max-services-on-trpc': 'maxServicesOnTrpc',
 };
 
 export function parseArguments(argv: readonly string[]) {

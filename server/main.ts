@@ -15,6 +15,7 @@ import { createJobs } from './composition.js';
 import { createWebPushSender } from './push/web-push.js';
 import { createLogger } from './log.js';
 import { startRealtime } from './realtime/service.js';
+import { createServiceContext } from './service/context.js';
 import { randomBytes } from 'node:crypto';
 import { loadWebConfig, WebConfigError } from '../web/server/config.js';
 import { type RunningWebServer, startWebServer } from '../web/server/serve.js';
@@ -73,7 +74,7 @@ async function main() {
   const lifecycle: AppLifecycle = { draining: false };
   const { app } = createApp(deps, lifecycle);
   const push = createWebPushSender(deps);
-  const jobs = createJobRunner(deps, createJobs({ push, log, database: deps.database, config: deps.config }));
+  const jobs = createJobRunner(deps, createJobs({ ...createServiceContext(deps), push }));
 
   const server = await new Promise<Server>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {

@@ -2,10 +2,10 @@
 // pending, rejected), groves with organizers and members, an organization, events of every
 // visibility (one with an RSVP-only meeting point, one cancelled), RSVPs and friendships.
 // Everything goes through the procedures (the typed caller), as a client would, so validation,
-// permissions and slugs are the real ones; only what has no route yet (friendships, the first
-// admin) is written directly.
+// permissions and slugs are the real ones; only what has no route (the first admin, as
+// `npm run admin:grant` makes it) is written directly.
 import { eq } from 'drizzle-orm';
-import { friendships, users } from '../../db/schema/index.js';
+import { users } from '../../db/schema/index.js';
 import { createRequestContext, type AppDeps } from '../../server/trpc/context.js';
 import { appRouter } from '../../server/composition.js';
 
@@ -290,23 +290,17 @@ export async function seedDemo(deps: AppDeps, now = Date.now()): Promise<SeedSum
   summary.organizations = 1;
   await admin.adminSetup.appointOrganizationAdmin({ id: openPaws._id, handle: 'elif' });
 
-  // Friendships have no route until the social milestone (invite codes): written directly,
-  // both directions, as that milestone will.
+  // Friendships as members make them: one invites, the other accepts the code.
   const pairs: [Handle, Handle][] = [
     ['ben', 'dmitri'],
     ['ben', 'farah'],
     ['chioma', 'dmitri'],
     ['elif', 'gus'],
   ];
-  await db
-    .insert(friendships)
-    .values(
-      pairs.flatMap(([a, b]) => [
-        { userId: ids[a], friendId: ids[b] },
-        { userId: ids[b], friendId: ids[a] },
-      ]),
-    )
-    .onConflictDoNothing();
+  for (const [a, b] of pairs) {
+    const { code } = await as(a).friends.createInvite({ expiresInDays: 1 });
+    await as(b).friends.acceptInvite({ code });
+  }
 
   const at = (days: number, hour: number) => {
     const date = new Date(now + days * day);

@@ -5,12 +5,13 @@
 import type { AnyRouter } from '@trpc/server';
 import type { Env, Hono, Context as HonoContext } from 'hono';
 import type { OpenAPIObject } from 'trpc-to-openapi';
-import type { Database, Tx } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
 import type { Config } from '../config.js';
 import type { AnyJob } from './job.js';
 import type { Logger } from '../log.js';
 import type { PushKind } from '../push/outbox.js';
 import type { WebPushSender } from '../push/web-push.js';
+import type { ServiceContext } from '../service/context.js';
 import type { AppDeps, Context } from '../trpc/context.js';
 import type { ReportTarget, ReportTargetType } from './reports/targets.js';
 
@@ -23,11 +24,12 @@ export interface AccountDeletionEnv {
 /** Runs inside the deletion's transaction, before the user row goes (e.g. detach public records). */
 export type AccountDataCleaner = (tx: Tx, userId: string, env: AccountDeletionEnv) => Promise<void>;
 
-/** What a job factory is given: the process's long-lived pieces (jobs run outside any request). */
-export interface JobDeps {
-  database: Database;
-  config: Config;
-  log: Logger;
+/**
+ * What a job factory is given: a service context made for the jobs (server/service/context.ts
+ * createServiceContext: jobs run outside any request, and call services with it directly) and
+ * the push sender.
+ */
+export interface JobDeps extends ServiceContext {
   push: WebPushSender;
 }
 
@@ -64,8 +66,8 @@ export interface DomainContributions {
   accountCleaners: readonly AccountDataCleaner[];
 }
 
-// The context carries the contributions (AppDeps.contributions); trpc/ declares the slot empty so
+// The service context carries the contributions (AppDeps.contributions); service/ declares the slot empty so
 // it never imports a domain, and its shape is filled in here.
-declare module '../trpc/context.js' {
+declare module '../service/context.js' {
   interface Contributions extends DomainContributions {}
 }

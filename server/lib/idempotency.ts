@@ -8,10 +8,11 @@
 // free; only successful answers are stored. Keys live 24 hours.
 import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
-import type { Database, Db, Tx } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
 import { idempotencyKeys } from '../../db/schema/index.js';
 import { AppError, hasDatabaseCode } from '../errors.js';
 import type { Clock } from './clock.js';
+import { inTransaction, type TransactionScope } from './transaction-scope.js';
 
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -57,39 +58,8 @@ export function requestFingerprint(procedurePath: string, rawInput: unknown): Ui
   return createHash('sha256').update(procedurePath).update('\n').update(canonicalJson(rawInput)).digest();
 }
 
-/**
- * What the work sees of the context inside the key's transaction: the three members of the tRPC
- * context (server/trpc/context.ts `Context`) it replaces, spelled out here so this lower layer
- * does not import the tRPC one.
- */
-export interface IdempotentScope {
-  db: Db;
-  database: Database;
-  afterCommit(effect: () => void): void;
-}
-
 /** What runIdempotent reads of the caller's context (a tRPC Context satisfies it). */
-export type IdempotentContext = IdempotentScope & { clock: Clock };
-
-/**
- * The database as the work sees it: every query, raw ones included, inside the key's
- * transaction; and its after-commit effects held in `effects` until that transaction commits
- * (a nested transaction of the work is only a savepoint here, so "after my commit" would be too
- * early: a socket could hear of a message that then rolled back).
- */
-function scopedTo(database: Database, tx: Tx, effects: (() => void)[]): IdempotentScope {
-  return {
-    db: tx as unknown as Db,
-    database: {
-      ...database,
-      db: tx as unknown as Database['db'],
-      rows: (query, executor = tx) => database.rows(query, executor),
-    },
-    afterCommit: (effect) => {
-      effects.push(effect);
-    },
-  };
-}
+export type IdempotentContext = TransactionScope & { clock: Clock };
 
 /** What a tRPC middleware's next() returns: data on success, the error otherwise. */
 interface CallResult {
@@ -98,28 +68,35 @@ interface CallResult {
   error?: unknown;
 }
 
-export interface IdempotentCall<R extends CallResult> {
+export interface IdempotentCall<C extends IdempotentContext, R extends CallResult> {
   userId: string;
   key: string;
   procedurePath: string;
   rawInput: unknown;
   /** The status a success answers (stored with the answer). */
   status: number;
-  /** Runs the procedure with the scoped database; called at most once per attempt. */
-  run(scope: IdempotentScope): Promise<R>;
+  /**
+   * Runs the procedure with the caller's context scoped to the key's transaction (its queries,
+   * raw ones included, run there; its after-commit effects wait for that commit, and a nested
+   * withTransaction joins it); called at most once per attempt.
+   */
+  run(scope: C & { tx: Tx }): Promise<R>;
   /** Turns a stored answer into the result the caller returns. */
   replay(data: unknown): R;
 }
 
-export async function runIdempotent<R extends CallResult>(ctx: IdempotentContext, call: IdempotentCall<R>): Promise<R> {
+export async function runIdempotent<C extends IdempotentContext, R extends CallResult>(
+  ctx: C,
+  call: IdempotentCall<C, R>,
+): Promise<R> {
   const fingerprint = requestFingerprint(call.procedurePath, call.rawInput);
   const now = ctx.clock.now();
   const thisKey = and(eq(idempotencyKeys.userId, call.userId), eq(idempotencyKeys.key, call.key));
   for (let attempt = 0; ; attempt++) {
-    // This attempt's after-commit effects: run once it commits, dropped if it rolls back.
-    const effects: (() => void)[] = [];
     try {
-      const result = await ctx.database.db.transaction(async (tx) => {
+      // This attempt's after-commit effects run once it commits and are dropped if it rolls back.
+      return await inTransaction(ctx, async (scope) => {
+        const tx = scope.tx;
         // An expired key is free again, even before the sweep has deleted it.
         await tx
           .delete(idempotencyKeys)
@@ -140,7 +117,7 @@ export async function runIdempotent<R extends CallResult>(ctx: IdempotentContext
             );
           return call.replay(JSON.parse(stored.responseBody));
         }
-        const result = await call.run(scopedTo(ctx.database, tx, effects));
+        const result = await call.run(scope);
         // Roll back: a failed attempt leaves no key behind, so the client may retry it as is.
         if (!result.ok) throw result.error;
         await tx
@@ -149,8 +126,6 @@ export async function runIdempotent<R extends CallResult>(ctx: IdempotentContext
           .where(thisKey);
         return result;
       });
-      for (const effect of effects) ctx.afterCommit(effect);
-      return result;
     } catch (error) {
       // 25P02: the work caught a failed statement (e.g. a slug race it retries) but the
       // transaction was already aborted; KeyVanished: the row we waited on was swept. Both

@@ -1,44 +1,18 @@
 // Per-request context shared by the REST adapter, native tRPC and socket handshakes.
 import { timingSafeEqual } from 'node:crypto';
-import type { Database, Db } from '../../db/client.js';
-import type { Config } from '../config.js';
-import type { Clock } from '../lib/clock.js';
-import type { Logger } from '../log.js';
-import type { Metrics } from '../lib/metrics.js';
-import type { Mailer } from '../mail/mailer.js';
-import type { TtlCache } from '../lib/ttl-cache.js';
-import type { RealtimeLink } from '../shared/realtime-publisher.js';
+import { withTransaction } from '../lib/transaction-scope.js';
+import type { AppDeps, ServiceContext } from '../service/context.js';
 import { validateSessionToken, type AuthenticatedSession } from '../auth/sessions.js';
 
+export type { AppDeps, Contributions } from '../service/context.js';
+
 /**
- * What the domains contribute that services read at run time (report targets, account-deletion
- * cleaners). Empty here so this layer imports no domain; server/domains/manifest.ts fills in its
- * shape and server/composition.ts builds the value.
+ * The context of one request (REST, native tRPC, a socket handshake): the service context
+ * (server/service/context.ts), which services take, plus the request's facts, which stay in this
+ * layer (routers read them and pass services what they need as arguments).
  */
-// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging.
-export interface Contributions {}
-
-/** Long-lived dependencies, made once per process (or per test). */
-export interface AppDeps {
-  database: Database;
-  config: Config;
-  clock: Clock;
-  log: Logger;
-  mailer: Mailer;
-  /** Short-lived per-process cache (statistics). */
-  cache: TtlCache;
-  /** Live delivery to open sockets (a no-op until server/realtime/service.ts starts). */
-  realtime: RealtimeLink;
-  /** The domains' run-time contributions (server/composition.ts `contributions`). */
-  contributions: Contributions;
-  /** Prometheus metrics (server/lib/metrics.ts); unset unless METRICS_PORT or METRICS_TOKEN is. */
-  metrics?: Metrics;
-}
-
-export interface Context extends AppDeps {
-  db: Db;
+export interface Context extends ServiceContext {
   requestId: string;
-  log: Logger;
   /** The caller's address, for rate limits only; never stored with sessions. */
   clientIp: string;
   /** The bearer token from the Authorization header, or null when none was sent. */
@@ -49,14 +23,6 @@ export interface Context extends AppDeps {
   idempotencyKey: string | null;
   /** Resolves the session once per request (memoised); null when no valid token was sent. */
   authenticate(): Promise<AuthenticatedSession | null>;
-  /**
-   * Runs `effect` (a realtime event, a socket disconnect: anything another process or client
-   * acts on) once the request's writes are committed. Domains call it after their own
-   * transaction; it runs at once, unless the whole call runs inside an outer transaction (an
-   * Idempotency-Key: server/lib/idempotency.ts), which runs it after that commits and drops it
-   * if that rolls back or is retried.
-   */
-  afterCommit(effect: () => void): void;
 }
 
 /** What the context reads of the request headers (a Headers object, or Node's parsed headers). */
@@ -114,6 +80,7 @@ export function createRequestContext(deps: AppDeps, facts: RequestFacts): Contex
   // (or a method) after it ~10x slower, and this runs on every request.
   return Object.assign({}, deps, {
     db: deps.database.db,
+    tx: null,
     requestId: facts.requestId,
     log: deps.log.child({ requestId: facts.requestId }),
     clientIp: clientAddress(deps, facts.headers, facts.remoteAddress),
@@ -125,8 +92,10 @@ export function createRequestContext(deps: AppDeps, facts: RequestFacts): Contex
       authenticated ??= validateSessionToken(deps.database.db, token, deps.clock.now());
       return authenticated;
     },
+    // Outside a transaction: at once (server/lib/transaction-scope.ts defers it inside one).
     afterCommit(effect: () => void) {
       effect();
     },
+    withTransaction,
   });
 }

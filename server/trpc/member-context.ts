@@ -1,4 +1,5 @@
-// The context of a signed-in tRPC call, the type every domain service takes.
+// The context of a signed-in tRPC call, as routers see it; the services it is passed to take
+// MemberServiceContext (server/service/context.ts), which it satisfies.
 import type { Session, User } from '../../db/schema/index.js';
 import type { Context } from './context.js';
 

@@ -1,6 +1,7 @@
 // scripts/house-metrics.ts on a tiny tree (fixture/) with planted findings: a runtime cycle
 // (things/service ↔ things/repository), an upward import (lib/helper → a domain), two domains
-// importing each other, a twelve-line page. Each must be found, and nothing else.
+// importing each other, a twelve-line page, a domain service on the tRPC request context (and a
+// raw route on it, which is fine). Each must be found, and nothing else.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +35,7 @@ describe('house metrics', () => {
     expect(metrics.mutualAreas).toEqual([]);
     expect(metrics.pages).toEqual([{ file: 'web/pages/long-page.ts', lines: 12 }]);
     expect(metrics.readmeLines).toBe(3);
+    expect(metrics.servicesOnTrpc).toEqual(['server/domains/other/greeting.ts']);
   });
 
   it('exits 1 when a threshold is exceeded and 0 when every one holds', () => {
@@ -52,6 +54,7 @@ describe('house metrics', () => {
     expect(lines).toContain('upward: server/lib/helper.ts (lib/shared) → server/domains/things/service.ts (domains)');
     expect(lines).toContain('both ways: server/domains/other ↔ server/domains/things');
     expect(lines).toContain('over 10 lines: web/pages/long-page.ts (12)');
+    expect(lines).toContain('service on the tRPC context: server/domains/other/greeting.ts');
     expect(run(['--max-everything', '1']).code).toBe(2);
   });
 

@@ -10,8 +10,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.js';
 import { actionTotals } from '../../../db/schema/index.js';
-import type { MemberContext } from '../../trpc/member-context.js';
-import type { Context } from '../../trpc/context.js';
+import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { AGGREGATE_MIN_CONTRIBUTORS, type ActionTotalsOutput } from './schemas.js';
 
 /** Adds one entry of `minutes` (0 when none) to the member's totals. */
@@ -41,7 +40,7 @@ export async function uncountEntry(tx: DbOrTx, userId: string, minutes: number, 
     .where(eq(actionTotals.userId, userId));
 }
 
-export async function getAggregateOptIn(ctx: MemberContext): Promise<{ optIn: boolean }> {
+export async function getAggregateOptIn(ctx: MemberServiceContext): Promise<{ optIn: boolean }> {
   const [row] = await ctx.db
     .select({ optIn: actionTotals.aggregateOptIn })
     .from(actionTotals)
@@ -51,7 +50,10 @@ export async function getAggregateOptIn(ctx: MemberContext): Promise<{ optIn: bo
 }
 
 /** Idempotent: the answer is the state now in force. */
-export async function setAggregateOptIn(ctx: MemberContext, input: { optIn: boolean }): Promise<{ optIn: boolean }> {
+export async function setAggregateOptIn(
+  ctx: MemberServiceContext,
+  input: { optIn: boolean },
+): Promise<{ optIn: boolean }> {
   const now = ctx.clock.now();
   await ctx.db
     .insert(actionTotals)
@@ -88,7 +90,7 @@ export function toActionTotals(json: string | null): ActionTotalsOutput | null {
 }
 
 /** Every opted-in member's totals together (GET /api/stats, cached there). */
-export async function serviceActionTotals(ctx: Pick<Context, 'database'>): Promise<ActionTotalsOutput | null> {
+export async function serviceActionTotals(ctx: Pick<ServiceContext, 'database'>): Promise<ActionTotalsOutput | null> {
   const [row] = await ctx.database.rows<{ totals: string | null }>(
     sql`select ${totalsJson(sql`from action_totals t where true`)} as totals`,
   );

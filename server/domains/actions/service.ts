@@ -4,11 +4,11 @@ import { and, desc, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import { actionEntries, places, type ActionEntry } from '../../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { countEntry, uncountEntry } from './aggregates.js';
 import type { ActionEntryOutput, CreateActionInput, ListActionsInput } from './schemas.js';
 import { confirmableEvent } from './suggestions.js';
 import { DAY_MS } from '../../lib/clock.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
 export function toActionEntry(row: ActionEntry): ActionEntryOutput {
   return {
@@ -26,7 +26,7 @@ export function toActionEntry(row: ActionEntry): ActionEntryOutput {
 }
 
 /** Newest first (by `_id`: the order entries were logged). */
-export async function listActions(ctx: MemberContext, input: ListActionsInput) {
+export async function listActions(ctx: MemberServiceContext, input: ListActionsInput) {
   const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select()
@@ -47,13 +47,13 @@ export async function listActions(ctx: MemberContext, input: ListActionsInput) {
 }
 
 /** A date in the member's own time zone may be a day ahead of UTC, never more. */
-function assertNotFuture(ctx: MemberContext, occurredOn: string) {
+function assertNotFuture(ctx: MemberServiceContext, occurredOn: string) {
   const latest = new Date(ctx.clock.now().getTime() + DAY_MS).toISOString().slice(0, 10);
   if (occurredOn > latest) throw new AppError('validation_failed', 'occurredOn: Must not be in the future.');
 }
 
 /** A place the caller may see: approved, or their own pending submission; its name as of now. */
-async function visiblePlaceName(ctx: MemberContext, placeId: string): Promise<string> {
+async function visiblePlaceName(ctx: MemberServiceContext, placeId: string): Promise<string> {
   const [place] = await ctx.db
     .select({ name: places.name })
     .from(places)
@@ -63,7 +63,7 @@ async function visiblePlaceName(ctx: MemberContext, placeId: string): Promise<st
   return place.name;
 }
 
-export async function createAction(ctx: MemberContext, input: CreateActionInput): Promise<ActionEntryOutput> {
+export async function createAction(ctx: MemberServiceContext, input: CreateActionInput): Promise<ActionEntryOutput> {
   let occurredOn = input.occurredOn;
   let event: { eventId: string; eventTitle: string } | null = null;
   if (input.eventId !== undefined) {
@@ -106,7 +106,7 @@ export async function createAction(ctx: MemberContext, input: CreateActionInput)
   }
 }
 
-export async function deleteAction(ctx: MemberContext, input: { id: string }): Promise<{ ok: true }> {
+export async function deleteAction(ctx: MemberServiceContext, input: { id: string }): Promise<{ ok: true }> {
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
     const [gone] = await tx

@@ -6,9 +6,9 @@ import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { actionEntries, eventRsvps, events } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { visibleTo, type Viewer } from '../events/visibility.js';
 import type { ActionSuggestionOutput } from './schemas.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
 const suggestionColumns = {
   id: events.id,
@@ -34,7 +34,7 @@ function toSuggestion(row: SuggestionRow): ActionSuggestionOutput {
 }
 
 /** Ended, held, seen by the caller and RSVP'd `going` (approved) by them: all in SQL. */
-function attendedBy(ctx: MemberContext): SQL {
+function attendedBy(ctx: MemberServiceContext): SQL {
   const viewer: Viewer = { id: ctx.user.id, isSiteAdmin: ctx.user.role === 'admin' };
   return and(
     eq(eventRsvps.userId, ctx.user.id),
@@ -46,11 +46,11 @@ function attendedBy(ctx: MemberContext): SQL {
   )!;
 }
 
-const notInLog = (ctx: MemberContext) =>
+const notInLog = (ctx: MemberServiceContext) =>
   sql`not exists (select 1 from action_entries a where a.user_id = ${ctx.user.id} and a.event_id = ${events.id})`;
 
 /** Newest event first (cursor over the event's `_id`). */
-export async function listSuggestions(ctx: MemberContext, input: { cursor?: string; limit: number }) {
+export async function listSuggestions(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
   const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select(suggestionColumns)
@@ -69,7 +69,7 @@ export async function listSuggestions(ctx: MemberContext, input: { cursor?: stri
  * RSVP swept) is the same 404, so the route tells nothing about events the caller cannot see.
  */
 export async function confirmableEvent(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   eventId: string,
 ): Promise<{ id: string; title: string; occurredOn: string }> {
   const [logged] = await ctx.db

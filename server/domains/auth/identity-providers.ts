@@ -32,7 +32,7 @@ import { enforceRateLimit } from '../../auth/rate-limit.js';
 import { hashSecretToken } from '../../auth/tokens.js';
 import type { Config } from '../../config.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
-import type { Context } from '../../trpc/context.js';
+import type { AddressedServiceContext, ServiceContext } from '../../service/context.js';
 import {
   assertHandleAllowed,
   grantSession,
@@ -83,7 +83,11 @@ function keySetFor(url: string, cooldownSeconds: number) {
 /** Identity tokens live minutes (Apple) to an hour (Google); an older `iat` is refused. */
 const MAX_TOKEN_AGE_SECONDS = 24 * 3600;
 
-async function verifyIdentityToken(ctx: Context, provider: IdentityProvider, token: string): Promise<JWTPayload> {
+async function verifyIdentityToken(
+  ctx: ServiceContext,
+  provider: IdentityProvider,
+  token: string,
+): Promise<JWTPayload> {
   const settings = providerSettings(ctx.config, provider);
   if (!settings) throw new AppError('not_implemented', `${providerNames[provider]} is not configured on this server.`);
   try {
@@ -182,7 +186,11 @@ export interface SocialSignInInput {
   handle?: string;
 }
 
-export async function signInWithProvider(ctx: Context, provider: IdentityProvider, input: SocialSignInInput) {
+export async function signInWithProvider(
+  ctx: AddressedServiceContext,
+  provider: IdentityProvider,
+  input: SocialSignInInput,
+) {
   const now = ctx.clock.now();
   await enforceRateLimit(
     ctx,
@@ -249,7 +257,7 @@ type SignInOutcome =
   | { kind: 'signed-in'; user: User; linkedExisting: boolean }
   | { kind: 'confirm-by-mail'; user: User };
 
-type Tx = Parameters<Parameters<Context['db']['transaction']>[0]>[0];
+type Tx = Parameters<Parameters<ServiceContext['db']['transaction']>[0]>[0];
 
 async function assertNoIdentityOf(tx: Tx, member: User, provider: IdentityProvider): Promise<void> {
   const [identity] = await tx

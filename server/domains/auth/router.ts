@@ -53,7 +53,7 @@ export const authRouter = router({
     })
     .input(schemas.loginInput)
     .output(schemas.sessionGrantOutput)
-    .mutation(({ ctx, input }) => service.login(ctx, input)),
+    .mutation(async ({ ctx, input }) => service.login(ctx, input, await ctx.authenticate())),
 
   requestMagicLink: signInProcedure
     .meta({

@@ -14,7 +14,10 @@ import { createSession, invalidateSession } from '../../auth/sessions.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { identityLinkConfirmationMail, identityLinkedNotice, type ProviderLabel } from '../../mail/account-notices.js';
-import type { Context } from '../../trpc/context.js';
+import type { AddressedServiceContext, ServiceContext } from '../../service/context.js';
+
+/** A live session of the caller, as far as sign-in reads it. */
+type SignedIn = { user: { email: string }; session: { id: string } };
 import { RESERVED_HANDLES, type AccountOutput } from './schemas.js';
 
 export const MAGIC_LINK_TTL_MS = 15 * 60_000;
@@ -44,7 +47,7 @@ export function uniqueViolationField(error: unknown): 'email' | 'handle' | null 
   return null;
 }
 
-export async function grantSession(ctx: Context, user: User) {
+export async function grantSession(ctx: AddressedServiceContext, user: User) {
   const now = ctx.clock.now();
   const { token, session } = await createSession(ctx.db, user.id, now, ctx.config.SESSION_TTL_DAYS);
   // From now on this address skips the account's ceiling backoff (enforcePasswordGuessLimits).
@@ -52,7 +55,10 @@ export async function grantSession(ctx: Context, user: User) {
   return { token, user: toAccount(user), expiresAt: session.expiresAt.toISOString() };
 }
 
-export async function register(ctx: Context, input: { email: string; password: string; handle: string }) {
+export async function register(
+  ctx: AddressedServiceContext,
+  input: { email: string; password: string; handle: string },
+) {
   const now = ctx.clock.now();
   const { config } = ctx;
   await enforceRateLimit(
@@ -126,7 +132,7 @@ export function assertPasswordAllowed(
  *   per-account-and-address limit above already caps it far below the ceiling.
  */
 export async function enforcePasswordGuessLimits(
-  ctx: Context,
+  ctx: AddressedServiceContext,
   email: string,
   now: Date,
   sessionId: string | null = null,
@@ -162,16 +168,19 @@ export async function enforcePasswordGuessLimits(
 }
 
 /** The caller's live session when it belongs to the account signing in (sign-in routes ignore a dead one). */
-async function ownSessionId(ctx: Context, email: string): Promise<string | null> {
-  if (!ctx.bearerToken) return null;
-  const authenticated = await ctx.authenticate();
-  return authenticated && authenticated.user.email === email ? authenticated.session.id : null;
+function ownSessionId(caller: SignedIn | null, email: string): string | null {
+  return caller && caller.user.email === email ? caller.session.id : null;
 }
 
-export async function login(ctx: Context, input: { email: string; password: string }) {
+/** `caller`: the session of the Bearer token sent along, if live (null: none). */
+export async function login(
+  ctx: AddressedServiceContext,
+  input: { email: string; password: string },
+  caller: SignedIn | null = null,
+) {
   const now = ctx.clock.now();
   const email = normaliseEmail(input.email);
-  await enforcePasswordGuessLimits(ctx, email, now, await ownSessionId(ctx, email));
+  await enforcePasswordGuessLimits(ctx, email, now, ownSessionId(caller, email));
   const [user] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
   // checkPassword does the same argon2 work when there is no user, so timing says nothing.
   const result = await checkPassword(user?.passwordHash, input.password);
@@ -193,7 +202,10 @@ export async function login(ctx: Context, input: { email: string; password: stri
  * attacker elsewhere cannot use up the owner's mails); per email from every address, a higher
  * ceiling with backoff.
  */
-export async function requestMagicLink(ctx: Context, input: { email: string }): Promise<{ accepted: true }> {
+export async function requestMagicLink(
+  ctx: AddressedServiceContext,
+  input: { email: string },
+): Promise<{ accepted: true }> {
   const now = ctx.clock.now();
   const { config } = ctx;
   const email = normaliseEmail(input.email);
@@ -219,7 +231,7 @@ export async function requestMagicLink(ctx: Context, input: { email: string }): 
 export const pendingMagicLinks = new Set<Promise<unknown>>();
 
 /** Runs a mail send after the answer: neither its time nor a failing mail server shows in it. */
-export function sendInBackground(ctx: Context, send: Promise<unknown>, failure: string): void {
+export function sendInBackground(ctx: ServiceContext, send: Promise<unknown>, failure: string): void {
   const work = send.catch((error: unknown) => ctx.log.error({ err: error }, failure));
   pendingMagicLinks.add(work);
   void work.finally(() => pendingMagicLinks.delete(work));
@@ -236,7 +248,11 @@ export interface IdentityToConfirm {
  * the account's mailbox gets a magic link that also links the identity (docs/accounts.md, "Sign in
  * with Apple and Google"). Limited like every magic link, so it cannot be used to flood the owner.
  */
-export function requestIdentityLinkConfirmation(ctx: Context, email: string, identity: IdentityToConfirm): void {
+export function requestIdentityLinkConfirmation(
+  ctx: AddressedServiceContext,
+  email: string,
+  identity: IdentityToConfirm,
+): void {
   const now = ctx.clock.now();
   sendInBackground(
     ctx,
@@ -246,7 +262,7 @@ export function requestIdentityLinkConfirmation(ctx: Context, email: string, ide
 }
 
 async function sendMagicLink(
-  ctx: Context,
+  ctx: ServiceContext,
   email: string,
   clientIp: string,
   now: Date,
@@ -305,7 +321,7 @@ async function sendMagicLink(
 }
 
 /** Consumes the token in one statement, so two parallel verifies give exactly one session. */
-export async function verifyMagicLink(ctx: Context, input: { token: string }) {
+export async function verifyMagicLink(ctx: AddressedServiceContext, input: { token: string }) {
   const now = ctx.clock.now();
   const invalid = new AppError('invalid_credentials', 'The sign-in link is invalid, already used or expired.');
   if (!looksLikeSecretToken(input.token)) throw invalid;
@@ -330,7 +346,7 @@ export async function verifyMagicLink(ctx: Context, input: { token: string }) {
  * was linked elsewhere meanwhile, or the account already has one of that provider, the link
  * still signs in and nothing is linked.
  */
-async function linkConfirmedIdentity(ctx: Context, user: User, identity: IdentityToConfirm): Promise<void> {
+async function linkConfirmedIdentity(ctx: ServiceContext, user: User, identity: IdentityToConfirm): Promise<void> {
   const linked = await ctx.db
     .insert(externalIdentities)
     .values({ provider: identity.provider, subject: identity.subject, userId: user.id })
@@ -347,7 +363,7 @@ async function linkConfirmedIdentity(ctx: Context, user: User, identity: Identit
 export const providerLabels: Record<IdentityProvider, ProviderLabel> = { apple: 'Apple', google: 'Google' };
 
 /** Tells the account's mailbox that an Apple or Google identity now signs in to it. */
-export function noticeIdentityLinked(ctx: Context, email: string, provider: IdentityProvider): void {
+export function noticeIdentityLinked(ctx: ServiceContext, email: string, provider: IdentityProvider): void {
   sendInBackground(
     ctx,
     ctx.mailer.send(identityLinkedNotice(email, providerLabels[provider], ctx.clock.now())),
@@ -355,7 +371,7 @@ export function noticeIdentityLinked(ctx: Context, email: string, provider: Iden
   );
 }
 
-export async function logout(ctx: Context & { session: { id: string } }): Promise<{ ok: true }> {
+export async function logout(ctx: ServiceContext & { session: { id: string } }): Promise<{ ok: true }> {
   await invalidateSession(ctx.db, ctx.session.id);
   ctx.afterCommit(() => ctx.realtime.publisher.disconnectSession(ctx.session.id));
   return { ok: true };

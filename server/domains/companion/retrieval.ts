@@ -3,7 +3,7 @@
 // SQL (published_at is not null), so neither the model nor the embedded answer can cite them.
 import { sql } from 'drizzle-orm';
 import type { CompanionSource } from '../../../db/schema/index.js';
-import type { Context } from '../../trpc/context.js';
+import type { ServiceContext } from '../../service/context.js';
 import { COMPANION_LIMITS } from './schemas.js';
 
 export interface LibraryItem extends CompanionSource {
@@ -33,7 +33,7 @@ export function searchQuery(message: string): string | null {
 const EXCERPT_CHARS = 280;
 const CONTEXT_CHARS = 1500;
 
-export async function findLibraryItems(ctx: Context, message: string): Promise<LibraryItem[]> {
+export async function findLibraryItems(ctx: ServiceContext, message: string): Promise<LibraryItem[]> {
   const query = searchQuery(message);
   if (query === null) return [];
   const rows = await ctx.database.rows<{

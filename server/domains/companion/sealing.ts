@@ -9,9 +9,9 @@
 import { type MessageKeyring, messageKeyring } from '../../crypto/message-keys.js';
 import { openText, type SealedMessage, sealText } from '../../crypto/message-cipher.js';
 import { type CompanionSource, companionMessages } from '../../../db/schema/index.js';
-import type { Context } from '../../trpc/context.js';
+import type { ServiceContext } from '../../service/context.js';
 
-export function companionKeyring(ctx: Pick<Context, 'config' | 'log'>): MessageKeyring {
+export function companionKeyring(ctx: Pick<ServiceContext, 'config' | 'log'>): MessageKeyring {
   return messageKeyring(ctx.config, ctx.log);
 }
 

@@ -14,10 +14,9 @@ import { newId } from '../../../db/ids.js';
 import { hitRateLimit, rateLimitedError } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { MessageDecryptError } from '../../crypto/message-cipher.js';
 import type { MessageKeyring } from '../../crypto/message-keys.js';
-import type { Context } from '../../trpc/context.js';
+import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { generateReply, ProviderError } from './replies.js';
 import { findLibraryItems, type LibraryItem } from './retrieval.js';
 import {
@@ -50,7 +49,7 @@ export interface PreparedChat {
   items: LibraryItem[];
 }
 
-export async function prepareChat(ctx: MemberContext, input: ChatInput): Promise<PreparedChat> {
+export async function prepareChat(ctx: MemberServiceContext, input: ChatInput): Promise<PreparedChat> {
   const limit = await hitRateLimit(
     ctx,
     {
@@ -102,7 +101,7 @@ export class ChatFailure extends Error {
  * (the client left), or when the conversation was deleted meanwhile; nothing is stored then.
  */
 export async function runChat(
-  ctx: Context,
+  ctx: ServiceContext,
   prepared: PreparedChat,
   options: { signal?: AbortSignal; timeoutMs?: number; onDelta?: (text: string) => void } = {},
 ): Promise<ChatReplyOutput> {
@@ -134,7 +133,7 @@ export async function runChat(
   return storeTurn(ctx, prepared, reply);
 }
 
-async function storeTurn(ctx: Context, prepared: PreparedChat, reply: string): Promise<ChatReplyOutput> {
+async function storeTurn(ctx: ServiceContext, prepared: PreparedChat, reply: string): Promise<ChatReplyOutput> {
   const now = ctx.clock.now();
   const userMessageId = newId();
   const replyMessageId = newId();
@@ -188,7 +187,7 @@ async function storeTurn(ctx: Context, prepared: PreparedChat, reply: string): P
 }
 
 /** The whole turn at once (the tRPC `companion.chat`), bounded by the request deadline too. */
-export async function chat(ctx: MemberContext, input: ChatInput): Promise<ChatReplyOutput> {
+export async function chat(ctx: MemberServiceContext, input: ChatInput): Promise<ChatReplyOutput> {
   const prepared = await prepareChat(ctx, input);
   // Give up on the model a second before the request deadline, so storing the turn never races
   // the 503 the caller would get (a reply stored after its caller was told it failed).
@@ -204,7 +203,7 @@ export async function chat(ctx: MemberContext, input: ChatInput): Promise<ChatRe
 
 // ---- conversations ------------------------------------------------------------------------
 
-async function ownConversation(ctx: MemberContext, id: string) {
+async function ownConversation(ctx: MemberServiceContext, id: string) {
   const [row] = await ctx.db
     .select({ id: companionConversations.id })
     .from(companionConversations)
@@ -227,7 +226,7 @@ function toConversation(keyring: MessageKeyring, row: ConversationRow): Companio
 
 /** The caller's conversations, newest activity first (cursor: the last item's activity id). */
 export async function listConversations(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   input: { pinned?: boolean; cursor?: string; limit: number },
 ) {
   const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
@@ -248,7 +247,7 @@ export async function listConversations(
   return { items: page.items.map((row) => toConversation(keyring, row)), nextCursor: page.nextCursor };
 }
 
-export async function pinConversation(ctx: MemberContext, input: { id: string; pinned: boolean }) {
+export async function pinConversation(ctx: MemberServiceContext, input: { id: string; pinned: boolean }) {
   const [row] = await ctx.db
     .update(companionConversations)
     .set({ pinned: input.pinned })
@@ -259,7 +258,7 @@ export async function pinConversation(ctx: MemberContext, input: { id: string; p
 }
 
 /** Hard delete; the messages go with it (FK cascade). */
-export async function deleteConversation(ctx: MemberContext, input: { id: string }): Promise<{ ok: true }> {
+export async function deleteConversation(ctx: MemberServiceContext, input: { id: string }): Promise<{ ok: true }> {
   const deleted = await ctx.db
     .delete(companionConversations)
     .where(and(eq(companionConversations.id, input.id), eq(companionConversations.userId, ctx.user.id)))
@@ -274,7 +273,7 @@ export async function deleteConversation(ctx: MemberContext, input: { id: string
  * whole history fail.
  */
 function readableMessage(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   keyring: MessageKeyring,
   row: Parameters<typeof openCompanionMessage>[1],
 ): Pick<CompanionMessageOutput, 'content' | 'sources' | 'unreadable'> {
@@ -291,7 +290,7 @@ function readableMessage(
 }
 
 /** One conversation's messages, newest first; 404 unless it is the caller's (decided in SQL). */
-export async function listMessages(ctx: MemberContext, input: { id: string; cursor?: string; limit: number }) {
+export async function listMessages(ctx: MemberServiceContext, input: { id: string; cursor?: string; limit: number }) {
   const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select({

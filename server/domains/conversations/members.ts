@@ -10,13 +10,13 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { leaveRoom, publish, userRoom } from './publish.js';
 import { announceChanged } from './service.js';
 import { notFound } from './views.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
 /** After the change committed: the removed member's devices drop it, the rest see who is left. */
-async function announceRemoval(ctx: MemberContext, userId: string, conversationIds: string[]) {
+async function announceRemoval(ctx: MemberServiceContext, userId: string, conversationIds: string[]) {
   for (const conversationId of conversationIds) {
     leaveRoom(ctx, userId, conversationId);
     publish(ctx, userRoom(userId), 'conversation.left', { conversationId });
@@ -30,7 +30,7 @@ async function announceRemoval(ctx: MemberContext, userId: string, conversationI
  * `announceGroveExit` once the transaction has committed.
  */
 export async function cutConversationsAfterGroveExit(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   tx: Tx,
   groveId: string,
   userId: string,
@@ -62,7 +62,7 @@ export async function cutConversationsAfterGroveExit(
   return rows.map((r) => r.id);
 }
 
-export function announceGroveExit(ctx: MemberContext, userId: string, conversationIds: string[]) {
+export function announceGroveExit(ctx: MemberServiceContext, userId: string, conversationIds: string[]) {
   return announceRemoval(ctx, userId, conversationIds);
 }
 
@@ -72,7 +72,7 @@ export function announceGroveExit(ctx: MemberContext, userId: string, conversati
  * conversations do not record one). Anyone may remove only themselves by leaving.
  */
 export async function removeConversationMember(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   input: { id: string; userId: string },
 ): Promise<{ ok: true }> {
   const callerId = ctx.user.id;

@@ -8,22 +8,24 @@ import { messageKeyring } from '../../crypto/message-keys.js';
 import { MessageDecryptError, openMessage, sealMessage } from '../../crypto/message-cipher.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
-import type { Context } from '../../trpc/context.js';
+import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { conversationRoom, publish } from './publish.js';
 import { storeMessage } from './send-statement.js';
 import type { MessageOutput } from './schemas.js';
 import { notFound } from './views.js';
 
-export function keyringOf(ctx: Pick<Context, 'config' | 'log'>) {
+export function keyringOf(ctx: Pick<ServiceContext, 'config' | 'log'>) {
   return messageKeyring(ctx.config, ctx.log);
 }
 
 /** Is the caller in the conversation? (The join every message query starts from.) */
-const callerIsMember = (ctx: MemberContext, conversationId: string) =>
+const callerIsMember = (ctx: MemberServiceContext, conversationId: string) =>
   sql`exists (select 1 from conversation_members cm where cm.conversation_id = ${conversationId}::uuid and cm.user_id = ${ctx.user.id}::uuid)`;
 
-export async function sendMessage(ctx: MemberContext, input: { id: string; body: string }): Promise<MessageOutput> {
+export async function sendMessage(
+  ctx: MemberServiceContext,
+  input: { id: string; body: string },
+): Promise<MessageOutput> {
   const keyring = keyringOf(ctx);
   const now = ctx.clock.now();
   const id = newId();
@@ -46,7 +48,7 @@ export async function sendMessage(ctx: MemberContext, input: { id: string; body:
 }
 
 /** Newest first; `nextCursor` pages back in time. */
-export async function listMessages(ctx: MemberContext, input: { id: string; cursor?: string; limit: number }) {
+export async function listMessages(ctx: MemberServiceContext, input: { id: string; cursor?: string; limit: number }) {
   const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const keyring = keyringOf(ctx);
   const [member] = await ctx.db
@@ -99,7 +101,7 @@ export async function listMessages(ctx: MemberContext, input: { id: string; curs
  * make the whole history fail. Logged with ids and key id only.
  */
 function readableBody(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   keyring: ReturnType<typeof keyringOf>,
   conversationId: string,
   row: { id: string; keyId: string; nonce: Uint8Array; ciphertext: Uint8Array },
@@ -117,7 +119,7 @@ function readableBody(
 }
 
 /** The sender deletes their message for everyone: the row goes. Someone else's message: 403. */
-export async function deleteMessage(ctx: MemberContext, input: { id: string; messageId: string }) {
+export async function deleteMessage(ctx: MemberServiceContext, input: { id: string; messageId: string }) {
   const [message] = await ctx.db
     .select({ senderId: messages.senderId })
     .from(messages)

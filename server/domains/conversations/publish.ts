@@ -5,9 +5,9 @@
 // Typed by the one event list in server/domains/conversations/realtime-events.ts.
 import { conversationRoom, userRoom } from '../../shared/realtime-publisher.js';
 import type { MessagingEventName, MessagingEventPayload } from './realtime-events.js';
-import type { Context } from '../../trpc/context.js';
+import type { ServiceContext } from '../../service/context.js';
 
-type Effects = Pick<Context, 'log' | 'afterCommit' | 'realtime'>;
+type Effects = Pick<ServiceContext, 'log' | 'afterCommit' | 'realtime'>;
 
 export { conversationRoom, userRoom };
 

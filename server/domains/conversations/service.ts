@@ -7,15 +7,15 @@ import { conversationMembers, conversations, directConversations } from '../../.
 import type { Tx } from '../../../db/client.js';
 import { newId } from '../../../db/ids.js';
 import { AppError } from '../../errors.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { conversationRoom, joinRooms, leaveRoom, publish, userRoom } from './publish.js';
 import type { ConversationOutput, ReadStateOutput } from './schemas.js';
 import { MESSAGE_TTL_SECONDS } from './schemas.js';
 import { sealGroupTitle, titleKeyring } from './titles.js';
 import { conversationView, listConversationViews, notFound, summaryOf } from './views.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
 /** The members among `ids` the caller may message: friends, or sharing a grove. Decided in SQL. */
-async function messageableMembers(ctx: MemberContext, ids: string[]): Promise<string[]> {
+async function messageableMembers(ctx: MemberServiceContext, ids: string[]): Promise<string[]> {
   const rows = await ctx.database.rows<{ id: string }>(sql`
     select u.id from users u
     where u.id in (${sql.join(
@@ -38,7 +38,7 @@ class PairTaken extends Error {}
 
 /** `memberIds[0]` is the one who starts it: recorded as a group's creator (who may remove members). */
 async function insertConversation(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   tx: Tx,
   kind: 'direct' | 'group',
   title: string | null,
@@ -62,7 +62,7 @@ async function insertConversation(
   return row!.id;
 }
 
-async function openDirectConversation(ctx: MemberContext, otherId: string): Promise<string> {
+async function openDirectConversation(ctx: MemberServiceContext, otherId: string): Promise<string> {
   const [low, high] = [ctx.user.id, otherId].sort() as [string, string];
   const existing = async () => {
     const [row] = await ctx.db
@@ -95,14 +95,14 @@ async function openDirectConversation(ctx: MemberContext, otherId: string): Prom
   }
 }
 
-function announceCreated(ctx: MemberContext, view: ConversationOutput) {
+function announceCreated(ctx: MemberServiceContext, view: ConversationOutput) {
   const memberIds = view.members.map((m) => m._id);
   joinRooms(ctx, memberIds, view._id);
   for (const id of memberIds) publish(ctx, userRoom(id), 'conversation.created', { conversation: summaryOf(view) });
 }
 
 export async function createConversation(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   input: { memberIds: string[]; title?: string },
 ): Promise<ConversationOutput> {
   const ids = [...new Set(input.memberIds)];
@@ -123,11 +123,11 @@ export async function createConversation(
   return conversationView(ctx, ctx.db, ctx.user.id, ctx.clock.now(), id);
 }
 
-export function listConversations(ctx: MemberContext, input: { cursor?: string; limit: number }) {
+export function listConversations(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
   return listConversationViews(ctx, ctx.user.id, ctx.clock.now(), input);
 }
 
-export function getConversation(ctx: MemberContext, input: { id: string }) {
+export function getConversation(ctx: MemberServiceContext, input: { id: string }) {
   return conversationView(ctx, ctx.db, ctx.user.id, ctx.clock.now(), input.id);
 }
 
@@ -135,7 +135,7 @@ export function getConversation(ctx: MemberContext, input: { id: string }) {
  * Leaves the conversation. A one-to-one conversation closes for good (nobody can write in it; the
  * next start opens a new one); the last member out deletes it with its messages.
  */
-export async function leaveConversation(ctx: MemberContext, input: { id: string }): Promise<{ ok: true }> {
+export async function leaveConversation(ctx: MemberServiceContext, input: { id: string }): Promise<{ ok: true }> {
   const remaining = await ctx.db.transaction(async (tx) => {
     const left = await tx
       .delete(conversationMembers)
@@ -157,7 +157,7 @@ export async function leaveConversation(ctx: MemberContext, input: { id: string 
 }
 
 /** The conversation as it is now, to its room; seen through any remaining member. */
-export async function announceChanged(ctx: MemberContext, conversationId: string) {
+export async function announceChanged(ctx: MemberServiceContext, conversationId: string) {
   const [anyMember] = await ctx.db
     .select({ userId: conversationMembers.userId })
     .from(conversationMembers)
@@ -175,7 +175,7 @@ export async function announceChanged(ctx: MemberContext, conversationId: string
  * sooner, never keep them longer.
  */
 export async function updateConversation(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   input: { id: string; title?: string | null; messageLifetimeSeconds?: number | null },
 ): Promise<ConversationOutput> {
   const now = ctx.clock.now();
@@ -219,7 +219,7 @@ export async function updateConversation(
  * markers are private: only the caller's own devices hear about it.
  */
 export async function markRead(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   input: { id: string; messageId?: string },
 ): Promise<ReadStateOutput> {
   const now = ctx.clock.now();

@@ -7,10 +7,10 @@
 import { MessageDecryptError, openText, sealText } from '../../crypto/message-cipher.js';
 import { type MessageKeyring, messageKeyring } from '../../crypto/message-keys.js';
 import type { Logger } from '../../log.js';
-import type { Context } from '../../trpc/context.js';
+import type { ServiceContext } from '../../service/context.js';
 
 /** What reads a title: the keyring's configuration and a logger for one that does not open. */
-export type TitleReader = Pick<Context, 'config' | 'log'>;
+export type TitleReader = Pick<ServiceContext, 'config' | 'log'>;
 
 export function titleKeyring(ctx: TitleReader): MessageKeyring {
   return messageKeyring(ctx.config, ctx.log);

@@ -8,8 +8,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { calendarFeeds, eventRsvps, events, users } from '../../../db/schema/index.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
-import type { Context } from '../../trpc/context.js';
-import type { MemberContext } from '../../trpc/member-context.js';
+import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { recordReveals } from './reveals.js';
 import { selectEvents, toEvent, type EventRow } from './view.js';
 import { visibleTo, type Viewer } from './visibility.js';
@@ -20,15 +19,15 @@ import { DAY_MS } from '../../lib/clock.js';
 const FEED_LIMIT = 500;
 
 /** When a link created at `createdAt` stops working. */
-export function calendarFeedExpiry(ctx: Pick<Context, 'config'>, createdAt: Date): Date {
+export function calendarFeedExpiry(ctx: Pick<ServiceContext, 'config'>, createdAt: Date): Date {
   return new Date(createdAt.getTime() + ctx.config.CALENDAR_FEED_TTL_DAYS * DAY_MS);
 }
 
-export function feedUrl(ctx: Context, token: string): string {
+export function feedUrl(ctx: ServiceContext, token: string): string {
   return `${ctx.config.PUBLIC_URL.replace(/\/$/, '')}/api/calendar/${token}.ics`;
 }
 
-export async function createCalendarToken(ctx: MemberContext) {
+export async function createCalendarToken(ctx: MemberServiceContext) {
   const token = generateSecretToken();
   const now = ctx.clock.now();
   await ctx.db
@@ -42,13 +41,13 @@ export async function createCalendarToken(ctx: MemberContext) {
   };
 }
 
-export async function revokeCalendarToken(ctx: MemberContext): Promise<{ ok: true }> {
+export async function revokeCalendarToken(ctx: MemberServiceContext): Promise<{ ok: true }> {
   await ctx.db.delete(calendarFeeds).where(eq(calendarFeeds.userId, ctx.user.id));
   return { ok: true };
 }
 
 /** The feed body for a token, or null when the token is unknown or revoked. */
-export async function calendarFeed(ctx: Context, token: string): Promise<string | null> {
+export async function calendarFeed(ctx: ServiceContext, token: string): Promise<string | null> {
   if (!looksLikeSecretToken(token)) return null;
   const [owner] = await ctx.db
     .select({ id: users.id, role: users.role, createdAt: calendarFeeds.createdAt })
@@ -71,7 +70,7 @@ export async function calendarFeed(ctx: Context, token: string): Promise<string 
 
 // ---- RFC 5545 (ical-generator escapes text, including bare CR, and folds long lines) ---------
 
-export function renderCalendar(ctx: Pick<Context, 'config' | 'clock'>, items: EventOutput[]): string {
+export function renderCalendar(ctx: Pick<ServiceContext, 'config' | 'clock'>, items: EventOutput[]): string {
   const base = ctx.config.PUBLIC_URL.replace(/\/$/, '');
   const host = new URL(base).host;
   const stamp = ctx.clock.now();

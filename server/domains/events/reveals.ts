@@ -9,10 +9,10 @@ import type { DbOrTx } from '../../../db/client.js';
 import type { Database } from '../../../db/client.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import { newId } from '../../../db/ids.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import type { EventOutput } from './schemas.js';
 import { assertOrganizesEvent } from './rsvp.js';
 import { organizesHost } from './visibility.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
 /** The served events whose RSVP-only meeting point went out in this response. */
 function revealedIn(served: EventOutput[]): string[] {
@@ -54,7 +54,7 @@ export async function recordReveals(
 }
 
 /** Organizers of the event only (403 for others who can see it, 404 for the rest). */
-export async function listReveals(ctx: MemberContext, input: { id: string; cursor?: string; limit: number }) {
+export async function listReveals(ctx: MemberServiceContext, input: { id: string; cursor?: string; limit: number }) {
   await assertOrganizesEvent(ctx, input.id, 'who was shown the meeting point');
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db

@@ -38,7 +38,7 @@ export const eventsRouter = router({
     })
     .input(schemas.listEventsInput())
     .output(schemas.eventListOutput)
-    .query(async ({ ctx, input }) => logged(ctx, await service.listEvents(ctx, input))),
+    .query(async ({ ctx, input }) => logged(ctx, await service.listEvents(ctx, await ctx.authenticate(), input))),
 
   get: publicProcedure
     .meta({
@@ -55,7 +55,9 @@ export const eventsRouter = router({
     })
     .input(schemas.eventSlugInput)
     .output(schemas.eventOutput)
-    .query(async ({ ctx, input }) => logged(ctx, await service.getEvent(ctx, { slug: input.event }))),
+    .query(async ({ ctx, input }) =>
+      logged(ctx, await service.getEvent(ctx, await ctx.authenticate(), { slug: input.event })),
+    ),
 
   create: memberProcedure
     .meta({

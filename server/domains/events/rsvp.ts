@@ -12,14 +12,14 @@ import { eventRsvps, events, users } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import { newId } from '../../../db/ids.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { userIdByHandle } from '../groves/service.js';
 import { visibleEvent } from './service.js';
 import { organizesHost, viewerOf, visibleTo, type Viewer } from './visibility.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
 type RsvpStatus = 'going' | 'interested';
 
-async function rsvpState(ctx: MemberContext, eventId: string) {
+async function rsvpState(ctx: MemberServiceContext, eventId: string) {
   const [row] = await ctx.database.rows<{
     going: number;
     interested: number;
@@ -55,8 +55,8 @@ function acceptsRsvps(viewer: Viewer, memberId: string, now: Date) {
  * with `rsvpApproval` (and an RSVP-only meeting point) starts pending unless the caller organizes
  * it; changing going/interested keeps the approval state. 404 / 409 as before.
  */
-export async function setRsvp(ctx: MemberContext, input: { id: string; status: RsvpStatus }) {
-  const viewer = await viewerOf(ctx);
+export async function setRsvp(ctx: MemberServiceContext, input: { id: string; status: RsvpStatus }) {
+  const viewer = viewerOf(ctx);
   const now = ctx.clock.now();
   const accepts = acceptsRsvps(viewer, ctx.user.id, now);
   const written = await ctx.db.transaction(async (tx) => {
@@ -94,8 +94,8 @@ export async function setRsvp(ctx: MemberContext, input: { id: string; status: R
 }
 
 /** Idempotent: removing an RSVP that does not exist is fine. One DELETE conditioned on visibility. */
-export async function removeRsvp(ctx: MemberContext, input: { id: string }) {
-  const viewer = await viewerOf(ctx);
+export async function removeRsvp(ctx: MemberServiceContext, input: { id: string }) {
+  const viewer = viewerOf(ctx);
   const deleted = await ctx.database.rows<{ id: string }>(sql`
     delete from event_rsvps
     where event_id = ${input.id}::uuid and user_id = ${ctx.user.id}::uuid
@@ -107,15 +107,15 @@ export async function removeRsvp(ctx: MemberContext, input: { id: string }) {
 }
 
 /** The event's organizers (not site admins): 403 for others who can see it, 404 for the rest. */
-export async function assertOrganizesEvent(ctx: MemberContext, eventId: string, what: string) {
-  const viewer = await viewerOf(ctx);
+export async function assertOrganizesEvent(ctx: MemberServiceContext, eventId: string, what: string) {
+  const viewer = viewerOf(ctx);
   const row = await visibleEvent(ctx.db, viewer, eq(events.id, eventId));
   if (!row.organizes) throw new AppError('forbidden', `Only the event's organizers see ${what}.`);
   return row;
 }
 
 /** Handles for the event's organizers; 403 for others who can see the event, 404 for the rest. */
-export async function listAttendees(ctx: MemberContext, input: { id: string; cursor?: string; limit: number }) {
+export async function listAttendees(ctx: MemberServiceContext, input: { id: string; cursor?: string; limit: number }) {
   await assertOrganizesEvent(ctx, input.id, 'attendee handles; everyone sees the counts');
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
@@ -145,7 +145,7 @@ export async function listAttendees(ctx: MemberContext, input: { id: string; cur
 }
 
 /** Approves a pending RSVP (the member then sees the meeting point). 404 when that member has no RSVP. */
-export async function approveRsvp(ctx: MemberContext, input: { id: string; handle: string }) {
+export async function approveRsvp(ctx: MemberServiceContext, input: { id: string; handle: string }) {
   await assertOrganizesEvent(ctx, input.id, 'and approve RSVPs');
   const userId = await userIdByHandle(ctx.db, input.handle);
   const updated = await ctx.db
@@ -158,7 +158,7 @@ export async function approveRsvp(ctx: MemberContext, input: { id: string; handl
 }
 
 /** Declines (removes) a member's RSVP, pending or approved. 404 when that member has no RSVP. */
-export async function declineRsvp(ctx: MemberContext, input: { id: string; handle: string }) {
+export async function declineRsvp(ctx: MemberServiceContext, input: { id: string; handle: string }) {
   await assertOrganizesEvent(ctx, input.id, 'and decline RSVPs');
   const userId = await userIdByHandle(ctx.db, input.handle);
   const deleted = await ctx.db

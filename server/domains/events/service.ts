@@ -5,8 +5,7 @@ import { events, groves, organizations, pushOutbox } from '../../../db/schema/in
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
 import { decodeTimeCursor, encodeTimeCursor, toPage } from '../../lib/pagination.js';
-import type { Context } from '../../trpc/context.js';
-import type { MemberContext } from '../../trpc/member-context.js';
+import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import { afterImagesAttached, attachImageRefs, droppedImageRefs, releaseImages } from '../uploads/image-refs.js';
 import { isGroveOrganizer } from '../groves/service.js';
@@ -26,8 +25,8 @@ export interface ListEventsInput {
   limit: number;
 }
 
-export async function listEvents(ctx: Context, input: ListEventsInput) {
-  const viewer = await viewerOf(ctx);
+export async function listEvents(ctx: ServiceContext, caller: Caller, input: ListEventsInput) {
+  const viewer = viewerOf(caller);
   // Start-time order, ties by id; the cursor is the last row's (startsAt, id) (keyset: the
   // row comparison reads events_starts_at_id_idx from that point on).
   const after = input.cursor === undefined ? undefined : decodeTimeCursor(input.cursor);
@@ -76,13 +75,16 @@ export async function visibleEvent(db: DbOrTx, viewer: Viewer, where: ReturnType
   return row;
 }
 
-export async function getEvent(ctx: Context, input: { slug: string }) {
-  const viewer = await viewerOf(ctx);
+export async function getEvent(ctx: ServiceContext, caller: Caller, input: { slug: string }) {
+  const viewer = viewerOf(caller);
   return toEvent(await visibleEvent(ctx.db, viewer, eq(events.slug, input.slug.toLowerCase())), viewer, ctx.config);
 }
 
 /** A member hosts only for a grove they organize or an organization they administer; site admins for any. */
-async function assertMayHost(ctx: MemberContext, host: { groveId?: string | null; organizationId?: string | null }) {
+async function assertMayHost(
+  ctx: MemberServiceContext,
+  host: { groveId?: string | null; organizationId?: string | null },
+) {
   if (host.groveId) {
     const [grove] = await ctx.db.select({ id: groves.id }).from(groves).where(eq(groves.id, host.groveId)).limit(1);
     if (!grove) throw new AppError('not_found', 'No such grove.');
@@ -102,7 +104,7 @@ async function assertMayHost(ctx: MemberContext, host: { groveId?: string | null
   }
 }
 
-async function assertApprovedPlace(ctx: Context, placeId: string | null | undefined) {
+async function assertApprovedPlace(ctx: ServiceContext, placeId: string | null | undefined) {
   if (!placeId) return;
   const [place] = await ctx.database.rows<{ status: string }>(sql`select status from places where id = ${placeId}`);
   if (place?.status !== 'approved') throw new AppError('validation_failed', 'placeId: Must be an approved place.');
@@ -116,7 +118,7 @@ function meetingPointColumns(point: CreateEventInput['meetingPoint']) {
   };
 }
 
-export async function createEvent(ctx: MemberContext, input: CreateEventInput) {
+export async function createEvent(ctx: MemberServiceContext, input: CreateEventInput) {
   await assertMayHost(ctx, input);
   await assertApprovedPlace(ctx, input.placeId);
   const now = ctx.clock.now();
@@ -161,7 +163,7 @@ export async function createEvent(ctx: MemberContext, input: CreateEventInput) {
     return { row, attached };
   });
   await afterImagesAttached(ctx, attached);
-  const viewer = await viewerOf(ctx);
+  const viewer = viewerOf(ctx);
   return toEvent((await selectOneEvent(ctx.db, viewer, eq(events.id, row.id)))!, viewer, ctx.config);
 }
 
@@ -195,8 +197,8 @@ function pushWorthyChange(
   return null;
 }
 
-export async function updateEvent(ctx: MemberContext, input: UpdateEventInput) {
-  const viewer = await viewerOf(ctx);
+export async function updateEvent(ctx: MemberServiceContext, input: UpdateEventInput) {
+  const viewer = viewerOf(ctx);
   const current = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
   if (!canManage(current, viewer)) throw new AppError('forbidden', "Only the event's organizers can change it.");
   const e = current.event;

@@ -7,15 +7,14 @@
 // organization) and site admins see every event, so they can manage and moderate it.
 import { sql, type SQL } from 'drizzle-orm';
 import { events } from '../../../db/schema/index.js';
-import type { Context } from '../../trpc/context.js';
+import type { Caller } from '../../service/context.js';
 
 export interface Viewer {
   id: string | null;
   isSiteAdmin: boolean;
 }
 
-export async function viewerOf(ctx: Context): Promise<Viewer> {
-  const auth = await ctx.authenticate();
+export function viewerOf(auth: Caller): Viewer {
   return { id: auth?.user.id ?? null, isSiteAdmin: auth?.user.role === 'admin' };
 }
 

@@ -16,9 +16,9 @@ import { newId } from '../../../db/ids.js';
 import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { MAX_OPEN_INVITES } from './schemas.js';
 import { DAY_MS } from '../../lib/clock.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
 function hashInviteCode(code: string): Uint8Array {
   // A prefix keeps these hashes apart from every other secret hashed with the same function.
@@ -30,7 +30,7 @@ function newInviteCode(): string {
   return encodeBase32LowerCaseNoPadding(randomBytes(8)).slice(0, 12);
 }
 
-export async function createInvite(ctx: MemberContext, input: { expiresInDays: number }) {
+export async function createInvite(ctx: MemberServiceContext, input: { expiresInDays: number }) {
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + input.expiresInDays * DAY_MS);
   const code = newInviteCode();
@@ -57,7 +57,7 @@ export async function createInvite(ctx: MemberContext, input: { expiresInDays: n
   return { _id: id, code, expiresAt: expiresAt.toISOString() };
 }
 
-export async function acceptInvite(ctx: MemberContext, input: { code: string }) {
+export async function acceptInvite(ctx: MemberServiceContext, input: { code: string }) {
   const me = ctx.user.id;
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
@@ -99,7 +99,7 @@ export async function acceptInvite(ctx: MemberContext, input: { code: string }) 
   });
 }
 
-export async function listFriends(ctx: MemberContext, input: { cursor?: string; limit: number }) {
+export async function listFriends(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select({ id: friendships.id, since: friendships.createdAt, friendId: users.id, handle: users.handle })
@@ -120,7 +120,7 @@ export async function listFriends(ctx: MemberContext, input: { cursor?: string; 
 }
 
 /** The caller's open invites (issued, neither used nor expired), oldest first. */
-export async function listOpenInvites(ctx: MemberContext, input: { cursor?: string; limit: number }) {
+export async function listOpenInvites(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select({ id: friendInvites.id, expiresAt: friendInvites.expiresAt, createdAt: friendInvites.createdAt })
@@ -146,7 +146,7 @@ export async function listOpenInvites(ctx: MemberContext, input: { cursor?: stri
 }
 
 /** Idempotent; only the issuer's own invites match, so someone else's id changes nothing. */
-export async function revokeInvite(ctx: MemberContext, input: { inviteId: string }) {
+export async function revokeInvite(ctx: MemberServiceContext, input: { inviteId: string }) {
   await ctx.db
     .delete(friendInvites)
     .where(and(eq(friendInvites.id, input.inviteId), eq(friendInvites.issuerId, ctx.user.id)));
@@ -154,7 +154,7 @@ export async function revokeInvite(ctx: MemberContext, input: { inviteId: string
 }
 
 /** Both rows in one statement: the friendship ends for both members at once. Idempotent. */
-export async function removeFriend(ctx: MemberContext, input: { userId: string }) {
+export async function removeFriend(ctx: MemberServiceContext, input: { userId: string }) {
   const me = ctx.user.id;
   await ctx.db
     .delete(friendships)

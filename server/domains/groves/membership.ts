@@ -23,13 +23,12 @@ import type { DbOrTx } from '../../../db/client.js';
 import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { announceGroveExit, cutConversationsAfterGroveExit } from '../conversations/members.js';
 import { assertGroveExists, groveBy, isGroveOrganizer, userIdByHandle } from './service.js';
-import { enforceWriteLimit } from '../../trpc/procedures.js';
 import type { GroveJoinPolicy } from '../../../db/schema/groves.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
-type Tx = Parameters<Parameters<MemberContext['db']['transaction']>[0]>[0];
+type Tx = Parameters<Parameters<MemberServiceContext['db']['transaction']>[0]>[0];
 
 async function lockGrove(tx: Tx, id: string, mode: 'share' | 'update') {
   const [row] = await tx
@@ -51,7 +50,7 @@ const inviteOnly = () =>
 
 /** The join itself: answers what happened ('member' | 'pending') or throws 403/404. */
 export async function requestMembership(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   input: { id: string; code?: string },
 ): Promise<'member' | 'pending'> {
   const userId = ctx.user.id;
@@ -108,20 +107,20 @@ export async function requestMembership(
 }
 
 /** 404 for a missing grove, 403 unless the caller organizes it. */
-export async function assertOrganizesGrove(ctx: MemberContext, groveId: string) {
+export async function assertOrganizesGrove(ctx: MemberServiceContext, groveId: string) {
   await assertGroveExists(ctx.db, groveId);
   if (!(await isGroveOrganizer(ctx.db, groveId, ctx.user.id)))
     throw new AppError('forbidden', 'Only organizers of this grove can do this.');
 }
 
 export async function updateGroveSettings(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   input: { id: string; joinPolicy?: GroveJoinPolicy; name?: string; description?: string },
 ) {
   await assertOrganizesGrove(ctx, input.id);
   const { id, ...changes } = input;
   if (Object.keys(changes).length) await ctx.db.update(groves).set(changes).where(eq(groves.id, id));
-  return groveBy(ctx, eq(groves.id, id));
+  return groveBy(ctx, ctx.user.id, eq(groves.id, id));
 }
 
 // Member and ban lists are ordered by handle; the cursor is the last handle, base64url-encoded
@@ -140,7 +139,7 @@ function pageByHandle<T extends { handle: string }>(rows: T[], limit: number) {
   return { items, nextCursor: rows.length > limit && last ? encodeHandleCursor(last.handle) : null };
 }
 
-export async function listMembers(ctx: MemberContext, input: { id: string; cursor?: string; limit: number }) {
+export async function listMembers(ctx: MemberServiceContext, input: { id: string; cursor?: string; limit: number }) {
   await assertOrganizesGrove(ctx, input.id);
   const after = input.cursor === undefined ? undefined : decodeHandleCursor(input.cursor);
   const rows = await ctx.db
@@ -157,7 +156,10 @@ export async function listMembers(ctx: MemberContext, input: { id: string; curso
   };
 }
 
-export async function listJoinRequests(ctx: MemberContext, input: { id: string; cursor?: string; limit: number }) {
+export async function listJoinRequests(
+  ctx: MemberServiceContext,
+  input: { id: string; cursor?: string; limit: number },
+) {
   await assertOrganizesGrove(ctx, input.id);
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
@@ -183,7 +185,7 @@ async function takeJoinRequest(tx: DbOrTx, groveId: string, userId: string) {
 }
 
 /** The request becomes a membership; 404 when that member has no pending request. */
-export async function acceptJoinRequest(ctx: MemberContext, input: { id: string; handle: string }) {
+export async function acceptJoinRequest(ctx: MemberServiceContext, input: { id: string; handle: string }) {
   await assertOrganizesGrove(ctx, input.id);
   const userId = await userIdByHandle(ctx.db, input.handle);
   await ctx.db.transaction(async (tx) => {
@@ -198,7 +200,7 @@ export async function acceptJoinRequest(ctx: MemberContext, input: { id: string;
 }
 
 /** The request goes; the member may ask again (ban them to stop that). 404 when there is none. */
-export async function declineJoinRequest(ctx: MemberContext, input: { id: string; handle: string }) {
+export async function declineJoinRequest(ctx: MemberServiceContext, input: { id: string; handle: string }) {
   await assertOrganizesGrove(ctx, input.id);
   const userId = await userIdByHandle(ctx.db, input.handle);
   await takeJoinRequest(ctx.db, input.id, userId);
@@ -209,7 +211,7 @@ export async function declineJoinRequest(ctx: MemberContext, input: { id: string
  * Idempotent. Removing an organizer's membership removes the organizer role with it. The member
  * also leaves the conversations they had only through this grove (conversations/members.ts).
  */
-export async function removeMember(ctx: MemberContext, input: { id: string; handle: string }) {
+export async function removeMember(ctx: MemberServiceContext, input: { id: string; handle: string }) {
   await assertOrganizesGrove(ctx, input.id);
   const userId = await userIdByHandle(ctx.db, input.handle);
   const cut = await ctx.db.transaction(async (tx) => {
@@ -228,7 +230,7 @@ export async function removeMember(ctx: MemberContext, input: { id: string; hand
  * meeting point is no longer shown to them (events/rsvp.ts refuses new RSVPs while the ban
  * lasts; the reveal log keeps what they were already shown). Idempotent.
  */
-export async function banMember(ctx: MemberContext, input: { id: string; handle: string }) {
+export async function banMember(ctx: MemberServiceContext, input: { id: string; handle: string }) {
   await assertOrganizesGrove(ctx, input.id);
   const userId = await userIdByHandle(ctx.db, input.handle);
   if (userId === ctx.user.id) throw new AppError('conflict', 'You cannot ban yourself; leave the grove instead.');
@@ -258,14 +260,14 @@ export async function banMember(ctx: MemberContext, input: { id: string; handle:
 }
 
 /** Lifts a ban (the member is not re-added; they may join again). Idempotent. */
-export async function unbanMember(ctx: MemberContext, input: { id: string; handle: string }) {
+export async function unbanMember(ctx: MemberServiceContext, input: { id: string; handle: string }) {
   await assertOrganizesGrove(ctx, input.id);
   const userId = await userIdByHandle(ctx.db, input.handle);
   await ctx.db.delete(groveBans).where(and(eq(groveBans.groveId, input.id), eq(groveBans.userId, userId)));
   return { ok: true as const };
 }
 
-export async function listBans(ctx: MemberContext, input: { id: string; cursor?: string; limit: number }) {
+export async function listBans(ctx: MemberServiceContext, input: { id: string; cursor?: string; limit: number }) {
   await assertOrganizesGrove(ctx, input.id);
   const after = input.cursor === undefined ? undefined : decodeHandleCursor(input.cursor);
   const rows = await ctx.db
@@ -283,7 +285,10 @@ export async function listBans(ctx: MemberContext, input: { id: string; cursor?:
 }
 
 /** A fresh code (80 random bits from the CSPRNG), shown once; only its hash is kept. */
-export async function createInvite(ctx: MemberContext, input: { id: string; maxUses: number; expiresInHours: number }) {
+export async function createInvite(
+  ctx: MemberServiceContext,
+  input: { id: string; maxUses: number; expiresInHours: number },
+) {
   await assertOrganizesGrove(ctx, input.id);
   const code = encodeBase32LowerCaseNoPadding(randomBytes(10));
   const now = ctx.clock.now();
@@ -303,7 +308,7 @@ export async function createInvite(ctx: MemberContext, input: { id: string; maxU
 }
 
 /** Idempotent: an unknown or already revoked invite is fine. */
-export async function revokeInvite(ctx: MemberContext, input: { id: string; inviteId: string }) {
+export async function revokeInvite(ctx: MemberServiceContext, input: { id: string; inviteId: string }) {
   await assertOrganizesGrove(ctx, input.id);
   await ctx.db.delete(groveInvites).where(and(eq(groveInvites.groveId, input.id), eq(groveInvites.id, input.inviteId)));
   return { ok: true as const };
@@ -314,10 +319,7 @@ export async function revokeInvite(ctx: MemberContext, input: { id: string; invi
  * policy with a valid invite code), a pending request (`approval`), 403 (`invite` without a code,
  * or a banned member). Idempotent: a member who joins again keeps their role.
  */
-export async function joinGrove(ctx: MemberContext, input: { id: string; code?: string }) {
-  // A join with a code is a guess until it works: counted like friend-invite accepts (same
-  // scope, one budget for every kind of code), so codes cannot be tried at speed (429).
-  if (input.code !== undefined) await enforceWriteLimit(ctx, ctx.user.id, 'invites.accept');
+export async function joinGrove(ctx: MemberServiceContext, input: { id: string; code?: string }) {
   const status = await requestMembership(ctx, input);
-  return { status, grove: await groveBy(ctx, eq(groves.id, input.id)) };
+  return { status, grove: await groveBy(ctx, ctx.user.id, eq(groves.id, input.id)) };
 }

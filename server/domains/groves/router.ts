@@ -1,6 +1,6 @@
 // Groves: wiring only (logic in service.ts).
 import { router } from '../../trpc/init.js';
-import { memberProcedure, publicProcedure } from '../../trpc/procedures.js';
+import { enforceWriteLimit, memberProcedure, publicProcedure } from '../../trpc/procedures.js';
 import { okOutput } from '../../shared/schemas.js';
 import * as membership from './membership.js';
 import * as schemas from './schemas.js';
@@ -23,7 +23,7 @@ export const grovesRouter = router({
     })
     .input(schemas.listGrovesInput())
     .output(schemas.groveListOutput)
-    .query(({ ctx, input }) => service.listGroves(ctx, input)),
+    .query(async ({ ctx, input }) => service.listGroves(ctx, await ctx.authenticate(), input)),
 
   get: publicProcedure
     .meta({
@@ -39,7 +39,7 @@ export const grovesRouter = router({
     })
     .input(schemas.groveSlugInput)
     .output(schemas.groveOutput)
-    .query(({ ctx, input }) => service.getGrove(ctx, { slug: input.grove })),
+    .query(async ({ ctx, input }) => service.getGrove(ctx, await ctx.authenticate(), { slug: input.grove })),
 
   join: memberProcedure
     .meta({
@@ -56,7 +56,12 @@ export const grovesRouter = router({
     })
     .input(schemas.joinGroveInput)
     .output(schemas.joinGroveOutput)
-    .mutation(({ ctx, input }) => membership.joinGrove(ctx, input)),
+    .mutation(async ({ ctx, input }) => {
+      // A join with a code is a guess until it works: counted like friend-invite accepts (same
+      // scope, one budget for every kind of code), so codes cannot be tried at speed (429).
+      if (input.code !== undefined) await enforceWriteLimit(ctx, ctx.user.id, 'invites.accept');
+      return membership.joinGrove(ctx, input);
+    }),
 
   leave: memberProcedure
     .meta({

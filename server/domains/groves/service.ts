@@ -12,18 +12,13 @@ import type { GroveJoinPolicy } from '../../../db/schema/groves.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { Context } from '../../trpc/context.js';
-import type { MemberContext } from '../../trpc/member-context.js';
+import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import { groveActionTotalsColumn, toActionTotals } from '../actions/aggregates.js';
 import type { GroveOutput } from './schemas.js';
 
 const memberCount = sql<number>`(select count(*)::int from grove_members gm where gm.grove_id = ${groves.id})`;
 const organizerCount = sql<number>`(select count(*)::int from grove_members gm where gm.grove_id = ${groves.id} and gm.role = 'organizer')`;
-
-async function viewerId(ctx: Context): Promise<string | null> {
-  return (await ctx.authenticate())?.user.id ?? null;
-}
 
 function groveColumns(viewer: string | null) {
   return {
@@ -71,21 +66,27 @@ function toGrove(row: {
   };
 }
 
-export async function groveBy(ctx: Context, where: ReturnType<typeof eq>): Promise<GroveOutput> {
-  const [row] = await ctx.db
-    .select(groveColumns(await viewerId(ctx)))
-    .from(groves)
-    .where(where)
-    .limit(1);
+/** `viewer`: the caller's id (null: anonymous), for the caller's own membership in the answer. */
+export async function groveBy(
+  ctx: ServiceContext,
+  viewer: string | null,
+  where: ReturnType<typeof eq>,
+): Promise<GroveOutput> {
+  const [row] = await ctx.db.select(groveColumns(viewer)).from(groves).where(where).limit(1);
   if (!row) throw new AppError('not_found', 'No such grove.');
   return toGrove(row);
 }
 
-export async function listGroves(ctx: Context, input: { q?: string; cursor?: string; limit: number }) {
+export async function listGroves(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: { q?: string; cursor?: string; limit: number },
+) {
+  const viewer = caller?.user.id ?? null;
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const pattern = input.q === undefined ? undefined : `%${input.q.replace(/[\\%_]/g, '\\$&')}%`;
   const rows = await ctx.db
-    .select(groveColumns(await viewerId(ctx)))
+    .select(groveColumns(viewer))
     .from(groves)
     .where(
       and(
@@ -99,8 +100,8 @@ export async function listGroves(ctx: Context, input: { q?: string; cursor?: str
   return { items: page.items.map(toGrove), nextCursor: page.nextCursor };
 }
 
-export function getGrove(ctx: Context, input: { slug: string }) {
-  return groveBy(ctx, eq(groves.slug, input.slug.toLowerCase()));
+export function getGrove(ctx: ServiceContext, caller: Caller, input: { slug: string }) {
+  return groveBy(ctx, caller?.user.id ?? null, eq(groves.slug, input.slug.toLowerCase()));
 }
 
 export async function assertGroveExists(db: DbOrTx, id: string) {
@@ -112,7 +113,7 @@ export async function assertGroveExists(db: DbOrTx, id: string) {
  * Idempotent: leaving when not a member is fine. An organizer who leaves stops organizing; a
  * pending join request is withdrawn.
  */
-export async function leaveGrove(ctx: MemberContext, input: { id: string }): Promise<{ ok: true }> {
+export async function leaveGrove(ctx: MemberServiceContext, input: { id: string }): Promise<{ ok: true }> {
   await assertGroveExists(ctx.db, input.id);
   await ctx.db.transaction(async (tx) => {
     await tx.delete(groveMembers).where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, ctx.user.id)));
@@ -142,7 +143,7 @@ function regionColumns(region: RegionInput) {
 }
 
 export async function createGrove(
-  ctx: Context,
+  ctx: MemberServiceContext,
   input: { slug?: string; name: string; description: string; region: RegionInput; joinPolicy: GroveJoinPolicy },
 ) {
   // Each try in its own savepoint: under an Idempotency-Key ctx.db is the key's transaction,
@@ -163,11 +164,11 @@ export async function createGrove(
       return inserted!;
     }),
   );
-  return groveBy(ctx, eq(groves.id, row.id));
+  return groveBy(ctx, ctx.user.id, eq(groves.id, row.id));
 }
 
 export async function updateGrove(
-  ctx: Context,
+  ctx: MemberServiceContext,
   input: {
     id: string;
     slug?: string;
@@ -188,7 +189,7 @@ export async function updateGrove(
     if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
     throw error;
   }
-  return groveBy(ctx, eq(groves.id, id));
+  return groveBy(ctx, ctx.user.id, eq(groves.id, id));
 }
 
 export async function userIdByHandle(db: DbOrTx, handle: string): Promise<string> {
@@ -198,7 +199,10 @@ export async function userIdByHandle(db: DbOrTx, handle: string): Promise<string
 }
 
 /** Makes the member an organizer (joining them if needed). Idempotent. */
-export async function appointOrganizer(ctx: Context, input: { id: string; handle: string }): Promise<{ ok: true }> {
+export async function appointOrganizer(
+  ctx: ServiceContext,
+  input: { id: string; handle: string },
+): Promise<{ ok: true }> {
   await assertGroveExists(ctx.db, input.id);
   const userId = await userIdByHandle(ctx.db, input.handle);
   await ctx.db
@@ -209,7 +213,10 @@ export async function appointOrganizer(ctx: Context, input: { id: string; handle
 }
 
 /** Back to plain member (the membership stays). Idempotent. */
-export async function removeOrganizer(ctx: Context, input: { id: string; handle: string }): Promise<{ ok: true }> {
+export async function removeOrganizer(
+  ctx: ServiceContext,
+  input: { id: string; handle: string },
+): Promise<{ ok: true }> {
   await assertGroveExists(ctx.db, input.id);
   const userId = await userIdByHandle(ctx.db, input.handle);
   await ctx.db

@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.js';
 import { users } from '../../../db/schema/index.js';
-import type { AppDeps } from '../../trpc/context.js';
+import type { AppDeps } from '../../service/context.js';
 import type { AccountDeletionEnv } from '../manifest.js';
 
 export async function deleteAccountData(

@@ -6,7 +6,6 @@ import { checkPassword, hashPassword } from '../../auth/passwords.js';
 import { deleteRateLimitsOf } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import type { Tx } from '../../../db/client.js';
 import {
   assertHandleAllowed,
@@ -18,13 +17,17 @@ import {
 } from '../auth/service.js';
 import { calendarFeedExpiry } from '../events/calendar.js';
 import { deleteAccountData } from './account-deletion.js';
+import type { AddressedServiceContext, MemberServiceContext } from '../../service/context.js';
 
-export function getAccount(ctx: MemberContext) {
+/** A member's call that checks a password: rate-limited by the caller's address too. */
+type AddressedMember = MemberServiceContext & AddressedServiceContext;
+
+export function getAccount(ctx: MemberServiceContext) {
   return toAccount(ctx.user);
 }
 
 export async function updateAccount(
-  ctx: MemberContext,
+  ctx: AddressedMember,
   input: { handle?: string; email?: string; newPassword?: string; currentPassword?: string },
 ) {
   const changes: Partial<typeof users.$inferInsert> = {};
@@ -46,17 +49,17 @@ export async function updateAccount(
   if (input.newPassword !== undefined) changes.passwordHash = await hashPassword(input.newPassword);
   const emailChanged = changes.email !== undefined && changes.email !== ctx.user.email;
   try {
-    let revoked: string[] = [];
-    const updated = await ctx.db.transaction(async (tx) => {
+    const updated = await ctx.withTransaction(async ({ tx, afterCommit }) => {
       const [row] = await tx.update(users).set(changes).where(eq(users.id, ctx.user.id)).returning();
       // A new password or email signs out every other device and kills the calendar feed link:
       // whoever held the old credentials (or the phone) is out.
-      if (input.newPassword !== undefined || emailChanged)
-        revoked = await revokeOtherCredentials(tx, ctx.user.id, ctx.session.id);
+      if (input.newPassword !== undefined || emailChanged) {
+        const revoked = await revokeOtherCredentials(tx, ctx.user.id, ctx.session.id);
+        afterCommit(() => {
+          for (const sessionId of revoked) ctx.realtime.publisher.disconnectSession(sessionId);
+        });
+      }
       return row!;
-    });
-    ctx.afterCommit(() => {
-      for (const sessionId of revoked) ctx.realtime.publisher.disconnectSession(sessionId);
     });
     return toAccount(updated);
   } catch (error) {
@@ -76,7 +79,7 @@ export async function updateAccount(
  * Wrong answers are 403, not 401: a 401 means "your session is dead" and makes the web app sign
  * the member out.
  */
-async function assertCurrentPassword(ctx: MemberContext, currentPassword: string): Promise<void> {
+async function assertCurrentPassword(ctx: AddressedMember, currentPassword: string): Promise<void> {
   // Counted on this session's own ceiling: others filling the account's cannot hold the owner back.
   await enforcePasswordGuessLimits(ctx, ctx.user.email, ctx.clock.now(), ctx.session.id);
   const result = await checkPassword(ctx.user.passwordHash, currentPassword);
@@ -97,26 +100,29 @@ async function revokeOtherCredentials(tx: Tx, userId: string, keepSessionId: str
   return revoked.map((s) => s.id);
 }
 
-async function deleteAccountWithCounters(ctx: MemberContext): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+async function deleteAccountWithCounters(ctx: MemberServiceContext): Promise<void> {
+  await ctx.withTransaction(async ({ tx, afterCommit }) => {
     // Rate-limit counters keyed by this account go with it (not only after their window).
     await deleteRateLimitsOf(ctx, tx, [ctx.user.email, ctx.user.id]);
     await deleteAccountData(tx, ctx.user.id, ctx);
+    afterCommit(() => ctx.realtime.publisher.disconnectUser(ctx.user.id));
   });
-  ctx.afterCommit(() => ctx.realtime.publisher.disconnectUser(ctx.user.id));
   ctx.log.info({ userId: ctx.user.id }, 'account hard-deleted');
 }
 
-export async function deleteAccount(ctx: MemberContext): Promise<{ ok: true }> {
+export async function deleteAccount(ctx: MemberServiceContext): Promise<{ ok: true }> {
   await deleteAccountWithCounters(ctx);
   return { ok: true };
 }
 
 /** "Sign out everywhere else": every other session, the calendar feed link, unused magic links. */
-export async function revokeOtherSessions(ctx: MemberContext): Promise<{ ok: true; revokedSessions: number }> {
-  const revoked = await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, ctx.session.id));
-  ctx.afterCommit(() => {
-    for (const sessionId of revoked) ctx.realtime.publisher.disconnectSession(sessionId);
+export async function revokeOtherSessions(ctx: MemberServiceContext): Promise<{ ok: true; revokedSessions: number }> {
+  const revoked = await ctx.withTransaction(async ({ tx, afterCommit }) => {
+    const ids = await revokeOtherCredentials(tx, ctx.user.id, ctx.session.id);
+    afterCommit(() => {
+      for (const sessionId of ids) ctx.realtime.publisher.disconnectSession(sessionId);
+    });
+    return ids;
   });
   return { ok: true, revokedSessions: revoked.length };
 }
@@ -128,7 +134,7 @@ export async function revokeOtherSessions(ctx: MemberContext): Promise<{ ok: tru
  * needs `currentPassword` when the account has one, checked and rate-limited like login.
  */
 export async function panic(
-  ctx: MemberContext,
+  ctx: AddressedMember,
   input: { deleteAccount?: boolean; currentPassword?: string },
 ): Promise<{ ok: true; revokedSessions: number; accountDeleted: boolean }> {
   if (input.deleteAccount) {
@@ -141,14 +147,17 @@ export async function panic(
     await deleteAccountWithCounters(ctx);
     return { ok: true, revokedSessions: Number(live?.n ?? 0), accountDeleted: true };
   }
-  const revokedSessions = (await ctx.db.transaction((tx) => revokeOtherCredentials(tx, ctx.user.id, null))).length;
-  ctx.afterCommit(() => ctx.realtime.publisher.disconnectUser(ctx.user.id));
+  const revokedSessions = await ctx.withTransaction(async ({ tx, afterCommit }) => {
+    const revoked = await revokeOtherCredentials(tx, ctx.user.id, null);
+    afterCommit(() => ctx.realtime.publisher.disconnectUser(ctx.user.id));
+    return revoked.length;
+  });
   ctx.log.info({ userId: ctx.user.id }, 'panic: every credential revoked');
   return { ok: true, revokedSessions, accountDeleted: false };
 }
 
 /** What can currently act for the account: live sessions (listed at /api/me/sessions) and the feed link. */
-export async function listCredentials(ctx: MemberContext) {
+export async function listCredentials(ctx: MemberServiceContext) {
   const now = ctx.clock.now();
   const [live] = await ctx.db
     .select({ n: count() })
@@ -169,7 +178,7 @@ export async function listCredentials(ctx: MemberContext) {
   };
 }
 
-export async function listSessions(ctx: MemberContext, input: { cursor?: string; limit: number }) {
+export async function listSessions(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select()
@@ -197,7 +206,7 @@ export async function listSessions(ctx: MemberContext, input: { cursor?: string;
 }
 
 /** Another member's session id answers 404, exactly like an unknown one. */
-export async function revokeSession(ctx: MemberContext, input: { id: string }): Promise<{ ok: true }> {
+export async function revokeSession(ctx: MemberServiceContext, input: { id: string }): Promise<{ ok: true }> {
   const deleted = await ctx.db
     .delete(sessions)
     .where(and(eq(sessions.id, input.id), eq(sessions.userId, ctx.user.id)))

@@ -14,8 +14,7 @@ import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import { endpointProblem } from '../../push/endpoints.js';
 import { vapidDetails } from '../../push/vapid.js';
-import type { Context } from '../../trpc/context.js';
-import type { MemberContext } from '../../trpc/member-context.js';
+import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { MAX_PUSH_REGISTRATIONS, type RegisterPushTokenInput } from './schemas.js';
 
 type Preferences = {
@@ -41,7 +40,7 @@ function toPreferences(row: PreferenceRow | undefined): Preferences {
   return { push: channel('push'), email: channel('email'), pushShowsDetails: row.pushShowsDetails };
 }
 
-export async function getPreferences(ctx: MemberContext): Promise<Preferences> {
+export async function getPreferences(ctx: MemberServiceContext): Promise<Preferences> {
   const [row] = await ctx.db
     .select()
     .from(notificationPreferences)
@@ -51,7 +50,7 @@ export async function getPreferences(ctx: MemberContext): Promise<Preferences> {
 
 /** Merges the given fields into the member's row (created on the first change). */
 export async function updatePreferences(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   input: {
     push?: Partial<Record<NotificationKind, boolean>>;
     email?: Partial<Record<NotificationKind, boolean>>;
@@ -83,7 +82,7 @@ function toPushToken(row: { id: string; platform: 'web' | 'ios' | 'android'; cre
  * becomes the caller's, whoever had it (one device, one member). Past MAX_PUSH_REGISTRATIONS,
  * the caller's oldest registrations go.
  */
-export async function registerPushToken(ctx: MemberContext, input: RegisterPushTokenInput) {
+export async function registerPushToken(ctx: MemberServiceContext, input: RegisterPushTokenInput) {
   let values: { platform: 'web' | 'ios' | 'android'; address: string; p256dh: string | null; auth: string | null };
   if (input.subscription) {
     if (!vapidDetails(ctx.config, ctx.log))
@@ -126,7 +125,7 @@ export async function registerPushToken(ctx: MemberContext, input: RegisterPushT
   return toPushToken(row);
 }
 
-export async function listPushTokens(ctx: MemberContext, input: { cursor?: string; limit: number }) {
+export async function listPushTokens(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select({ id: pushSubscriptions.id, platform: pushSubscriptions.platform, createdAt: pushSubscriptions.createdAt })
@@ -139,7 +138,7 @@ export async function listPushTokens(ctx: MemberContext, input: { cursor?: strin
 }
 
 /** Idempotent; matches only the caller's own registrations. */
-export async function deletePushToken(ctx: MemberContext, input: { token?: string; id?: string }) {
+export async function deletePushToken(ctx: MemberServiceContext, input: { token?: string; id?: string }) {
   await ctx.db
     .delete(pushSubscriptions)
     .where(
@@ -151,7 +150,7 @@ export async function deletePushToken(ctx: MemberContext, input: { token?: strin
   return { ok: true as const };
 }
 
-export function webPushKey(ctx: Context) {
+export function webPushKey(ctx: ServiceContext) {
   const vapid = vapidDetails(ctx.config, ctx.log);
   return { enabled: vapid !== null, publicKey: vapid?.publicKey ?? null };
 }

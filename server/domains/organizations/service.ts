@@ -5,7 +5,7 @@ import { organizationAdmins, organizations, type Organization } from '../../../d
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { Context } from '../../trpc/context.js';
+import type { ServiceContext } from '../../service/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import { userIdByHandle } from '../groves/service.js';
 import type { OrganizationOutput } from './schemas.js';
@@ -21,7 +21,7 @@ function toOrganization(o: Organization): OrganizationOutput {
   };
 }
 
-export async function listOrganizations(ctx: Context, input: { q?: string; cursor?: string; limit: number }) {
+export async function listOrganizations(ctx: ServiceContext, input: { q?: string; cursor?: string; limit: number }) {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const pattern = input.q === undefined ? undefined : `%${input.q.replace(/[\\%_]/g, '\\$&')}%`;
   const rows = await ctx.db
@@ -42,7 +42,7 @@ async function organizationBy(db: DbOrTx, where: ReturnType<typeof eq>): Promise
   return row;
 }
 
-export async function getOrganization(ctx: Context, input: { slug: string }) {
+export async function getOrganization(ctx: ServiceContext, input: { slug: string }) {
   return toOrganization(await organizationBy(ctx.db, eq(organizations.slug, input.slug.toLowerCase())));
 }
 
@@ -58,7 +58,7 @@ export async function isOrganizationAdmin(db: DbOrTx, organizationId: string, us
 // ---- admin setup -------------------------------------------------------------------------
 
 export async function createOrganization(
-  ctx: Context,
+  ctx: ServiceContext,
   input: { slug?: string; name: string; description: string; website?: string | null },
 ) {
   // Each try in its own savepoint: under an Idempotency-Key ctx.db is the key's transaction,
@@ -81,7 +81,7 @@ export async function createOrganization(
 }
 
 export async function updateOrganization(
-  ctx: Context,
+  ctx: ServiceContext,
   input: { id: string; slug?: string; name?: string; description?: string; website?: string | null },
 ) {
   const { id, ...changes } = input;
@@ -98,7 +98,7 @@ export async function updateOrganization(
 }
 
 /** Idempotent. */
-export async function appointAdmin(ctx: Context, input: { id: string; handle: string }): Promise<{ ok: true }> {
+export async function appointAdmin(ctx: ServiceContext, input: { id: string; handle: string }): Promise<{ ok: true }> {
   await organizationBy(ctx.db, eq(organizations.id, input.id));
   const userId = await userIdByHandle(ctx.db, input.handle);
   await ctx.db
@@ -109,7 +109,7 @@ export async function appointAdmin(ctx: Context, input: { id: string; handle: st
 }
 
 /** Idempotent. */
-export async function removeAdmin(ctx: Context, input: { id: string; handle: string }): Promise<{ ok: true }> {
+export async function removeAdmin(ctx: ServiceContext, input: { id: string; handle: string }): Promise<{ ok: true }> {
   await organizationBy(ctx.db, eq(organizations.id, input.id));
   const userId = await userIdByHandle(ctx.db, input.handle);
   await ctx.db

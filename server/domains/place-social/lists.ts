@@ -10,9 +10,8 @@ import { isUuid } from '../../../db/ids.js';
 import { placeListItems, placeLists, places } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { insertWithSlug } from '../../shared/slug.js';
-import type { Context } from '../../trpc/context.js';
+import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { placeColumns } from '../places/place-row.js';
 import { toPlace } from '../places/service.js';
 import {
@@ -78,8 +77,8 @@ function addressed(address: string): SQL {
 }
 
 /** Public, or the caller's own. */
-async function readableBy(ctx: Context): Promise<SQL> {
-  const viewer = (await ctx.authenticate())?.user.id;
+function readableBy(caller: Caller): SQL {
+  const viewer = caller?.user.id;
   return viewer ? or(eq(placeLists.isPublic, true), eq(placeLists.userId, viewer))! : eq(placeLists.isPublic, true);
 }
 
@@ -89,9 +88,10 @@ async function listWhere(db: DbOrTx, where: SQL | undefined): Promise<PlaceListO
   return toList(row);
 }
 
-const ownList = (ctx: MemberContext, id: string) => and(eq(placeLists.id, id), eq(placeLists.userId, ctx.user.id));
+const ownList = (ctx: MemberServiceContext, id: string) =>
+  and(eq(placeLists.id, id), eq(placeLists.userId, ctx.user.id));
 
-export async function listMyLists(ctx: MemberContext, input: { cursor?: string; limit: number }) {
+export async function listMyLists(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select(listColumns)
@@ -103,17 +103,21 @@ export async function listMyLists(ctx: MemberContext, input: { cursor?: string; 
   return { items: page.items.map(toList), nextCursor: page.nextCursor };
 }
 
-export async function getList(ctx: Context, input: { id: string }): Promise<PlaceListOutput> {
-  return listWhere(ctx.db, and(addressed(input.id), await readableBy(ctx)));
+export async function getList(ctx: ServiceContext, caller: Caller, input: { id: string }): Promise<PlaceListOutput> {
+  return listWhere(ctx.db, and(addressed(input.id), readableBy(caller)));
 }
 
 /** The approved places of a readable list, in `_id` order. */
-export async function listPlacesOfList(ctx: Context, input: { id: string; cursor?: string; limit: number }) {
+export async function listPlacesOfList(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: { id: string; cursor?: string; limit: number },
+) {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const [list] = await ctx.db
     .select({ id: placeLists.id })
     .from(placeLists)
-    .where(and(addressed(input.id), await readableBy(ctx)))
+    .where(and(addressed(input.id), readableBy(caller)))
     .limit(1);
   if (!list) throw noSuchList();
   const rows = await ctx.db
@@ -127,7 +131,7 @@ export async function listPlacesOfList(ctx: Context, input: { id: string; cursor
   return { items: page.items.map((row) => toPlace(row, ctx.config)), nextCursor: page.nextCursor };
 }
 
-export async function createList(ctx: MemberContext, input: CreatePlaceListInput): Promise<PlaceListOutput> {
+export async function createList(ctx: MemberServiceContext, input: CreatePlaceListInput): Promise<PlaceListOutput> {
   const [owned] = await ctx.db.select({ n: count() }).from(placeLists).where(eq(placeLists.userId, ctx.user.id));
   if (Number(owned?.n ?? 0) >= PLACE_LIST_LIMITS.listsPerMember)
     throw new AppError('conflict', `A member can keep at most ${PLACE_LIST_LIMITS.listsPerMember} place lists.`);
@@ -155,7 +159,7 @@ export async function createList(ctx: MemberContext, input: CreatePlaceListInput
   return listWhere(ctx.db, eq(placeLists.id, created.id));
 }
 
-export async function updateList(ctx: MemberContext, input: UpdatePlaceListInput): Promise<PlaceListOutput> {
+export async function updateList(ctx: MemberServiceContext, input: UpdatePlaceListInput): Promise<PlaceListOutput> {
   const { id, description, ...changes } = input;
   const updated = await ctx.db
     .update(placeLists)
@@ -170,14 +174,17 @@ export async function updateList(ctx: MemberContext, input: UpdatePlaceListInput
   return listWhere(ctx.db, eq(placeLists.id, id));
 }
 
-export async function deleteList(ctx: MemberContext, input: { id: string }): Promise<{ ok: true }> {
+export async function deleteList(ctx: MemberServiceContext, input: { id: string }): Promise<{ ok: true }> {
   const deleted = await ctx.db.delete(placeLists).where(ownList(ctx, input.id)).returning({ id: placeLists.id });
   if (deleted.length === 0) throw noSuchList();
   return { ok: true };
 }
 
 /** Idempotent: a place already in the list stays once. Approved places only; a full list is 409. */
-export async function addPlace(ctx: MemberContext, input: { id: string; placeId: string }): Promise<PlaceListOutput> {
+export async function addPlace(
+  ctx: MemberServiceContext,
+  input: { id: string; placeId: string },
+): Promise<PlaceListOutput> {
   await ctx.db.transaction(async (tx) => {
     // The lock serialises adds to one list, so the size bound holds under concurrency.
     const [list] = await tx.select({ id: placeLists.id }).from(placeLists).where(ownList(ctx, input.id)).for('update');
@@ -206,7 +213,7 @@ export async function addPlace(ctx: MemberContext, input: { id: string; placeId:
 
 /** Idempotent: removing a place that is not in the list is fine (the list itself must be the caller's). */
 export async function removePlace(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   input: { id: string; placeId: string },
 ): Promise<PlaceListOutput> {
   await ctx.db.transaction(async (tx) => {

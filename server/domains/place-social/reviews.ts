@@ -15,8 +15,7 @@ import type { DbOrTx } from '../../../db/client.js';
 import { placeReviews, places, users } from '../../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
-import type { Context } from '../../trpc/context.js';
+import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { EARLIEST_MONTH, type CreateReviewInput, type ReviewOutput, type UpdateReviewInput } from './schemas.js';
 
 const approved = sql`${places.status} = 'approved'`;
@@ -68,7 +67,7 @@ const noReview = () => new AppError('not_found', 'You have not reviewed this pla
  * A visit cannot be in a future month. "Now" is taken 14 hours ahead of UTC (the earliest time
  * zone), so a member whose month already began is not refused while UTC still shows the last one.
  */
-function assertMonthVisited(ctx: Context, month: string | null | undefined): void {
+function assertMonthVisited(ctx: ServiceContext, month: string | null | undefined): void {
   if (month === null || month === undefined) return;
   const ahead = new Date(ctx.clock.now().getTime() + 14 * 3_600_000);
   const current = `${ahead.getUTCFullYear()}-${String(ahead.getUTCMonth() + 1).padStart(2, '0')}`;
@@ -87,7 +86,7 @@ async function assertApprovedPlace(db: DbOrTx, placeId: string): Promise<void> {
 }
 
 /** Reviews of an approved place, newest first; a place that is not approved is 404 like a missing one. */
-export async function listReviews(ctx: Context, input: { id: string; cursor?: string; limit: number }) {
+export async function listReviews(ctx: ServiceContext, input: { id: string; cursor?: string; limit: number }) {
   const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   await assertApprovedPlace(ctx.db, input.id);
   const rows = await ctx.db
@@ -112,13 +111,13 @@ async function ownReviewRow(db: DbOrTx, placeId: string, userId: string): Promis
 }
 
 /** The caller's own review of the place, or 404 when they have none. */
-export async function getMyReview(ctx: MemberContext, input: { id: string }): Promise<ReviewOutput> {
+export async function getMyReview(ctx: MemberServiceContext, input: { id: string }): Promise<ReviewOutput> {
   const row = await ownReviewRow(ctx.db, input.id, ctx.user.id);
   if (!row) throw noReview();
   return toReview(row);
 }
 
-export async function createReview(ctx: MemberContext, input: CreateReviewInput): Promise<ReviewOutput> {
+export async function createReview(ctx: MemberServiceContext, input: CreateReviewInput): Promise<ReviewOutput> {
   assertMonthVisited(ctx, input.monthVisited);
   try {
     // Its own transaction, or a savepoint inside the Idempotency-Key transaction: a duplicate
@@ -154,7 +153,7 @@ export async function createReview(ctx: MemberContext, input: CreateReviewInput)
   return getMyReview(ctx, { id: input.id });
 }
 
-export async function updateMyReview(ctx: MemberContext, input: UpdateReviewInput): Promise<ReviewOutput> {
+export async function updateMyReview(ctx: MemberServiceContext, input: UpdateReviewInput): Promise<ReviewOutput> {
   assertMonthVisited(ctx, input.monthVisited);
   const { id: placeId, ...changes } = input;
   await ctx.db.transaction(async (tx) => {
@@ -177,7 +176,7 @@ export async function updateMyReview(ctx: MemberContext, input: UpdateReviewInpu
   return getMyReview(ctx, { id: placeId });
 }
 
-export async function deleteMyReview(ctx: MemberContext, input: { id: string }): Promise<{ ok: true }> {
+export async function deleteMyReview(ctx: MemberServiceContext, input: { id: string }): Promise<{ ok: true }> {
   await ctx.db.transaction(async (tx) => {
     const [gone] = await tx
       .delete(placeReviews)

@@ -148,7 +148,7 @@ export const placeListsRouter = router({
     })
     .input(schemas.placeListAddressInput)
     .output(schemas.placeListOutput)
-    .query(({ ctx, input }) => lists.getList(ctx, input)),
+    .query(async ({ ctx, input }) => lists.getList(ctx, await ctx.authenticate(), input)),
 
   listPlaces: publicProcedure
     .meta({
@@ -165,7 +165,7 @@ export const placeListsRouter = router({
     })
     .input(schemas.listPlacesOfListInput())
     .output(placesPageOutput)
-    .query(({ ctx, input }) => lists.listPlacesOfList(ctx, input)),
+    .query(async ({ ctx, input }) => lists.listPlacesOfList(ctx, await ctx.authenticate(), input)),
 
   update: memberProcedure
     .meta({

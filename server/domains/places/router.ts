@@ -40,7 +40,7 @@ export const placesRouter = router({
     })
     .input(schemas.placeSlugInput)
     .output(schemas.placeOutput)
-    .query(({ ctx, input }) => service.getPlace(ctx, input)),
+    .query(async ({ ctx, input }) => service.getPlace(ctx, await ctx.authenticate(), input)),
 
   create: memberProcedure
     .meta({

@@ -5,9 +5,8 @@ import type { DbOrTx } from '../../../db/client.js';
 import { places, placeTypes, type PlaceType } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { insertWithSlug } from '../../shared/slug.js';
-import type { Context } from '../../trpc/context.js';
+import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import type { Config } from '../../config.js';
 import { afterImagesAttached, attachImageRefs, imageRefUrl } from '../uploads/image-refs.js';
 import { listApprovedPlaces } from './list-query.js';
@@ -53,7 +52,7 @@ function page(rows: PlaceRow[], limit: number, config: Pick<Config, 'PUBLIC_URL'
  * place id: the last place of a page may have been reviewed since.
  */
 async function decodePlaceCursor(
-  ctx: Context,
+  ctx: ServiceContext,
   cursor: string | undefined,
   approvedOnly: boolean,
 ): Promise<string | undefined> {
@@ -68,7 +67,7 @@ async function decodePlaceCursor(
   return id;
 }
 
-export async function listPlaces(ctx: Context, input: ListPlacesInput) {
+export async function listPlaces(ctx: ServiceContext, input: ListPlacesInput) {
   const after = await decodePlaceCursor(ctx, input.cursor, true);
   const items = await listApprovedPlaces(ctx.db, { ...input, after });
   const { items: served, nextCursor } = toPage(items, input.limit, (item) => item._id);
@@ -76,7 +75,7 @@ export async function listPlaces(ctx: Context, input: ListPlacesInput) {
 }
 
 /** Approved: anyone. Otherwise only its submitter and admins; everyone else gets the same 404 as a missing slug. */
-export async function getPlace(ctx: Context, input: { slug: string }) {
+export async function getPlace(ctx: ServiceContext, caller: Caller, input: { slug: string }) {
   const [row] = await ctx.db
     .select({ ...placeColumns, submitterId: places.submitterId })
     .from(places)
@@ -84,7 +83,7 @@ export async function getPlace(ctx: Context, input: { slug: string }) {
     .limit(1);
   if (!row) throw new AppError('not_found', 'No such place.');
   if (row.status !== 'approved') {
-    const auth = await ctx.authenticate();
+    const auth = caller;
     const allowed =
       auth !== null && (auth.user.role === 'admin' || (row.submitterId !== null && auth.user.id === row.submitterId));
     if (!allowed) throw new AppError('not_found', 'No such place.');
@@ -96,7 +95,7 @@ export async function getPlace(ctx: Context, input: { slug: string }) {
  * Uploaded photos (`place` keys) are attached in the transaction that writes the place: a
  * refused photo leaves no place, a refused place leaves the keys attachable.
  */
-export async function createPlace(ctx: MemberContext, input: CreatePlaceInput) {
+export async function createPlace(ctx: MemberServiceContext, input: CreatePlaceInput) {
   const { created, attached } = await ctx.db.transaction(async (tx) => {
     // A new place is pending (hidden): its slug always carries a random suffix (server/shared/slug.ts).
     // Each try in its own savepoint, so a lost slug race does not abort the transaction.
@@ -131,7 +130,7 @@ export async function createPlace(ctx: MemberContext, input: CreatePlaceInput) {
   return toPlace(row!, ctx.config);
 }
 
-export async function listPendingPlaces(ctx: Context, input: { cursor?: string; limit: number }) {
+export async function listPendingPlaces(ctx: ServiceContext, input: { cursor?: string; limit: number }) {
   const after = await decodePlaceCursor(ctx, input.cursor, false);
   const rows = await ctx.db
     .select(placeColumns)
@@ -143,7 +142,7 @@ export async function listPendingPlaces(ctx: Context, input: { cursor?: string; 
 }
 
 /** pending → approved | rejected in one statement; any other state is 409, an unknown id 404. */
-async function review(ctx: Context, id: string, next: 'approved' | 'rejected') {
+async function review(ctx: ServiceContext, id: string, next: 'approved' | 'rejected') {
   const updated = await ctx.db
     .update(places)
     .set({ status: next, reviewedAt: ctx.clock.now() })
@@ -156,8 +155,8 @@ async function review(ctx: Context, id: string, next: 'approved' | 'rejected') {
   return toPlace(row, ctx.config);
 }
 
-export const approvePlace = (ctx: Context, input: { id: string }) => review(ctx, input.id, 'approved');
-export const rejectPlace = (ctx: Context, input: { id: string }) => review(ctx, input.id, 'rejected');
+export const approvePlace = (ctx: ServiceContext, input: { id: string }) => review(ctx, input.id, 'approved');
+export const rejectPlace = (ctx: ServiceContext, input: { id: string }) => review(ctx, input.id, 'rejected');
 
 /** For /api/stats: approved places, in total and per type (every type present, zero when none). */
 export async function approvedPlaceCounts(db: DbOrTx): Promise<{ total: number; byType: Record<PlaceType, number> }> {

@@ -5,9 +5,9 @@ import { sql } from 'drizzle-orm';
 import { newId } from '../../../db/ids.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { assertVisiblePost } from './service.js';
 import { commentVisibleTo, memberViewer, nowSql, postVisibleTo } from './visibility.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
 interface CommentRow {
   id: string;
@@ -32,7 +32,7 @@ function toComment(row: CommentRow) {
   };
 }
 
-export async function listComments(ctx: MemberContext, input: { id: string; cursor?: string; limit: number }) {
+export async function listComments(ctx: MemberServiceContext, input: { id: string; cursor?: string; limit: number }) {
   const viewer = memberViewer(ctx.user);
   await assertVisiblePost(ctx, viewer, input.id);
   const after = input.cursor === undefined ? sql`` : sql`and c.id > ${decodeCursor(input.cursor)}`;
@@ -47,7 +47,7 @@ export async function listComments(ctx: MemberContext, input: { id: string; curs
 }
 
 /** The visibility check is part of the insert: a post that turned invisible meanwhile gets no comment. */
-export async function createComment(ctx: MemberContext, input: { id: string; body: string }) {
+export async function createComment(ctx: MemberServiceContext, input: { id: string; body: string }) {
   const viewer = memberViewer(ctx.user);
   const id = newId();
   const inserted = await ctx.database.rows<{ id: string }>(
@@ -64,7 +64,7 @@ export async function createComment(ctx: MemberContext, input: { id: string; bod
 }
 
 /** The comment's author, the post's author or a site admin; others who can see it get 403. */
-export async function deleteComment(ctx: MemberContext, input: { id: string; commentId: string }) {
+export async function deleteComment(ctx: MemberServiceContext, input: { id: string; commentId: string }) {
   const viewer = memberViewer(ctx.user);
   const [found] = await ctx.database.rows<{ comment_author: string; post_author: string }>(
     sql`select c.author_id as comment_author, p.author_id as post_author

@@ -6,8 +6,7 @@ import type { Db } from '../../../db/client.js';
 import { preparedObjectRows, sqlToQuery, type PreparedRows } from '../../../db/drizzle-internals.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
-import type { Context } from '../../trpc/context.js';
+import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import type { PostOutput } from './schemas.js';
 import { postColumns, selectPosts, toPost, type PostRow } from './view.js';
 import type { Config } from '../../config.js';
@@ -36,7 +35,7 @@ function before(column: SQL, cursor: string | undefined): SQL {
   return cursor === undefined ? sql`` : sql`and ${column} < ${decodeCursor(cursor)}`;
 }
 
-export async function feed(ctx: MemberContext, input: PageInput & { scope: string }): Promise<PostPage> {
+export async function feed(ctx: MemberServiceContext, input: PageInput & { scope: string }): Promise<PostPage> {
   const viewer = memberViewer(ctx.user);
   if (input.scope === 'public') return publicFeed(ctx, viewer, input);
   if (input.scope.startsWith('grove:')) return groveFeed(ctx, viewer, input.scope.slice(6).toLowerCase(), input);
@@ -49,7 +48,7 @@ export async function feed(ctx: MemberContext, input: PageInput & { scope: strin
  * backwards on its primary key; each candidate is re-checked here, so a friendship that ended or
  * a grove the caller left hides the post on the very next request.
  */
-async function friendsFeed(ctx: Context, viewer: PostViewer, input: PageInput): Promise<PostPage> {
+async function friendsFeed(ctx: ServiceContext, viewer: PostViewer, input: PageInput): Promise<PostPage> {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const statement = preparedFriendsFeed(ctx.database.db, { cursor: after !== undefined, admin: viewer.isSiteAdmin });
   const rows = await statement.execute(friendsFeedValues(viewer, after, input.limit));
@@ -100,7 +99,7 @@ function preparedFriendsFeed(db: Db, shape: FriendsFeedShape): RowsStatement {
   return statement;
 }
 
-async function publicFeed(ctx: Context, viewer: PostViewer, input: PageInput): Promise<PostPage> {
+async function publicFeed(ctx: ServiceContext, viewer: PostViewer, input: PageInput): Promise<PostPage> {
   const rows = await selectPosts(
     ctx.database,
     viewer,
@@ -113,7 +112,12 @@ async function publicFeed(ctx: Context, viewer: PostViewer, input: PageInput): P
 }
 
 /** Members of the grove only; anyone else (site admins too) gets the answer of a missing grove. */
-async function groveFeed(ctx: Context, viewer: PostViewer, groveId: string, input: PageInput): Promise<PostPage> {
+async function groveFeed(
+  ctx: ServiceContext,
+  viewer: PostViewer,
+  groveId: string,
+  input: PageInput,
+): Promise<PostPage> {
   const [allowed] = await ctx.database.rows<{ ok: boolean }>(
     sql`select true as ok from grove_members gm where gm.grove_id = ${groveId} and gm.user_id = ${viewer.id}`,
   );
@@ -130,8 +134,12 @@ async function groveFeed(ctx: Context, viewer: PostViewer, groveId: string, inpu
 }
 
 /** Public posts only, whoever asks (friends of the member included); an unknown handle is 404. */
-export async function handlePosts(ctx: Context, input: PageInput & { handle: string }): Promise<PostPage> {
-  const viewer = await postViewerOf(ctx);
+export async function handlePosts(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: PageInput & { handle: string },
+): Promise<PostPage> {
+  const viewer = postViewerOf(caller);
   const [author] = await ctx.database.rows<{ id: string }>(
     sql`select id from users where handle = ${input.handle.toLowerCase()}`,
   );
@@ -148,7 +156,7 @@ export async function handlePosts(ctx: Context, input: PageInput & { handle: str
 }
 
 /** The caller's saved posts, newest post first; a post the caller can no longer see drops out. */
-export async function savedPosts(ctx: MemberContext, input: PageInput): Promise<PostPage> {
+export async function savedPosts(ctx: MemberServiceContext, input: PageInput): Promise<PostPage> {
   const viewer = memberViewer(ctx.user);
   const rows = await selectPosts(
     ctx.database,

@@ -5,9 +5,9 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../../db/client.js';
 import { postComments, posts } from '../../../db/schema/index.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import type { ReportSnapshot, ReportTarget, ReportTargetState } from '../reports/targets.js';
 import { commentVisibleTo, memberViewer, postVisibleTo } from './visibility.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
 interface PostSnapshotRow {
   author_id: string;
@@ -29,7 +29,11 @@ interface CommentSnapshotRow {
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
-export async function postSnapshot(tx: Tx, viewer: MemberContext, postId: string): Promise<ReportSnapshot | null> {
+export async function postSnapshot(
+  tx: Tx,
+  viewer: MemberServiceContext,
+  postId: string,
+): Promise<ReportSnapshot | null> {
   const [row] = await viewer.database.rows<PostSnapshotRow>(
     sql`select p.author_id, u.handle, p.body, p.visibility, p.grove_id, p.image_keys, p.created_at
         from posts p join users u on u.id = p.author_id
@@ -53,7 +57,7 @@ export async function postSnapshot(tx: Tx, viewer: MemberContext, postId: string
 
 export async function commentSnapshot(
   tx: Tx,
-  viewer: MemberContext,
+  viewer: MemberServiceContext,
   commentId: string,
 ): Promise<ReportSnapshot | null> {
   const reader = memberViewer(viewer.user);

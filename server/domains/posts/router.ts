@@ -46,7 +46,7 @@ export const postsRouter = router({
     })
     .input(s.postIdInput)
     .output(s.postOutput)
-    .query(({ ctx, input }) => service.getPost(ctx, input)),
+    .query(async ({ ctx, input }) => service.getPost(ctx, await ctx.authenticate(), input)),
 
   delete: memberProcedure
     .meta({
@@ -208,7 +208,7 @@ export const handlesRouter = router({
     })
     .input(s.handlePostsInput())
     .output(s.postListOutput)
-    .query(({ ctx, input }) => feed.handlePosts(ctx, input)),
+    .query(async ({ ctx, input }) => feed.handlePosts(ctx, await ctx.authenticate(), input)),
 });
 
 /** Lives under /api/me, so in the `me` namespace (naming rule in server/composition.ts). */

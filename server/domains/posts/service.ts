@@ -7,8 +7,7 @@ import type { ReactionKind } from '../../../db/schema/posts.js';
 import { AppError } from '../../errors.js';
 import { releaseImages } from '../uploads/image-refs.js';
 import { attachImage, discardRawUploads } from '../uploads/images.js';
-import type { MemberContext } from '../../trpc/member-context.js';
-import type { Context } from '../../trpc/context.js';
+import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import type { CreatePostInput, PostOutput } from './schemas.js';
 import { reactionCountColumns, reactionCounts, selectPosts, toPost, type ReactionCountRow } from './view.js';
 import { memberViewer, nowSql, postViewerOf, postVisibleTo, type PostViewer } from './visibility.js';
@@ -16,7 +15,7 @@ import { memberViewer, nowSql, postViewerOf, postVisibleTo, type PostViewer } fr
 const noSuchPost = () => new AppError('not_found', 'No such post.');
 
 /** The post as the viewer sees it, or 404. */
-export async function readPost(ctx: Context, viewer: PostViewer, postId: string): Promise<PostOutput> {
+export async function readPost(ctx: ServiceContext, viewer: PostViewer, postId: string): Promise<PostOutput> {
   const [row] = await selectPosts(
     ctx.database,
     viewer,
@@ -28,7 +27,7 @@ export async function readPost(ctx: Context, viewer: PostViewer, postId: string)
 
 /** 404 unless the viewer may see the post; returns its author. */
 export async function assertVisiblePost(
-  ctx: Context,
+  ctx: ServiceContext,
   viewer: PostViewer,
   postId: string,
 ): Promise<{ authorId: string }> {
@@ -39,8 +38,8 @@ export async function assertVisiblePost(
   return { authorId: row.author_id };
 }
 
-export async function getPost(ctx: Context, input: { id: string }): Promise<PostOutput> {
-  return readPost(ctx, await postViewerOf(ctx), input.id);
+export async function getPost(ctx: ServiceContext, caller: Caller, input: { id: string }): Promise<PostOutput> {
+  return readPost(ctx, postViewerOf(caller), input.id);
 }
 
 /**
@@ -48,7 +47,7 @@ export async function getPost(ctx: Context, input: { id: string }): Promise<Post
  * insert itself, so a membership ending concurrently cannot slip through. A grove that does not
  * exist and one the caller does not belong to answer the same 404.
  */
-export async function createPost(ctx: MemberContext, input: CreatePostInput): Promise<PostOutput> {
+export async function createPost(ctx: MemberServiceContext, input: CreatePostInput): Promise<PostOutput> {
   const id = newId();
   const groveId = input.visibility === 'grove' ? input.groveId! : null;
   const membership = groveId
@@ -77,7 +76,7 @@ export async function createPost(ctx: MemberContext, input: CreatePostInput): Pr
 }
 
 /** The author or a site admin; anyone else who can see the post gets 403, the rest 404. */
-export async function deletePost(ctx: MemberContext, input: { id: string }): Promise<{ ok: true }> {
+export async function deletePost(ctx: MemberServiceContext, input: { id: string }): Promise<{ ok: true }> {
   const viewer = memberViewer(ctx.user);
   const post = await assertVisiblePost(ctx, viewer, input.id);
   if (post.authorId !== ctx.user.id && !viewer.isSiteAdmin)
@@ -98,7 +97,7 @@ export interface ReactionState {
   myReaction: ReactionKind | null;
 }
 
-async function reactionState(ctx: MemberContext, postId: string): Promise<ReactionState> {
+async function reactionState(ctx: MemberServiceContext, postId: string): Promise<ReactionState> {
   const [row] = await ctx.database.rows<ReactionCountRow & { my_reaction: ReactionKind | null }>(
     sql`select ${reactionCountColumns},
           (select r.kind from post_reactions r where r.post_id = p.id and r.user_id = ${ctx.user.id}) as my_reaction
@@ -109,7 +108,10 @@ async function reactionState(ctx: MemberContext, postId: string): Promise<Reacti
 }
 
 /** Sets or changes the caller's one reaction (idempotent); the visibility check is in the insert. */
-export async function react(ctx: MemberContext, input: { id: string; kind: ReactionKind }): Promise<ReactionState> {
+export async function react(
+  ctx: MemberServiceContext,
+  input: { id: string; kind: ReactionKind },
+): Promise<ReactionState> {
   const viewer = memberViewer(ctx.user);
   const rows = await ctx.database.rows(
     sql`insert into post_reactions (post_id, user_id, kind, created_at)
@@ -123,14 +125,14 @@ export async function react(ctx: MemberContext, input: { id: string; kind: React
 }
 
 /** Removes the caller's reaction; removing none is fine (idempotent). */
-export async function unreact(ctx: MemberContext, input: { id: string }): Promise<ReactionState> {
+export async function unreact(ctx: MemberServiceContext, input: { id: string }): Promise<ReactionState> {
   await assertVisiblePost(ctx, memberViewer(ctx.user), input.id);
   await ctx.database.rows(sql`delete from post_reactions where post_id = ${input.id} and user_id = ${ctx.user.id}`);
   return reactionState(ctx, input.id);
 }
 
 /** Saves are private bookmarks: saving twice is fine. */
-export async function savePost(ctx: MemberContext, input: { id: string }): Promise<{ saved: boolean }> {
+export async function savePost(ctx: MemberServiceContext, input: { id: string }): Promise<{ saved: boolean }> {
   await assertVisiblePost(ctx, memberViewer(ctx.user), input.id);
   await ctx.database.rows(
     sql`insert into post_saves (user_id, post_id, created_at) values (${ctx.user.id}, ${input.id}, ${nowSql(ctx)})
@@ -139,7 +141,7 @@ export async function savePost(ctx: MemberContext, input: { id: string }): Promi
   return { saved: true };
 }
 
-export async function unsavePost(ctx: MemberContext, input: { id: string }): Promise<{ saved: boolean }> {
+export async function unsavePost(ctx: MemberServiceContext, input: { id: string }): Promise<{ saved: boolean }> {
   await assertVisiblePost(ctx, memberViewer(ctx.user), input.id);
   await ctx.database.rows(sql`delete from post_saves where user_id = ${ctx.user.id} and post_id = ${input.id}`);
   return { saved: false };

@@ -11,7 +11,7 @@
 // target too, and moderation works from what members report (the report keeps a snapshot).
 // The friends feed uses postByFriendOrSelfVisibleTo: these rules with its own friend check shared.
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { Context } from '../../trpc/context.js';
+import type { Caller, ServiceContext } from '../../service/context.js';
 
 export interface PostViewer {
   /** null: anonymous. A placeholder when the statement is prepared once and run for many viewers. */
@@ -19,8 +19,7 @@ export interface PostViewer {
   isSiteAdmin: boolean;
 }
 
-export async function postViewerOf(ctx: Context): Promise<PostViewer> {
-  const auth = await ctx.authenticate();
+export function postViewerOf(auth: Caller): PostViewer {
   return { id: auth?.user.id ?? null, isSiteAdmin: auth?.user.role === 'admin' };
 }
 
@@ -86,6 +85,6 @@ export function commentVisibleTo(viewer: PostViewer): SQL {
 }
 
 /** The request's time (the injectable clock) as a timestamptz parameter, for raw inserts. */
-export function nowSql(ctx: Context): SQL {
+export function nowSql(ctx: ServiceContext): SQL {
   return sql`${ctx.clock.now().toISOString()}::timestamptz`;
 }

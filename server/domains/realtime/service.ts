@@ -12,10 +12,10 @@ import type { DbOrTx } from '../../../db/client.js';
 import { realtimeTickets, sessions, users } from '../../../db/schema/index.js';
 import type { AuthenticatedSession } from '../../auth/sessions.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { TICKET_LIFETIME_SECONDS, type TicketOutput } from './schemas.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
-export async function createTicket(ctx: MemberContext): Promise<TicketOutput> {
+export async function createTicket(ctx: MemberServiceContext): Promise<TicketOutput> {
   const now = ctx.clock.now();
   const ticket = generateSecretToken();
   // Never outlives its session.

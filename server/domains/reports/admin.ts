@@ -10,8 +10,7 @@ import { MessageDecryptError } from '../../crypto/message-cipher.js';
 import { messageKeyring } from '../../crypto/message-keys.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
-import type { Context } from '../../trpc/context.js';
+import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import type { AdminListReportsInput, AdminReportOutput, ResolveReportInput } from './schemas.js';
 import { clearPart, deleteAtAfterDecision, openPrivatePart, privatePartLive } from './retention.js';
 import { toReport } from './service.js';
@@ -39,7 +38,7 @@ function selectAdminReports(db: DbOrTx) {
 type AdminRow = Awaited<ReturnType<ReturnType<typeof selectAdminReports>['where']>>[number];
 
 /** Each target's state now, one query per target type on the page. */
-async function targetStates(ctx: Context, db: DbOrTx, rows: ReportRow[]) {
+async function targetStates(ctx: ServiceContext, db: DbOrTx, rows: ReportRow[]) {
   const states = new Map<string, AdminReportOutput['target']['state']>();
   const byType = new Map<ReportTargetType, string[]>();
   for (const row of rows) {
@@ -84,7 +83,7 @@ async function decisionsOf(db: DbOrTx, reportIds: string[]) {
  * retention rule keeps it. A private part no key opens is left out and flagged (logged with ids
  * only), so one damaged report does not fail the whole queue.
  */
-function snapshotView(ctx: Pick<Context, 'config' | 'log'>, report: ReportRow, now: Date, kept: boolean) {
+function snapshotView(ctx: Pick<ServiceContext, 'config' | 'log'>, report: ReportRow, now: Date, kept: boolean) {
   const clear = clearPart(report);
   if (report.sealedExpiresAt === null) return { snapshot: clear, privateText: null };
   const live = privatePartLive(report, now);
@@ -106,7 +105,7 @@ function snapshotView(ctx: Pick<Context, 'config' | 'log'>, report: ReportRow, n
   }
 }
 
-async function toAdminReports(ctx: Context, db: DbOrTx, rows: AdminRow[]): Promise<AdminReportOutput[]> {
+async function toAdminReports(ctx: ServiceContext, db: DbOrTx, rows: AdminRow[]): Promise<AdminReportOutput[]> {
   const states = await targetStates(
     ctx,
     db,
@@ -136,7 +135,7 @@ async function toAdminReports(ctx: Context, db: DbOrTx, rows: AdminRow[]): Promi
 }
 
 /** Oldest first (a queue), filtered by status, target type and reason. */
-export async function adminListReports(ctx: Context, input: AdminListReportsInput) {
+export async function adminListReports(ctx: ServiceContext, input: AdminListReportsInput) {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await selectAdminReports(ctx.db)
     .where(
@@ -153,7 +152,7 @@ export async function adminListReports(ctx: Context, input: AdminListReportsInpu
   return { items: await toAdminReports(ctx, ctx.db, page.items), nextCursor: page.nextCursor };
 }
 
-export async function resolveReport(ctx: MemberContext, input: ResolveReportInput): Promise<AdminReportOutput> {
+export async function resolveReport(ctx: MemberServiceContext, input: ResolveReportInput): Promise<AdminReportOutput> {
   return ctx.db.transaction(async (tx) => {
     // The row lock orders concurrent decisions on one report: the trail and the report agree.
     const [report] = await tx.select().from(reports).where(eq(reports.id, input.id)).for('update');
@@ -205,7 +204,7 @@ function checkEvidenceCanBeKept(report: ReportRow, now: Date) {
     throw new AppError('conflict', "The message's text was already deleted, so there is nothing to keep.");
 }
 
-async function hideTarget(ctx: Context, tx: Tx, report: ReportRow, status: string) {
+async function hideTarget(ctx: ServiceContext, tx: Tx, report: ReportRow, status: string) {
   if (status !== 'resolved') throw new AppError('validation_failed', 'Only a `resolved` decision can hide the target.');
   const hide = reportTarget(ctx, report.targetType)?.hide;
   if (!hide)

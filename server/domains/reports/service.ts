@@ -8,10 +8,10 @@ import { reports, type ReportRow } from '../../../db/schema/index.js';
 import { messageKeyring } from '../../crypto/message-keys.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import type { CreateReportInput, ReportOutput } from './schemas.js';
 import { sealPrivatePart } from './retention.js';
 import { reportTarget } from './targets.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
 const notFound = () => new AppError('not_found', 'No such target.');
 
@@ -31,7 +31,7 @@ export function toReport(row: ReportRow): ReportOutput {
   };
 }
 
-export async function createReport(ctx: MemberContext, input: CreateReportInput): Promise<ReportOutput> {
+export async function createReport(ctx: MemberServiceContext, input: CreateReportInput): Promise<ReportOutput> {
   const target = reportTarget(ctx, input.targetType);
   if (!target) throw notFound();
   return ctx.db.transaction(async (tx) => {
@@ -72,7 +72,7 @@ export async function createReport(ctx: MemberContext, input: CreateReportInput)
 }
 
 /** The caller's reports, newest first. */
-export async function listMyReports(ctx: MemberContext, input: { cursor?: string; limit: number }) {
+export async function listMyReports(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
   const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select()

@@ -5,8 +5,7 @@
 // reportable by adding one object to its domain's manifest.
 import type { DbOrTx, Tx } from '../../../db/client.js';
 import { reportTargetTypes } from '../../../db/schema/reports.js';
-import type { MemberContext } from '../../trpc/member-context.js';
-import type { AppDeps } from '../../trpc/context.js';
+import type { AppDeps, MemberServiceContext } from '../../service/context.js';
 
 // The list lives with the reports table (db/ never imports server/); re-exported for the domains.
 export { reportTargetTypes };
@@ -42,7 +41,7 @@ export interface ReportTarget {
    * it (the report then answers 404, exactly like a missing target). Visibility is decided in SQL
    * by the owning domain's own read rules.
    */
-  snapshot(tx: Tx, viewer: MemberContext, targetId: string): Promise<ReportSnapshot | null>;
+  snapshot(tx: Tx, viewer: MemberServiceContext, targetId: string): Promise<ReportSnapshot | null>;
   /**
    * The moderation action "hide": the target answers 404 to everyone but admins afterwards.
    * Only content that can be hidden implements it (posts, comments); returns false when the

@@ -1,6 +1,6 @@
 // Aggregate counters: never per-member data. Computed at most once per 5 minutes per process.
 import { sql } from 'drizzle-orm';
-import type { Context } from '../../trpc/context.js';
+import type { ServiceContext } from '../../service/context.js';
 import type { StatsOutput } from './schemas.js';
 import { approvedPlaceCounts } from '../places/service.js';
 import { eventCounters } from '../events/stats.js';
@@ -8,7 +8,7 @@ import { serviceActionTotals } from '../actions/aggregates.js';
 
 export const STATS_TTL_MS = 5 * 60_000;
 
-export function getStats(ctx: Context): Promise<StatsOutput> {
+export function getStats(ctx: ServiceContext): Promise<StatsOutput> {
   return ctx.cache.get('stats', STATS_TTL_MS, async () => {
     const [members] = await ctx.database.rows<{ n: number | string }>(sql`select count(*)::int as n from users`);
     const approvedPlaces = await approvedPlaceCounts(ctx.db);

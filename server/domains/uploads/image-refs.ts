@@ -10,9 +10,9 @@ import type { DbOrTx } from '../../../db/client.js';
 import { imageUploads } from '../../../db/schema/index.js';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import { IMAGE_KEY_PATTERN, imageStorage, imageUrlFor, type ImageStorageConfig } from './image-storage.js';
 import { attachImage, discardRawUploads, type ImagePurpose } from './images.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
 /** True for an upload key (`<purpose>/<random>`), false for a URL or anything else. */
 export const isUploadKey = (ref: string | null | undefined): ref is string =>
@@ -37,7 +37,7 @@ export function imageRefUrl(config: Pick<Config, 'PUBLIC_URL'>, ref: string | nu
  * is committed.
  */
 export async function attachImageRefs(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   refs: readonly (string | null | undefined)[],
   purpose: ImagePurpose,
   options: { executor?: DbOrTx; field: string; list?: boolean; keep?: readonly (string | null | undefined)[] },
@@ -55,7 +55,7 @@ export async function attachImageRefs(
 }
 
 /** After the record is committed: the raw uploads (with their metadata) are no longer needed. */
-export const afterImagesAttached = (ctx: MemberContext, keys: readonly string[]) =>
+export const afterImagesAttached = (ctx: MemberServiceContext, keys: readonly string[]) =>
   keys.length === 0 ? Promise.resolve() : discardRawUploads(ctx, keys);
 
 /** What releasing needs: a database (or transaction) and where the bytes live. */

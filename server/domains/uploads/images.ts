@@ -8,13 +8,13 @@ import { randomBytes } from 'node:crypto';
 import type { DbOrTx, Tx } from '../../../db/client.js';
 import { imageUploads } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
-import type { MemberContext } from '../../trpc/member-context.js';
 import type { AccountDeletionEnv } from '../manifest.js';
 import { forgetImagesOf, type ImagePurpose, uploadKeysOf } from './image-holders.js';
 
 // The purposes live with the holders they name (image-holders.ts); re-exported for the domains.
 export { imagePurposes, type ImagePurpose } from './image-holders.js';
 import { imageStorage, imageUrlFor, IMAGE_KEY_PATTERN } from './image-storage.js';
+import type { MemberServiceContext } from '../../service/context.js';
 
 export const imageContentTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
 export type ImageContentType = (typeof imageContentTypes)[number];
@@ -30,7 +30,7 @@ function newImageKey(purpose: ImagePurpose): string {
 }
 
 export async function presignImage(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   input: { contentType: ImageContentType; purpose: ImagePurpose; contentLength: number },
 ) {
   const now = ctx.clock.now();
@@ -120,7 +120,7 @@ const notYours = (field: string) =>
  * `field` names the input in error messages (e.g. `imageKeys[0]`).
  */
 export async function attachImage(
-  ctx: MemberContext,
+  ctx: MemberServiceContext,
   key: string,
   purpose: ImagePurpose,
   options: { executor?: DbOrTx; field?: string } = {},
@@ -170,7 +170,7 @@ export async function attachImage(
  * After the record is committed: the raw upload (with its metadata) is no longer needed. Kept
  * apart from attachImage so a rolled-back record leaves the key attachable again.
  */
-export async function discardRawUploads(ctx: MemberContext, keys: readonly string[]): Promise<void> {
+export async function discardRawUploads(ctx: MemberServiceContext, keys: readonly string[]): Promise<void> {
   await imageStorage(ctx.config).remove(keys, ctx.log, ['incoming']);
 }
 

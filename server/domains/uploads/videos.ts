@@ -7,8 +7,7 @@ import { videos, type Video } from '../../../db/schema/index.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import type { MemberContext } from '../../trpc/member-context.js';
-import type { Context } from '../../trpc/context.js';
+import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { videoStorage } from './video-storage.js';
 
 /** The path under the API's public address where the tus server listens (outside /api: tus is not JSON). */
@@ -18,7 +17,7 @@ export function tusEndpoint(config: Pick<Config, 'PUBLIC_URL'>): string {
   return `${config.PUBLIC_URL.replace(/\/$/, '')}${TUS_PATH}`;
 }
 
-export async function createVideo(ctx: MemberContext, input: { title: string; contentLength?: number }) {
+export async function createVideo(ctx: MemberServiceContext, input: { title: string; contentLength?: number }) {
   const maxAllowed = ctx.config.VIDEO_MAX_BYTES;
   if (input.contentLength !== undefined && input.contentLength > maxAllowed)
     throw new AppError('validation_failed', `contentLength: at most ${maxAllowed} bytes.`);
@@ -59,7 +58,7 @@ function toVideo(row: Video) {
 }
 
 /** The caller's own video; anyone else's answers 404 like a missing one. */
-export async function getVideo(ctx: MemberContext, id: string) {
+export async function getVideo(ctx: MemberServiceContext, id: string) {
   const [row] = await ctx.db
     .select()
     .from(videos)
@@ -70,7 +69,7 @@ export async function getVideo(ctx: MemberContext, id: string) {
 }
 
 /** Deletes the caller's video and its bytes (a finished one, or an upload in progress). */
-export async function deleteVideo(ctx: MemberContext, id: string) {
+export async function deleteVideo(ctx: MemberServiceContext, id: string) {
   const [row] = await ctx.db
     .delete(videos)
     .where(and(eq(videos.id, id), eq(videos.ownerId, ctx.user.id)))
@@ -89,7 +88,7 @@ export interface UploadGrant {
 }
 
 /** The grant of a tus Authorization header, or null when it is missing, unknown or expired. */
-export async function uploadGrant(ctx: Context, header: string | null): Promise<UploadGrant | null> {
+export async function uploadGrant(ctx: ServiceContext, header: string | null): Promise<UploadGrant | null> {
   const secret = /^Bearer ([a-z2-7]+)$/.exec(header ?? '')?.[1];
   if (!secret || !looksLikeSecretToken(secret)) return null;
   const [row] = await ctx.db
@@ -111,7 +110,7 @@ export async function uploadGrant(ctx: Context, header: string | null): Promise<
  * The tus upload is being created. False when it already was (a second creation would truncate
  * the bytes already sent): only the first of two concurrent creations gets true.
  */
-export async function markUploadStarted(ctx: Context, videoId: string, sizeBytes: number | undefined) {
+export async function markUploadStarted(ctx: ServiceContext, videoId: string, sizeBytes: number | undefined) {
   const rows = await ctx.db
     .update(videos)
     .set({ uploadStartedAt: ctx.clock.now(), sizeBytes: sizeBytes ?? null })
@@ -121,12 +120,12 @@ export async function markUploadStarted(ctx: Context, videoId: string, sizeBytes
 }
 
 /** The member terminated the upload over tus: the bytes are gone, so is the video. */
-export async function deleteVideoRow(ctx: Context, videoId: string) {
+export async function deleteVideoRow(ctx: ServiceContext, videoId: string) {
   await ctx.db.delete(videos).where(and(eq(videos.id, videoId), eq(videos.state, 'uploading')));
 }
 
 /** The last byte arrived: the video is the member's, ready. */
-export async function markVideoReady(ctx: Context, videoId: string, sizeBytes: number) {
+export async function markVideoReady(ctx: ServiceContext, videoId: string, sizeBytes: number) {
   await ctx.db
     .update(videos)
     .set({ state: 'ready', sizeBytes, readyAt: ctx.clock.now() })
