@@ -2,7 +2,7 @@
 // trpc-to-openapi maps it (its utilities build the route table once at startup), and called
 // directly; a small adapter normalises the request (body, content type, method) and rewrites
 // every error into the spec's envelope `{ error: { code, message } }`. Everything it needs from
-// tRPC's and trpc-to-openapi's internals goes through ./trpc-internals.ts.
+// tRPC's and trpc-to-openapi's internals goes through ../trpc/trpc-internals.ts.
 import { TRPCError } from '@trpc/server';
 import { AppError, errorBody, type ErrorBody } from '../errors.js';
 import type { Context } from '../trpc/context.js';
@@ -19,7 +19,7 @@ import {
   objectShape,
   type OpenApiRouter,
   type RestProcedure,
-} from './trpc-internals.js';
+} from '../trpc/trpc-internals.js';
 
 interface RouteEntry {
   method: string;

@@ -12,7 +12,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Env, Hono, Context as HonoContext } from 'hono';
 import type { OpenAPIObject } from 'trpc-to-openapi';
 import { errorBody } from '../../errors.js';
-import { getTRPCErrorFromUnknown } from '../../http/trpc-internals.js';
+import { getTRPCErrorFromUnknown } from '../../trpc/trpc-internals.js';
 import { createCallerFactory } from '../../trpc/init.js';
 import type { Context } from '../../trpc/context.js';
 import { describeError } from '../../trpc/errors.js';

@@ -15,7 +15,7 @@ import type { Env, Hono, Context as HonoContext } from 'hono';
 import type { OpenAPIObject } from 'trpc-to-openapi';
 import { AppError, errorBody } from '../../errors.js';
 import { readJsonBody } from '../../http/rest.js';
-import { getTRPCErrorFromUnknown } from '../../http/trpc-internals.js';
+import { getTRPCErrorFromUnknown } from '../../trpc/trpc-internals.js';
 import { createCallerFactory } from '../../trpc/init.js';
 import type { Context } from '../../trpc/context.js';
 import { describeError } from '../../trpc/errors.js';
