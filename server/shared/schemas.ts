@@ -20,6 +20,12 @@ export const inviteCodeParam = () => z.string().regex(INVITE_CODE_PATTERN, 'Must
 export const idInput = () => z.object({ id: uuidParam() });
 export const slugInput = () => z.object({ slug: slugParam() });
 
+/** A slug a client picks when creating or renaming: 2 to `max` characters. */
+export const chosenSlug = (max: number) =>
+  z.string().min(2).max(max).regex(SLUG_PATTERN, 'Must be lower-case letters, digits and single hyphens.');
+/** The chosen slug of groves, organizations and events (one schema, one example). */
+export const hostSlugInput = chosenSlug(80).meta({ example: 'north-bristol' });
+
 /** Calendar date `YYYY-MM-DD`. */
 export const isoDate = () => z.iso.date({ message: 'Must be a date YYYY-MM-DD.' });
 

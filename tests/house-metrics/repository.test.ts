@@ -1,7 +1,8 @@
 // The repository itself holds issue #22's limits on its layers, so a change that breaks one fails
 // here, naming the findings: no import cycle, at most five imports in server/ that run back up
 // the layers (scripts/house-metrics.ts LAYERS; each one explained by a comment where it is made),
-// and no server file over 400 lines.
+// no two folders of server/ (nor two domains) importing each other both ways, and no server file
+// over 400 lines.
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type HouseMetrics, measureHouse } from '../../scripts/house-metrics.js';
@@ -21,6 +22,14 @@ describe('the repository’s layers', () => {
   it('have at most five imports in server/ running back up', () => {
     const upward = metrics.upward.map((edge) => `${edge.from} → ${edge.to}`);
     expect(upward.length, upward.join('\n')).toBeLessThanOrEqual(5);
+  });
+
+  it('have no two folders of server/ importing each other both ways', () => {
+    expect(metrics.mutualAreas.map(([a, b]) => `${a} ↔ ${b}`)).toEqual([]);
+  });
+
+  it('have no two domains importing each other both ways', () => {
+    expect(metrics.mutualDomains.map(([a, b]) => `${a} ↔ ${b}`)).toEqual([]);
   });
 
   it('have no server file over 400 lines', () => {

@@ -13,7 +13,7 @@ import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import { newId } from '../../../db/ids.js';
 import type { MemberContext } from '../../trpc/member-context.js';
-import { userIdByHandle } from '../groves/service.js';
+import { userIdByHandle } from '../../shared/members.js';
 import { visibleEvent } from './service.js';
 import { organizesHost, viewerOf, visibleTo, type Viewer } from './visibility.js';
 

@@ -25,7 +25,8 @@ import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberContext } from '../../trpc/member-context.js';
 import { announceGroveExit, cutConversationsAfterGroveExit } from '../conversations/members.js';
-import { assertGroveExists, groveBy, isGroveOrganizer, userIdByHandle } from './service.js';
+import { userIdByHandle } from '../../shared/members.js';
+import { assertGroveExists, groveBy, isGroveOrganizer } from './service.js';
 import { enforceWriteLimit } from '../../trpc/procedures.js';
 import type { GroveJoinPolicy } from '../../../db/schema/groves.js';
 
