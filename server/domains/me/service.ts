@@ -14,7 +14,7 @@ import {
   enforcePasswordGuessLimits,
   normaliseEmail,
   toAccount,
-  uniqueViolationField,
+  rethrowAccountConflict,
 } from '../auth/service.js';
 import { calendarFeedExpiry } from '../events/calendar.js';
 import { deleteAccountData } from './account-deletion.js';
@@ -60,13 +60,7 @@ export async function updateAccount(
     });
     return toAccount(updated);
   } catch (error) {
-    const field = uniqueViolationField(error);
-    if (field)
-      throw new AppError(
-        'conflict',
-        field === 'email' ? 'An account with that email already exists.' : 'That handle is taken.',
-      );
-    throw error;
+    rethrowAccountConflict(error);
   }
 }
 
