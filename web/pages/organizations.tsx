@@ -81,15 +81,12 @@ export async function showOrganization(c: Context<WebEnv>): Promise<Response> {
         </p>
       ) : null}
       <h2>Upcoming events</h2>
-      {events.items.length === 0 ? (
-        <p>No upcoming events you can see.</p>
-      ) : (
-        <ul class="plain">
-          {events.items.map((event) => (
-            <EventCard event={event} />
-          ))}
-        </ul>
-      )}
+      <PagedList
+        items={events.items}
+        empty="No upcoming events you can see."
+        card={(event) => <EventCard event={event} />}
+        nextHref={null}
+      />
       <p>
         <a href={`${urls.events()}?organization=${encodeURIComponent(organization._id)}`}>
           All events of this organization
