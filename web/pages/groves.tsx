@@ -8,8 +8,7 @@ import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { renderPage } from '../server/layout.js';
-import { EventCard, formFields, notFoundPage, rethrowUnless, When } from './events-common.js';
-import { PagedList } from './search-list.js';
+import { formFields, notFoundPage, rethrowUnless, UpcomingEvents, When } from './events-common.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
@@ -264,12 +263,7 @@ async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Pro
           </a>
         </p>
       ) : null}
-      <PagedList
-        items={events.items}
-        empty="No upcoming events you can see."
-        card={(event) => <EventCard event={event} />}
-        nextHref={null}
-      />
+      <UpcomingEvents events={events.items} />
       <p>
         <a href={`${urls.events()}?grove=${encodeURIComponent(grove._id)}`}>All events of this grove</a>
       </p>
