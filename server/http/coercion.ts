@@ -5,7 +5,7 @@
 // path parameters are strings, so every non-string field they feed must declare how it reads
 // one (server/shared/query.ts: queryNumber, queryBoolean). This check runs when the REST table
 // is built and stops startup naming the field that does not.
-import { objectShape, stringFieldKind, type RestProcedure } from './trpc-internals.js';
+import { objectShape, stringFieldKind, type RestProcedure } from '../trpc/trpc-internals.js';
 
 /** The fields of a route's input that arrive as strings: path parameters, and the query for GET/DELETE. */
 function stringFields(route: RestProcedure, pathParameters: string[]): string[] {

@@ -18,7 +18,7 @@ import type { RouteMeta } from '../trpc/init.js';
 import { signInProcedure } from '../trpc/procedures.js';
 import { honoursIdempotencyKey, idempotencyKeyParameter } from '../lib/idempotency.js';
 import { NO_NUL_PATTERN } from '../shared/patterns.js';
-import { firstMiddlewareOf, listProcedures } from './trpc-internals.js';
+import { firstMiddlewareOf, listProcedures } from '../trpc/trpc-internals.js';
 
 const envelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' } as const;
 

@@ -2,8 +2,9 @@
 // trpc-to-openapi maps it (its utilities build the route table once at startup), and called
 // directly; a small adapter normalises the request (body, content type, method) and rewrites
 // every error into the spec's envelope `{ error: { code, message } }`. Everything it needs from
-// tRPC's and trpc-to-openapi's internals goes through ./trpc-internals.ts.
+// tRPC's and trpc-to-openapi's internals goes through ../trpc/trpc-internals.ts.
 import { TRPCError } from '@trpc/server';
+import type { Context as HonoContext } from 'hono';
 import { AppError, errorBody, type ErrorBody } from '../errors.js';
 import type { Context } from '../trpc/context.js';
 import { assertDeclaredCoercion } from './coercion.js';
@@ -19,7 +20,7 @@ import {
   objectShape,
   type OpenApiRouter,
   type RestProcedure,
-} from './trpc-internals.js';
+} from '../trpc/trpc-internals.js';
 
 interface RouteEntry {
   method: string;
@@ -125,6 +126,26 @@ function appErrorBody(error: AppError): ErrorBody {
 
 export function errorResponse(error: AppError): Response {
   return jsonResponse(error.status, appErrorBody(error), error.headers);
+}
+
+/**
+ * The envelope answer of a route served beside the dispatcher (the CSV export, the companion
+ * stream) for what it threw: an AppError as it is, anything else as describeError says (logged
+ * when unexpected); never cached.
+ */
+export function routeErrorAnswer(c: HonoContext, ctx: Pick<Context, 'log'>, cause: unknown): Response {
+  if (cause instanceof AppError)
+    return c.json(errorBody(cause.code, cause.message), cause.status as 400, {
+      ...cause.headers,
+      'Cache-Control': 'no-store',
+    });
+  const error = getTRPCErrorFromUnknown(cause);
+  const described = describeError(error);
+  if (described.unexpected) ctx.log.error({ err: error.cause ?? error }, 'unexpected error');
+  return c.json(errorBody(described.code, described.message, described.details), described.status as 400, {
+    ...described.headers,
+    'Cache-Control': 'no-store',
+  });
 }
 
 /**

@@ -4,9 +4,7 @@
 // forbids framing, remote resources and plugins, and no Referer leaves the page.
 import type { Env, Hono, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { secureHeaders } from 'hono/secure-headers';
-
-type PolicyDirectives = NonNullable<NonNullable<Parameters<typeof secureHeaders>[0]>['contentSecurityPolicy']>;
+import { documentSecurityHeaders, type PolicyDirectives } from '../shared/secure-headers.js';
 
 /**
  * Scripts, styles, fonts and images from this origin only (inline styles allowed: Scalar's
@@ -32,26 +30,13 @@ export const docsContentSecurityPolicy = Object.entries(docsPolicyDirectives)
   .map(([name, sources]) => [name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`), ...sources].join(' '))
   .join('; ');
 
-// Only the headers these documents have always had: Hono's other defaults (HSTS, CORP and the
-// rest) stay off, so moving to its middleware changed nothing a browser sees.
-const documentSecurityHeaders = secureHeaders({
+const docsHeaders = documentSecurityHeaders({
   contentSecurityPolicy: docsPolicyDirectives,
-  xContentTypeOptions: true,
-  xFrameOptions: 'DENY',
   referrerPolicy: 'no-referrer',
-  crossOriginOpenerPolicy: 'same-origin',
-  crossOriginResourcePolicy: false,
-  originAgentCluster: false,
-  strictTransportSecurity: false,
-  xDnsPrefetchControl: false,
-  xDownloadOptions: false,
-  xPermittedCrossDomainPolicies: false,
-  xXssProtection: false,
-  removePoweredBy: false,
 });
 
 const securityHeaders: MiddlewareHandler = (c, next) =>
-  documentSecurityHeaders(c, async () => {
+  docsHeaders(c, async () => {
     await next();
     // A route may choose its own caching (the Scalar bundle is cacheable); everything else is no-store.
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');

@@ -1,5 +1,7 @@
 // Cursor pagination over `_id` (UUIDv7, so id order is creation order). The cursor is the
 // base64url of the last id's 16 bytes: opaque to clients, and anything else is invalid_cursor.
+import { gt, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { isUuid } from '../../db/ids.js';
@@ -19,6 +21,11 @@ export function decodeCursor(cursor: string): string {
   if (!isUuid(id) || id[14] !== '7' || !'89ab'.includes(id[19]!) || encodeCursor(id) !== cursor)
     throw new AppError('invalid_cursor');
   return id;
+}
+
+/** An `_id`-ordered list's condition for the page after `cursor` (undefined: the first page). */
+export function afterCursor(id: PgColumn, cursor: string | undefined): SQL | undefined {
+  return cursor === undefined ? undefined : gt(id, decodeCursor(cursor));
 }
 
 /**

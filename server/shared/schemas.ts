@@ -20,6 +20,28 @@ export const inviteCodeParam = () => z.string().regex(INVITE_CODE_PATTERN, 'Must
 export const idInput = () => z.object({ id: uuidParam() });
 export const slugInput = () => z.object({ slug: slugParam() });
 
+/** A slug a client picks when creating or renaming: 2 to `max` characters. */
+export const chosenSlug = (max: number) =>
+  z.string().min(2).max(max).regex(SLUG_PATTERN, 'Must be lower-case letters, digits and single hyphens.');
+/** The chosen slug of groves, organizations and events (one schema, one example). */
+export const hostSlugInput = chosenSlug(80).meta({ example: 'north-bristol' });
+
+/**
+ * The input of a change: `{ id, ...fields }` with the fields optional (in `shape`), strict, at
+ * least one field besides `id`; `example` (without the id) documents it.
+ */
+export function changeInput<S extends z.ZodRawShape>(
+  shape: S,
+  example: Record<string, unknown>,
+  description = 'Only the fields to change, at least one.',
+) {
+  return z
+    .object({ id: uuidParam(), ...shape })
+    .strict()
+    .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' })
+    .meta({ description, minProperties: 1, examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', ...example }] });
+}
+
 /** Calendar date `YYYY-MM-DD`. */
 export const isoDate = () => z.iso.date({ message: 'Must be a date YYYY-MM-DD.' });
 

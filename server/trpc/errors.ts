@@ -114,6 +114,15 @@ export function describeZodError(error: ZodError): string {
   return parts.join('; ');
 }
 
+/** A bug: the generic message goes out, the details to the log only. */
+const internalError = (): DescribedError => ({
+  code: 'internal_error',
+  message: 'Something went wrong on our side.',
+  status: 500,
+  headers: {},
+  unexpected: true,
+});
+
 export function describeError(error: TRPCError): DescribedError {
   const cause = error.cause;
   if (cause instanceof AppError) {
@@ -138,13 +147,7 @@ export function describeError(error: TRPCError): DescribedError {
       };
     }
     // A ZodError that is not BAD_REQUEST is an output schema rejecting our own data: a bug.
-    return {
-      code: 'internal_error',
-      message: 'Something went wrong on our side.',
-      status: 500,
-      headers: {},
-      unexpected: true,
-    };
+    return internalError();
   }
   if (error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(cause)) {
     return {
@@ -164,11 +167,5 @@ export function describeError(error: TRPCError): DescribedError {
     return { code, message: error.message, status: errorStatus[code], headers: {}, unexpected: false };
   }
   // Anything else is a bug: generic message out, details to the log only.
-  return {
-    code: 'internal_error',
-    message: 'Something went wrong on our side.',
-    status: 500,
-    headers: {},
-    unexpected: true,
-  };
+  return internalError();
 }

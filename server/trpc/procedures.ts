@@ -2,7 +2,7 @@
 // matching TRPCError once, so both /api and /trpc answer with the same status and code.
 import { TRPCError, getTRPCErrorFromUnknown } from '@trpc/server';
 import { AppError } from '../errors.js';
-import { middlewareSuccess } from '../http/trpc-internals.js';
+import { middlewareSuccess } from './trpc-internals.js';
 import { enforceRateLimit } from '../auth/rate-limit.js';
 import { honoursIdempotencyKey, runIdempotent, validIdempotencyKey } from '../lib/idempotency.js';
 import { baseProcedure, type WriteLimitScope } from './init.js';

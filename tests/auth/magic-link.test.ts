@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailMessage, Mailer } from '../../server/mail/mailer.js';
-import { createMember, createTestApp, unique, type TestApp } from '../setup/harness.js';
+import { createMember, createTestApp, linkIn, SIGN_IN_SUBJECT, unique, type TestApp } from '../setup/harness.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,12 +8,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The token from the last magic-link mail sent to an address. */
-function linkTokenFor(address: string): string {
-  const mail = t.mailer.to(address).at(-1);
-  if (!mail) throw new Error(`no mail to ${address}`);
-  const url = /https?:\/\/\S+/.exec(mail.text)?.[0];
-  return new URL(url!).searchParams.get('token')!;
+/** The token of the newest magic-link mail to an address (sent after the first `since` mails). */
+async function linkTokenFor(address: string, since = 0): Promise<string> {
+  return linkIn(await t.mailer.waitForMail(address, SIGN_IN_SUBJECT, { since })).searchParams.get('token')!;
 }
 
 async function requestLink(email: string) {
@@ -28,10 +25,11 @@ describe('POST /api/auth/magic-link', () => {
     const res = await requestLink(m.email);
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ accepted: true });
-    const mail = t.mailer.to(m.email).at(-1)!;
-    expect(mail.subject).toMatch(/sign-in/i);
+    const mail = await t.mailer.waitForMail(m.email, /sign-in/i);
     expect(mail.text).toContain(t.config.MAGIC_LINK_URL);
-    const verify = await t.request('POST', '/api/auth/magic-link/verify', { body: { token: linkTokenFor(m.email) } });
+    const verify = await t.request('POST', '/api/auth/magic-link/verify', {
+      body: { token: await linkTokenFor(m.email) },
+    });
     expect(verify.status).toBe(200);
     expect(verify.body.user._id).toBe(m.id);
     const me = await t.request('GET', '/api/me', { token: verify.body.token });
@@ -62,9 +60,9 @@ describe('POST /api/auth/magic-link', () => {
     const m = await createMember(t);
     expect(await t.trpc().auth.requestMagicLink.mutate({ email: m.email })).toEqual({ accepted: true });
     await t.settleMail();
-    const grant = await t.trpc().auth.verifyMagicLink.mutate({ token: linkTokenFor(m.email) });
+    const grant = await t.trpc().auth.verifyMagicLink.mutate({ token: await linkTokenFor(m.email) });
     expect(grant.user._id).toBe(m.id);
-    await expect(t.trpc().auth.verifyMagicLink.mutate({ token: linkTokenFor(m.email) })).rejects.toMatchObject({
+    await expect(t.trpc().auth.verifyMagicLink.mutate({ token: await linkTokenFor(m.email) })).rejects.toMatchObject({
       data: { code: 'invalid_credentials', httpStatus: 401 },
     });
   });
@@ -104,7 +102,7 @@ describe('POST /api/auth/magic-link/verify', () => {
   it('is single use: the second verify answers 401 invalid_credentials (security)', async () => {
     const m = await createMember(t);
     await requestLink(m.email);
-    const token = linkTokenFor(m.email);
+    const token = await linkTokenFor(m.email);
     expect((await t.request('POST', '/api/auth/magic-link/verify', { body: { token } })).status).toBe(200);
     const again = await t.request('POST', '/api/auth/magic-link/verify', { body: { token } });
     expect(again.status).toBe(401);
@@ -114,14 +112,15 @@ describe('POST /api/auth/magic-link/verify', () => {
   it('expires 15 minutes after issue (error)', async () => {
     const m = await createMember(t);
     await requestLink(m.email);
-    const fresh = linkTokenFor(m.email);
+    const fresh = await linkTokenFor(m.email);
     t.clock.advance(14 * 60_000);
     // Still valid just before the limit.
     const ok = await t.request('POST', '/api/auth/magic-link/verify', { body: { token: fresh } });
     expect(ok.status).toBe(200);
 
+    const since = t.mailer.sent.length;
     await requestLink(m.email);
-    const late = linkTokenFor(m.email);
+    const late = await linkTokenFor(m.email, since);
     t.clock.advance(15 * 60_000 + 1000);
     const expired = await t.request('POST', '/api/auth/magic-link/verify', { body: { token: late } });
     expect(expired.status).toBe(401);
@@ -131,7 +130,7 @@ describe('POST /api/auth/magic-link/verify', () => {
   it('two parallel verifies of one token give exactly one session (security)', async () => {
     const m = await createMember(t);
     await requestLink(m.email);
-    const token = linkTokenFor(m.email);
+    const token = await linkTokenFor(m.email);
     const results = await Promise.all(
       [0, 1].map(() => t.request('POST', '/api/auth/magic-link/verify', { body: { token } })),
     );

@@ -2,7 +2,7 @@
 // generous for people, tight for scripts, configurable, counted before validation and before
 // an unbuilt route's 501.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listProcedures } from '../../server/http/trpc-internals.js';
+import { listProcedures } from '../../server/trpc/trpc-internals.js';
 import { appRouter } from '../../server/composition.js';
 import { createEvent, eventBody, groveWithOrganizer } from '../events/helpers.js';
 import { placeInput } from '../places/helpers.js';

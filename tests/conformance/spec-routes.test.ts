@@ -5,7 +5,7 @@
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRestRoutes } from '../../server/http/rest.js';
-import { compilePath, listProcedures, normalizePath } from '../../server/http/trpc-internals.js';
+import { compilePath, listProcedures, normalizePath } from '../../server/trpc/trpc-internals.js';
 import type { RouteMeta } from '../../server/trpc/init.js';
 import { appRouter } from '../../server/composition.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';

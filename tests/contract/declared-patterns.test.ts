@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { buildOpenApiDocument } from '../../server/http/openapi.js';
-import { listProcedures } from '../../server/http/trpc-internals.js';
+import { listProcedures } from '../../server/trpc/trpc-internals.js';
 import { validIdempotencyKey } from '../../server/lib/idempotency.js';
 import { appRouter } from '../../server/composition.js';
 

@@ -1,7 +1,8 @@
 // The repository itself holds issue #22's limits on its layers, so a change that breaks one fails
 // here, naming the findings: no import cycle, at most five imports in server/ that run back up
 // the layers (scripts/house-metrics.ts LAYERS; each one explained by a comment where it is made),
-// no domain service on the tRPC request context, and no server file over 400 lines.
+// no two folders of server/ (nor two domains) importing each other both ways, no domain service on
+// the tRPC request context, and no server file over 400 lines.
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type HouseMetrics, measureHouse } from '../../scripts/house-metrics.js';
@@ -24,10 +25,17 @@ describe('the repository’s layers', () => {
   });
 
   // Services take the service context (server/service/context.ts); the request's facts stay with
-  // the routers. guides/ and media/ are being merged by another change, which moves them over.
-  it('have no domain service on the tRPC request context but guides’ and media’s', () => {
-    const allowed = ['server/domains/guides/service.ts', 'server/domains/media/service.ts'];
-    expect(metrics.servicesOnTrpc.filter((file) => !allowed.includes(file))).toEqual([]);
+  // the routers.
+  it('have no domain service on the tRPC request context', () => {
+    expect(metrics.servicesOnTrpc).toEqual([]);
+  });
+
+  it('have no two folders of server/ importing each other both ways', () => {
+    expect(metrics.mutualAreas.map(([a, b]) => `${a} ↔ ${b}`)).toEqual([]);
+  });
+
+  it('have no two domains importing each other both ways', () => {
+    expect(metrics.mutualDomains.map(([a, b]) => `${a} ↔ ${b}`)).toEqual([]);
   });
 
   it('have no server file over 400 lines', () => {

@@ -1,6 +1,6 @@
 // The OpenAPI document at /api/openapi.json (the reference at /api/docs: tests/http/docs.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listRestProcedures } from '../../server/http/trpc-internals.js';
+import { listRestProcedures } from '../../server/trpc/trpc-internals.js';
 import type { RouteMeta } from '../../server/trpc/init.js';
 import { appRouter } from '../../server/composition.js';
 import { createTestApp, type TestApp } from '../setup/harness.js';

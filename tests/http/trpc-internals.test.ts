@@ -1,7 +1,7 @@
-// Contract of server/http/trpc-internals.ts: the REST dispatcher relies on tRPC and
+// Contract of server/trpc/trpc-internals.ts: the REST dispatcher relies on tRPC and
 // trpc-to-openapi internals that neither library promises to keep. This file pins what it relies
 // on. If it fails after an upgrade: read the changelogs of @trpc/server and trpc-to-openapi,
-// re-check every item listed at the top of server/http/trpc-internals.ts against the new sources
+// re-check every item listed at the top of server/trpc/trpc-internals.ts against the new sources
 // (getErrorShape's arguments, router._def.procedures/_config, the procedure call signature,
 // getPathRegExp's regex, unwrapZodType, the zod kind checks), then update PINNED_VERSIONS and
 // the exact versions in package.json together.
@@ -20,14 +20,14 @@ import {
   listRestProcedures,
   objectShape,
   stringFieldKind,
-} from '../../server/http/trpc-internals.js';
+} from '../../server/trpc/trpc-internals.js';
 import { queryBoolean, queryNumber } from '../../server/shared/query.js';
 import { loadConfig } from '../../server/config.js';
 import type { Context } from '../../server/trpc/context.js';
 import { router } from '../../server/trpc/init.js';
 import { publicProcedure } from '../../server/trpc/procedures.js';
 
-const upgradeHint = 're-check server/http/trpc-internals.ts against the new version (see the top of this test file)';
+const upgradeHint = 're-check server/trpc/trpc-internals.ts against the new version (see the top of this test file)';
 const installed = (name: string) =>
   (
     JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as {
@@ -117,7 +117,7 @@ describe('trpc internals contract', () => {
     const serverDir = new URL('../../server/', import.meta.url);
     const files = readdirSync(serverDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     const offenders = files.filter((file) => {
-      if (file === 'http/trpc-internals.ts') return false;
+      if (file === 'trpc/trpc-internals.ts') return false;
       const text = readFileSync(new URL(file, serverDir), 'utf8');
       // Types and the document generator are trpc-to-openapi's public API; everything else goes through the module.
       const runtimeImport = /import \{([^}]*)\} from 'trpc-to-openapi'/.exec(text)?.[1] ?? '';
@@ -127,7 +127,7 @@ describe('trpc internals contract', () => {
         .filter((name) => name && !name.startsWith('type ') && name !== 'generateOpenApiDocument');
       return text.includes('unstable-core-do-not-import') || /\._def\b/.test(text) || nonPublic.length > 0;
     });
-    expect(offenders, 'route these through server/http/trpc-internals.ts').toEqual([]);
+    expect(offenders, 'route these through server/trpc/trpc-internals.ts').toEqual([]);
   });
 
   it('leaves schemas untouched: listing routes sets no coerce flag', () => {

@@ -1,7 +1,7 @@
 // tRPC paths follow the naming rule in server/composition.ts, built or unbuilt, so building a
 // route never renames it: the namespace comes from the REST path.
 import { describe, expect, it } from 'vitest';
-import { listProcedures } from '../../server/http/trpc-internals.js';
+import { listProcedures } from '../../server/trpc/trpc-internals.js';
 import { appRouter } from '../../server/composition.js';
 
 const camel = (segment: string) => segment.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

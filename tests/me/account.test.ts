@@ -1,7 +1,7 @@
 // GET / PATCH / DELETE /api/me.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, createTestApp, unique, type TestApp } from '../setup/harness.js';
+import { createMember, createTestApp, linkIn, SIGN_IN_SUBJECT, unique, type TestApp } from '../setup/harness.js';
 import { findInEveryTable } from '../setup/db-scan.js';
 
 let t: TestApp;
@@ -145,7 +145,7 @@ describe('PATCH /api/me', () => {
     const m = await createMember(t);
     await t.request('POST', '/api/auth/magic-link', { body: { email: m.email } });
     await t.settleMail();
-    const token = new URL(/https?:\/\/\S+/.exec(t.mailer.to(m.email).at(-1)!.text)![0]).searchParams.get('token')!;
+    const token = linkIn(await t.mailer.waitForMail(m.email, SIGN_IN_SUBJECT)).searchParams.get('token')!;
     await t.request('PATCH', '/api/me', {
       token: m.token,
       body: { email: `${unique('nm')}@example.test`, currentPassword: m.password },

@@ -15,6 +15,7 @@ import { createRealtimeLink } from '../../server/shared/realtime-publisher.js';
 import { pendingMagicLinks } from '../../server/domains/auth/service.js';
 import { acquireTestDatabase } from './database.js';
 import { createConfiguredMetrics } from '../../server/deps.js';
+import { waitFor } from './wait.js';
 import { recordAnswers } from '../contract/observed-answers.js';
 
 export class CapturingMailer implements Mailer {
@@ -27,7 +28,41 @@ export class CapturingMailer implements Mailer {
   to(address: string) {
     return this.sent.filter((m) => m.to === address);
   }
+
+  /**
+   * The newest mail to `address` with this subject (a string: exactly; a RegExp: matching),
+   * waited for: mail goes out after the answer, and settleMail waits only for the sends already
+   * started when it is called. `since` (a `sent.length` read before the request) skips older
+   * mails, so a second mail of the same subject is not mistaken for the first.
+   */
+  async waitForMail(
+    address: string,
+    subject: string | RegExp,
+    { since = 0, timeoutMs }: { since?: number; timeoutMs?: number } = {},
+  ): Promise<MailMessage> {
+    const matches = (m: MailMessage) =>
+      m.to === address && (typeof subject === 'string' ? m.subject === subject : subject.test(m.subject));
+    let found: MailMessage | undefined;
+    await waitFor(
+      () => {
+        found = this.sent.slice(since).findLast(matches);
+        return found !== undefined;
+      },
+      { timeoutMs, message: `a mail to ${address} with the subject ${String(subject)}` },
+    );
+    return found!;
+  }
 }
+
+/** The first link in a mail (the magic link, the confirmation link). */
+export function linkIn(mail: MailMessage): URL {
+  const url = /https?:\/\/\S+/.exec(mail.text)?.[0];
+  if (!url) throw new Error(`no link in the mail "${mail.subject}"`);
+  return new URL(url);
+}
+
+/** The subject of the magic-link mail (server/domains/auth/service.ts). */
+export const SIGN_IN_SUBJECT = 'Your sign-in link';
 
 export interface ApiResponse<T = any> {
   status: number;

@@ -2,7 +2,7 @@
 // x-unbuilt, parameters, body schema) and cross-checked against the tRPC router, so the
 // security, fuzzing and canary suites cover a route the moment it is mounted, raw Hono routes
 // documented by hand (the calendar feed) included.
-import { listProcedures as listRouterProcedures } from '../../server/http/trpc-internals.js';
+import { listProcedures as listRouterProcedures } from '../../server/trpc/trpc-internals.js';
 import { buildSdkDocument } from '../../client-sdk/scripts/openapi-source.js';
 import { appRouter } from '../../server/composition.js';
 import type { AuthLevel, RouteMeta } from '../../server/trpc/init.js';

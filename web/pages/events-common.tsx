@@ -89,6 +89,18 @@ export async function eventForPost(c: Context<WebEnv>): Promise<EventView | null
   }
 }
 
+/** The upcoming events of a grove or an organization, or one line saying there are none. */
+export function UpcomingEvents({ events }: { events: EventView[] }) {
+  if (events.length === 0) return <p>No upcoming events you can see.</p>;
+  return (
+    <ul class="plain">
+      {events.map((event) => (
+        <EventCard event={event} />
+      ))}
+    </ul>
+  );
+}
+
 /** One event in a list: what, when, who hosts, where roughly. */
 export function EventCard({ event }: { event: EventView }) {
   return (

@@ -8,7 +8,7 @@ import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { renderPage } from '../server/layout.js';
-import { EventCard, formFields, notFoundPage, rethrowUnless, When } from './events-common.js';
+import { formFields, notFoundPage, rethrowUnless, UpcomingEvents, When } from './events-common.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
@@ -263,15 +263,7 @@ async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Pro
           </a>
         </p>
       ) : null}
-      {events.items.length === 0 ? (
-        <p>No upcoming events you can see.</p>
-      ) : (
-        <ul class="plain">
-          {events.items.map((event) => (
-            <EventCard event={event} />
-          ))}
-        </ul>
-      )}
+      <UpcomingEvents events={events.items} />
       <p>
         <a href={`${urls.events()}?grove=${encodeURIComponent(grove._id)}`}>All events of this grove</a>
       </p>

@@ -12,17 +12,16 @@ import {
   EXTERNAL_REL,
   formErrorMessage,
   queryString,
-  renderNotFound,
-  renderReadFailure,
+  readBySlug,
+  SLUG,
   shortDate,
 } from './places-shared.js';
-import { type Page, pathParam } from './page.js';
+import type { Page } from './page.js';
 import { urls } from '../urls.js';
 
 type GuideSummary = RouterOutputs['guides']['list']['items'][number];
 type Category = RouterOutputs['guideCategories']['list']['items'][number];
 
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const demote =
   (level: number) =>
   (_tag: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag => ({
@@ -175,14 +174,8 @@ export const guideListPage: Page = async (c) => {
 };
 
 export const guidePage: Page = async (c) => {
-  const slug = pathParam(c, 'slug');
-  if (!SLUG.test(slug)) return renderNotFound(c);
-  let guide: RouterOutputs['guides']['get'];
-  try {
-    guide = await api(c).guides.get.query({ slug });
-  } catch (error) {
-    return renderReadFailure(c, error);
-  }
+  const guide = await readBySlug(c, (slug) => api(c).guides.get.query({ slug }));
+  if (guide instanceof Response) return guide;
   return renderPage(
     c,
     { title: guide.title },

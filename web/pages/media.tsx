@@ -12,8 +12,10 @@ import {
   EXTERNAL_REL,
   formErrorMessage,
   queryString,
+  readBySlug,
   renderNotFound,
   renderReadFailure,
+  SLUG,
 } from './places-shared.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
@@ -40,7 +42,6 @@ const TAG_LABELS: Record<MediaTag, string> = {
 
 const isKind = (value: string): value is MediaKind => Object.hasOwn(KIND_LABELS, value);
 const isTag = (value: string): value is MediaTag => Object.hasOwn(TAG_LABELS, value);
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Pages of the watchlist read to tell whether an item is saved (100 each): a bound, not a crawl. */
 const WATCHLIST_PAGES_CHECKED = 10;
@@ -187,14 +188,8 @@ export const watchlistPage: Page = async (c) => {
 };
 
 export const mediaItemPage: Page = async (c) => {
-  const slug = pathParam(c, 'slug');
-  if (!SLUG.test(slug)) return renderNotFound(c);
-  let item: MediaItem;
-  try {
-    item = await api(c).media.get.query({ slug });
-  } catch (error) {
-    return renderReadFailure(c, error);
-  }
+  const item = await readBySlug(c, (slug) => api(c).media.get.query({ slug }));
+  if (item instanceof Response) return item;
   const saved = await isSaved(c, item._id);
   return renderPage(
     c,

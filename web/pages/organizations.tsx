@@ -7,7 +7,7 @@ import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { FormError, renderPage } from '../server/layout.js';
-import { EventCard, notFoundPage, rethrowUnless, safeHttpUrl } from './events-common.js';
+import { notFoundPage, rethrowUnless, safeHttpUrl, UpcomingEvents } from './events-common.js';
 import { pathParam } from './page.js';
 import { loadListPage, PagedList, readSearchListQuery, SearchForm } from './search-list.js';
 import { urls } from '../urls.js';
@@ -81,15 +81,7 @@ export async function showOrganization(c: Context<WebEnv>): Promise<Response> {
         </p>
       ) : null}
       <h2>Upcoming events</h2>
-      {events.items.length === 0 ? (
-        <p>No upcoming events you can see.</p>
-      ) : (
-        <ul class="plain">
-          {events.items.map((event) => (
-            <EventCard event={event} />
-          ))}
-        </ul>
-      )}
+      <UpcomingEvents events={events.items} />
       <p>
         <a href={`${urls.events()}?organization=${encodeURIComponent(organization._id)}`}>
           All events of this organization

@@ -43,6 +43,23 @@ export function renderReadFailure(c: Context<WebEnv>, error: unknown): Promise<R
   throw error;
 }
 
+/** A slug in an address: lower-case letters, digits and single hyphens. */
+export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * A page's read of one item by the `:slug` of its address: a malformed slug is the not-found
+ * page, a failed read the page renderReadFailure makes; the caller returns a Response as it is.
+ */
+export async function readBySlug<T>(c: Context<WebEnv>, read: (slug: string) => Promise<T>): Promise<T | Response> {
+  const slug = c.req.param('slug') ?? '';
+  if (!SLUG.test(slug)) return renderNotFound(c);
+  try {
+    return await read(slug);
+  } catch (error) {
+    return renderReadFailure(c, error);
+  }
+}
+
 /** A sentence for a form: the API's message, plus each failing field of a validation answer. */
 export function formErrorMessage(error: unknown, fieldLabels: Record<string, string> = {}): string {
   if (isApiError(error) && error.data?.code === 'validation_failed') {

@@ -2,7 +2,7 @@
 // attribute: pages load /assets/*.js and /assets/app.css only. Map tiles come from the
 // configured tile server; live messages connect to the API's socket.io endpoint.
 import type { MiddlewareHandler } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
+import { documentSecurityHeaders } from '../../server/shared/secure-headers.js';
 import type { WebConfig } from './config.js';
 import type { WebEnv } from './env.js';
 
@@ -38,22 +38,9 @@ function policyDirectives(config: WebConfig) {
 }
 
 export function securityHeaders(config: WebConfig): MiddlewareHandler<WebEnv> {
-  // Only the headers this site has always sent: Hono's other defaults (HSTS, CORP and the rest)
-  // stay off, so switching to its middleware changed nothing a browser sees.
-  const headers = secureHeaders({
+  const headers = documentSecurityHeaders({
     contentSecurityPolicy: policyDirectives(config),
-    xContentTypeOptions: true,
-    xFrameOptions: 'DENY',
     referrerPolicy: 'same-origin',
-    crossOriginOpenerPolicy: 'same-origin',
-    crossOriginResourcePolicy: false,
-    originAgentCluster: false,
-    strictTransportSecurity: false,
-    xDnsPrefetchControl: false,
-    xDownloadOptions: false,
-    xPermittedCrossDomainPolicies: false,
-    xXssProtection: false,
-    removePoweredBy: false,
   });
   return async (c, next) => {
     await headers(c, async () => {

@@ -4,7 +4,7 @@
 // clearing the cookie, and the sign-in pages (login, register, magic link) in Chromium.
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { TestMember } from '../../tests/setup/harness.js';
+import { linkIn, SIGN_IN_SUBJECT, type TestMember } from '../../tests/setup/harness.js';
 import { createWebApp } from '../server/app.js';
 import { loadWebConfig } from '../server/config.js';
 import {
@@ -172,7 +172,7 @@ describe('the app_session cookie', () => {
       202,
     );
     await stack.api.settleMail();
-    const link = new URL(/https?:\/\/\S+/.exec(stack.api.mailer.to(member.email).at(-1)!.text)![0]);
+    const link = linkIn(await stack.api.mailer.waitForMail(member.email, SIGN_IN_SUBJECT));
     expect(`${link.origin}${link.pathname}`).toBe(`${stack.webUrl}/login/magic`);
     const magicToken = link.searchParams.get('token')!;
     const response = await postJson({ magicToken });
@@ -472,7 +472,7 @@ describe('sign-in pages in Chromium', () => {
       await expectNoticeOrError(page, /Check your inbox/);
     }
     await stack.api.settleMail();
-    const link = /https?:\/\/\S+/.exec(stack.api.mailer.to(member.email).at(-1)!.text)![0];
+    const link = linkIn(await stack.api.mailer.waitForMail(member.email, SIGN_IN_SUBJECT)).href;
     // The landing page as it stands before its script submits it (the script held back here).
     await page.route('**/assets/magic-link.js', (route) => route.abort());
     await page.goto('/login/magic?token=held-back');
@@ -501,7 +501,7 @@ describe('sign-in pages in Chromium', () => {
     const page = await context.newPage();
     await stack.api.request('POST', '/api/auth/magic-link', { body: { email: member.email } });
     await stack.api.settleMail();
-    const link = /https?:\/\/\S+/.exec(stack.api.mailer.to(member.email).at(-1)!.text)![0];
+    const link = linkIn(await stack.api.mailer.waitForMail(member.email, SIGN_IN_SUBJECT)).href;
     await page.goto(link);
     // Opening the link spends nothing (a mail scanner's GET): the page waits for the member.
     expect(new URL(page.url()).pathname).toBe('/login/magic');

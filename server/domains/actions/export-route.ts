@@ -11,11 +11,9 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Env, Hono, Context as HonoContext } from 'hono';
 import type { OpenAPIObject } from 'trpc-to-openapi';
-import { errorBody } from '../../errors.js';
-import { getTRPCErrorFromUnknown } from '../../http/trpc-internals.js';
+import { routeErrorAnswer } from '../../http/rest.js';
 import { createCallerFactory } from '../../trpc/init.js';
 import type { Context } from '../../trpc/context.js';
-import { describeError } from '../../trpc/errors.js';
 import { actionsRouter } from './router.js';
 import type { ActionEntryOutput, ListActionsInput } from './schemas.js';
 
@@ -92,13 +90,7 @@ export function mountActionsExport<E extends Env>(app: Hono<E>, contextFor: (c: 
     try {
       first = await page();
     } catch (cause) {
-      const error = getTRPCErrorFromUnknown(cause);
-      const described = describeError(error);
-      if (described.unexpected) ctx.log.error({ err: error.cause ?? error }, 'unexpected error');
-      return c.json(errorBody(described.code, described.message, described.details), described.status as 400, {
-        ...described.headers,
-        'Cache-Control': 'no-store',
-      });
+      return routeErrorAnswer(c, ctx, cause);
     }
 
     const encoder = new TextEncoder();

@@ -47,6 +47,17 @@ export function uniqueViolationField(error: unknown): 'email' | 'handle' | null 
   return null;
 }
 
+/** Rethrows a taken email or handle as 409 `conflict` saying which; any other error as it is. */
+export function rethrowAccountConflict(error: unknown): never {
+  const field = uniqueViolationField(error);
+  if (field)
+    throw new AppError(
+      'conflict',
+      field === 'email' ? 'An account with that email already exists.' : 'That handle is taken.',
+    );
+  throw error;
+}
+
 export async function grantSession(ctx: AddressedServiceContext, user: User) {
   const now = ctx.clock.now();
   const { token, session } = await createSession(ctx.db, user.id, now, ctx.config.SESSION_TTL_DAYS);
@@ -91,13 +102,7 @@ export async function register(
     ctx.log.info({ userId: user!.id }, 'member registered');
     return await grantSession(ctx, user!);
   } catch (error) {
-    const field = uniqueViolationField(error);
-    if (field)
-      throw new AppError(
-        'conflict',
-        field === 'email' ? 'An account with that email already exists.' : 'That handle is taken.',
-      );
-    throw error;
+    rethrowAccountConflict(error);
   }
 }
 

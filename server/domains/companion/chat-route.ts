@@ -13,12 +13,9 @@
 // stored. Mounted by server/app.ts before the REST adapter; documentCompanionChat documents it.
 import type { Env, Hono, Context as HonoContext } from 'hono';
 import type { OpenAPIObject } from 'trpc-to-openapi';
-import { AppError, errorBody } from '../../errors.js';
-import { readJsonBody } from '../../http/rest.js';
-import { getTRPCErrorFromUnknown } from '../../http/trpc-internals.js';
+import { readJsonBody, routeErrorAnswer } from '../../http/rest.js';
 import { createCallerFactory } from '../../trpc/init.js';
 import type { Context } from '../../trpc/context.js';
-import { describeError } from '../../trpc/errors.js';
 import { companionStreamRouter } from './router.js';
 import type { ChatInput } from './schemas.js';
 import { ChatFailure, runChat, type PreparedChat } from './service.js';
@@ -28,21 +25,6 @@ export const CHAT_PATH = '/api/companion/chat';
 export const HEARTBEAT_MS = 15_000;
 
 const createCaller = createCallerFactory(companionStreamRouter);
-
-function errorAnswer(c: HonoContext, ctx: Context, cause: unknown) {
-  if (cause instanceof AppError)
-    return c.json(errorBody(cause.code, cause.message), cause.status as 400, {
-      ...cause.headers,
-      'Cache-Control': 'no-store',
-    });
-  const error = getTRPCErrorFromUnknown(cause);
-  const described = describeError(error);
-  if (described.unexpected) ctx.log.error({ err: error.cause ?? error }, 'unexpected error');
-  return c.json(errorBody(described.code, described.message, described.details), described.status as 400, {
-    ...described.headers,
-    'Cache-Control': 'no-store',
-  });
-}
 
 /** `Accept: application/json` without `text/event-stream`: the JSON answer, not the stream. */
 export function wantsJson(accept: string | undefined): boolean {
@@ -64,7 +46,7 @@ export function mountCompanionChat<E extends Env>(app: Hono<E>, contextFor: (c: 
       const input = await readJsonBody(c.req.raw, ctx.config.MAX_BODY_BYTES);
       prepared = await createCaller(ctx).prepareChat(input as ChatInput);
     } catch (cause) {
-      return errorAnswer(c, ctx, cause);
+      return routeErrorAnswer(c, ctx, cause);
     }
 
     const cancelled = new AbortController();

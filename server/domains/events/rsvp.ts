@@ -12,7 +12,7 @@ import { eventRsvps, events, users } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import { newId } from '../../../db/ids.js';
-import { userIdByHandle } from '../groves/service.js';
+import { userIdByHandle } from '../../shared/members.js';
 import { visibleEvent } from './service.js';
 import { organizesHost, viewerOf, visibleTo, type Viewer } from './visibility.js';
 import type { MemberServiceContext } from '../../service/context.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ifThen } from '../../shared/patterns.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { imageRefInput } from '../uploads/image-ref.js';
-import { slugInput } from '../groves/schemas.js';
+import { hostSlugInput } from '../../shared/schemas.js';
 import {
   eventStatuses,
   eventTypes,
@@ -62,7 +62,7 @@ const eventFields = {
 
 export const createEventInput = z
   .object({
-    slug: slugInput.optional().meta({
+    slug: hostSlugInput.optional().meta({
       description:
         "The readable part of the event's slug (made from the title when absent); a random suffix is always added, so a slug never tells whether an event you cannot see took it.",
     }),

@@ -24,7 +24,8 @@ import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import { announceGroveExit, cutConversationsAfterGroveExit } from '../conversations/members.js';
-import { assertGroveExists, groveBy, isGroveOrganizer, userIdByHandle } from './service.js';
+import { userIdByHandle } from '../../shared/members.js';
+import { assertGroveExists, groveBy, isGroveOrganizer } from './service.js';
 import type { GroveJoinPolicy } from '../../../db/schema/groves.js';
 import type { MemberServiceContext } from '../../service/context.js';
 

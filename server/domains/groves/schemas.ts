@@ -2,15 +2,8 @@
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { groveJoinPolicies, groveRoles } from '../../../db/schema/groves.js';
+import { hostSlugInput } from '../../shared/schemas.js';
 import { actionTotalsOutput } from '../actions/schemas.js';
-
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const slugInput = z
-  .string()
-  .min(2)
-  .max(80)
-  .regex(SLUG_PATTERN, 'Must be lower-case letters, digits and single hyphens.')
-  .meta({ example: 'north-bristol' });
 
 /** [west, south, east, north] in degrees; west > east crosses the antimeridian. */
 export const bboxInput = z
@@ -82,7 +75,7 @@ export const groveSlugInput = z.object({
 
 export const createGroveInput = z
   .object({
-    slug: slugInput.optional().meta({ description: 'Made from the name when absent.' }),
+    slug: hostSlugInput.optional().meta({ description: 'Made from the name when absent.' }),
     name: z.string().trim().min(1).max(120),
     description: z.string().max(5000).default(''),
     region: regionInput,
@@ -105,7 +98,7 @@ export const createGroveInput = z
 export const updateGroveInput = z
   .object({
     id: z.uuid(),
-    slug: slugInput.optional(),
+    slug: hostSlugInput.optional(),
     name: z.string().trim().min(1).max(120).optional(),
     description: z.string().max(5000).optional(),
     region: regionInput.optional(),

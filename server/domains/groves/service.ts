@@ -1,18 +1,12 @@
 // Groves: public views (counts, never member lists), join/leave, and the admin setup verbs.
 import { and, asc, eq, gt, ilike, or, sql } from 'drizzle-orm';
-import {
-  groveJoinRequests,
-  groveMembers,
-  groves,
-  users,
-  type Grove,
-  type GroveRole,
-} from '../../../db/schema/index.js';
+import { groveJoinRequests, groveMembers, groves, type Grove, type GroveRole } from '../../../db/schema/index.js';
 import type { GroveJoinPolicy } from '../../../db/schema/groves.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
+import { userIdByHandle } from '../../shared/members.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import { groveActionTotalsColumn, toActionTotals } from '../actions/aggregates.js';
 import type { GroveOutput } from './schemas.js';
@@ -190,12 +184,6 @@ export async function updateGrove(
     throw error;
   }
   return groveBy(ctx, ctx.user.id, eq(groves.id, id));
-}
-
-export async function userIdByHandle(db: DbOrTx, handle: string): Promise<string> {
-  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.handle, handle.toLowerCase())).limit(1);
-  if (!user) throw new AppError('not_found', 'No member with that handle.');
-  return user.id;
 }
 
 /** Makes the member an organizer (joining them if needed). Idempotent. */

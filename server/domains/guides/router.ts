@@ -4,6 +4,7 @@ import { adminProcedure, publicProcedure } from '../../trpc/procedures.js';
 import { okOutput } from '../../shared/schemas.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
+import { editorialAdminRoutes } from '../editorial-routes.js';
 
 const tags = ['guides'];
 const adminTags = ['admin'];
@@ -41,84 +42,43 @@ export const guidesRouter = router({
     .output(schemas.guideOutput)
     .query(({ ctx, input }) => service.getGuide(ctx, input)),
 
-  adminList: adminProcedure
-    .meta({
-      auth: 'admin',
-      openapi: {
-        method: 'GET',
-        path: '/api/admin/guides',
-        tags: adminTags,
-        summary: 'All guides, drafts included',
-        description: 'In `_id` order, without bodies. Filters: `category`, `published`.',
-      },
-    })
-    .input(schemas.adminListGuidesInput())
-    .output(schemas.adminGuideListOutput)
-    .query(({ ctx, input }) => service.adminListGuides(ctx, input)),
-
-  adminCreate: adminProcedure
-    .meta({
-      auth: 'admin',
-      successStatus: 201,
-      errors: ['conflict'],
-      openapi: {
-        method: 'POST',
-        path: '/api/admin/guides',
-        tags: adminTags,
-        summary: 'Create a guide (as a draft)',
-        description:
-          'Created unpublished: publish with PATCH `{ published: true }`. The Markdown body is rendered to sanitised HTML now. `category` must be an existing category slug (400 otherwise). Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`. `coverImage`: an https URL or an image upload key of purpose `guide` (attached: checked and re-encoded without metadata; a key that is not yours, of another purpose, used or not an image answers 400 and nothing is created).',
-      },
-    })
-    .input(schemas.createGuideInput)
-    .output(schemas.adminGuideOutput)
-    .mutation(({ ctx, input }) => service.adminCreateGuide(ctx, input)),
-
-  adminGet: adminProcedure
-    .meta({
-      auth: 'admin',
-      openapi: {
-        method: 'GET',
-        path: '/api/admin/guides/{id}',
-        tags: adminTags,
-        summary: 'One guide, draft or published',
-      },
-    })
-    .input(schemas.guideIdInput())
-    .output(schemas.adminGuideOutput)
-    .query(({ ctx, input }) => service.adminGetGuide(ctx, input)),
-
-  adminUpdate: adminProcedure
-    .meta({
-      auth: 'admin',
-      errors: ['conflict'],
-      openapi: {
-        method: 'PATCH',
-        path: '/api/admin/guides/{id}',
-        tags: adminTags,
-        summary: 'Change a guide (edit, recategorise, publish)',
-        description:
-          '`published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404).',
-      },
-    })
-    .input(schemas.updateGuideInput)
-    .output(schemas.adminGuideOutput)
-    .mutation(({ ctx, input }) => service.adminUpdateGuide(ctx, input)),
-
-  adminDelete: adminProcedure
-    .meta({
-      auth: 'admin',
-      openapi: {
-        method: 'DELETE',
-        path: '/api/admin/guides/{id}',
-        tags: adminTags,
-        summary: 'Delete a guide',
-        description: 'Its uploaded cover is deleted too (the URL answers 404).',
-      },
-    })
-    .input(schemas.guideIdInput())
-    .output(okOutput)
-    .mutation(({ ctx, input }) => service.adminDeleteGuide(ctx, input)),
+  ...editorialAdminRoutes('/api/admin/guides', {
+    list: {
+      input: schemas.adminListGuidesInput(),
+      output: schemas.adminGuideListOutput,
+      run: service.adminListGuides,
+      summary: 'All guides, drafts included',
+      description: 'In `_id` order, without bodies. Filters: `category`, `published`.',
+    },
+    create: {
+      input: schemas.createGuideInput,
+      output: schemas.adminGuideOutput,
+      run: service.adminCreateGuide,
+      summary: 'Create a guide (as a draft)',
+      description:
+        'Created unpublished: publish with PATCH `{ published: true }`. The Markdown body is rendered to sanitised HTML now. `category` must be an existing category slug (400 otherwise). Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`. `coverImage`: an https URL or an image upload key of purpose `guide` (attached: checked and re-encoded without metadata; a key that is not yours, of another purpose, used or not an image answers 400 and nothing is created).',
+    },
+    get: {
+      input: schemas.guideIdInput(),
+      output: schemas.adminGuideOutput,
+      run: service.adminGetGuide,
+      summary: 'One guide, draft or published',
+    },
+    update: {
+      input: schemas.updateGuideInput,
+      output: schemas.adminGuideOutput,
+      run: service.adminUpdateGuide,
+      summary: 'Change a guide (edit, recategorise, publish)',
+      description:
+        '`published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404).',
+    },
+    delete: {
+      input: schemas.guideIdInput(),
+      run: service.adminDeleteGuide,
+      summary: 'Delete a guide',
+      description: 'Its uploaded cover is deleted too (the URL answers 404).',
+    },
+  }),
 });
 
 export const guideCategoriesRouter = router({

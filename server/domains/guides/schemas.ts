@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { imageRefInput } from '../uploads/image-ref.js';
 import { queryBoolean } from '../../shared/query.js';
-import { SLUG_PATTERN, slugParam, uuidParam } from '../../shared/schemas.js';
+import { changeInput, chosenSlug, SLUG_PATTERN, slugParam, uuidParam } from '../../shared/schemas.js';
 import { SLUG_MAX_LENGTH } from '../../shared/slug.js';
+import { editorialUpdateInput } from '../editorial-schemas.js';
 import { WORDS_PER_MINUTE } from './markdown.js';
 
 export const GUIDE_LIMITS = {
@@ -15,8 +16,7 @@ export const GUIDE_LIMITS = {
   categoryDescription: 500,
 } as const;
 
-const slugInput = () =>
-  z.string().min(2).max(SLUG_MAX_LENGTH).regex(SLUG_PATTERN, 'Must be lower-case letters, digits and single hyphens.');
+const slugInput = () => chosenSlug(SLUG_MAX_LENGTH);
 
 // ---- categories ----
 
@@ -38,20 +38,14 @@ export const createCategoryInput = z
   })
   .strict()
   .meta({ examples: [{ slug: 'outreach', name: 'Outreach', description: 'Leafleting, stalls, conversations.' }] });
-export const updateCategoryInput = z
-  .object({
-    id: uuidParam(),
+export const updateCategoryInput = changeInput(
+  {
     slug: slugInput().optional().meta({ description: 'Guides follow the category; 409 `conflict` when taken.' }),
     name: z.string().trim().min(1).max(GUIDE_LIMITS.categoryName).optional(),
     description: z.string().trim().max(GUIDE_LIMITS.categoryDescription).optional(),
-  })
-  .strict()
-  .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' })
-  .meta({
-    description: 'Only the fields to change, at least one.',
-    minProperties: 1,
-    examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', name: 'Street outreach' }],
-  });
+  },
+  { name: 'Street outreach' },
+);
 export const categoryIdInput = () => z.object({ id: uuidParam() });
 
 // ---- guides ----
@@ -157,20 +151,7 @@ export const createGuideInput = z
   });
 export type CreateGuideInput = z.infer<typeof createGuideInput>;
 
-export const updateGuideInput = z
-  .object({
-    id: uuidParam(),
-    ...z.object(guideFields).partial().shape,
-    published: z.boolean().optional().meta({ description: 'true publishes the guide, false takes it back to draft.' }),
-  })
-  .strict()
-  .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' })
-  .meta({
-    description:
-      'Only the fields to change, at least one. A new title keeps the slug; send `slug` to change it (409 when taken).',
-    minProperties: 1,
-    examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', published: true }],
-  });
+export const updateGuideInput = editorialUpdateInput(guideFields, 'guide', {});
 export type UpdateGuideInput = z.infer<typeof updateGuideInput>;
 
 export const adminListGuidesInput = () =>

@@ -1,21 +1,22 @@
 // Guides: public reads (published only, decided in SQL), admin editing, and the admin-managed
 // set of categories. The body's HTML is rendered and sanitised when the guide is written
 // (markdown.ts); a row rendered by an older renderer is re-rendered when read.
-import { and, asc, eq, gt, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { guideCategories, guides } from '../../../db/schema/index.js';
 import { AppError, hasDatabaseCode, isUniqueViolation } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { afterCursor, toPage } from '../../lib/pagination.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Config } from '../../config.js';
-import type { MemberContext } from '../../trpc/member-context.js';
-import type { Context } from '../../trpc/context.js';
+import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import {
-  afterImagesAttached,
-  attachImageRefs,
-  droppedImageRefs,
-  imageRefUrl,
-  releaseImages,
-} from '../uploads/image-refs.js';
+  createEditorial,
+  deleteEditorial,
+  editorialTable,
+  isPublished,
+  publishedFilter,
+  updateEditorial,
+} from '../editorial.js';
+import { imageRefUrl } from '../uploads/image-refs.js';
 import { RENDER_VERSION, renderGuideBody } from './markdown.js';
 import type {
   AdminGuideOutput,
@@ -26,8 +27,9 @@ import type {
   UpdateGuideInput,
 } from './schemas.js';
 
-const published = isNotNull(guides.publishedAt);
 const notFound = () => new AppError('not_found', 'No such guide.');
+const editorial = editorialTable(guides, guides.coverImage, { imageField: 'coverImage', purpose: 'guide', notFound });
+const published = isPublished(editorial);
 
 /** Columns of a list row: no body, no HTML (a list never carries whole guides). */
 const summaryColumns = {
@@ -97,23 +99,22 @@ const adminFields = (row: SummaryRow) => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-function selectGuides<T extends typeof summaryColumns>(ctx: Context, columns: T) {
+function selectGuides<T extends typeof summaryColumns>(ctx: ServiceContext, columns: T) {
   return ctx.db.select(columns).from(guides).innerJoin(guideCategories, eq(guideCategories.id, guides.categoryId));
 }
 
 async function page<R>(
-  ctx: Context,
+  ctx: ServiceContext,
   input: { category?: string; cursor?: string; limit: number },
   where: SQL | undefined,
   map: (row: SummaryRow) => R,
 ) {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await selectGuides(ctx, summaryColumns)
     .where(
       and(
         where,
         input.category ? eq(guideCategories.slug, input.category) : undefined,
-        after ? gt(guides.id, after) : undefined,
+        afterCursor(guides.id, input.cursor),
       ),
     )
     .orderBy(asc(guides.id))
@@ -124,10 +125,10 @@ async function page<R>(
 
 // ---- public ------------------------------------------------------------------------------
 
-export const listGuides = (ctx: Context, input: { category?: string; cursor?: string; limit: number }) =>
+export const listGuides = (ctx: ServiceContext, input: { category?: string; cursor?: string; limit: number }) =>
   page(ctx, input, published, (row) => toSummary(row, ctx.config));
 
-export async function getGuide(ctx: Context, input: { slug: string }): Promise<GuideOutput> {
+export async function getGuide(ctx: ServiceContext, input: { slug: string }): Promise<GuideOutput> {
   const [row] = await selectGuides(ctx, fullColumns)
     .where(and(eq(guides.slug, input.slug), published))
     .limit(1);
@@ -138,26 +139,24 @@ export async function getGuide(ctx: Context, input: { slug: string }): Promise<G
 // ---- admin -------------------------------------------------------------------------------
 
 export const adminListGuides = (
-  ctx: Context,
+  ctx: ServiceContext,
   input: { category?: string; published?: boolean; cursor?: string; limit: number },
 ): Promise<{ items: AdminGuideSummaryOutput[]; nextCursor: string | null }> =>
-  page(
-    ctx,
-    input,
-    input.published === undefined ? undefined : input.published ? published : isNull(guides.publishedAt),
-    (row) => ({ ...toSummary(row, ctx.config), ...adminFields(row) }),
-  );
+  page(ctx, input, publishedFilter(editorial, input.published), (row) => ({
+    ...toSummary(row, ctx.config),
+    ...adminFields(row),
+  }));
 
-async function adminGuideById(ctx: Context, id: string): Promise<AdminGuideOutput> {
+async function adminGuideById(ctx: ServiceContext, id: string): Promise<AdminGuideOutput> {
   const [row] = await selectGuides(ctx, fullColumns).where(eq(guides.id, id)).limit(1);
   if (!row) throw notFound();
   return { ...toGuide(row, ctx.config), ...adminFields(row) };
 }
 
-export const adminGetGuide = (ctx: Context, input: { id: string }) => adminGuideById(ctx, input.id);
+export const adminGetGuide = (ctx: ServiceContext, input: { id: string }) => adminGuideById(ctx, input.id);
 
 /** A category named in a guide body must exist: an unknown slug is a bad request, not a missing guide. */
-async function categoryIdOf(ctx: Context, slug: string): Promise<string> {
+async function categoryIdOf(ctx: ServiceContext, slug: string): Promise<string> {
   const [row] = await ctx.db
     .select({ id: guideCategories.id })
     .from(guideCategories)
@@ -173,102 +172,39 @@ function rendered(body: string) {
   return { body, bodyHtml: html, readingMinutes, renderVersion: RENDER_VERSION };
 }
 
-/**
- * An uploaded cover (a `guide` key) is attached in the transaction that writes the guide: a
- * refused cover leaves no guide, and a refused guide leaves the key attachable.
- */
-export async function adminCreateGuide(ctx: MemberContext, input: CreateGuideInput): Promise<AdminGuideOutput> {
+/** Created as a draft; an uploaded cover (a `guide` key) is attached with it (../editorial.ts). */
+export async function adminCreateGuide(ctx: MemberServiceContext, input: CreateGuideInput): Promise<AdminGuideOutput> {
   const categoryId = await categoryIdOf(ctx, input.category);
-  const now = ctx.clock.now();
   const content = rendered(input.body);
-  const { row, attached } = await ctx.db.transaction(async (tx) => {
-    // Drafts are hidden, so a generated slug always carries a random suffix (server/shared/slug.ts).
-    // Each try in its own savepoint, so a lost slug race does not abort the transaction.
-    const row = await insertWithSlug(
-      { clientSlug: input.slug, text: input.title, hideable: true, fallback: 'guide' },
-      (slug) =>
-        tx.transaction(async (savepoint) => {
-          const [inserted] = await savepoint
-            .insert(guides)
-            .values({
-              slug,
-              title: input.title,
-              categoryId,
-              summary: input.summary,
-              ...content,
-              coverImage: input.coverImage ?? null,
-              publishedAt: null,
-              createdAt: now,
-              updatedAt: now,
-            })
-            .returning({ id: guides.id });
-          return inserted!;
-        }),
-    );
-    const attached = await attachImageRefs(ctx, [input.coverImage], 'guide', { executor: tx, field: 'coverImage' });
-    return { row, attached };
-  });
-  await afterImagesAttached(ctx, attached);
+  const row = await createEditorial(
+    ctx,
+    editorial,
+    { slug: input.slug, title: input.title, image: input.coverImage },
+    (slug) => ({
+      slug,
+      title: input.title,
+      categoryId,
+      summary: input.summary,
+      ...content,
+      coverImage: input.coverImage ?? null,
+    }),
+  );
   return adminGuideById(ctx, row.id);
 }
 
 /** A new cover is attached with the change; the one it replaces is released (its URL answers 404). */
-export async function adminUpdateGuide(ctx: MemberContext, input: UpdateGuideInput): Promise<AdminGuideOutput> {
+export async function adminUpdateGuide(ctx: MemberServiceContext, input: UpdateGuideInput): Promise<AdminGuideOutput> {
   const { id, category, body, published: publish, ...fields } = input;
-  const now = ctx.clock.now();
-  const changes: Partial<typeof guides.$inferInsert> = { ...fields, updatedAt: now };
+  const changes: Partial<typeof guides.$inferInsert> = { ...fields };
   if (category !== undefined) changes.categoryId = await categoryIdOf(ctx, category);
   if (body !== undefined) Object.assign(changes, rendered(body));
-  // Publishing keeps the first publication time; unpublishing makes it a draft again.
-  const publishedAt =
-    publish === undefined
-      ? {}
-      : { publishedAt: publish ? sql`coalesce(${guides.publishedAt}, ${now.toISOString()}::timestamptz)` : null };
-  try {
-    const { attached, dropped } = await ctx.db.transaction(async (tx) => {
-      const [current] = await tx
-        .select({ coverImage: guides.coverImage })
-        .from(guides)
-        .where(eq(guides.id, id))
-        .for('update');
-      if (!current) throw notFound();
-      const attached =
-        fields.coverImage === undefined
-          ? []
-          : await attachImageRefs(ctx, [fields.coverImage], 'guide', {
-              executor: tx,
-              field: 'coverImage',
-              keep: [current.coverImage],
-            });
-      const [row] = await tx
-        .update(guides)
-        .set({ ...changes, ...publishedAt })
-        .where(eq(guides.id, id))
-        .returning({ coverImage: guides.coverImage });
-      return { attached, dropped: droppedImageRefs([current.coverImage], [row!.coverImage]) };
-    });
-    await afterImagesAttached(ctx, attached);
-    await releaseImages(ctx, dropped);
-  } catch (error) {
-    if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
-    throw error;
-  }
+  await updateEditorial(ctx, editorial, id, { changes, image: fields.coverImage, publish });
   return adminGuideById(ctx, id);
 }
 
 /** Deletes the guide and its uploaded cover. */
-export async function adminDeleteGuide(ctx: Context, input: { id: string }): Promise<{ ok: true }> {
-  const removed = await ctx.db
-    .delete(guides)
-    .where(eq(guides.id, input.id))
-    .returning({ id: guides.id, coverImage: guides.coverImage });
-  if (removed.length === 0) throw notFound();
-  await releaseImages(
-    ctx,
-    removed.map((row) => row.coverImage),
-  );
-  return { ok: true };
-}
+export const adminDeleteGuide = (ctx: ServiceContext, input: { id: string }) =>
+  deleteEditorial(ctx, editorial, input.id);
 
 // ---- categories --------------------------------------------------------------------------
 
@@ -282,19 +218,18 @@ const toCategory = (row: CategoryRow) => ({
 const categoryNotFound = () => new AppError('not_found', 'No such guide category.');
 
 /** Every category, drafts' ones too: a category is not secret, and clients build filters from it. */
-export async function listCategories(ctx: Context, input: { cursor?: string; limit: number }) {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+export async function listCategories(ctx: ServiceContext, input: { cursor?: string; limit: number }) {
   const rows = await ctx.db
     .select()
     .from(guideCategories)
-    .where(after ? gt(guideCategories.id, after) : undefined)
+    .where(afterCursor(guideCategories.id, input.cursor))
     .orderBy(asc(guideCategories.id))
     .limit(input.limit + 1);
   const cut = toPage(rows, input.limit, (row) => row.id);
   return { items: cut.items.map(toCategory), nextCursor: cut.nextCursor };
 }
 
-export async function createCategory(ctx: Context, input: { slug?: string; name: string; description: string }) {
+export async function createCategory(ctx: ServiceContext, input: { slug?: string; name: string; description: string }) {
   // Categories are always public, so the bare slug is used when free (server/shared/slug.ts).
   // Each try in its own savepoint: under an Idempotency-Key ctx.db is the key's transaction.
   const row = await insertWithSlug(
@@ -312,7 +247,7 @@ export async function createCategory(ctx: Context, input: { slug?: string; name:
 }
 
 export async function updateCategory(
-  ctx: Context,
+  ctx: ServiceContext,
   input: { id: string; slug?: string; name?: string; description?: string },
 ) {
   const { id, ...changes } = input;
@@ -327,7 +262,7 @@ export async function updateCategory(
 }
 
 /** A category that still holds guides (drafts included) answers 409: move or delete them first. */
-export async function deleteCategory(ctx: Context, input: { id: string }): Promise<{ ok: true }> {
+export async function deleteCategory(ctx: ServiceContext, input: { id: string }): Promise<{ ok: true }> {
   const inUse = () => new AppError('conflict', 'The category still holds guides; move or delete them first.');
   let removed: { id: string }[];
   try {

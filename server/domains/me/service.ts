@@ -13,7 +13,7 @@ import {
   enforcePasswordGuessLimits,
   normaliseEmail,
   toAccount,
-  uniqueViolationField,
+  rethrowAccountConflict,
 } from '../auth/service.js';
 import { calendarFeedExpiry } from '../events/calendar.js';
 import { deleteAccountData } from './account-deletion.js';
@@ -63,13 +63,7 @@ export async function updateAccount(
     });
     return toAccount(updated);
   } catch (error) {
-    const field = uniqueViolationField(error);
-    if (field)
-      throw new AppError(
-        'conflict',
-        field === 'email' ? 'An account with that email already exists.' : 'That handle is taken.',
-      );
-    throw error;
+    rethrowAccountConflict(error);
   }
 }
 

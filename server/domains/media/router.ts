@@ -1,12 +1,11 @@
 // Media library, the private watchlist and the admin editing of media items: wiring only.
 import { router } from '../../trpc/init.js';
-import { adminProcedure, memberProcedure, publicProcedure } from '../../trpc/procedures.js';
-import { okOutput } from '../../shared/schemas.js';
+import { memberProcedure, publicProcedure } from '../../trpc/procedures.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
+import { editorialAdminRoutes } from '../editorial-routes.js';
 
 const tags = ['media'];
-const adminTags = ['admin'];
 const DRAFT_404 = 'A draft (unpublished) item answers 404, the same as a missing one.';
 
 export const mediaRouter = router({
@@ -74,84 +73,43 @@ export const mediaRouter = router({
     .output(schemas.savedOutput)
     .mutation(({ ctx, input }) => service.unsaveMedia(ctx, input)),
 
-  adminList: adminProcedure
-    .meta({
-      auth: 'admin',
-      openapi: {
-        method: 'GET',
-        path: '/api/admin/media',
-        tags: adminTags,
-        summary: 'All media items, drafts included',
-        description: 'In `_id` order. Filters: `kind`, `published`.',
-      },
-    })
-    .input(schemas.adminListMediaInput())
-    .output(schemas.adminMediaListOutput)
-    .query(({ ctx, input }) => service.adminListMedia(ctx, input)),
-
-  adminCreate: adminProcedure
-    .meta({
-      auth: 'admin',
-      successStatus: 201,
-      errors: ['conflict'],
-      openapi: {
-        method: 'POST',
-        path: '/api/admin/media',
-        tags: adminTags,
-        summary: 'Create a media item (as a draft)',
-        description:
-          'Created unpublished: publish with PATCH `{ published: true }`. Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`. `trailer` takes a YouTube or Vimeo URL; `poster` an https URL or an image upload key of purpose `media` (attached: checked and re-encoded without metadata; a key that is not yours, of another purpose, used or not an image answers 400 and nothing is created).',
-      },
-    })
-    .input(schemas.createMediaInput)
-    .output(schemas.adminMediaItemOutput)
-    .mutation(({ ctx, input }) => service.adminCreateMedia(ctx, input)),
-
-  adminGet: adminProcedure
-    .meta({
-      auth: 'admin',
-      openapi: {
-        method: 'GET',
-        path: '/api/admin/media/{id}',
-        tags: adminTags,
-        summary: 'One media item, draft or published',
-      },
-    })
-    .input(schemas.mediaIdInput())
-    .output(schemas.adminMediaItemOutput)
-    .query(({ ctx, input }) => service.adminGetMedia(ctx, input)),
-
-  adminUpdate: adminProcedure
-    .meta({
-      auth: 'admin',
-      errors: ['conflict'],
-      openapi: {
-        method: 'PATCH',
-        path: '/api/admin/media/{id}',
-        tags: adminTags,
-        summary: 'Change a media item (edit, feature, publish)',
-        description:
-          '`published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`. A new `poster` key is attached like at creation; the uploaded poster it replaces is deleted (its URL answers 404).',
-      },
-    })
-    .input(schemas.updateMediaInput)
-    .output(schemas.adminMediaItemOutput)
-    .mutation(({ ctx, input }) => service.adminUpdateMedia(ctx, input)),
-
-  adminDelete: adminProcedure
-    .meta({
-      auth: 'admin',
-      openapi: {
-        method: 'DELETE',
-        path: '/api/admin/media/{id}',
-        tags: adminTags,
-        summary: 'Delete a media item (and every watchlist entry of it)',
-        description: 'Its uploaded poster is deleted too (the URL answers 404).',
-      },
-    })
-    .input(schemas.mediaIdInput())
-    .output(okOutput)
-    .mutation(({ ctx, input }) => service.adminDeleteMedia(ctx, input)),
+  ...editorialAdminRoutes('/api/admin/media', {
+    list: {
+      input: schemas.adminListMediaInput(),
+      output: schemas.adminMediaListOutput,
+      run: service.adminListMedia,
+      summary: 'All media items, drafts included',
+      description: 'In `_id` order. Filters: `kind`, `published`.',
+    },
+    create: {
+      input: schemas.createMediaInput,
+      output: schemas.adminMediaItemOutput,
+      run: service.adminCreateMedia,
+      summary: 'Create a media item (as a draft)',
+      description:
+        'Created unpublished: publish with PATCH `{ published: true }`. Without `slug`, one is made from the title with a random suffix; a `slug` that is taken answers 409 `conflict`. `trailer` takes a YouTube or Vimeo URL; `poster` an https URL or an image upload key of purpose `media` (attached: checked and re-encoded without metadata; a key that is not yours, of another purpose, used or not an image answers 400 and nothing is created).',
+    },
+    get: {
+      input: schemas.mediaIdInput(),
+      output: schemas.adminMediaItemOutput,
+      run: service.adminGetMedia,
+      summary: 'One media item, draft or published',
+    },
+    update: {
+      input: schemas.updateMediaInput,
+      output: schemas.adminMediaItemOutput,
+      run: service.adminUpdateMedia,
+      summary: 'Change a media item (edit, feature, publish)',
+      description:
+        '`published: true` publishes (the first publication time is kept), `false` makes it a draft again. A new title keeps the slug; a `slug` that is taken answers 409 `conflict`. A new `poster` key is attached like at creation; the uploaded poster it replaces is deleted (its URL answers 404).',
+    },
+    delete: {
+      input: schemas.mediaIdInput(),
+      run: service.adminDeleteMedia,
+      summary: 'Delete a media item (and every watchlist entry of it)',
+      description: 'Its uploaded poster is deleted too (the URL answers 404).',
+    },
+  }),
 });
 
 /** GET /api/me/watchlist: merged into the `me` namespace (its manifest adds it: server/domains/media/manifest.ts). */

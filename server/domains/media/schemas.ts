@@ -7,8 +7,9 @@ import { mediaKinds, mediaTags, trailerProviders } from '../../../db/schema/libr
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { imageRefInput } from '../uploads/image-ref.js';
 import { queryBoolean } from '../../shared/query.js';
-import { SLUG_PATTERN, savedOutput, slugParam, uuidParam } from '../../shared/schemas.js';
+import { chosenSlug, savedOutput, slugParam, uuidParam } from '../../shared/schemas.js';
 import { SLUG_MAX_LENGTH } from '../../shared/slug.js';
+import { editorialUpdateInput } from '../editorial-schemas.js';
 import { parseTrailerUrl, TRAILER_URL_FORMS } from './trailer.js';
 
 export { mediaKinds, mediaTags, savedOutput };
@@ -122,13 +123,7 @@ export const watchlistInput = () => z.object(pageQueryFields());
 
 // ---- admin ----
 
-const adminSlugInput = () =>
-  z
-    .string()
-    .min(2)
-    .max(SLUG_MAX_LENGTH)
-    .regex(SLUG_PATTERN, 'Must be lower-case letters, digits and single hyphens.')
-    .meta({ example: 'dominion' });
+const adminSlugInput = () => chosenSlug(SLUG_MAX_LENGTH).meta({ example: 'dominion' });
 
 const trailerInput = () =>
   httpsUrl()
@@ -198,20 +193,7 @@ export const createMediaInput = z
   });
 export type CreateMediaInput = z.infer<typeof createMediaInput>;
 
-export const updateMediaInput = z
-  .object({
-    id: uuidParam(),
-    ...z.object(mediaFields).partial().shape,
-    published: z.boolean().optional().meta({ description: 'true publishes the item, false takes it back to draft.' }),
-  })
-  .strict()
-  .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' })
-  .meta({
-    description:
-      'Only the fields to change, at least one. A new title keeps the slug; send `slug` to change it (409 when taken).',
-    minProperties: 1,
-    examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', featured: false, published: true }],
-  });
+export const updateMediaInput = editorialUpdateInput(mediaFields, 'item', { featured: false });
 export type UpdateMediaInput = z.infer<typeof updateMediaInput>;
 
 export const adminListMediaInput = () =>

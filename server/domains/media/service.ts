@@ -1,21 +1,21 @@
 // Media items: public reads (published only, decided in SQL), the caller's private watchlist and
 // admin editing. A draft answers exactly like a missing item to everyone but admins, for
 // reading, saving and listing alike. No query here counts saves, and nothing records viewing.
-import { and, asc, eq, gt, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, or, sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { mediaItems, watchlistEntries, type MediaItem } from '../../../db/schema/index.js';
-import { AppError, isUniqueViolation } from '../../errors.js';
-import { decodeCursor, encodeCursor, toPage } from '../../lib/pagination.js';
-import type { MemberContext } from '../../trpc/member-context.js';
-import { insertWithSlug } from '../../shared/slug.js';
-import type { Context } from '../../trpc/context.js';
+import { AppError } from '../../errors.js';
+import { afterCursor, decodeCursor, encodeCursor, toPage } from '../../lib/pagination.js';
+import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import {
-  afterImagesAttached,
-  attachImageRefs,
-  droppedImageRefs,
-  imageRefUrl,
-  releaseImages,
-} from '../uploads/image-refs.js';
+  createEditorial,
+  deleteEditorial,
+  editorialTable,
+  isPublished,
+  publishedFilter,
+  updateEditorial,
+} from '../editorial.js';
+import { imageRefUrl } from '../uploads/image-refs.js';
 // The places word-prefix rule, shared so `q` means the same on both lists.
 import { toPrefixTsquery } from '../places/list-query.js';
 import type {
@@ -27,8 +27,9 @@ import type {
 } from './schemas.js';
 import { trailerEmbedUrl } from './trailer.js';
 
-const published = isNotNull(mediaItems.publishedAt);
 const notFound = () => new AppError('not_found', 'No such media item.');
+const editorial = editorialTable(mediaItems, mediaItems.poster, { imageField: 'poster', purpose: 'media', notFound });
+const published = isPublished(editorial);
 
 export function toMediaItem(row: MediaItem, config: Pick<Config, 'PUBLIC_URL'>): MediaItemOutput {
   const trailer =
@@ -84,7 +85,7 @@ function searchCondition(q: string | undefined): SQL | undefined {
   return query === null ? undefined : sql`${mediaItems.searchDocument} @@ to_tsquery('simple', ${query})`;
 }
 
-export async function listMedia(ctx: Context, input: ListMediaInput) {
+export async function listMedia(ctx: ServiceContext, input: ListMediaInput) {
   const filters = [
     published,
     input.kind ? eq(mediaItems.kind, input.kind) : undefined,
@@ -94,18 +95,17 @@ export async function listMedia(ctx: Context, input: ListMediaInput) {
     searchCondition(input.q),
   ];
   if (!input.featuredFirst) {
-    const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
     const rows = await ctx.db
       .select()
       .from(mediaItems)
-      .where(and(...filters, after ? gt(mediaItems.id, after) : undefined))
+      .where(and(...filters, afterCursor(mediaItems.id, input.cursor)))
       .orderBy(asc(mediaItems.id))
       .limit(input.limit + 1);
     const page = toPage(rows, input.limit, (row) => row.id);
     return { items: page.items.map((row) => toMediaItem(row, ctx.config)), nextCursor: page.nextCursor };
   }
   const cursor = input.cursor === undefined ? undefined : decodeFeaturedCursor(input.cursor);
-  const afterCursor = !cursor
+  const afterPhase = !cursor
     ? undefined
     : cursor.phase === 'f'
       ? or(and(eq(mediaItems.featured, true), gt(mediaItems.id, cursor.after)), eq(mediaItems.featured, false))
@@ -113,7 +113,7 @@ export async function listMedia(ctx: Context, input: ListMediaInput) {
   const rows = await ctx.db
     .select()
     .from(mediaItems)
-    .where(and(...filters, afterCursor))
+    .where(and(...filters, afterPhase))
     .orderBy(sql`${mediaItems.featured} desc`, asc(mediaItems.id))
     .limit(input.limit + 1);
   const items = rows.slice(0, input.limit);
@@ -124,7 +124,7 @@ export async function listMedia(ctx: Context, input: ListMediaInput) {
   };
 }
 
-export async function getMedia(ctx: Context, input: { slug: string }): Promise<MediaItemOutput> {
+export async function getMedia(ctx: ServiceContext, input: { slug: string }): Promise<MediaItemOutput> {
   const [row] = await ctx.db
     .select()
     .from(mediaItems)
@@ -136,14 +136,20 @@ export async function getMedia(ctx: Context, input: { slug: string }): Promise<M
 
 // ---- watchlist ---------------------------------------------------------------------------
 
-/** Idempotent. A draft or missing item: 404, the same answer. */
-export async function saveMedia(ctx: MemberContext, input: { id: string }): Promise<{ saved: boolean }> {
+/** A published item's id; a draft or missing item is 404, the same answer. */
+async function publishedItem(ctx: ServiceContext, id: string): Promise<{ id: string }> {
   const [item] = await ctx.db
     .select({ id: mediaItems.id })
     .from(mediaItems)
-    .where(and(eq(mediaItems.id, input.id), published))
+    .where(and(eq(mediaItems.id, id), published))
     .limit(1);
   if (!item) throw notFound();
+  return item;
+}
+
+/** Idempotent. A draft or missing item: 404, the same answer. */
+export async function saveMedia(ctx: MemberServiceContext, input: { id: string }): Promise<{ saved: boolean }> {
+  const item = await publishedItem(ctx, input.id);
   await ctx.db
     .insert(watchlistEntries)
     .values({ userId: ctx.user.id, mediaItemId: item.id, createdAt: ctx.clock.now() })
@@ -155,29 +161,23 @@ export async function saveMedia(ctx: MemberContext, input: { id: string }): Prom
  * Idempotent. The caller may always remove their own entry, even of an item that became a
  * draft since; otherwise a draft or missing item is 404.
  */
-export async function unsaveMedia(ctx: MemberContext, input: { id: string }): Promise<{ saved: boolean }> {
+export async function unsaveMedia(ctx: MemberServiceContext, input: { id: string }): Promise<{ saved: boolean }> {
   const removed = await ctx.db
     .delete(watchlistEntries)
     .where(and(eq(watchlistEntries.userId, ctx.user.id), eq(watchlistEntries.mediaItemId, input.id)))
     .returning({ id: watchlistEntries.id });
   if (removed.length > 0) return { saved: false };
-  const [item] = await ctx.db
-    .select({ id: mediaItems.id })
-    .from(mediaItems)
-    .where(and(eq(mediaItems.id, input.id), published))
-    .limit(1);
-  if (!item) throw notFound();
+  await publishedItem(ctx, input.id);
   return { saved: false };
 }
 
 /** The caller's saved items in the order of saving; items that are drafts now are left out. */
-export async function listWatchlist(ctx: MemberContext, input: { cursor?: string; limit: number }) {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+export async function listWatchlist(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
   const rows = await ctx.db
     .select({ entryId: watchlistEntries.id, savedAt: watchlistEntries.createdAt, item: mediaItems })
     .from(watchlistEntries)
     .innerJoin(mediaItems, eq(mediaItems.id, watchlistEntries.mediaItemId))
-    .where(and(eq(watchlistEntries.userId, ctx.user.id), published, after ? gt(watchlistEntries.id, after) : undefined))
+    .where(and(eq(watchlistEntries.userId, ctx.user.id), published, afterCursor(watchlistEntries.id, input.cursor)))
     .orderBy(asc(watchlistEntries.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.entryId);
@@ -194,18 +194,17 @@ export async function listWatchlist(ctx: MemberContext, input: { cursor?: string
 // ---- admin -------------------------------------------------------------------------------
 
 export async function adminListMedia(
-  ctx: Context,
+  ctx: ServiceContext,
   input: { kind?: MediaItem['kind']; published?: boolean; cursor?: string; limit: number },
 ) {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const rows = await ctx.db
     .select()
     .from(mediaItems)
     .where(
       and(
         input.kind ? eq(mediaItems.kind, input.kind) : undefined,
-        input.published === undefined ? undefined : input.published ? published : isNull(mediaItems.publishedAt),
-        after ? gt(mediaItems.id, after) : undefined,
+        publishedFilter(editorial, input.published),
+        afterCursor(mediaItems.id, input.cursor),
       ),
     )
     .orderBy(asc(mediaItems.id))
@@ -214,112 +213,55 @@ export async function adminListMedia(
   return { items: page.items.map((row) => toAdminMediaItem(row, ctx.config)), nextCursor: page.nextCursor };
 }
 
-async function adminMediaById(ctx: Context, id: string): Promise<AdminMediaItemOutput> {
+async function adminMediaById(ctx: ServiceContext, id: string): Promise<AdminMediaItemOutput> {
   const [row] = await ctx.db.select().from(mediaItems).where(eq(mediaItems.id, id)).limit(1);
   if (!row) throw notFound();
   return toAdminMediaItem(row, ctx.config);
 }
 
-export const adminGetMedia = (ctx: Context, input: { id: string }) => adminMediaById(ctx, input.id);
+export const adminGetMedia = (ctx: ServiceContext, input: { id: string }) => adminMediaById(ctx, input.id);
 
-/**
- * An uploaded poster (a `media` key) is attached in the transaction that writes the item: a
- * refused poster leaves no item, and a refused item leaves the key attachable.
- */
-export async function adminCreateMedia(ctx: MemberContext, input: CreateMediaInput): Promise<AdminMediaItemOutput> {
-  const now = ctx.clock.now();
-  const { row, attached } = await ctx.db.transaction(async (tx) => {
-    // Drafts are hidden, so a generated slug always carries a random suffix (server/shared/slug.ts).
-    // Each try in its own savepoint, so a lost slug race does not abort the transaction.
-    const row = await insertWithSlug(
-      { clientSlug: input.slug, text: input.title, hideable: true, fallback: 'media' },
-      (slug) =>
-        tx.transaction(async (savepoint) => {
-          const [inserted] = await savepoint
-            .insert(mediaItems)
-            .values({
-              slug,
-              kind: input.kind,
-              title: input.title,
-              year: input.year ?? null,
-              synopsis: input.synopsis,
-              tags: input.tags,
-              poster: input.poster ?? null,
-              watchLinks: input.watchLinks,
-              trailerProvider: input.trailer?.provider ?? null,
-              trailerVideoId: input.trailer?.videoId ?? null,
-              featured: input.featured,
-              publishedAt: null,
-              createdAt: now,
-              updatedAt: now,
-            })
-            .returning();
-          return inserted!;
-        }),
-    );
-    const attached = await attachImageRefs(ctx, [input.poster], 'media', { executor: tx, field: 'poster' });
-    return { row, attached };
-  });
-  await afterImagesAttached(ctx, attached);
+/** Created as a draft; an uploaded poster (a `media` key) is attached with it (../editorial.ts). */
+export async function adminCreateMedia(
+  ctx: MemberServiceContext,
+  input: CreateMediaInput,
+): Promise<AdminMediaItemOutput> {
+  const row = await createEditorial(
+    ctx,
+    editorial,
+    { slug: input.slug, title: input.title, image: input.poster },
+    (slug) => ({
+      slug,
+      kind: input.kind,
+      title: input.title,
+      year: input.year ?? null,
+      synopsis: input.synopsis,
+      tags: input.tags,
+      poster: input.poster ?? null,
+      watchLinks: input.watchLinks,
+      trailerProvider: input.trailer?.provider ?? null,
+      trailerVideoId: input.trailer?.videoId ?? null,
+      featured: input.featured,
+    }),
+  );
   return toAdminMediaItem(row, ctx.config);
 }
 
 /** A new poster is attached with the change; the one it replaces is released (its URL answers 404). */
-export async function adminUpdateMedia(ctx: MemberContext, input: UpdateMediaInput): Promise<AdminMediaItemOutput> {
+export async function adminUpdateMedia(
+  ctx: MemberServiceContext,
+  input: UpdateMediaInput,
+): Promise<AdminMediaItemOutput> {
   const { id, trailer, published: publish, ...fields } = input;
-  const now = ctx.clock.now();
-  const changes: Partial<typeof mediaItems.$inferInsert> = { ...fields, updatedAt: now };
+  const changes: Partial<typeof mediaItems.$inferInsert> = { ...fields };
   if (trailer !== undefined) {
     changes.trailerProvider = trailer?.provider ?? null;
     changes.trailerVideoId = trailer?.videoId ?? null;
   }
-  // Publishing keeps the first publication time; unpublishing makes it a draft again.
-  const publishedAt =
-    publish === undefined
-      ? {}
-      : { publishedAt: publish ? sql`coalesce(${mediaItems.publishedAt}, ${now.toISOString()}::timestamptz)` : null };
-  try {
-    const { row, attached, dropped } = await ctx.db.transaction(async (tx) => {
-      const [current] = await tx
-        .select({ poster: mediaItems.poster })
-        .from(mediaItems)
-        .where(eq(mediaItems.id, id))
-        .for('update');
-      if (!current) throw notFound();
-      const attached =
-        fields.poster === undefined
-          ? []
-          : await attachImageRefs(ctx, [fields.poster], 'media', {
-              executor: tx,
-              field: 'poster',
-              keep: [current.poster],
-            });
-      const [row] = await tx
-        .update(mediaItems)
-        .set({ ...changes, ...publishedAt })
-        .where(eq(mediaItems.id, id))
-        .returning();
-      return { row: row!, attached, dropped: droppedImageRefs([current.poster], [row!.poster]) };
-    });
-    await afterImagesAttached(ctx, attached);
-    await releaseImages(ctx, dropped);
-    return toAdminMediaItem(row, ctx.config);
-  } catch (error) {
-    if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
-    throw error;
-  }
+  const row = await updateEditorial(ctx, editorial, id, { changes, image: fields.poster, publish });
+  return toAdminMediaItem(row, ctx.config);
 }
 
 /** Deletes the item and, with it (ON DELETE CASCADE), every watchlist entry of it, and its uploaded poster. */
-export async function adminDeleteMedia(ctx: Context, input: { id: string }): Promise<{ ok: true }> {
-  const removed = await ctx.db
-    .delete(mediaItems)
-    .where(eq(mediaItems.id, input.id))
-    .returning({ id: mediaItems.id, poster: mediaItems.poster });
-  if (removed.length === 0) throw notFound();
-  await releaseImages(
-    ctx,
-    removed.map((row) => row.poster),
-  );
-  return { ok: true };
-}
+export const adminDeleteMedia = (ctx: ServiceContext, input: { id: string }) =>
+  deleteEditorial(ctx, editorial, input.id);

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { HTTP_URL_PATTERN } from '../../shared/patterns.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
-import { slugInput } from '../groves/schemas.js';
+import { hostSlugInput } from '../../shared/schemas.js';
 
 export const organizationOutput = z
   .object({
@@ -32,7 +32,7 @@ const websiteInput = z
 
 export const createOrganizationInput = z
   .object({
-    slug: slugInput.optional().meta({ description: 'Made from the name when absent.' }),
+    slug: hostSlugInput.optional().meta({ description: 'Made from the name when absent.' }),
     name: z.string().trim().min(1).max(120),
     description: z.string().max(5000).default(''),
     website: websiteInput.nullable().optional(),
@@ -47,7 +47,7 @@ export const createOrganizationInput = z
 export const updateOrganizationInput = z
   .object({
     id: z.uuid(),
-    slug: slugInput.optional(),
+    slug: hostSlugInput.optional(),
     name: z.string().trim().min(1).max(120).optional(),
     description: z.string().max(5000).optional(),
     website: websiteInput.nullable().optional(),

@@ -7,7 +7,7 @@ import { AppError, isUniqueViolation } from '../../errors.js';
 import { decodeCursor, toPage } from '../../lib/pagination.js';
 import type { ServiceContext } from '../../service/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
-import { userIdByHandle } from '../groves/service.js';
+import { userIdByHandle } from '../../shared/members.js';
 import type { OrganizationOutput } from './schemas.js';
 
 function toOrganization(o: Organization): OrganizationOutput {

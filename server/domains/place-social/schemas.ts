@@ -4,7 +4,7 @@
 // a member id. Both are strict, so a stray field fails the answer instead of leaking.
 import { z } from 'zod';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
-import { slugParam, uuidParam } from '../../shared/schemas.js';
+import { changeInput, slugParam, uuidParam } from '../../shared/schemas.js';
 
 export const REVIEW_LIMITS = { text: 4000 } as const;
 export const PLACE_LIST_LIMITS = { name: 100, description: 1000, placesPerList: 500, listsPerMember: 100 } as const;
@@ -72,21 +72,15 @@ export const createReviewInput = z
 
 export type CreateReviewInput = z.infer<typeof createReviewInput>;
 
-export const updateReviewInput = z
-  .object({
-    id: uuidParam(),
+export const updateReviewInput = changeInput(
+  {
     rating: rating().optional(),
     text: reviewText().optional(),
     monthVisited: monthVisited().nullable().optional().meta({ description: 'null clears it.' }),
     showHandle: z.boolean().optional(),
-  })
-  .strict()
-  .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' })
-  .meta({
-    description: 'Only the fields to change, at least one.',
-    minProperties: 1,
-    examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', rating: 4, showHandle: true }],
-  });
+  },
+  { rating: 4, showHandle: true },
+);
 
 export type UpdateReviewInput = z.infer<typeof updateReviewInput>;
 
@@ -145,20 +139,14 @@ export const createPlaceListInput = z
 
 export type CreatePlaceListInput = z.infer<typeof createPlaceListInput>;
 
-export const updatePlaceListInput = z
-  .object({
-    id: uuidParam(),
+export const updatePlaceListInput = changeInput(
+  {
     name: listName().optional(),
     description: listDescription().nullable().optional().meta({ description: 'null clears it.' }),
     isPublic: z.boolean().optional(),
     showHandle: z.boolean().optional(),
-  })
-  .strict()
-  .refine((v) => Object.keys(v).some((k) => k !== 'id'), { message: 'Send at least one field to change.' })
-  .meta({
-    description: 'Only the fields to change, at least one.',
-    minProperties: 1,
-    examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', name: 'Berlin brunch spots', isPublic: true }],
-  });
+  },
+  { name: 'Berlin brunch spots', isPublic: true },
+);
 
 export type UpdatePlaceListInput = z.infer<typeof updatePlaceListInput>;

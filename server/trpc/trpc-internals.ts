@@ -1,5 +1,5 @@
 // The one place that touches tRPC's and trpc-to-openapi's internals. The REST dispatcher
-// (rest.ts) calls procedures directly instead of running trpc-to-openapi's per-request handler
+// (server/http/rest.ts) calls procedures directly instead of running trpc-to-openapi's per-request handler
 // (bench/README.md has why), which needs a few things neither library promises to keep:
 //   - `@trpc/server/unstable-core-do-not-import`'s getErrorShape (the error formatter's output)
 //     and middlewareMarker (a middleware answering without next(): Idempotency-Key replays);
@@ -11,6 +11,8 @@
 //     unwrapZodType, forEachOpenApiProcedure and the zod kind checks).
 // The versions they were checked against are pinned exactly in package.json and below;
 // tests/http/trpc-internals.test.ts fails on an upgrade until every item above is re-checked.
+// It lives beside the procedures (their Idempotency-Key replay needs middlewareMarker), so the
+// HTTP plumbing depends on server/trpc and never the other way round.
 import { getTRPCErrorFromUnknown, type AnyProcedure, type TRPCError } from '@trpc/server';
 import { getErrorShape, middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import {
@@ -27,7 +29,7 @@ import {
   type OpenApiRouter,
 } from 'trpc-to-openapi';
 import type { ErrorDetail } from '../errors.js';
-import type { RouteMeta } from '../trpc/init.js';
+import type { RouteMeta } from './init.js';
 
 /** The exact versions whose internals this module was written against (package.json pins them). */
 export const PINNED_VERSIONS = {
