@@ -111,13 +111,13 @@ describe('every spec route is in the OpenAPI document', () => {
   it('serves /healthz outside the document', async () => {
     const res = await t.request('GET', '/healthz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true });
+    expect(res.body).toEqual({ ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
   });
 
   it('serves /readyz (readiness, beyond the spec; docs/operations.md, "Health for a balancer") outside the document too', async () => {
     const res = await t.request('GET', '/readyz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true });
+    expect(res.body).toEqual({ ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     const doc = (await t.request('GET', '/api/openapi.json')).body as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths).filter((path) => /healthz|readyz/.test(path))).toEqual([]);
   });
