@@ -14,6 +14,7 @@ import { createDocs, mountDocs } from './http/docs-page.js';
 import { createRestHandler, errorResponse, type OtherRoute } from './http/rest.js';
 import { mountBrowserPolicies } from './http/security-headers.js';
 import { mountMetrics } from './http/metrics.js';
+import { procedurePaths } from './trpc/trpc-internals.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 export const HEALTH_TIMEOUT_MS = 2000;
@@ -135,7 +136,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
     });
 
   /** The tRPC procedures by name: the access log and the metrics name no other. */
-  const procedures: ReadonlySet<string> = new Set(Object.keys(appRouter._def.procedures));
+  const procedures: ReadonlySet<string> = new Set(procedurePaths(appRouter));
 
   // Request id on every answer, and one access-log line per request (info): method, route
   // template, status, duration, request id. Never the raw path, query, headers or body.

@@ -52,6 +52,11 @@ export interface ProcedureFacts {
   firstMiddleware: unknown;
 }
 
+/** The dotted tRPC paths of every procedure of a router (the access log and the metrics name no other). */
+export function procedurePaths(router: OpenApiRouter): string[] {
+  return Object.keys(router._def.procedures);
+}
+
 /** Every procedure of a router (REST-mapped or not), flattened to its dotted tRPC path. */
 export function listProcedures(router: OpenApiRouter): ProcedureFacts[] {
   const procedures = router._def.procedures as Record<string, AnyProcedure>;
