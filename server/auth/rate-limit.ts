@@ -8,7 +8,7 @@
 // - backoff (rule.backoffMaxSeconds set): the per-account ceiling across every address. Past
 //   `limit` hits in the window it never locks: it lets one hit through, then refuses for 1 s, then
 //   2 s, 4 s… (capped at backoffMaxSeconds) after each further hit it lets through.
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import type { Database, DbOrTx } from '../../db/client.js';
@@ -115,7 +115,16 @@ function counterStatement(backoff: boolean, ownTransaction: boolean) {
           + least(${param('backoff')}::int, power(2, least(rate_limits.count - ${limit}, 30))::int) * interval '1 second'
         else null end
     returning count, expires_at, blocked_until, refused`
-    : sql`
+    : fixedWindowUpsert(source);
+}
+
+/**
+ * The fixed-window counting upsert over `source`, a select of (key, window_start, expires_at,
+ * count = 1) rows: no row, no hit. Also the write-limit half of the member session check
+ * (server/auth/session-write-limit.ts). Returns count, expires_at, blocked_until, refused.
+ */
+export function fixedWindowUpsert(source: SQL): SQL {
+  return sql`
     insert into rate_limits (key, window_start, expires_at, count)
     select key, window_start, expires_at, count
     from (${source}) as hit (key, window_start, expires_at, count)
@@ -124,6 +133,21 @@ function counterStatement(backoff: boolean, ownTransaction: boolean) {
       window_start = case when ${expired} then excluded.window_start else rate_limits.window_start end,
       expires_at = case when ${expired} then excluded.expires_at else rate_limits.expires_at end
     returning count, expires_at, blocked_until, refused`;
+}
+
+/** A fixed-window hit's answer from the upsert's (count, expires_at) and the rule. */
+export function fixedWindowResult(
+  deps: Pick<Deps, 'metrics'>,
+  rule: RateLimitRule,
+  rawCount: unknown,
+  expiresAt: string | Date,
+  now: Date,
+): RateLimitResult {
+  const count = Number(rawCount);
+  const allowed = count <= rule.limit;
+  if (!allowed) deps.metrics?.rateLimitRefused(rule.scope);
+  const retryAfterSeconds = Math.max(1, Math.ceil((new Date(expiresAt).getTime() - now.getTime()) / 1000));
+  return { allowed, count, retryAfterSeconds };
 }
 
 type CounterStatement = PreparedRows<unknown[]>;
@@ -169,16 +193,16 @@ export async function hitRateLimit(
   const count = Number(rawCount);
   const secondsUntil = (when: string | Date) =>
     Math.max(1, Math.ceil((new Date(when).getTime() - now.getTime()) / 1000));
-  const allowed = backoff !== undefined ? !refused : count <= rule.limit;
-  if (!allowed) deps.metrics?.rateLimitRefused(rule.scope);
   if (backoff !== undefined) {
+    const allowed = !refused;
+    if (!allowed) deps.metrics?.rateLimitRefused(rule.scope);
     return {
       allowed,
       count,
       retryAfterSeconds: blockedUntil ? secondsUntil(blockedUntil) : 0,
     };
   }
-  return { allowed, count, retryAfterSeconds: secondsUntil(expiresAt) };
+  return fixedWindowResult(deps, rule, rawCount, expiresAt, now);
 }
 
 /**

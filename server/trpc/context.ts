@@ -3,6 +3,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { withTransaction } from '../lib/transaction-scope.js';
 import type { AppDeps, ServiceContext } from '../service/context.js';
 import { validateSessionToken, type AuthenticatedSession } from '../auth/sessions.js';
+import type { RateLimitRule } from '../auth/rate-limit.js';
+import { validateSessionAndHit, type SessionWithHit } from '../auth/session-write-limit.js';
 
 export type { AppDeps, Contributions } from '../service/context.js';
 
@@ -23,6 +25,13 @@ export interface Context extends ServiceContext {
   idempotencyKey: string | null;
   /** Resolves the session once per request (memoised); null when no valid token was sent. */
   authenticate(): Promise<AuthenticatedSession | null>;
+  /**
+   * authenticate() and, only when the session is valid, one hit of the member's write limit
+   * `rule` (fixed window), in one round trip (server/auth/session-write-limit.ts). The session is
+   * then what authenticate() answers for the rest of the request. Null when no token was sent
+   * or authenticate() already ran (the caller counts the hit itself).
+   */
+  authenticateCountingWrite(rule: RateLimitRule): Promise<SessionWithHit> | null;
 }
 
 /** What the context reads of the request headers (a Headers object, or Node's parsed headers). */
@@ -91,6 +100,13 @@ export function createRequestContext(deps: AppDeps, facts: RequestFacts): Contex
       if (!token) return Promise.resolve(null);
       authenticated ??= validateSessionToken(deps.database.db, token, deps.clock.now());
       return authenticated;
+    },
+    authenticateCountingWrite(rule: RateLimitRule) {
+      if (!token || authenticated) return null;
+      const both = validateSessionAndHit(deps, token, rule, deps.clock.now());
+      authenticated = both.then((result) => result.auth);
+      authenticated.catch(() => undefined); // the caller awaits `both` and sees the failure there
+      return both;
     },
     // Outside a transaction: at once (server/lib/transaction-scope.ts defers it inside one).
     afterCommit(effect: () => void) {

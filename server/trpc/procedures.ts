@@ -3,9 +3,9 @@
 import { TRPCError, getTRPCErrorFromUnknown } from '@trpc/server';
 import { AppError } from '../errors.js';
 import { middlewareSuccess } from './trpc-internals.js';
-import { enforceRateLimit } from '../auth/rate-limit.js';
+import { enforceRateLimit, type RateLimitRule, rateLimitedError } from '../auth/rate-limit.js';
 import { honoursIdempotencyKey, runIdempotent, validIdempotencyKey } from '../lib/idempotency.js';
-import { baseProcedure, type WriteLimitScope } from './init.js';
+import { baseProcedure, type RouteMeta, type WriteLimitScope } from './init.js';
 import { toTrpcError } from './errors.js';
 import type { Context } from './context.js';
 
@@ -38,7 +38,7 @@ function withDeadline<T>(ms: number, work: Promise<T>): Promise<T> {
   });
 }
 
-type Check = (ctx: Context) => Promise<void> | undefined;
+type Check = (ctx: Context, meta?: RouteMeta) => Promise<void> | undefined;
 
 /**
  * The guard every call runs under, as a middleware (guarded) or around a resolver
@@ -46,9 +46,14 @@ type Check = (ctx: Context) => Promise<void> | undefined;
  * and then `work` run under the deadline, and whatever they throw leaves as the TRPCError
  * matching its AppError.
  */
-async function underGuard<T>(ctx: Context, check: Check | undefined, work: () => T | Promise<T>): Promise<T> {
+async function underGuard<T>(
+  ctx: Context,
+  check: Check | undefined,
+  work: () => T | Promise<T>,
+  meta?: RouteMeta,
+): Promise<T> {
   const run = async () => {
-    const checking = check?.(ctx);
+    const checking = check?.(ctx, meta);
     if (checking) await checking;
     return work();
   };
@@ -71,8 +76,8 @@ function databaseDown(ctx: Context): AppError {
 
 /** The guard as one middleware level (each tRPC level costs a few µs of object copies per call). */
 function guarded(check?: Check) {
-  return baseProcedure.use(async ({ ctx, next }) => {
-    const result = await underGuard(ctx, check, () => next());
+  return baseProcedure.use(async ({ ctx, meta, next }) => {
+    const result = await underGuard(ctx, check, () => next(), meta);
     // tRPC hands a failure further down the chain back as a result, not as a throw.
     if (!result.ok) {
       ctx.database?.health.notice(result.error);
@@ -95,10 +100,22 @@ function bearerCheck(ctx: Context): ReturnType<Check> {
 }
 
 async function refuseInvalidBearer(ctx: Context): Promise<void> {
-  if (ctx.malformedAuthorization)
-    throw new AppError('unauthorized', 'Send one Authorization header, of the form "Bearer <token>".');
-  if (!(await ctx.authenticate()))
-    throw new AppError('unauthorized', 'The session token is invalid, expired or revoked.');
+  if (ctx.malformedAuthorization) throw malformedBearer();
+  if (!(await ctx.authenticate())) throw invalidBearer();
+}
+
+const malformedBearer = () =>
+  new AppError('unauthorized', 'Send one Authorization header, of the form "Bearer <token>".');
+const invalidBearer = () => new AppError('unauthorized', 'The session token is invalid, expired or revoked.');
+
+/**
+ * The member routes' gate. A route with a `writeLimit` leaves the session check to
+ * memberProcedure, which makes it in the same round trip as the write-limit hit; the refusals
+ * stay the same and in the same order (malformed header, then invalid token: 401; then 429).
+ */
+function memberBearerCheck(ctx: Context, meta?: RouteMeta): ReturnType<Check> {
+  if (meta?.writeLimit && !ctx.malformedAuthorization) return undefined;
+  return bearerCheck(ctx);
 }
 
 /**
@@ -141,10 +158,9 @@ function guardedResolver(resolver: Resolver, check: Check): Resolver {
  * so a script cannot probe or flood a route for free). Creates then honour Idempotency-Key
  * (server/lib/idempotency.ts): key and write commit together.
  */
-export const memberProcedure = guarded(bearerCheck).use(async ({ ctx, meta, path, getRawInput, next }) => {
-  const auth = await ctx.authenticate();
+export const memberProcedure = guarded(memberBearerCheck).use(async ({ ctx, meta, path, getRawInput, next }) => {
+  const auth = meta?.writeLimit ? await authenticateCountingWrite(ctx, meta.writeLimit) : await ctx.authenticate();
   if (!auth) throw new AppError('unauthorized');
-  if (meta?.writeLimit) await enforceWriteLimit(ctx, auth.user.id, meta.writeLimit);
   const member = { user: auth.user, session: auth.session };
   const key = honoursIdempotencyKey(meta) ? validIdempotencyKey(ctx.idempotencyKey) : null;
   if (key === null) return next({ ctx: member });
@@ -167,20 +183,38 @@ export const memberProcedure = guarded(bearerCheck).use(async ({ ctx, meta, path
 const writeLimitMultiplier: Partial<Record<WriteLimitScope, number>> = { 'realtime.tickets': 10 };
 
 /**
+ * The session (null when no token was sent: 401 follows) and one hit of the member's write limit
+ * for `scope`, refused in the order of a separate check: an invalid token 401 (no hit counted),
+ * then 429. One round trip when the context can make it (server/auth/session-write-limit.ts).
+ */
+async function authenticateCountingWrite(ctx: Context, scope: WriteLimitScope) {
+  const both = ctx.authenticateCountingWrite?.(writeLimitRule(ctx, scope));
+  if (!both) {
+    const auth = await ctx.authenticate();
+    if (!auth && ctx.bearerToken) throw invalidBearer();
+    if (auth) await enforceWriteLimit(ctx, auth.user.id, scope);
+    return auth;
+  }
+  const { auth, hit } = await both;
+  if (!auth) throw invalidBearer();
+  if (hit && !hit.allowed) throw rateLimitedError(hit.retryAfterSeconds);
+  return auth;
+}
+
+function writeLimitRule(ctx: Context, scope: WriteLimitScope): RateLimitRule {
+  return {
+    scope: `write:${scope}`,
+    limit: ctx.config.RATE_LIMIT_WRITES_PER_MEMBER * (writeLimitMultiplier[scope] ?? 1),
+    windowSeconds: ctx.config.RATE_LIMIT_WRITES_WINDOW_SECONDS,
+  };
+}
+
+/**
  * Generous for a person (30 creates of one kind in 10 minutes by default), tight for a script.
  * Exported for routes that count only some calls (a grove join counts when it carries a code).
  */
 export function enforceWriteLimit(ctx: Context, userId: string, scope: WriteLimitScope): Promise<void> {
-  return enforceRateLimit(
-    ctx,
-    {
-      scope: `write:${scope}`,
-      limit: ctx.config.RATE_LIMIT_WRITES_PER_MEMBER * (writeLimitMultiplier[scope] ?? 1),
-      windowSeconds: ctx.config.RATE_LIMIT_WRITES_WINDOW_SECONDS,
-    },
-    [userId],
-    ctx.clock.now(),
-  );
+  return enforceRateLimit(ctx, writeLimitRule(ctx, scope), [userId], ctx.clock.now());
 }
 
 /** role = admin, as read from the database on this very request (with the session lookup). */

@@ -38,6 +38,35 @@ describe('per-member write limits', () => {
     expect((await t.request('POST', '/api/places', { token: m.token, body: placeInput() })).status).toBe(201);
   });
 
+  it('the session is checked with every hit: a revoked token is refused at once (401, REST and tRPC) and counts none', async () => {
+    // One statement checks the session and counts the hit (server/auth/session-write-limit.ts);
+    // a token this process has already seen takes it, so the revocation must show there too.
+    const m = await createMember(t);
+    expect((await t.request('POST', '/api/places', { token: m.token, body: placeInput() })).status).toBe(201);
+    expect((await t.request('POST', '/api/places', { token: m.token, body: placeInput() })).status).toBe(201);
+    expect((await t.request('POST', '/api/auth/logout', { token: m.token })).status).toBe(200);
+    for (let i = 0; i < LIMIT + 1; i++) {
+      const refused = await t.request('POST', '/api/places', { token: m.token, body: placeInput() });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.code).toBe('unauthorized');
+      expect(refused.headers.get('retry-after')).toBeNull();
+    }
+    await expect(t.trpc(m.token).places.create.mutate(placeInput() as never)).rejects.toMatchObject({
+      data: { code: 'unauthorized', httpStatus: 401 },
+    });
+    // The revoked token counted nothing: a new session has exactly the one hit left.
+    const login = await t.request('POST', '/api/auth/login', { body: { email: m.email, password: m.password } });
+    const token = login.body.token as string;
+    expect((await t.trpc(token).places.create.mutate(placeInput() as never)) as unknown).toBeTruthy();
+    expect429(await t.request('POST', '/api/places', { token, body: placeInput() }));
+    // A malformed header is still 401 before anything is counted.
+    const malformed = await t.request('POST', '/api/places', {
+      headers: { authorization: `Token ${token}` },
+      body: placeInput(),
+    });
+    expect(malformed.status).toBe(401);
+  });
+
   it('socket tickets get ten times the write budget (one per conversation page view), then 429', async () => {
     const m = await createMember(t);
     for (let i = 0; i < LIMIT * 10; i++)
