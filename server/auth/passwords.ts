@@ -3,7 +3,8 @@
 // truncated. New passwords are checked against a blocklist of common and breached passwords
 // (NIST SP 800-63B 3.1.1.2): the ~49,000 of zxcvbn-ts's maintained common list, offline.
 import { hash, verify } from '@node-rs/argon2';
-import { dictionary } from '@zxcvbn-ts/language-common';
+import type * as zxcvbnCommon from '@zxcvbn-ts/language-common';
+import { createRequire } from 'node:module';
 
 const options = { memoryCost: 19_456, timeCost: 2, parallelism: 1, algorithm: 2 /* Argon2id */ } as const;
 
@@ -22,7 +23,11 @@ let blocklist: Set<string> | undefined;
 
 /** Case-insensitive, after NFKC: "PASSWORD" and "Password" are as common as "password". */
 export function isCommonPassword(password: string): boolean {
-  blocklist ??= new Set(dictionary['passwords-common'].map((p) => p.normalize('NFKC').toLowerCase()));
+  if (!blocklist) {
+    // The list (~20 MB of dictionaries once loaded) is read with the first password checked, not at start.
+    const { dictionary } = createRequire(import.meta.url)('@zxcvbn-ts/language-common') as typeof zxcvbnCommon;
+    blocklist = new Set(dictionary['passwords-common'].map((p) => p.normalize('NFKC').toLowerCase()));
+  }
   return blocklist.has(normalisePassword(password).toLowerCase());
 }
 

@@ -2,7 +2,8 @@
 // production, generated once into DATA_DIR so restarts and every process sharing DATA_DIR agree
 // (browsers bind a subscription to the public key: a new pair would orphan every subscription).
 import path from 'node:path';
-import webPush from 'web-push';
+import { createRequire } from 'node:module';
+import type webPushModule from 'web-push';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { readOrCreateFile } from '../lib/write-once-file.js';
@@ -56,6 +57,11 @@ function parseKeyFile(file: string, text: string): KeyPair {
 }
 
 function readOrCreateKeyFile(file: string): { keys: KeyPair; generated: boolean } {
-  const { text, created } = readOrCreateFile(file, () => JSON.stringify(webPush.generateVAPIDKeys()));
+  const { text, created } = readOrCreateFile(file, () => JSON.stringify(webPush().generateVAPIDKeys()));
   return { keys: parseKeyFile(file, text), generated: created };
+}
+
+/** web-push (with its ASN.1 and JWT libraries) loads with its first use, not at start. */
+function webPush(): typeof webPushModule {
+  return createRequire(import.meta.url)('web-push') as typeof webPushModule;
 }

@@ -3,7 +3,8 @@
 // and the VAPID signature (RFC 8292). The request itself goes out with fetch, without following
 // redirects and with a deadline, so a push endpoint can never steer the server elsewhere. Which
 // hosts an endpoint may name is checked when it is registered (WEB_PUSH_ALLOWED_HOSTS).
-import webPush from 'web-push';
+import { createRequire } from 'node:module';
+import type webPushModule from 'web-push';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { endpointProblem } from './endpoints.js';
@@ -55,7 +56,7 @@ export function createWebPushSender(
         deps.log.warn('web push skipped: the endpoint is no longer on an allowed push service');
         return 'failed';
       }
-      const request = webPush.generateRequestDetails(
+      const request = webPush().generateRequestDetails(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
         JSON.stringify(message.payload),
         {
@@ -86,4 +87,9 @@ export function createWebPushSender(
       }
     },
   };
+}
+
+/** web-push (with its ASN.1 and JWT libraries) loads with its first use, not at start. */
+function webPush(): typeof webPushModule {
+  return createRequire(import.meta.url)('web-push') as typeof webPushModule;
 }

@@ -3,7 +3,8 @@
 // allowlist before it goes into the page (defence in depth: a bug or a compromised API must
 // still not put script into the site), and moves its headings one level down so the page keeps
 // a single <h1>. Images become links: the site's policy loads no image from another site.
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type sanitizeHtml from 'sanitize-html';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
 import { FormError, renderPage } from '../server/layout.js';
@@ -86,9 +87,13 @@ const guideHtmlOptions: sanitizeHtml.IOptions = {
   },
 };
 
+let sanitize: typeof sanitizeHtml | undefined;
+
 /** The guide body for the page: the API's sanitised HTML through this server's own allowlist. */
 export function guideBodyHtml(html: string): string {
-  return sanitizeHtml(html, guideHtmlOptions);
+  // Loaded with the first guide shown, not at start (sanitize-html brings postcss and htmlparser2).
+  sanitize ??= createRequire(import.meta.url)('sanitize-html') as typeof sanitizeHtml;
+  return sanitize(html, guideHtmlOptions);
 }
 
 function GuideItem({ guide }: { guide: GuideSummary }) {

@@ -8,8 +8,24 @@
 //      javascript:/data: URL reaches a client.
 // External links get rel="noopener noreferrer nofollow"; images load over https only and send
 // no Referer (a reader's browser should not tell an image host which guide they read).
-import MarkdownIt from 'markdown-it';
-import sanitizeHtml from 'sanitize-html';
+import type MarkdownIt from 'markdown-it';
+import { createRequire } from 'node:module';
+import type sanitizeHtml from 'sanitize-html';
+
+// markdown-it and sanitize-html (~120 ms of CPU and ~15 MB, with postcss and htmlparser2) load
+// with the first guide rendered, not at start.
+const require = createRequire(import.meta.url);
+let libraries: { markdown: InstanceType<typeof MarkdownIt>; sanitizeHtml: typeof sanitizeHtml } | undefined;
+function loaded() {
+  if (!libraries) {
+    const MarkdownIt = require('markdown-it') as typeof import('markdown-it').default;
+    const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
+    // markdown-it's own check only refuses a few schemes; ours allows a few instead.
+    markdown.validateLink = isSafeLink;
+    libraries = { markdown, sanitizeHtml: require('sanitize-html') as typeof sanitizeHtml };
+  }
+  return libraries;
+}
 
 /** Bump when the rules below change: stored HTML of an older version is re-rendered on read. */
 export const RENDER_VERSION = 1;
@@ -25,10 +41,6 @@ const IGNORED_IN_URL = /[\u0000-\u0020\u007f-\u00a0\u00ad\u200b-\u200f\u2028\u20
 export function isSafeLink(url: string): boolean {
   return SAFE_LINK.test(url.replace(IGNORED_IN_URL, ''));
 }
-
-const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
-// markdown-it's own check only refuses a few schemes; ours allows a few instead.
-markdown.validateLink = isSafeLink;
 
 const sanitizeOptions: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -101,11 +113,12 @@ export interface RenderedGuide {
 
 /** The second layer alone: any HTML in, only allowlisted markup out (tested on raw hostile HTML). */
 export function sanitizeGuideHtml(html: string): string {
-  return sanitizeHtml(html, sanitizeOptions);
+  return loaded().sanitizeHtml(html, sanitizeOptions);
 }
 
 /** Markdown → sanitised HTML and the reading time (words / WORDS_PER_MINUTE, rounded up). */
 export function renderGuideBody(source: string): RenderedGuide {
+  const { markdown, sanitizeHtml } = loaded();
   const html = sanitizeGuideHtml(markdown.render(source));
   const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} });
   const words = text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
