@@ -1,6 +1,6 @@
 // Cursor pagination over `_id` (UUIDv7, so id order is creation order). The cursor is the
 // base64url of the last id's 16 bytes: opaque to clients, and anything else is invalid_cursor.
-import { gt, type SQL } from 'drizzle-orm';
+import { gt, lt, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
@@ -26,6 +26,11 @@ export function decodeCursor(cursor: string): string {
 /** An `_id`-ordered list's condition for the page after `cursor` (undefined: the first page). */
 export function afterCursor(id: PgColumn, cursor: string | undefined): SQL | undefined {
   return cursor === undefined ? undefined : gt(id, decodeCursor(cursor));
+}
+
+/** The same for a newest-first list (`_id` descending): the rows before `cursor`. */
+export function beforeCursor(id: PgColumn, cursor: string | undefined): SQL | undefined {
+  return cursor === undefined ? undefined : lt(id, decodeCursor(cursor));
 }
 
 /**

@@ -54,6 +54,14 @@ export interface OutboxRow {
   created_at: Date;
 }
 
+/** The claimed rows as a SQL `values` list of (row id, subject id, recipient id), for `from (values …) as q(…)`. */
+export function rowValues(rows: OutboxRow[]) {
+  return sql.join(
+    rows.map((row) => sql`(${row.id}::bigint, ${row.subject_id}::uuid, ${row.recipient_id}::uuid)`),
+    sql`, `,
+  );
+}
+
 /** One member to push to for one claimed row (all of their browsers get `message`). */
 export interface PushDelivery {
   rowId: number;

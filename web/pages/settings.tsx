@@ -130,16 +130,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
               value={values.email ?? member.email}
             />
           </div>
-          <div>
-            <label for="settings-email-password">Current password</label>
-            <input
-              id="settings-email-password"
-              name="currentPassword"
-              type="password"
-              required
-              autocomplete="current-password"
-            />
-          </div>
+          <PasswordField id="settings-email-password" name="currentPassword" label="Current password" />
           <p class="hint">Changing your email signs out your other sessions.</p>
           <p class="actions">
             <button type="submit">Change email</button>
@@ -149,27 +140,8 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
         <h3>Password</h3>
         <SectionError view={view} section="password" />
         <form method="post" action={urls.settingsPassword()} class="stack">
-          <div>
-            <label for="settings-password-current">Current password</label>
-            <input
-              id="settings-password-current"
-              name="currentPassword"
-              type="password"
-              required
-              autocomplete="current-password"
-            />
-          </div>
-          <div>
-            <label for="settings-password-new">New password</label>
-            <input
-              id="settings-password-new"
-              name="newPassword"
-              type="password"
-              required
-              minlength={8}
-              autocomplete="new-password"
-            />
-          </div>
+          <PasswordField id="settings-password-current" name="currentPassword" label="Current password" />
+          <PasswordField id="settings-password-new" name="newPassword" label="New password" isNew />
           <p class="hint">Changing your password signs out your other sessions.</p>
           <p class="actions">
             <button type="submit">Change password</button>
@@ -398,3 +370,20 @@ export const deleteAccount: Page = async (c) => {
   clearSessionCookie(c, c.get('web').config);
   return redirectWithNotice(c, '/', 'Your account and everything in it were deleted.');
 };
+
+/** A required password input with its label: the current password (re-authenticating a change) or a new one. */
+function PasswordField(props: { id: string; name: string; label: string; isNew?: boolean }) {
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name={props.name}
+        type="password"
+        required
+        minlength={props.isNew ? 8 : undefined}
+        autocomplete={props.isNew ? 'new-password' : 'current-password'}
+      />
+    </div>
+  );
+}

@@ -1,9 +1,9 @@
 // The action log: every query names the caller as owner in its WHERE clause (privacy rule 3),
 // so another member's entry is exactly as missing as one that never existed (404).
-import { and, desc, eq, gte, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import { actionEntries, places, type ActionEntry } from '../../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { beforeCursor, toPage } from '../../lib/pagination.js';
 import { countEntry, uncountEntry } from './aggregates.js';
 import type { ActionEntryOutput, CreateActionInput, ListActionsInput } from './schemas.js';
 import { confirmableEvent } from './suggestions.js';
@@ -27,7 +27,7 @@ export function toActionEntry(row: ActionEntry): ActionEntryOutput {
 
 /** Newest first (by `_id`: the order entries were logged). */
 export async function listActions(ctx: MemberServiceContext, input: ListActionsInput) {
-  const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const before = beforeCursor(actionEntries.id, input.cursor);
   const rows = await ctx.db
     .select()
     .from(actionEntries)
@@ -37,7 +37,7 @@ export async function listActions(ctx: MemberServiceContext, input: ListActionsI
         input.kind ? eq(actionEntries.kind, input.kind) : undefined,
         input.from ? gte(actionEntries.occurredOn, input.from) : undefined,
         input.to ? lte(actionEntries.occurredOn, input.to) : undefined,
-        before ? lt(actionEntries.id, before) : undefined,
+        before,
       ),
     )
     .orderBy(desc(actionEntries.id))

@@ -2,10 +2,10 @@
 // pending one), that have ended, were not cancelled, that the caller may still see, and that are
 // not in their log yet. They come from RSVP rows, so they last until the RSVP sweep (30 days
 // after the event); a confirmed entry keeps its own copy of the title and date and outlives both.
-import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { actionEntries, eventRsvps, events } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { beforeCursor, toPage } from '../../lib/pagination.js';
 import { visibleTo, type Viewer } from '../events/visibility.js';
 import type { ActionSuggestionOutput } from './schemas.js';
 import type { MemberServiceContext } from '../../service/context.js';
@@ -51,12 +51,12 @@ const notInLog = (ctx: MemberServiceContext) =>
 
 /** Newest event first (cursor over the event's `_id`). */
 export async function listSuggestions(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
-  const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const before = beforeCursor(events.id, input.cursor);
   const rows = await ctx.db
     .select(suggestionColumns)
     .from(eventRsvps)
     .innerJoin(events, eq(events.id, eventRsvps.eventId))
-    .where(and(attendedBy(ctx), notInLog(ctx), before ? lt(events.id, before) : undefined))
+    .where(and(attendedBy(ctx), notInLog(ctx), before))
     .orderBy(desc(events.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.id);

@@ -8,12 +8,12 @@
 // went away leaves no trace (and a new conversation is not created). Prompts and replies are
 // never logged, and are stored sealed (sealing.ts): message content and titles are ciphertext at
 // rest, opened only for the member's own reads and the history sent to the model.
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { companionConversations, companionMessages } from '../../../db/schema/index.js';
 import { newId } from '../../../db/ids.js';
 import { hitRateLimit, rateLimitedError } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { beforeCursor, toPage } from '../../lib/pagination.js';
 import { MessageDecryptError } from '../../crypto/message-cipher.js';
 import type { MessageKeyring } from '../../crypto/message-keys.js';
 import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
@@ -229,7 +229,7 @@ export async function listConversations(
   ctx: MemberServiceContext,
   input: { pinned?: boolean; cursor?: string; limit: number },
 ) {
-  const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const before = beforeCursor(companionConversations.activityId, input.cursor);
   const rows = await ctx.db
     .select()
     .from(companionConversations)
@@ -237,7 +237,7 @@ export async function listConversations(
       and(
         eq(companionConversations.userId, ctx.user.id),
         input.pinned === undefined ? undefined : eq(companionConversations.pinned, input.pinned),
-        before === undefined ? undefined : lt(companionConversations.activityId, before),
+        before,
       ),
     )
     .orderBy(desc(companionConversations.activityId))
@@ -291,7 +291,7 @@ function readableMessage(
 
 /** One conversation's messages, newest first; 404 unless it is the caller's (decided in SQL). */
 export async function listMessages(ctx: MemberServiceContext, input: { id: string; cursor?: string; limit: number }) {
-  const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const before = beforeCursor(companionMessages.id, input.cursor);
   const rows = await ctx.db
     .select({
       ...storedMessageColumns,
@@ -300,13 +300,7 @@ export async function listMessages(ctx: MemberServiceContext, input: { id: strin
     })
     .from(companionMessages)
     .innerJoin(companionConversations, eq(companionConversations.id, companionMessages.conversationId))
-    .where(
-      and(
-        eq(companionMessages.conversationId, input.id),
-        eq(companionConversations.userId, ctx.user.id),
-        before === undefined ? undefined : lt(companionMessages.id, before),
-      ),
-    )
+    .where(and(eq(companionMessages.conversationId, input.id), eq(companionConversations.userId, ctx.user.id), before))
     .orderBy(desc(companionMessages.id))
     .limit(input.limit + 1);
   if (rows.length === 0 && before === undefined) await ownConversation(ctx, input.id);

@@ -11,7 +11,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../../db/client.js';
 import type { Logger } from '../../log.js';
-import type { OutboxRow, PushKind } from '../../push/outbox.js';
+import { type OutboxRow, type PushKind, rowValues } from '../../push/outbox.js';
 import type { PushMessage } from '../../push/web-push.js';
 import { readableGroupTitle, type TitleReader, titleKeyring } from './titles.js';
 
@@ -66,10 +66,7 @@ export function newMessagePush(recipient: {
  * browser registered; for a row with a recipient (a retry), that member only.
  */
 async function recipientsOf(database: Database, tx: Tx, rows: OutboxRow[]): Promise<Recipient[]> {
-  const values = sql.join(
-    rows.map((row) => sql`(${row.id}::bigint, ${row.subject_id}::uuid, ${row.recipient_id}::uuid)`),
-    sql`, `,
-  );
+  const values = rowValues(rows);
   return database.rows<Recipient>(
     sql`
       select q.row_id, m.conversation_id, c.kind, c.title_key_id, c.title_nonce, c.title_ciphertext,

@@ -1,13 +1,13 @@
 // Messages: send, list (newest first), delete one's own for everyone. Text is sealed with
 // AES-256-GCM before it reaches the database and opened only on the way out; a message past
 // its expiresAt is never returned, whether or not the hourly sweep has deleted it yet.
-import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { conversationMembers, messages, users } from '../../../db/schema/index.js';
 import { newId } from '../../../db/ids.js';
 import { messageKeyring } from '../../crypto/message-keys.js';
 import { MessageDecryptError, openMessage, sealMessage } from '../../crypto/message-cipher.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { beforeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { conversationRoom, publish } from './publish.js';
 import { storeMessage } from './send-statement.js';
@@ -49,7 +49,7 @@ export async function sendMessage(
 
 /** Newest first; `nextCursor` pages back in time. */
 export async function listMessages(ctx: MemberServiceContext, input: { id: string; cursor?: string; limit: number }) {
-  const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const before = beforeCursor(messages.id, input.cursor);
   const keyring = keyringOf(ctx);
   const [member] = await ctx.db
     .select({ id: conversationMembers.conversationId })
@@ -74,7 +74,7 @@ export async function listMessages(ctx: MemberServiceContext, input: { id: strin
         eq(messages.conversationId, input.id),
         gt(messages.expiresAt, ctx.clock.now()),
         callerIsMember(ctx, input.id),
-        before ? lt(messages.id, before) : undefined,
+        before,
       ),
     )
     .orderBy(desc(messages.id))

@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
 import type { Database, Tx } from '../../../db/client.js';
 import { eventReminderDeliveries, pushOutbox } from '../../../db/schema/index.js';
-import type { PushKind } from '../../push/outbox.js';
+import { type PushKind, rowValues } from '../../push/outbox.js';
 import type { PushMessage, WebPushSender } from '../../push/web-push.js';
 import type { Job } from '../job.js';
 
@@ -112,10 +112,7 @@ export function eventReminderPushKind(deps: { database: Database }): PushKind {
     // A reminder makes sense until its event starts, which resolve checks (and its TTL ends then).
     goesStale: false,
     async resolve(tx, rows, now) {
-      const values = sql.join(
-        rows.map((row) => sql`(${row.id}::bigint, ${row.subject_id}::uuid, ${row.recipient_id}::uuid)`),
-        sql`, `,
-      );
+      const values = rowValues(rows);
       const due = await deps.database.rows<DueReminder & { row_id: number | string }>(
         sql`
           select q.row_id, r.user_id, e.id as event_id, e.title, e.starts_at, coalesce(p.push_shows_details, false) as details

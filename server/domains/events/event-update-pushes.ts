@@ -10,7 +10,7 @@
 // default a generic text and the event id. It never carries the meeting point.
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../../db/client.js';
-import type { OutboxRow, PushKind } from '../../push/outbox.js';
+import { type OutboxRow, type PushKind, rowValues } from '../../push/outbox.js';
 import type { PushMessage } from '../../push/web-push.js';
 import { rsvpMemberSeesEvent } from './event-reminders.js';
 
@@ -83,10 +83,7 @@ function collapse(rows: OutboxRow[]) {
 }
 
 async function recipientsOf(database: Database, tx: Tx, rows: OutboxRow[]): Promise<Recipient[]> {
-  const values = sql.join(
-    rows.map((row) => sql`(${row.id}::bigint, ${row.subject_id}::uuid, ${row.recipient_id}::uuid)`),
-    sql`, `,
-  );
+  const values = rowValues(rows);
   return database.rows<Recipient>(
     sql`
       select q.row_id, r.user_id, e.id as event_id, e.title, e.starts_at, coalesce(p.push_shows_details, false) as details

@@ -3,11 +3,11 @@
 // they meet; this log can. A row is written (once per member and event) in the same request that
 // serves the point to anyone who does not organize the event, site admins included. Rows go with
 // the event's RSVP rows (30 days after it ends, server/domains/events/rsvp-sweep.ts) and with the account.
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { eventReveals, eventRsvps, events, users } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import type { Database } from '../../../db/client.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { afterCursor, toPage } from '../../lib/pagination.js';
 import { newId } from '../../../db/ids.js';
 import type { EventOutput } from './schemas.js';
 import { assertOrganizesEvent } from './rsvp.js';
@@ -56,7 +56,7 @@ export async function recordReveals(
 /** Organizers of the event only (403 for others who can see it, 404 for the rest). */
 export async function listReveals(ctx: MemberServiceContext, input: { id: string; cursor?: string; limit: number }) {
   await assertOrganizesEvent(ctx, input.id, 'who was shown the meeting point');
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const after = afterCursor(eventReveals.id, input.cursor);
   const rows = await ctx.db
     .select({
       id: eventReveals.id,
@@ -67,7 +67,7 @@ export async function listReveals(ctx: MemberServiceContext, input: { id: string
     .from(eventReveals)
     .innerJoin(users, eq(users.id, eventReveals.userId))
     .leftJoin(eventRsvps, and(eq(eventRsvps.eventId, eventReveals.eventId), eq(eventRsvps.userId, eventReveals.userId)))
-    .where(and(eq(eventReveals.eventId, input.id), after ? gt(eventReveals.id, after) : undefined))
+    .where(and(eq(eventReveals.eventId, input.id), after))
     .orderBy(asc(eventReveals.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.id);

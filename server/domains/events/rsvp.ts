@@ -7,10 +7,10 @@
 // statement touched nothing do we read again, to choose the error (404 or 409). The event row is
 // read FOR SHARE: an uncommitted cancel makes the RSVP wait, and PostgreSQL then re-checks the
 // condition on the cancelled row (409) instead of inserting under a stale snapshot.
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { eventRsvps, events, users } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { afterCursor, toPage } from '../../lib/pagination.js';
 import { newId } from '../../../db/ids.js';
 import { userIdByHandle } from '../../shared/members.js';
 import { visibleEvent } from './service.js';
@@ -117,7 +117,7 @@ export async function assertOrganizesEvent(ctx: MemberServiceContext, eventId: s
 /** Handles for the event's organizers; 403 for others who can see the event, 404 for the rest. */
 export async function listAttendees(ctx: MemberServiceContext, input: { id: string; cursor?: string; limit: number }) {
   await assertOrganizesEvent(ctx, input.id, 'attendee handles; everyone sees the counts');
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const after = afterCursor(eventRsvps.id, input.cursor);
   const rows = await ctx.db
     .select({
       id: eventRsvps.id,
@@ -128,7 +128,7 @@ export async function listAttendees(ctx: MemberServiceContext, input: { id: stri
     })
     .from(eventRsvps)
     .innerJoin(users, eq(users.id, eventRsvps.userId))
-    .where(and(eq(eventRsvps.eventId, input.id), after ? gt(eventRsvps.id, after) : undefined))
+    .where(and(eq(eventRsvps.eventId, input.id), after))
     .orderBy(asc(eventRsvps.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.id);

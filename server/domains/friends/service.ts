@@ -15,7 +15,7 @@ import { friendInvites, friendships, pushOutbox, users } from '../../../db/schem
 import { newId } from '../../../db/ids.js';
 import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { afterCursor, toPage } from '../../lib/pagination.js';
 import { MAX_OPEN_INVITES } from './schemas.js';
 import { DAY_MS } from '../../lib/clock.js';
 import type { MemberServiceContext } from '../../service/context.js';
@@ -100,12 +100,12 @@ export async function acceptInvite(ctx: MemberServiceContext, input: { code: str
 }
 
 export async function listFriends(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const after = afterCursor(friendships.id, input.cursor);
   const rows = await ctx.db
     .select({ id: friendships.id, since: friendships.createdAt, friendId: users.id, handle: users.handle })
     .from(friendships)
     .innerJoin(users, eq(users.id, friendships.friendId))
-    .where(and(eq(friendships.userId, ctx.user.id), after ? gt(friendships.id, after) : undefined))
+    .where(and(eq(friendships.userId, ctx.user.id), after))
     .orderBy(asc(friendships.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.id);
@@ -121,17 +121,11 @@ export async function listFriends(ctx: MemberServiceContext, input: { cursor?: s
 
 /** The caller's open invites (issued, neither used nor expired), oldest first. */
 export async function listOpenInvites(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const after = afterCursor(friendInvites.id, input.cursor);
   const rows = await ctx.db
     .select({ id: friendInvites.id, expiresAt: friendInvites.expiresAt, createdAt: friendInvites.createdAt })
     .from(friendInvites)
-    .where(
-      and(
-        eq(friendInvites.issuerId, ctx.user.id),
-        gt(friendInvites.expiresAt, ctx.clock.now()),
-        after ? gt(friendInvites.id, after) : undefined,
-      ),
-    )
+    .where(and(eq(friendInvites.issuerId, ctx.user.id), gt(friendInvites.expiresAt, ctx.clock.now()), after))
     .orderBy(asc(friendInvites.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.id);

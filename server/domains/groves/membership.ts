@@ -22,7 +22,7 @@ import {
 import type { DbOrTx } from '../../../db/client.js';
 import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { afterCursor, toPage } from '../../lib/pagination.js';
 import { announceGroveExit, cutConversationsAfterGroveExit } from '../conversations/members.js';
 import { userIdByHandle } from '../../shared/members.js';
 import { assertGroveExists, groveBy, isGroveOrganizer } from './service.js';
@@ -162,12 +162,12 @@ export async function listJoinRequests(
   input: { id: string; cursor?: string; limit: number },
 ) {
   await assertOrganizesGrove(ctx, input.id);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const after = afterCursor(groveJoinRequests.id, input.cursor);
   const rows = await ctx.db
     .select({ id: groveJoinRequests.id, handle: users.handle, requestedAt: groveJoinRequests.createdAt })
     .from(groveJoinRequests)
     .innerJoin(users, eq(users.id, groveJoinRequests.userId))
-    .where(and(eq(groveJoinRequests.groveId, input.id), after ? gt(groveJoinRequests.id, after) : undefined))
+    .where(and(eq(groveJoinRequests.groveId, input.id), after))
     .orderBy(asc(groveJoinRequests.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.id);

@@ -1,10 +1,10 @@
 // Groves: public views (counts, never member lists), join/leave, and the admin setup verbs.
-import { and, asc, eq, gt, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import { groveJoinRequests, groveMembers, groves, type Grove, type GroveRole } from '../../../db/schema/index.js';
 import type { GroveJoinPolicy } from '../../../db/schema/groves.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { afterCursor, toPage } from '../../lib/pagination.js';
 import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { userIdByHandle } from '../../shared/members.js';
 import { insertWithSlug } from '../../shared/slug.js';
@@ -77,17 +77,12 @@ export async function listGroves(
   input: { q?: string; cursor?: string; limit: number },
 ) {
   const viewer = caller?.user.id ?? null;
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const after = afterCursor(groves.id, input.cursor);
   const pattern = input.q === undefined ? undefined : `%${input.q.replace(/[\\%_]/g, '\\$&')}%`;
   const rows = await ctx.db
     .select(groveColumns(viewer))
     .from(groves)
-    .where(
-      and(
-        after ? gt(groves.id, after) : undefined,
-        pattern ? or(ilike(groves.name, pattern), ilike(groves.regionName, pattern)) : undefined,
-      ),
-    )
+    .where(and(after, pattern ? or(ilike(groves.name, pattern), ilike(groves.regionName, pattern)) : undefined))
     .orderBy(asc(groves.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.grove.id);

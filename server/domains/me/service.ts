@@ -5,7 +5,7 @@ import { calendarFeeds, magicLinkTokens, sessions, users } from '../../../db/sch
 import { checkPassword, hashPassword } from '../../auth/passwords.js';
 import { deleteRateLimitsOf } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { afterCursor, toPage } from '../../lib/pagination.js';
 import type { Tx } from '../../../db/client.js';
 import {
   assertHandleAllowed,
@@ -173,17 +173,11 @@ export async function listCredentials(ctx: MemberServiceContext) {
 }
 
 export async function listSessions(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const after = afterCursor(sessions.id, input.cursor);
   const rows = await ctx.db
     .select()
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.userId, ctx.user.id),
-        gt(sessions.expiresAt, ctx.clock.now()),
-        after ? gt(sessions.id, after) : undefined,
-      ),
-    )
+    .where(and(eq(sessions.userId, ctx.user.id), gt(sessions.expiresAt, ctx.clock.now()), after))
     .orderBy(asc(sessions.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (s) => s.id);

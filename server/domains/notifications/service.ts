@@ -1,5 +1,5 @@
 // Notification preferences (one row per member who changed anything) and push registrations.
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   notificationDefaults,
   notificationKinds,
@@ -11,7 +11,7 @@ import {
 } from '../../../db/schema/index.js';
 import { newId } from '../../../db/ids.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { afterCursor, toPage } from '../../lib/pagination.js';
 import { endpointProblem } from '../../push/endpoints.js';
 import { vapidDetails } from '../../push/vapid.js';
 import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
@@ -126,11 +126,11 @@ export async function registerPushToken(ctx: MemberServiceContext, input: Regist
 }
 
 export async function listPushTokens(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const after = afterCursor(pushSubscriptions.id, input.cursor);
   const rows = await ctx.db
     .select({ id: pushSubscriptions.id, platform: pushSubscriptions.platform, createdAt: pushSubscriptions.createdAt })
     .from(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.userId, ctx.user.id), after ? gt(pushSubscriptions.id, after) : undefined))
+    .where(and(eq(pushSubscriptions.userId, ctx.user.id), after))
     .orderBy(asc(pushSubscriptions.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.id);

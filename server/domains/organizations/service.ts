@@ -1,10 +1,10 @@
 // Organizations: public views and the admin setup verbs. Admin rows are read only for
 // permission checks and never returned (privacy rule 5).
-import { and, asc, eq, gt, ilike } from 'drizzle-orm';
+import { and, asc, eq, ilike } from 'drizzle-orm';
 import { organizationAdmins, organizations, type Organization } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { afterCursor, toPage } from '../../lib/pagination.js';
 import type { ServiceContext } from '../../service/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import { userIdByHandle } from '../../shared/members.js';
@@ -22,14 +22,12 @@ function toOrganization(o: Organization): OrganizationOutput {
 }
 
 export async function listOrganizations(ctx: ServiceContext, input: { q?: string; cursor?: string; limit: number }) {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const after = afterCursor(organizations.id, input.cursor);
   const pattern = input.q === undefined ? undefined : `%${input.q.replace(/[\\%_]/g, '\\$&')}%`;
   const rows = await ctx.db
     .select()
     .from(organizations)
-    .where(
-      and(after ? gt(organizations.id, after) : undefined, pattern ? ilike(organizations.name, pattern) : undefined),
-    )
+    .where(and(after, pattern ? ilike(organizations.name, pattern) : undefined))
     .orderBy(asc(organizations.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.id);

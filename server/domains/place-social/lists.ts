@@ -4,12 +4,12 @@
 // other list answers 404 exactly like a missing one. Only the owner changes a list (everyone
 // else gets that same 404, public list or not). The owner's id never leaves the server; the
 // owner's handle does only when the owner chose `showHandle`.
-import { and, asc, count, eq, gt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.js';
 import { isUuid } from '../../../db/ids.js';
 import { placeListItems, placeLists, places } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { afterCursor, toPage } from '../../lib/pagination.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { placeColumns } from '../places/place-row.js';
@@ -92,11 +92,11 @@ const ownList = (ctx: MemberServiceContext, id: string) =>
   and(eq(placeLists.id, id), eq(placeLists.userId, ctx.user.id));
 
 export async function listMyLists(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const after = afterCursor(placeLists.id, input.cursor);
   const rows = await ctx.db
     .select(listColumns)
     .from(placeLists)
-    .where(and(eq(placeLists.userId, ctx.user.id), after ? gt(placeLists.id, after) : undefined))
+    .where(and(eq(placeLists.userId, ctx.user.id), after))
     .orderBy(asc(placeLists.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.id);
@@ -113,7 +113,7 @@ export async function listPlacesOfList(
   caller: Caller,
   input: { id: string; cursor?: string; limit: number },
 ) {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const after = afterCursor(places.id, input.cursor);
   const [list] = await ctx.db
     .select({ id: placeLists.id })
     .from(placeLists)
@@ -124,7 +124,7 @@ export async function listPlacesOfList(
     .select(placeColumns)
     .from(placeListItems)
     .innerJoin(places, eq(places.id, placeListItems.placeId))
-    .where(and(eq(placeListItems.listId, list.id), approved, after ? gt(places.id, after) : undefined))
+    .where(and(eq(placeListItems.listId, list.id), approved, after))
     .orderBy(asc(places.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.id);

@@ -10,11 +10,11 @@
 // as each review write, by increments: the UPDATE of the place row also serialises concurrent
 // writes to one place's aggregate (an increment re-reads the latest row version under READ
 // COMMITTED, a recount from a subquery would not).
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.js';
 import { placeReviews, places, users } from '../../../db/schema/index.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { beforeCursor, toPage } from '../../lib/pagination.js';
 import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { EARLIEST_MONTH, type CreateReviewInput, type ReviewOutput, type UpdateReviewInput } from './schemas.js';
 
@@ -87,13 +87,13 @@ async function assertApprovedPlace(db: DbOrTx, placeId: string): Promise<void> {
 
 /** Reviews of an approved place, newest first; a place that is not approved is 404 like a missing one. */
 export async function listReviews(ctx: ServiceContext, input: { id: string; cursor?: string; limit: number }) {
-  const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const before = beforeCursor(placeReviews.id, input.cursor);
   await assertApprovedPlace(ctx.db, input.id);
   const rows = await ctx.db
     .select(reviewColumns)
     .from(placeReviews)
     .innerJoin(users, eq(users.id, placeReviews.userId))
-    .where(and(eq(placeReviews.placeId, input.id), before ? lt(placeReviews.id, before) : undefined))
+    .where(and(eq(placeReviews.placeId, input.id), before))
     .orderBy(desc(placeReviews.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.id);

@@ -2,14 +2,14 @@
 // decisions. A decision may be revisited (a second opinion, a corrected note): the report shows
 // the latest one and report_decisions keeps every one, append-only. A `hide` is not undone by a
 // later decision: hiding belongs to the content's own domain.
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../../db/client.js';
 import { pushOutbox, reportDecisions, type ReportRow, reports, users } from '../../../db/schema/index.js';
 import { MessageDecryptError } from '../../crypto/message-cipher.js';
 import { messageKeyring } from '../../crypto/message-keys.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { afterCursor, toPage } from '../../lib/pagination.js';
 import type { MemberServiceContext, ServiceContext } from '../../service/context.js';
 import type { AdminListReportsInput, AdminReportOutput, ResolveReportInput } from './schemas.js';
 import { clearPart, deleteAtAfterDecision, openPrivatePart, privatePartLive } from './retention.js';
@@ -136,14 +136,14 @@ async function toAdminReports(ctx: ServiceContext, db: DbOrTx, rows: AdminRow[])
 
 /** Oldest first (a queue), filtered by status, target type and reason. */
 export async function adminListReports(ctx: ServiceContext, input: AdminListReportsInput) {
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const after = afterCursor(reports.id, input.cursor);
   const rows = await selectAdminReports(ctx.db)
     .where(
       and(
         input.status ? eq(reports.status, input.status) : undefined,
         input.targetType ? eq(reports.targetType, input.targetType) : undefined,
         input.reason ? eq(reports.reason, input.reason) : undefined,
-        after ? gt(reports.id, after) : undefined,
+        after,
       ),
     )
     .orderBy(asc(reports.id))

@@ -2,12 +2,12 @@
 // (targets.ts): its owning domain decides, in SQL, whether the reporter may see it, and takes
 // the snapshot the admins will judge. Anything the reporter may not see, a type whose domain has
 // registered no target, and a target that does not exist all answer the same 404.
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { newId } from '../../../db/ids.js';
 import { reports, type ReportRow } from '../../../db/schema/index.js';
 import { messageKeyring } from '../../crypto/message-keys.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, toPage } from '../../lib/pagination.js';
+import { beforeCursor, toPage } from '../../lib/pagination.js';
 import type { CreateReportInput, ReportOutput } from './schemas.js';
 import { sealPrivatePart } from './retention.js';
 import { reportTarget } from './targets.js';
@@ -73,11 +73,11 @@ export async function createReport(ctx: MemberServiceContext, input: CreateRepor
 
 /** The caller's reports, newest first. */
 export async function listMyReports(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
-  const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const before = beforeCursor(reports.id, input.cursor);
   const rows = await ctx.db
     .select()
     .from(reports)
-    .where(and(eq(reports.reporterId, ctx.user.id), before ? lt(reports.id, before) : undefined))
+    .where(and(eq(reports.reporterId, ctx.user.id), before))
     .orderBy(desc(reports.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.id);
