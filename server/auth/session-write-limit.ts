@@ -121,7 +121,11 @@ export async function validateSessionAndHit(
       key: rateLimitKey(rateLimitSecret(deps.config), rule.scope, [userId]),
       windowEnd: new Date(now.getTime() + rule.windowSeconds * 1000).toISOString(),
     });
-    if (!row) return { auth: null, hit: null };
+    if (!row) {
+      // The session is gone (signed out, revoked, expired): its token will not be seen again.
+      known.delete(remembered);
+      return { auth: null, hit: null };
+    }
     const auth = {
       session: mapColumns(sessionColumns, row, 0),
       user: mapColumns(userColumns, row, sessionColumns.length),

@@ -19,7 +19,7 @@
 import { sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import type { Database, Tx } from '../../db/client.js';
-import type { PushOutboxKind } from '../../db/schema/index.js';
+import { pushOutbox, type PushOutboxKind } from '../../db/schema/index.js';
 import type { Logger } from '../log.js';
 import type { PushMessage, WebPushSender } from './web-push.js';
 import { deleteGoneSubscriptions, type MemberWebPushTarget, webPushTargetsOf } from './web-push-targets.js';
@@ -291,6 +291,6 @@ export function createPushOutboxJob(
 
 /** Rows waiting in the outbox (the metrics' push_queue_depth, read at each scrape). */
 export async function pushOutboxDepth(database: Database): Promise<number> {
-  const [row] = await database.rows<{ depth: number | string }>(sql`select count(*) as depth from push_outbox`);
+  const [row] = await database.rows<{ depth: number | string }>(sql`select count(*) as depth from ${pushOutbox}`);
   return Number(row?.depth ?? 0);
 }
