@@ -9582,6 +9582,7 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 scope?: string;
+                tag?: string;
             };
             header?: never;
             path?: never;
