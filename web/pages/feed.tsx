@@ -13,6 +13,7 @@ import { checkImages, chosenFiles, IMAGE_LIMITS, ImageFormError, uploadImages } 
 import { currentPath, formErrorStatus, isNotFound, Pager, PostList, renderNotFound, textField } from './posts-view.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
+import { normalizeTag } from '../../server/domains/posts/tags.js';
 
 const SCOPE_PATTERN = /^(friends|public|grove:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 const PAGE_SIZE = 20;
@@ -43,6 +44,11 @@ async function memberGroves(c: Context<WebEnv>): Promise<GroveChoice[]> {
 function scopeOf(raw: string | undefined): string {
   const scope = (raw ?? '').toLowerCase();
   return SCOPE_PATTERN.test(scope) ? scope : 'friends';
+}
+
+/** A `tag` query value as the API takes it (`#Vegan` and `vegan` alike), or undefined when it is not a tag. */
+function tagOf(raw: string | undefined): string | undefined {
+  return normalizeTag((raw ?? '').trim().replace(/^#/, '')) ?? undefined;
 }
 
 function scopeLabel(scope: string, groves: GroveChoice[]): string {
@@ -129,17 +135,46 @@ function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveCho
   );
 }
 
+/** What to do next when a list of the feed is empty: groves and friends for an empty friends feed. */
+function EmptyFeed({ scope, tag }: { scope: string; tag?: string }) {
+  if (tag)
+    return (
+      <p class="muted">
+        No posts tagged #{tag} here yet. <a href={`${urls.feed()}?scope=${encodeURIComponent(scope)}`}>See all posts</a>
+      </p>
+    );
+  if (scope === 'public') return <p class="muted">No public posts yet. Write the first one above.</p>;
+  if (scope !== 'friends') return <p class="muted">No posts in this grove yet. Write the first one above.</p>;
+  return (
+    <div class="card empty-state">
+      <p>Your feed is empty for now: it shows your posts and your friends' posts. To fill it:</p>
+      <ul>
+        <li>
+          <a href={urls.groves()}>Find a grove</a> near you and join it: its members' posts and events follow.
+        </li>
+        <li>
+          <a href={`${urls.friends()}#invite-heading`}>Invite a friend</a> with a code, or accept one you were given.
+        </li>
+        <li>
+          Or read the <a href={`${urls.feed()}?scope=public`}>public posts</a>.
+        </li>
+      </ul>
+    </div>
+  );
+}
+
 /** The feed page; after a refused post, `compose` keeps what the member wrote (first page of `scope`). */
 async function renderFeed(
   c: Context<WebEnv>,
   scope: string,
   cursor: string | undefined,
   compose?: ComposeState,
+  tag?: string,
 ): Promise<Response> {
   const [me, groves] = await Promise.all([currentMember(c), memberGroves(c)]);
   let page: Awaited<ReturnType<ReturnType<typeof api>['feed']['list']['query']>>;
   try {
-    page = await api(c).feed.list.query({ scope: scope, cursor, limit: PAGE_SIZE });
+    page = await api(c).feed.list.query({ scope: scope, tag, cursor, limit: PAGE_SIZE });
   } catch (error) {
     if (isNotFound(error)) return renderNotFound(c);
     if (isApiError(error, 'invalid_cursor'))
@@ -154,16 +189,18 @@ async function renderFeed(
       <ScopeSwitcher scope={scope} groves={groves} />
       <ComposeForm scope={scope} groves={groves} state={compose ?? { body: '', audience: scope }} />
       <section aria-labelledby="posts-heading">
-        <h2 id="posts-heading">{scopeLabel(scope, groves)} posts</h2>
-        <PostList
-          posts={page.items}
-          back={back}
-          me={me}
-          empty={scope === 'friends' ? 'No posts from you or your friends yet.' : 'No posts here yet.'}
-        />
+        <h2 id="posts-heading">
+          {scopeLabel(scope, groves)} posts{tag ? ` tagged #${tag}` : ''}
+        </h2>
+        {tag && page.items.length > 0 ? (
+          <p>
+            <a href={`${urls.feed()}?scope=${encodeURIComponent(scope)}`}>See all {scopeLabel(scope, groves)} posts</a>
+          </p>
+        ) : null}
+        <PostList posts={page.items} back={back} me={me} empty={<EmptyFeed scope={scope} tag={tag} />} />
         <Pager
           basePath={urls.feed()}
-          params={{ scope: scope }}
+          params={tag ? { scope, tag } : { scope }}
           cursor={cursor}
           nextCursor={page.nextCursor}
           label="Feed"
@@ -183,7 +220,14 @@ function audienceToInput(audience: string): { visibility: 'public' | 'friends' |
   return match ? { visibility: 'grove', groveId: match[1] } : null;
 }
 
-export const feedPage: Page = (c) => renderFeed(c, scopeOf(c.req.query('scope')), c.req.query('cursor') || undefined);
+export const feedPage: Page = (c) =>
+  renderFeed(
+    c,
+    scopeOf(c.req.query('scope')),
+    c.req.query('cursor') || undefined,
+    undefined,
+    tagOf(c.req.query('tag')),
+  );
 
 export const createPost: Page = async (c) => {
   const form = await c.req.parseBody({ all: true });

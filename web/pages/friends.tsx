@@ -40,7 +40,17 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
       <section aria-labelledby="friends-heading">
         <h2 id="friends-heading">Your friends</h2>
         {friends.items.length === 0 ? (
-          <p class="muted">No friends yet. Share an invite code, or accept one below.</p>
+          <div class="card empty-state">
+            <p>No friends yet. Friends see each other's friends-only posts in their feeds.</p>
+            <ul>
+              <li>
+                <a href="#invite-heading">Create an invite code</a> and give it to someone you trust.
+              </li>
+              <li>
+                Were you given a code? <a href="#accept-heading">Enter it below</a>.
+              </li>
+            </ul>
+          </div>
         ) : (
           <ul class="plain">
             {friends.items.map((friend) => (

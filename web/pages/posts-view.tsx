@@ -2,12 +2,14 @@
 // its reaction, save and report controls, paging links, dates, and the "not found" page. Every
 // control is a plain form posting to a web route under /app/posts/:id/… (see posts.tsx).
 import type { Context } from 'hono';
+import type { Child } from 'hono/jsx';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { isApiError } from '../../client-sdk/src/index.js';
 import type { WebEnv } from '../server/env.js';
 import { renderPage } from '../server/layout.js';
 import { safeNextPath } from '../server/next-path.js';
 import { APP_AREA, urls } from '../urls.js';
+import { LinkedText } from './post-text.js';
 
 export type Post = RouterOutputs['posts']['get'];
 export type ReactionKind = keyof Post['reactions'];
@@ -147,7 +149,9 @@ export function PostCard({
         </span>
         {post.hidden ? <strong class="badge danger">Hidden by moderation</strong> : null}
       </p>
-      <p class="post-body">{post.body}</p>
+      <p class="post-body">
+        <LinkedText text={post.body} />
+      </p>
       {post.imageUrls.length > 0 ? (
         // Links, not <img>: the images live on the API's origin, which the page's policy does not load from.
         <ul class="actions plain post-images">
@@ -192,7 +196,7 @@ export function PostCard({
   );
 }
 
-/** A list of posts, or a sentence when there is none. */
+/** A list of posts, or what to do when there is none (a sentence, or a paragraph with links). */
 export function PostList({
   posts,
   back,
@@ -202,9 +206,9 @@ export function PostList({
   posts: Post[];
   back: string;
   me: { _id: string; role: string } | null;
-  empty: string;
+  empty: Child;
 }) {
-  if (posts.length === 0) return <p class="muted">{empty}</p>;
+  if (posts.length === 0) return typeof empty === 'string' ? <p class="muted">{empty}</p> : <>{empty}</>;
   return (
     <div class="posts">
       {posts.map((post) => (

@@ -20,6 +20,7 @@ import {
   textField,
 } from './posts-view.js';
 import { type Page, pathParam } from './page.js';
+import { LinkedText } from './post-text.js';
 import { urls } from '../urls.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -44,7 +45,9 @@ function CommentItem({ comment, post, me }: { comment: Comment; post: Post; me: 
         </span>
         {comment.hidden ? <strong class="badge danger">Hidden by moderation</strong> : null}
       </p>
-      <p class="post-body">{comment.body}</p>
+      <p class="post-body">
+        <LinkedText text={comment.body} />
+      </p>
       <div class="actions">
         {mayDelete ? (
           <form method="post" action={urls.commentDelete(post._id, comment._id)} class="inline">
