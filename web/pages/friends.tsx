@@ -10,6 +10,8 @@ import { FormError, renderPage } from '../server/layout.js';
 import { DateTime, formErrorStatus, Pager, renderNotFound, textField } from './posts-view.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
+import { confirmFirst } from './confirm.js';
+import { formFields } from '../server/session-route.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -60,6 +62,7 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
                   friends since <DateTime value={friend.since} />
                 </span>
                 <form method="post" action={urls.friendRemove(friend.user._id)} class="inline">
+                  <input type="hidden" name="handle" value={friend.user.handle} />
                   <button type="submit" class="secondary">
                     Remove<span class="visually-hidden"> @{friend.user.handle} from your friends</span>
                   </button>
@@ -179,9 +182,30 @@ export const revokeFriendInvite: Page = async (c) => {
   return redirectWithNotice(c, urls.friends(), 'The invite code is revoked.');
 };
 
+/**
+ * Asks first (web/pages/confirm.tsx), then ends the friendship. The handle in the question comes
+ * from the form (it only words the question: a forged one fools nobody but the sender).
+ */
 export const removeFriend: Page = async (c) => {
   const userId = pathParam(c, 'userId');
   if (!UUID.test(userId)) return renderNotFound(c);
-  await api(c).friends.remove.mutate({ userId });
-  return redirectWithNotice(c, urls.friends(), 'Removed from your friends.');
+  const fields = await formFields(c);
+  const handle = /^[A-Za-z0-9_]{3,30}$/.test(fields.handle ?? '') ? `@${fields.handle}` : 'this friend';
+  const request = {
+    question: `Remove ${handle} from your friends?`,
+    details: (
+      <p>
+        You both stop seeing each other's friends-only posts. {handle} is not notified; to be friends again, one of you
+        needs a new invite code.
+      </p>
+    ),
+    action: urls.friendRemove(userId),
+    fields,
+    confirmLabel: 'Remove from my friends',
+    cancelHref: urls.friends(),
+  };
+  return confirmFirst(c, request, async () => {
+    await api(c).friends.remove.mutate({ userId });
+    return redirectWithNotice(c, urls.friends(), 'Removed from your friends.');
+  });
 };

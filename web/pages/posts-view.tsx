@@ -185,7 +185,8 @@ export function PostCard({
           </a>
         )}
         {mine || me?.role === 'admin' ? (
-          <form method="post" action={`${postPath}/delete`} class="inline">
+          <form method="post" action={urls.postDelete(post._id)} class="inline">
+            <input type="hidden" name="back" value={back} />
             <button type="submit" class="danger">
               Delete<span class="visually-hidden"> the post by @{post.author.handle}</span>
             </button>

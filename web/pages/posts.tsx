@@ -2,6 +2,7 @@
 // remove a reaction, save, unsave, delete, comment, delete a comment. A post the member may not
 // see answers the same 404 page as a missing one.
 import type { Context } from 'hono';
+import type { Child } from 'hono/jsx';
 import { isApiError } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { Member, WebEnv } from '../server/env.js';
@@ -21,6 +22,8 @@ import {
 } from './posts-view.js';
 import { type Page, pathParam } from './page.js';
 import { LinkedText } from './post-text.js';
+import { confirmFirst, isConfirmed } from './confirm.js';
+import { formFields } from '../server/session-route.js';
 import { urls } from '../urls.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -162,18 +165,56 @@ export const savePost: Page = (c) =>
 export const unsavePost: Page = (c) =>
   postAction(c, (id) => api(c).posts.unsave.mutate({ id }), 'Removed from your saved posts.');
 
+/** The first words of a text, to show on a confirmation page what is about to go. */
+function excerpt(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max).trimEnd()}…` : text;
+}
+
+/**
+ * Asks first (web/pages/confirm.tsx: a confirmation page, no JavaScript needed), then deletes the
+ * post and goes back to where the member was (the feed when that was the post's own page).
+ */
 export const deletePost: Page = async (c) => {
   const id = pathParam(c, 'id');
   if (!UUID.test(id)) return renderNotFound(c);
-  try {
-    await api(c).posts.delete.mutate({ id });
-  } catch (error) {
-    if (isNotFound(error)) return renderNotFound(c);
-    if (isApiError(error) && formErrorStatus(error) !== 500)
-      return redirectWithNotice(c, urls.post(id), apiErrorMessage(error));
-    throw error;
+  const fields = await formFields(c);
+  const from = backPath(fields.back, urls.post(id));
+  const after = from.startsWith(urls.post(id)) ? urls.feed() : from;
+  let details: Child = null;
+  if (!isConfirmed(fields)) {
+    // The confirmation shows what will go; a post the member may not see is the 404 page.
+    try {
+      const post = await api(c).posts.get.query({ id });
+      details = (
+        <>
+          <blockquote class="card post-body">{excerpt(post.body)}</blockquote>
+          <p>Its comments, reactions and images go with it, for everyone. This cannot be undone.</p>
+        </>
+      );
+    } catch (error) {
+      if (isNotFound(error)) return renderNotFound(c);
+      throw error;
+    }
   }
-  return redirectWithNotice(c, urls.feed(), 'The post is deleted.');
+  const request = {
+    question: 'Delete this post?',
+    details,
+    action: urls.postDelete(id),
+    fields,
+    confirmLabel: 'Delete the post',
+    cancelHref: from.startsWith(urls.post('')) ? from : `${from}#post-${id}`,
+  };
+  return confirmFirst(c, request, async () => {
+    try {
+      await api(c).posts.delete.mutate({ id });
+    } catch (error) {
+      if (isNotFound(error)) return renderNotFound(c);
+      if (isApiError(error) && formErrorStatus(error) !== 500)
+        return redirectWithNotice(c, urls.post(id), apiErrorMessage(error));
+      throw error;
+    }
+    return redirectWithNotice(c, after, 'The post is deleted.');
+  });
 };
 
 export const commentOnPost: Page = async (c) => {
@@ -191,17 +232,29 @@ export const commentOnPost: Page = async (c) => {
   return redirectWithNotice(c, `${urls.post(id)}#comments`, 'Your comment is published.');
 };
 
+/** Asks first, then deletes the comment (its author, the post's author or a site admin). */
 export const deleteComment: Page = async (c) => {
   const id = pathParam(c, 'id');
   const commentId = pathParam(c, 'commentId');
   if (!UUID.test(id) || !UUID.test(commentId)) return renderNotFound(c);
-  try {
-    await api(c).posts.deleteComment.mutate({ id, commentId });
-  } catch (error) {
-    if (isNotFound(error)) return renderNotFound(c);
-    if (isApiError(error) && formErrorStatus(error) !== 500)
-      return redirectWithNotice(c, urls.post(id), apiErrorMessage(error));
-    throw error;
-  }
-  return redirectWithNotice(c, `${urls.post(id)}#comments`, 'The comment is deleted.');
+  const fields = await formFields(c);
+  const request = {
+    question: 'Delete this comment?',
+    details: <p>It is deleted for everyone. This cannot be undone.</p>,
+    action: urls.commentDelete(id, commentId),
+    fields,
+    confirmLabel: 'Delete the comment',
+    cancelHref: `${urls.post(id)}#comment-${commentId}`,
+  };
+  return confirmFirst(c, request, async () => {
+    try {
+      await api(c).posts.deleteComment.mutate({ id, commentId });
+    } catch (error) {
+      if (isNotFound(error)) return renderNotFound(c);
+      if (isApiError(error) && formErrorStatus(error) !== 500)
+        return redirectWithNotice(c, urls.post(id), apiErrorMessage(error));
+      throw error;
+    }
+    return redirectWithNotice(c, `${urls.post(id)}#comments`, 'The comment is deleted.');
+  });
 };

@@ -188,6 +188,10 @@ describe('feed, friends and reports in the browser', () => {
       .locator('li.comment', { hasText: 'Oops, wrong post.' })
       .getByRole('button', { name: /^Delete comment/ })
       .click();
+    // Asked first: nothing is deleted until the confirming button.
+    expect(await b.page.getByRole('heading', { level: 1 }).textContent()).toBe('Delete this comment?');
+    await expectAccessible(b.page);
+    await b.page.getByRole('button', { name: 'Delete the comment' }).click();
     expect(await notice(b.page)).toContain('deleted');
     expect(await b.page.getByText('Oops, wrong post.').count()).toBe(0);
     expect(await b.page.getByRole('heading', { name: /Comments/ }).textContent()).toContain('(1)');
