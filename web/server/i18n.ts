@@ -5,7 +5,7 @@
 // English. The time zone: the account's setting, else the browser's (cookie `tz`, written by
 // /assets/time-zone.js), else UTC; the footer says which.
 //
-// Pages reach the translator two ways, both request-scoped: `t('ns.key')` and `fmt()` from this
+// Pages reach the translator two ways, both request-scoped: `t('common.actions.save')` and `fmt()` from this
 // module (an AsyncLocalStorage set around every request, so components at any depth, async ones
 // too, need no prop), or `c.get('i18n')` where a Context is at hand. See docs/i18n.md.
 import { AsyncLocalStorage } from 'node:async_hooks';

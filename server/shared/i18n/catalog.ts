@@ -118,8 +118,9 @@ export class Catalog {
       }
       usedLocale = DEFAULT_LOCALE;
       text = this.source(DEFAULT_LOCALE, key);
-      // Not even English: show the key itself, so the gap is visible and the page still renders.
-      if (text === undefined) text = `'${key.replace(/'/g, "''")}'`;
+      // Not even English: show the key itself (letters, digits and dots: no ICU syntax), so the
+      // gap is visible and the page still renders.
+      if (text === undefined) text = key.replace(/[^A-Za-z0-9_.-]/g, '');
     }
     const compiled = new IntlMessageFormat(text, usedLocale);
     this.compiled.set(cacheKey, compiled);
