@@ -16,6 +16,7 @@ import { loginRedirect } from './next-path.js';
 import { requireSameOrigin } from './origin-check.js';
 import { securityHeaders } from './security-headers.js';
 import { clearSessionCookie, readSessionToken } from './session.js';
+import { mountImageRelay } from './image-relay.js';
 import { mountStaticFiles } from './static.js';
 import { urls } from '../urls.js';
 
@@ -48,6 +49,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     await next();
   });
   mountStaticFiles(app);
+  mountImageRelay(app);
   app.use('*', readFlash);
   // Every state-changing request, the session route included (spec rule 1).
   app.use('*', requireSameOrigin);
