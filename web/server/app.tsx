@@ -17,6 +17,7 @@ import { loginRedirect } from './next-path.js';
 import { requireSameOrigin } from './origin-check.js';
 import { securityHeaders } from './security-headers.js';
 import { clearSessionCookie, readSessionToken } from './session.js';
+import { mountImageRelay } from './image-relay.js';
 import { mountStaticFiles } from './static.js';
 import { urls } from '../urls.js';
 
@@ -49,6 +50,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     await next();
   });
   mountStaticFiles(app);
+  mountImageRelay(app);
   app.use('*', readFlash);
   // The viewer's language and time zone, for every page and form answer (see i18n.ts).
   app.use('*', withViewer);
