@@ -13,6 +13,7 @@ import { checkImages, chosenFiles, IMAGE_LIMITS, ImageFormError, uploadImages } 
 import { currentPath, formErrorStatus, isNotFound, Pager, PostList, renderNotFound, textField } from './posts-view.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
+import { fmt, t } from '../server/i18n.js';
 import { normalizeTag } from '../../server/domains/posts/tags.js';
 
 const SCOPE_PATTERN = /^(friends|public|grove:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
@@ -52,10 +53,10 @@ function tagOf(raw: string | undefined): string | undefined {
 }
 
 function scopeLabel(scope: string, groves: GroveChoice[]): string {
-  if (scope === 'friends') return 'Friends';
-  if (scope === 'public') return 'Public';
+  if (scope === 'friends') return t('feed.scope.friends');
+  if (scope === 'public') return t('feed.scope.public');
   const grove = groves.find((g) => `grove:${g._id}` === scope);
-  return grove ? `Grove: ${grove.name}` : 'Grove';
+  return grove ? t('feed.scope.groveNamed', { name: grove.name }) : t('feed.scope.grove');
 }
 
 interface ComposeState {
@@ -67,7 +68,7 @@ interface ComposeState {
 function ScopeSwitcher({ scope, groves }: { scope: string; groves: GroveChoice[] }) {
   const scopes = ['friends', 'public', ...groves.map((g) => `grove:${g._id}`)];
   return (
-    <nav aria-label="Feed scope" class="scopes">
+    <nav aria-label={t('feed.scope.label')} class="scopes">
       <ul class="actions plain scope-list">
         {scopes.map((s) => (
           <li>
@@ -89,19 +90,19 @@ function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveCho
   const audiences = ['friends', 'public', ...groves.map((g) => `grove:${g._id}`)];
   return (
     <section aria-labelledby="compose-heading">
-      <h2 id="compose-heading">Write a post</h2>
+      <h2 id="compose-heading">{t('feed.compose.heading')}</h2>
       <form method="post" action={urls.feed()} class="stack" enctype="multipart/form-data">
         <FormError message={state.error} />
         <input type="hidden" name="scope" value={scope} />
         <div>
-          <label for="post-body">Post</label>
+          <label for="post-body">{t('feed.compose.body')}</label>
           <textarea id="post-body" name="body" required maxlength={5000}>
             {state.body}
           </textarea>
         </div>
         <div>
           <label for="post-audience">
-            Who can see it <span class="hint">(a grove post is seen by that grove's members)</span>
+            {t('feed.compose.audience')} <span class="hint">{t('feed.compose.audienceHint')}</span>
           </label>
           <select id="post-audience" name="audience">
             {audiences.map((audience) => (
@@ -113,11 +114,8 @@ function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveCho
         </div>
         <div>
           <label for="post-images">
-            Images{' '}
-            <span class="hint">
-              (optional; up to {IMAGE_LIMITS.perPost}, JPEG, PNG, WebP or HEIC, 10 MB each; location and camera details
-              are removed)
-            </span>
+            {t('feed.compose.images')}{' '}
+            <span class="hint">{t('feed.compose.imagesHint', { count: IMAGE_LIMITS.perPost })}</span>
           </label>
           <input
             id="post-images"
@@ -128,7 +126,7 @@ function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveCho
           />
         </div>
         <div>
-          <button type="submit">Publish</button>
+          <button type="submit">{t('feed.compose.publish')}</button>
         </div>
       </form>
     </section>
@@ -140,23 +138,28 @@ function EmptyFeed({ scope, tag }: { scope: string; tag?: string }) {
   if (tag)
     return (
       <p class="muted">
-        No posts tagged #{tag} here yet. <a href={`${urls.feed()}?scope=${encodeURIComponent(scope)}`}>See all posts</a>
+        {t('feed.empty.tag', { tag })}{' '}
+        <a href={`${urls.feed()}?scope=${encodeURIComponent(scope)}`}>{t('feed.empty.seeAll')}</a>
       </p>
     );
-  if (scope === 'public') return <p class="muted">No public posts yet. Write the first one above.</p>;
-  if (scope !== 'friends') return <p class="muted">No posts in this grove yet. Write the first one above.</p>;
+  if (scope === 'public') return <p class="muted">{t('feed.empty.public')}</p>;
+  if (scope !== 'friends') return <p class="muted">{t('feed.empty.grove')}</p>;
   return (
     <div class="card empty-state">
-      <p>Your feed is empty for now: it shows your posts and your friends' posts. To fill it:</p>
+      <p>{t('feed.empty.friends')}</p>
       <ul>
         <li>
-          <a href={urls.groves()}>Find a grove</a> near you and join it: its members' posts and events follow.
+          {fmt().rich('feed.empty.groves', { link: (chunks: unknown[]) => <a href={urls.groves()}>{chunks}</a> })}
         </li>
         <li>
-          <a href={`${urls.friends()}#invite-heading`}>Invite a friend</a> with a code, or accept one you were given.
+          {fmt().rich('feed.empty.invite', {
+            link: (chunks: unknown[]) => <a href={`${urls.friends()}#invite-heading`}>{chunks}</a>,
+          })}
         </li>
         <li>
-          Or read the <a href={`${urls.feed()}?scope=public`}>public posts</a>.
+          {fmt().rich('feed.empty.readPublic', {
+            link: (chunks: unknown[]) => <a href={`${urls.feed()}?scope=public`}>{chunks}</a>,
+          })}
         </li>
       </ul>
     </div>
@@ -184,17 +187,21 @@ async function renderFeed(
   const back = compose ? `${urls.feed()}?scope=${encodeURIComponent(scope)}` : currentPath(c);
   return renderPage(
     c,
-    { title: 'Feed' },
+    { title: t('feed.title') },
     <>
       <ScopeSwitcher scope={scope} groves={groves} />
       <ComposeForm scope={scope} groves={groves} state={compose ?? { body: '', audience: scope }} />
       <section aria-labelledby="posts-heading">
         <h2 id="posts-heading">
-          {scopeLabel(scope, groves)} posts{tag ? ` tagged #${tag}` : ''}
+          {tag
+            ? t('feed.postsHeadingTagged', { scope: scopeLabel(scope, groves), tag })
+            : t('feed.postsHeading', { scope: scopeLabel(scope, groves) })}
         </h2>
         {tag && page.items.length > 0 ? (
           <p>
-            <a href={`${urls.feed()}?scope=${encodeURIComponent(scope)}`}>See all {scopeLabel(scope, groves)} posts</a>
+            <a href={`${urls.feed()}?scope=${encodeURIComponent(scope)}`}>
+              {t('feed.seeAllScope', { scope: scopeLabel(scope, groves) })}
+            </a>
           </p>
         ) : null}
         <PostList posts={page.items} back={back} me={me} empty={<EmptyFeed scope={scope} tag={tag} />} />
@@ -203,12 +210,12 @@ async function renderFeed(
           params={tag ? { scope, tag } : { scope }}
           cursor={cursor}
           nextCursor={page.nextCursor}
-          label="Feed"
+          label={t('feed.title')}
         />
       </section>
       <p>
-        <a href={urls.saved()}>Saved posts</a> · <a href={urls.friends()}>Friends</a> ·{' '}
-        <a href={urls.reports()}>My reports</a>
+        <a href={urls.saved()}>{t('feed.links.saved')}</a> · <a href={urls.friends()}>{t('feed.links.friends')}</a> ·{' '}
+        <a href={urls.reports()}>{t('feed.links.reports')}</a>
       </p>
     </>,
   );
@@ -237,7 +244,7 @@ export const createPost: Page = async (c) => {
   const target = audienceToInput(audience);
   if (!target) {
     c.status(400);
-    return renderFeed(c, scope, undefined, { body, audience, error: 'Choose who can see the post.' });
+    return renderFeed(c, scope, undefined, { body, audience, error: t('feed.compose.chooseAudience') });
   }
   // The browser does not send files back: after a refusal the member chooses them again.
   const images = chosenFiles(form, 'images');
@@ -258,7 +265,7 @@ export const createPost: Page = async (c) => {
     );
     return renderFeed(c, scope, undefined, { body, audience, error: message });
   }
-  return redirectWithNotice(c, `${urls.feed()}?scope=${encodeURIComponent(audience)}`, 'Your post is published.');
+  return redirectWithNotice(c, `${urls.feed()}?scope=${encodeURIComponent(audience)}`, t('feed.published'));
 };
 
 export const savedPostsPage: Page = async (c) => {
@@ -273,11 +280,11 @@ export const savedPostsPage: Page = async (c) => {
   }
   return renderPage(
     c,
-    { title: 'Saved posts' },
+    { title: t('feed.saved.title') },
     <>
-      <p class="muted">Only you can see what you saved.</p>
-      <PostList posts={page.items} back={currentPath(c)} me={me} empty="You have not saved any post yet." />
-      <Pager basePath={urls.saved()} cursor={cursor} nextCursor={page.nextCursor} label="Saved posts" />
+      <p class="muted">{t('feed.saved.private')}</p>
+      <PostList posts={page.items} back={currentPath(c)} me={me} empty={t('feed.saved.empty')} />
+      <Pager basePath={urls.saved()} cursor={cursor} nextCursor={page.nextCursor} label={t('feed.saved.title')} />
     </>,
   );
 };
@@ -299,9 +306,14 @@ export const profilePage: Page = async (c) => {
     c,
     { title: `@${handle}` },
     <>
-      <h2>Public posts</h2>
-      <PostList posts={page.items} back={currentPath(c)} me={me} empty={`@${handle} has no public posts.`} />
-      <Pager basePath={urls.profile(handle)} cursor={cursor} nextCursor={page.nextCursor} label="Posts" />
+      <h2>{t('feed.profile.heading')}</h2>
+      <PostList posts={page.items} back={currentPath(c)} me={me} empty={t('feed.profile.empty', { handle })} />
+      <Pager
+        basePath={urls.profile(handle)}
+        cursor={cursor}
+        nextCursor={page.nextCursor}
+        label={t('feed.profile.heading')}
+      />
     </>,
   );
 };

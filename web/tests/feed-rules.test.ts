@@ -11,6 +11,7 @@ import { jpegWithGps } from '../../tests/uploads/image-fixtures.js';
 import type { TestMember } from '../../tests/setup/harness.js';
 import { FORM_BODY_BYTES } from '../server/body-limit.js';
 import { IMAGE_LIMITS } from '../server/image-upload.js';
+import { relayedImageUrl } from '../pages/picture.js';
 import { expectNoToken, type FormFile, postFormWithFiles, startWebStack, type WebStack } from './harness.js';
 
 let stack: WebStack;
@@ -184,7 +185,9 @@ describe('images on the post form', () => {
     expect(post!.imageUrls).toHaveLength(2);
     const page = await web(alice, created.location!);
     for (const url of post!.imageUrls) {
-      expect(page.html).toContain(`href="${url}"`);
+      // Inline from the web's origin (the relay), never the API's address.
+      expect(page.html).toContain(`src="${relayedImageUrl(url)}"`);
+      expect(page.html).not.toContain(url);
       const image = await fetch(url);
       expect(image.status).toBe(200);
       const bytes = Buffer.from(await image.arrayBuffer());
