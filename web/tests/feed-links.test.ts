@@ -79,3 +79,36 @@ describe('empty states', () => {
     await context.close();
   });
 });
+
+describe('in German, light and dark', () => {
+  it('the feed, a post with its confirmation, and the friends page speak German and pass axe', {
+    timeout: STEP_TIMEOUT,
+  }, async () => {
+    const member = await stack.member({ prefix: 'berlin' });
+    const post = await stack.api
+      .trpc(member.token)
+      .posts.create.mutate({ body: 'Kundgebung am Samstag #Tierschutz', visibility: 'public' });
+    const { context, page } = await signedInVisitor(browser, stack, member);
+    await context.addCookies([{ name: 'lang', value: 'de', url: stack.webUrl }]);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto('/app/feed?scope=friends');
+      expect(await page.locator('html').getAttribute('lang')).toBe('de');
+      expect(await page.getByRole('heading', { name: 'Beitrag schreiben' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Veröffentlichen' }).count()).toBe(1);
+      expect(await page.getByRole('link', { name: 'Keine Kommentare' }).count()).toBe(1);
+      await expectAccessible(page);
+      await page.goto('/app/friends');
+      expect(await page.getByRole('link', { name: 'Erstelle einen Einladungscode' }).count()).toBe(1);
+      await expectAccessible(page);
+    }
+    // Asking first, in German.
+    await page.goto(`/app/posts/${post._id}`);
+    await page.getByRole('button', { name: /^Löschen/ }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Diesen Beitrag löschen?');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Beitrag löschen' }).click();
+    expect(await page.getByRole('status').first().textContent()).toContain('Der Beitrag ist gelöscht.');
+    await context.close();
+  });
+});
