@@ -5,6 +5,8 @@ import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import { currentMember } from './api.js';
 import type { Member, WebEnv } from './env.js';
+import { OfflineBanner, ShellHead } from './shell-head.js';
+import { readTheme, ThemeSwitch } from './theme.js';
 import { urls } from '../urls.js';
 
 export interface PageOptions {
@@ -83,15 +85,17 @@ function pageDataJson(data: unknown): string {
 export async function renderPage(c: Context<WebEnv>, options: PageOptions, body: Child): Promise<Response> {
   const member = await currentMember(c);
   const flash = c.get('flash');
+  const theme = readTheme(c);
   return c.html(
     '<!doctype html>' +
       (
-        <html lang="en">
+        <html lang="en" data-theme={theme}>
           <head>
             <meta charset="utf-8" />
             <meta name="viewport" content="width=device-width, initial-scale=1" />
             <title>{`${options.title} · Community Activism`}</title>
             <link rel="stylesheet" href="/assets/app.css" />
+            <ShellHead theme={theme} />
             {(options.styles ?? []).map((href) => (
               <link rel="stylesheet" href={href} />
             ))}
@@ -115,8 +119,10 @@ export async function renderPage(c: Context<WebEnv>, options: PageOptions, body:
                 Community Activism
               </a>
               <Navigation member={member} path={c.req.path} />
+              <ThemeSwitch c={c} />
             </header>
             <main id="main" tabindex={-1}>
+              <OfflineBanner />
               <h1>{options.title}</h1>
               {flash ? (
                 <p class="notice" role="status">
