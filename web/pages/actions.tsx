@@ -10,6 +10,7 @@ import { FormError, renderPage } from '../server/layout.js';
 import { loginRedirect } from '../server/next-path.js';
 import { clearSessionCookie } from '../server/session.js';
 import { type ApiFailure, failureMessage, formFields, setFailureStatus, tryApi } from '../server/session-route.js';
+import { confirmFirst } from './confirm.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
@@ -332,9 +333,19 @@ export const confirmActionSuggestion: Page = async (c) => {
 
 export const deleteAction: Page = async (c) => {
   const id = pathParam(c, 'id');
-  const result = await tryApi(() => api(c).actions.delete.mutate({ id }));
-  if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
-  return redirectWithNotice(c, urls.actions(), 'The entry was deleted.');
+  const request = {
+    question: 'Delete this entry from your action log?',
+    details: <p>It leaves your log and your exports. This cannot be undone.</p>,
+    action: urls.actionDelete(id),
+    fields: await formFields(c),
+    confirmLabel: 'Delete the entry',
+    cancelHref: urls.actions(),
+  };
+  return confirmFirst(c, request, async () => {
+    const result = await tryApi(() => api(c).actions.delete.mutate({ id }));
+    if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
+    return redirectWithNotice(c, urls.actions(), 'The entry was deleted.');
+  });
 };
 
 export const setAggregateOptIn: Page = async (c) => {

@@ -16,6 +16,8 @@ import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { clearSessionCookie, readSessionToken } from '../server/session.js';
+import { formFields } from '../server/session-route.js';
+import { confirmFirst } from './confirm.js';
 import { formatTime } from './messages.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
@@ -340,11 +342,21 @@ export const pinCompanionConversation: Page = async (c) => {
 export const deleteCompanionConversation: Page = async (c) => {
   const id = pathParam(c, 'id');
   if (!UUID.test(id)) return notFound(c);
-  try {
-    await api(c).companion.deleteConversation.mutate({ id });
-  } catch (error) {
-    if (apiStatus(error) === 404) return notFound(c);
-    throw error;
-  }
-  return redirectWithNotice(c, urls.companion(), 'Conversation deleted.');
+  const request = {
+    question: 'Delete this companion conversation?',
+    details: <p>Your questions and the companion's replies are deleted from the service. This cannot be undone.</p>,
+    action: urls.companionDelete(id),
+    fields: await formFields(c),
+    confirmLabel: 'Delete the conversation',
+    cancelHref: urls.companion(),
+  };
+  return confirmFirst(c, request, async () => {
+    try {
+      await api(c).companion.deleteConversation.mutate({ id });
+    } catch (error) {
+      if (apiStatus(error) === 404) return notFound(c);
+      throw error;
+    }
+    return redirectWithNotice(c, urls.companion(), 'Conversation deleted.');
+  });
 };

@@ -18,6 +18,8 @@ import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
+import { formFields } from '../server/session-route.js';
+import { confirmFirst } from './confirm.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
@@ -239,13 +241,23 @@ export const deleteMessage: Page = async (c) => {
   const id = pathParam(c, 'id');
   const messageId = pathParam(c, 'messageId');
   if (!UUID.test(id) || !UUID.test(messageId)) return notFound(c);
-  try {
-    await api(c).conversations.deleteMessage.mutate({ id, messageId });
-    return redirectWithNotice(c, urls.conversation(id), 'Message deleted.');
-  } catch (error) {
-    const status = apiStatus(error);
-    if (status === 404) return notFound(c);
-    if (status === 403) return redirectWithNotice(c, urls.conversation(id), apiErrorMessage(error));
-    throw error;
-  }
+  const request = {
+    question: 'Delete this message for everyone?',
+    details: <p>It disappears for everyone in the conversation. This cannot be undone.</p>,
+    action: urls.messageDelete(id, messageId),
+    fields: await formFields(c),
+    confirmLabel: 'Delete the message',
+    cancelHref: urls.conversation(id),
+  };
+  return confirmFirst(c, request, async () => {
+    try {
+      await api(c).conversations.deleteMessage.mutate({ id, messageId });
+      return redirectWithNotice(c, urls.conversation(id), 'Message deleted.');
+    } catch (error) {
+      const status = apiStatus(error);
+      if (status === 404) return notFound(c);
+      if (status === 403) return redirectWithNotice(c, urls.conversation(id), apiErrorMessage(error));
+      throw error;
+    }
+  });
 };
