@@ -56,9 +56,10 @@ export function securityHeaders(config: WebConfig): MiddlewareHandler<WebEnv> {
   return async (c, next) => {
     await headers(c, async () => {
       await next();
-      // Assets and the service worker choose their own caching (static.ts).
-      if (c.req.path.startsWith('/assets/') || c.req.path === SERVICE_WORKER_PATH) return;
-      pageCaching(c.req.method, c.req.path, c.res, readSessionToken(c));
+      // Assets, the service worker and relayed images (image-relay.ts) choose their own caching.
+      const path = c.req.path;
+      if (path.startsWith('/assets/') || path === SERVICE_WORKER_PATH || (c.res.ok && path.startsWith('/img/'))) return;
+      pageCaching(c.req.method, path, c.res, readSessionToken(c));
     });
   };
 }
