@@ -12,7 +12,8 @@ const green = '#1f6b3a';
 function drawing(inset: number, rounded: boolean): string {
   const scale = 1 - 2 * inset;
   const shift = 256 * inset * 2;
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512" role="img">
+  <title>Community Activism</title>
   <rect width="512" height="512" rx="${rounded ? 96 : 0}" fill="${green}"/>
   <g transform="translate(${shift} ${shift}) scale(${scale})" fill="#ffffff">
     <circle cx="256" cy="256" r="70" fill="none" stroke="#ffffff" stroke-width="28"/>

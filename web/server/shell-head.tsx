@@ -1,6 +1,7 @@
 // The page frame's parts for theming, installing and offline reading (kept out of layout.tsx so
 // the frame only places them): the manifest and icons, the browser's theme colour, the script
 // that registers the service worker, and the banner the worker uncovers on an offline copy.
+import { t } from './i18n.js';
 import type { ExplicitTheme } from './theme.js';
 
 /** Header colours per theme (--tint in web/assets/app.css): the browser's toolbar matches the page. */
@@ -32,7 +33,7 @@ export function ShellHead({ theme }: { theme: ExplicitTheme | undefined }) {
 export function OfflineBanner() {
   return (
     <p class="offline-banner" role="status" data-offline-banner="" hidden>
-      You are offline. This is the copy saved on this device when you last opened the page; it may be out of date.
+      {t('shell.offline.banner')}
     </p>
   );
 }

@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { cookiesAreSecure } from './config.js';
 import type { WebEnv } from './env.js';
+import { t } from './i18n.js';
 import { safeNextPath } from './next-path.js';
 
 export const THEME_COOKIE = 'theme';
@@ -14,7 +15,12 @@ export type ExplicitTheme = 'light' | 'dark';
 export type ThemeChoice = ExplicitTheme | 'system';
 
 const CHOICES: readonly ThemeChoice[] = ['light', 'dark', 'system'];
-const LABELS: Record<ThemeChoice, string> = { light: 'Light', dark: 'Dark', system: 'System' };
+/** The buttons' names in the viewer's language (keys written out for the catalog test). */
+function label(choice: ThemeChoice): string {
+  if (choice === 'light') return t('shell.theme.light');
+  if (choice === 'dark') return t('shell.theme.dark');
+  return t('shell.theme.system');
+}
 
 /** The visitor's explicit theme, or undefined to follow the system (anything unknown counts as that). */
 export function readTheme(c: Context): ExplicitTheme | undefined {
@@ -42,11 +48,11 @@ export function ThemeSwitch({ c }: { c: Context<WebEnv> }) {
   const url = new URL(c.req.url);
   return (
     <form method="post" action={THEME_ROUTE} class="theme-switch" aria-labelledby="theme-switch-label">
-      <span id="theme-switch-label">Theme</span>
+      <span id="theme-switch-label">{t('shell.theme.label')}</span>
       <input type="hidden" name="next" value={`${url.pathname}${url.search}`} />
       {CHOICES.map((choice) => (
         <button type="submit" name="theme" value={choice} class="secondary" aria-pressed={String(choice === current)}>
-          {LABELS[choice]}
+          {label(choice)}
         </button>
       ))}
     </form>
