@@ -38,7 +38,7 @@ export async function chooseTheme(c: Context<WebEnv>): Promise<Response> {
   } else {
     deleteCookie(c, THEME_COOKIE, { path: '/', secure });
   }
-  const back = safeNextPath(typeof form.next === 'string' ? form.next : null) ?? '/';
+  const back = safeNextPath(typeof form.back === 'string' ? form.back : null) ?? '/';
   return c.redirect(back, 303);
 }
 
@@ -49,7 +49,7 @@ export function ThemeSwitch({ c }: { c: Context<WebEnv> }) {
   return (
     <form method="post" action={THEME_ROUTE} class="theme-switch" aria-labelledby="theme-switch-label">
       <span id="theme-switch-label">{t('shell.theme.label')}</span>
-      <input type="hidden" name="next" value={`${url.pathname}${url.search}`} />
+      <input type="hidden" name="back" value={`${url.pathname}${url.search}`} />
       {CHOICES.map((choice) => (
         <button type="submit" name="theme" value={choice} class="secondary" aria-pressed={String(choice === current)}>
           {label(choice)}

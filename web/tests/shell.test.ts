@@ -92,7 +92,7 @@ describe('themes', () => {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.webUrl },
-      body: 'theme=dark&next=%2F%2Fevil.example',
+      body: 'theme=dark&back=%2F%2Fevil.example',
     });
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/');
@@ -101,20 +101,27 @@ describe('themes', () => {
 });
 
 describe("the shell part's pages in both themes", () => {
-  it('messages, a conversation, the companion and the action log are axe clean in light and dark', async () => {
+  it('messages, a conversation, the companion and the action log are axe clean in light and dark, in two languages', async () => {
     const ana = await stack.member({ prefix: 'ana' });
     const ben = await stack.member({ prefix: 'ben' });
     await befriend(stack.api, ana, ben);
     const conversation = await startConversation(stack.api, ben, [ana]);
     await send(stack.api, ben, conversation._id, 'Banners at six?');
     const { context, page } = await signedInVisitor(browser, stack, ana);
-    for (const path of ['/app/messages', `/app/messages/${conversation._id}`, '/app/companion', '/app/actions']) {
-      await page.goto(path);
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme });
-        await expectAccessible(page);
+    const paths = ['/app/messages', `/app/messages/${conversation._id}`, '/app/companion', '/app/actions'];
+    // In English, then in German (the language switch's cookie).
+    for (const language of ['en', 'de']) {
+      if (language === 'de') await context.addCookies([{ name: 'lang', value: 'de', url: stack.webUrl }]);
+      for (const path of paths) {
+        await page.goto(path);
+        expect(await page.locator('html').getAttribute('lang')).toBe(language);
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          await expectAccessible(page);
+        }
       }
     }
+    expect(await page.getByRole('button', { name: 'Dunkel' }).count()).toBe(1);
     await context.close();
   });
 });
