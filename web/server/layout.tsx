@@ -126,9 +126,9 @@ export async function renderPage(c: Context<WebEnv>, options: PageOptions, body:
               </a>
               <Navigation member={member} path={c.req.path} />
               <ThemeSwitch c={c} />
+              <OfflineBanner />
             </header>
             <main id="main" tabindex={-1}>
-              <OfflineBanner />
               <h1>{options.title}</h1>
               {flash ? (
                 <p class="notice" role="status">

@@ -27,7 +27,8 @@ export function ShellHead({ theme }: { theme: ExplicitTheme | undefined }) {
 }
 
 /**
- * Hidden on every page as served; web/assets/sw.js removes `hidden` (the exact attribute text
+ * In the page header (outside <main>, whose text tests and readers take as the page's own), hidden
+ * on every page as served; web/assets/sw.js removes `hidden` (the exact attribute text
  * `data-offline-banner="" hidden=""`) when it shows a kept copy without a network.
  */
 export function OfflineBanner() {
