@@ -126,6 +126,24 @@ describe("the shell part's pages in both themes", () => {
   });
 });
 
+describe('every page in dark mode', () => {
+  it('the pages of the navigation are axe clean under a dark colour scheme', { timeout: 120_000 }, async () => {
+    const admin = await stack.member({ admin: true });
+    const { context, page } = await signedInVisitor(browser, stack, admin);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const links = await page
+      .locator('nav[aria-label="Site"] a')
+      .evaluateAll((anchors) => anchors.map((anchor) => new URL((anchor as HTMLAnchorElement).href).pathname));
+    expect(links.length).toBeGreaterThanOrEqual(10);
+    for (const path of links) {
+      await page.goto(path);
+      expect(await bodyBackground(page), path).toBe('rgb(18, 22, 20)');
+      await expectAccessible(page);
+    }
+    await context.close();
+  });
+});
+
 describe('install', () => {
   it('serves the manifest, its icons and the worker with the right types and policy', async () => {
     const page = await fetch(`${stack.webUrl}/`);
