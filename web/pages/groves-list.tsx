@@ -10,7 +10,7 @@ import { apiStatus, formFields, rethrowUnless } from './events-common.js';
 import type { Page } from './page.js';
 import { urls } from '../urls.js';
 import { loadListPage, PagedList, readSearchListQuery, SearchForm } from './search-list.js';
-import { type Grove, grovePath, type JoinPolicy, JoinPolicySelect, joinPolicyLabels } from './groves.js';
+import { type Grove, grovePath, type JoinPolicy, JoinPolicySelect, joinPolicyLabels } from './groves-common.js';
 
 function GroveCard({ grove }: { grove: Grove }) {
   return (
@@ -25,6 +25,26 @@ function GroveCard({ grove }: { grove: Grove }) {
       {grove.myRole ? <p class="muted">You are {grove.myRole === 'organizer' ? 'an organizer' : 'a member'}.</p> : null}
       {grove.myJoinRequestPending ? <p class="muted">Your request to join is waiting.</p> : null}
     </li>
+  );
+}
+
+/** No grove matched, or there is none yet: what to try next. */
+function NoGroves({ q, admin }: { q: string; admin: boolean }) {
+  if (q) {
+    return (
+      <p>
+        No grove matches “{q}”. Try the name of your city or region, or <a href={urls.groves()}>see every grove</a>.
+      </p>
+    );
+  }
+  return (
+    <p>
+      There are no groves yet.{' '}
+      {admin
+        ? 'Create the first one below, then appoint its organizers.'
+        : 'A site admin creates them; ask one for your area. Meanwhile, invite friends from your feed and find events near you.'}{' '}
+      {admin ? null : <a href={urls.events()}>Find events</a>}
+    </p>
   );
 }
 
@@ -44,7 +64,7 @@ async function listPage(c: Context<WebEnv>, form?: { values: Record<string, stri
       <h2>{q ? `Groves matching “${q}”` : 'All groves'}</h2>
       <PagedList
         items={page.items}
-        empty="No groves found."
+        empty={<NoGroves q={q} admin={member?.role === 'admin'} />}
         card={(grove) => <GroveCard grove={grove} />}
         nextHref={query.nextHref(urls.groves(), page.nextCursor)}
       />

@@ -1,68 +1,26 @@
-// A grove's page (/app/groves/:slug: join or ask to, invite codes, leave, upcoming events) and,
-// for the grove's own organizers, its join requests, members, invites, bans and settings. Member
-// lists come from the API only for organizers; nobody else gets them. The list and the admins'
-// create form are groves-list.tsx.
+// A grove's page (/app/groves/:slug: join or ask to, invite codes, leave, upcoming events) and
+// every grove POST, among them the organizers' (their sections of the page are
+// groves-organizers.tsx). Leaving, removing and banning ask first (confirm.tsx); a ban takes a
+// reason. The list and the admins' create form are groves-list.tsx.
 import type { Context } from 'hono';
-import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { renderPage } from '../server/layout.js';
-import { formFields, notFoundPage, rethrowUnless, UpcomingEvents, When } from './events-common.js';
+import { formFields, notFoundPage, rethrowUnless, UpcomingEvents } from './events-common.js';
+import { confirmFirst, type ReasonField } from './confirm.js';
+import { type Grove, grovePath, type JoinPolicy, joinPolicyLabels } from './groves-common.js';
+import { type Invite, OrganizerSections, organizerData } from './groves-organizers.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
-export type Grove = RouterOutputs['groves']['get'];
-export type JoinPolicy = Grove['joinPolicy'];
-
-export const joinPolicyLabels: Record<JoinPolicy, string> = {
-  open: 'Open: anyone can join',
-  approval: 'Approval: organizers accept each request',
-  invite: 'Invite only: join with a code from an organizer',
+/** A ban takes a reason: kept with the ban, shown to the grove's organizers only. */
+const BAN_REASON: ReasonField = {
+  label: 'Reason for the ban',
+  hint: "(the grove's organizers see it; the member is not told)",
+  required: true,
+  maxLength: 500,
 };
-
-export function grovePath(grove: Pick<Grove, 'slug'>): string {
-  return urls.grove(grove.slug);
-}
-
-export function JoinPolicySelect({ id, value }: { id: string; value: JoinPolicy }) {
-  return (
-    <div>
-      <label for={id}>Who can join</label>
-      <select id={id} name="joinPolicy">
-        {(Object.keys(joinPolicyLabels) as JoinPolicy[]).map((policy) => (
-          <option value={policy} selected={policy === value}>
-            {joinPolicyLabels[policy]}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
-type Invite = RouterOutputs['groves']['createInvite'];
-
-interface OrganizerData {
-  requests: RouterOutputs['groves']['joinRequests'];
-  members: RouterOutputs['groves']['members'];
-  bans: RouterOutputs['groves']['bans'];
-}
-
-async function organizerData(c: Context<WebEnv>, grove: Grove): Promise<OrganizerData | null> {
-  if (grove.myRole !== 'organizer') return null;
-  const client = api(c);
-  try {
-    const [requests, members, bans] = await Promise.all([
-      client.groves.joinRequests.query({ id: grove._id, limit: 100 }),
-      client.groves.members.query({ id: grove._id, limit: 100 }),
-      client.groves.bans.query({ id: grove._id, limit: 100 }),
-    ]);
-    return { requests, members, bans };
-  } catch (caught) {
-    rethrowUnless(caught, 403);
-    return null;
-  }
-}
 
 function MembershipControls({ grove }: { grove: Grove }) {
   if (grove.myRole) {
@@ -107,116 +65,6 @@ function MembershipControls({ grove }: { grove: Grove }) {
           <button type="submit" class="secondary">
             Join with the code
           </button>
-        </p>
-      </form>
-    </>
-  );
-}
-
-function OrganizerSections({ grove, data, invite }: { grove: Grove; data: OrganizerData; invite?: Invite }) {
-  return (
-    <>
-      <h2>Join requests</h2>
-      {data.requests.items.length === 0 ? (
-        <p>No requests waiting.</p>
-      ) : (
-        <ul class="plain">
-          {data.requests.items.map((request) => (
-            <li class="card">
-              <p>
-                @{request.handle}, asked <When iso={request.requestedAt} />
-              </p>
-              <form method="post" action={urls.groveRequest(grove.slug, request.handle)} class="actions">
-                <button type="submit" name="decision" value="accept">
-                  Accept @{request.handle}
-                </button>{' '}
-                <button type="submit" name="decision" value="decline" class="secondary">
-                  Decline @{request.handle}
-                </button>
-              </form>
-            </li>
-          ))}
-        </ul>
-      )}
-      <h2>Members</h2>
-      <p class="hint">
-        Only the grove's organizers see this list. Removing or banning someone also takes them out of every conversation
-        in which a member of this grove is neither their friend nor in another grove with them.
-      </p>
-      <ul class="plain" aria-label="Members">
-        {data.members.items.map((m) => (
-          <li class="card">
-            <p>
-              @{m.handle} · {m.role === 'organizer' ? 'organizer' : 'member'} · joined <When iso={m.joinedAt} />
-            </p>
-            {m.role === 'member' ? (
-              <form method="post" action={urls.groveMember(grove.slug, m.handle)} class="actions">
-                <button type="submit" name="decision" value="remove" class="secondary">
-                  Remove @{m.handle}
-                </button>
-                <button type="submit" name="decision" value="ban" class="danger">
-                  Ban @{m.handle}
-                </button>
-              </form>
-            ) : null}
-          </li>
-        ))}
-      </ul>
-      {data.bans.items.length > 0 ? (
-        <>
-          <h2>Banned</h2>
-          <ul class="plain">
-            {data.bans.items.map((ban) => (
-              <li>
-                <form method="post" action={urls.groveBan(grove.slug, ban.handle)}>
-                  @{ban.handle}, since <When iso={ban.bannedAt} />{' '}
-                  <button type="submit" class="secondary">
-                    Lift the ban on @{ban.handle}
-                  </button>
-                </form>
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      <h2>Invite codes</h2>
-      {invite ? (
-        <div class="notice" role="status">
-          <label for="new-invite">New invite code (shown only now)</label>
-          <input id="new-invite" type="text" readonly value={invite.code} />
-          <p>
-            For {invite.maxUses} {invite.maxUses === 1 ? 'person' : 'people'}, until <When iso={invite.expiresAt} />.
-          </p>
-        </div>
-      ) : null}
-      <form method="post" action={urls.groveInvites(grove.slug)} class="stack" aria-label="Make an invite code">
-        <div>
-          <label for="invite-uses">How many people may use it</label>
-          <input id="invite-uses" name="maxUses" type="number" min={1} max={100} value="1" />
-        </div>
-        <div>
-          <label for="invite-hours">Valid for (hours, at most 720)</label>
-          <input id="invite-hours" name="expiresInHours" type="number" min={1} max={720} value="168" />
-        </div>
-        <p>
-          <button type="submit">Make an invite code</button>
-        </p>
-      </form>
-      <h2>Grove settings</h2>
-      <form method="post" action={urls.groveSettings(grove.slug)} class="stack" aria-label="Grove settings">
-        <div>
-          <label for="grove-name">Name</label>
-          <input id="grove-name" name="name" type="text" required maxlength={120} value={grove.name} />
-        </div>
-        <div>
-          <label for="grove-description">Description</label>
-          <textarea id="grove-description" name="description" maxlength={5000}>
-            {grove.description}
-          </textarea>
-        </div>
-        <JoinPolicySelect id="grove-policy" value={grove.joinPolicy} />
-        <p>
-          <button type="submit">Save settings</button>
         </p>
       </form>
     </>
@@ -303,9 +151,36 @@ export const joinGrove: Page = groveAction(async (c, grove, fields) => {
     : 'Your request was sent; an organizer of the grove will accept or decline it.';
 });
 
-export const leaveGrove: Page = groveAction(async (c, grove) => {
-  await api(c).groves.leave.mutate({ id: grove._id });
-  return grove.myRole ? `You left ${grove.name}.` : 'Your request was withdrawn.';
+export const leaveGrove: Page = groveAction(async (c, grove, fields) => {
+  const leave = async () => {
+    await api(c).groves.leave.mutate({ id: grove._id });
+    return grove.myRole ? `You left ${grove.name}.` : 'Your request was withdrawn.';
+  };
+  // Withdrawing a request loses nothing; leaving may need an invite or an approval to undo.
+  if (!grove.myRole) return leave();
+  return confirmFirst(
+    c,
+    {
+      question: `Leave ${grove.name}?`,
+      details: (
+        <p>
+          {grove.joinPolicy === 'open'
+            ? 'You can join again at any time.'
+            : grove.joinPolicy === 'approval'
+              ? 'To come back you will have to ask again, and an organizer has to accept.'
+              : 'To come back you will need a new invite code from an organizer.'}
+          {grove.myRole === 'organizer'
+            ? ' You stop being an organizer; only a site admin can make you one again.'
+            : ''}
+        </p>
+      ),
+      action: urls.groveLeave(grove.slug),
+      fields,
+      confirmLabel: 'Leave the grove',
+      cancelHref: grovePath(grove),
+    },
+    async () => redirectWithNotice(c, grovePath(grove), await leave()),
+  );
 });
 
 export const decideJoinRequest: Page = groveAction(async (c, grove, fields) => {
@@ -320,12 +195,45 @@ export const decideJoinRequest: Page = groveAction(async (c, grove, fields) => {
 
 export const removeGroveMember: Page = groveAction(async (c, grove, fields) => {
   const handle = pathParam(c, 'handle');
+  const request = {
+    action: urls.groveMember(grove.slug, handle),
+    fields,
+    cancelHref: grovePath(grove),
+  };
   if (fields.decision === 'ban') {
-    await api(c).groves.ban.mutate({ id: grove._id, handle });
-    return `@${handle} was removed and banned.`;
+    return confirmFirst(
+      c,
+      {
+        ...request,
+        question: `Ban @${handle} from ${grove.name}?`,
+        details: (
+          <p>
+            @{handle} leaves the grove, loses their RSVPs to its coming events and cannot join again, not even with an
+            invite code, until an organizer lifts the ban. They are not told why.
+          </p>
+        ),
+        confirmLabel: `Ban @${handle}`,
+        reason: BAN_REASON,
+      },
+      async (reason) => {
+        await api(c).groves.ban.mutate({ id: grove._id, handle, reason });
+        return redirectWithNotice(c, grovePath(grove), `@${handle} was removed and banned.`);
+      },
+    );
   }
-  await api(c).groves.removeMember.mutate({ id: grove._id, handle });
-  return `@${handle} was removed.`;
+  return confirmFirst(
+    c,
+    {
+      ...request,
+      question: `Remove @${handle} from ${grove.name}?`,
+      details: <p>@{handle} stops being a member. They may join again under the grove's rules.</p>,
+      confirmLabel: `Remove @${handle}`,
+    },
+    async () => {
+      await api(c).groves.removeMember.mutate({ id: grove._id, handle });
+      return redirectWithNotice(c, grovePath(grove), `@${handle} was removed.`);
+    },
+  );
 });
 
 export const liftGroveBan: Page = groveAction(async (c, grove) => {

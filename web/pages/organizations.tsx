@@ -38,7 +38,18 @@ export async function organizationListPage(c: Context<WebEnv>): Promise<Response
       <h2>{q ? `Organizations matching “${q}”` : 'All organizations'}</h2>
       <PagedList
         items={page.items}
-        empty="No organizations found."
+        empty={
+          q ? (
+            <p>
+              No organization matches “{q}”. Try part of its name, or{' '}
+              <a href={urls.organizations()}>see every organization</a>.
+            </p>
+          ) : (
+            <p>
+              No organizations yet. Site admins add them; meanwhile, <a href={urls.groves()}>find a grove near you</a>.
+            </p>
+          )
+        }
         card={(organization) => (
           <li class="card">
             <h3>

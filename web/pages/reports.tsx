@@ -157,7 +157,10 @@ export const myReportsPage: Page = async (c) => {
     <>
       <p class="muted">What you reported and what the admins decided. Only you see this list.</p>
       {page.items.length === 0 ? (
-        <p class="muted">You have not reported anything.</p>
+        <p>
+          You have not reported anything. When a post, comment, event, place or member breaks the rules, choose “Report”
+          next to it: the admins decide, and their answer appears here.
+        </p>
       ) : (
         <ul class="plain">
           {page.items.map((report) => (

@@ -64,17 +64,18 @@ export function SearchForm(props: { action: string; name: string; inputId: strin
   );
 }
 
-/** The items as cards, or one line saying there are none, then the next-page link if any. */
+/** The items as cards, or what to do when there are none, then the next-page link if any. */
 export function PagedList<Item>(props: {
   items: Item[];
-  empty: string;
+  /** The empty state: says what to do next (search wider, join, create). */
+  empty: Child;
   card: (item: Item) => Child;
   nextHref: string | null;
 }) {
   return (
     <>
       {props.items.length === 0 ? (
-        <p>{props.empty}</p>
+        <div class="empty-state">{props.empty}</div>
       ) : (
         <ul class="plain">{props.items.map((item) => props.card(item))}</ul>
       )}
