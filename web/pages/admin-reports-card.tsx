@@ -1,9 +1,10 @@
 // One report in the admins' queue (admin-reports.tsx): who reported what and when, the snapshot
 // taken then, the target's state now, every decision, and the form for the next decision.
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
+import { fmt, t } from '../server/i18n.js';
 import { FormError } from '../server/layout.js';
 import { DateTime } from './posts-view.js';
-import { reasonLabels, statusLabels, targetLabels } from './reports.js';
+import { reasonKeys, statusKeys } from './reports.js';
 import { urls } from '../urls.js';
 
 export type AdminReport = RouterOutputs['reports']['adminList']['items'][number];
@@ -21,17 +22,17 @@ export interface ResolveFormState {
   error: string;
 }
 
-const targetStateLabels: Record<AdminReport['target']['state'], string> = {
-  present: 'still there',
-  hidden: 'hidden by moderation',
-  deleted: 'deleted (the snapshot remains)',
-  unknown: 'unknown',
+const targetStateKeys: Record<AdminReport['target']['state'], string> = {
+  present: 'moderation.card.states.present',
+  hidden: 'moderation.card.states.hidden',
+  deleted: 'moderation.card.states.deleted',
+  unknown: 'moderation.card.states.unknown',
 };
 
 /** The snapshot as the reporter saw the target: every field, values as text. */
 function Snapshot({ snapshot }: { snapshot: Record<string, unknown> }) {
   const entries = Object.entries(snapshot);
-  if (entries.length === 0) return <p class="muted">No snapshot.</p>;
+  if (entries.length === 0) return <p class="muted">{t('moderation.card.noSnapshot')}</p>;
   return (
     <dl class="snapshot">
       {entries.map(([key, value]) => (
@@ -47,12 +48,13 @@ function Snapshot({ snapshot }: { snapshot: Record<string, unknown> }) {
 /** When a reported message's text goes (it is sealed, and deleted by the retention rule). */
 function PrivateText({ retention }: { retention: AdminReport['target']['privateText'] }) {
   if (!retention) return null;
-  if (!retention.deleteAt) return <p class="muted">The message's text was deleted under the retention rule.</p>;
+  if (!retention.deleteAt) return <p class="muted">{t('moderation.card.textDeleted')}</p>;
   return (
     <p class="muted">
-      {retention.unreadable ? 'The text cannot be decrypted. ' : ''}
-      The message's text is deleted on <DateTime value={retention.deleteAt} />
-      {retention.keptAsEvidence ? ' (kept as evidence)' : ''}.
+      {retention.unreadable ? `${t('moderation.card.unreadable')} ` : ''}
+      {fmt().rich(retention.keptAsEvidence ? 'moderation.card.textDeletedOnKept' : 'moderation.card.textDeletedOn', {
+        when: <DateTime value={retention.deleteAt} />,
+      })}
     </p>
   );
 }
@@ -67,29 +69,31 @@ function ResolveForm({ report, back, state }: { report: AdminReport; back: strin
       <input type="hidden" name="back" value={back} />
       <input type="hidden" name="targetType" value={report.targetType} />
       <fieldset>
-        <legend>Decision</legend>
+        <legend>{t('moderation.form.decision')}</legend>
         <label class="choice">
-          <input type="radio" name="status" value="resolved" checked={status === 'resolved'} /> Resolve
+          <input type="radio" name="status" value="resolved" checked={status === 'resolved'} />{' '}
+          {t('moderation.form.resolve')}
         </label>
         <label class="choice">
-          <input type="radio" name="status" value="dismissed" checked={status === 'dismissed'} /> Dismiss
+          <input type="radio" name="status" value="dismissed" checked={status === 'dismissed'} />{' '}
+          {t('moderation.form.dismiss')}
         </label>
       </fieldset>
       {report.target.privateText?.deleteAt ? (
         <label class="choice">
-          <input type="checkbox" name="keepEvidence" value="1" checked={state?.keepEvidence ?? false} /> Keep the
-          message's text as evidence for 365 days, even after the message itself disappears
+          <input type="checkbox" name="keepEvidence" value="1" checked={state?.keepEvidence ?? false} />{' '}
+          {t('moderation.form.keepEvidence')}
         </label>
       ) : null}
       {canHide ? (
         <label class="choice">
-          <input type="checkbox" name="hide" value="1" checked={state?.hide ?? false} /> Hide the{' '}
-          {targetLabels[report.targetType]} from everyone but admins (with Resolve only)
+          <input type="checkbox" name="hide" value="1" checked={state?.hide ?? false} />{' '}
+          {t('moderation.form.hide', { type: report.targetType })}
         </label>
       ) : null}
       <div>
         <label for={`note-${id}`}>
-          Reason <span class="hint">(admins only; required to hide)</span>
+          {t('moderation.form.reason')} <span class="hint">{t('moderation.form.reasonHint')}</span>
         </label>
         <textarea id={`note-${id}`} name="note" maxlength={2000}>
           {state?.note ?? ''}
@@ -97,47 +101,51 @@ function ResolveForm({ report, back, state }: { report: AdminReport; back: strin
       </div>
       <div>
         <label for={`public-note-${id}`}>
-          Public note <span class="hint">(shown to the reporter, never who decided)</span>
+          {t('moderation.form.publicNote')} <span class="hint">{t('moderation.form.publicNoteHint')}</span>
         </label>
         <textarea id={`public-note-${id}`} name="publicNote" maxlength={1000}>
           {state?.publicNote ?? ''}
         </textarea>
       </div>
       <div>
-        <button type="submit">Record the decision</button>
+        <button type="submit">{t('moderation.form.submit')}</button>
       </div>
     </form>
   );
 }
 
 export function ReportCard({ report, back, state }: { report: AdminReport; back: string; state?: ResolveFormState }) {
-  const label = targetLabels[report.targetType];
+  const type = report.targetType;
+  const author = report.target.author ? (
+    <a href={urls.profile(report.target.author.handle)}>@{report.target.author.handle}</a>
+  ) : report.target.authorDeleted ? (
+    t('moderation.card.deletedAccount')
+  ) : (
+    t('moderation.card.none')
+  );
   return (
     <article class="card report" id={`report-${report._id}`} aria-labelledby={`report-${report._id}-title`}>
       <h3 id={`report-${report._id}-title`}>
-        {label[0]!.toUpperCase()}
-        {label.slice(1)} reported for {reasonLabels[report.reason].toLowerCase()}
+        {t('moderation.card.title', { type, reason: t(reasonKeys[report.reason]) })}
       </h3>
       <p>
-        By <a href={urls.profile(report.reporter.handle)}>@{report.reporter.handle}</a> on{' '}
-        <DateTime value={report.createdAt} />. Status: <strong>{statusLabels[report.status]}</strong>
+        {fmt().rich('moderation.card.by', {
+          reporter: <a href={urls.profile(report.reporter.handle)}>@{report.reporter.handle}</a>,
+          when: <DateTime value={report.createdAt} />,
+          status: <strong>{t(statusKeys[report.status])}</strong>,
+        })}
       </p>
-      {report.details ? <p>Details: {report.details}</p> : null}
-      <h4>The {label}</h4>
+      {report.details ? <p>{t('moderation.card.details', { details: report.details })}</p> : null}
+      <h4>{t('moderation.card.target', { type })}</h4>
       <p>
-        Author:{' '}
-        {report.target.author ? (
-          <a href={urls.profile(report.target.author.handle)}>@{report.target.author.handle}</a>
-        ) : report.target.authorDeleted ? (
-          'deleted account'
-        ) : (
-          'none'
-        )}
-        . Now: <strong>{targetStateLabels[report.target.state]}</strong>
-        {report.targetType === 'post' && report.targetId && report.target.state !== 'deleted' ? (
+        {fmt().rich('moderation.card.author', {
+          author,
+          state: <strong>{t(targetStateKeys[report.target.state])}</strong>,
+        })}
+        {type === 'post' && report.targetId && report.target.state !== 'deleted' ? (
           <>
             {' '}
-            · <a href={urls.post(report.targetId)}>Open the post</a>
+            · <a href={urls.post(report.targetId)}>{t('moderation.card.openPost')}</a>
           </>
         ) : null}
       </p>
@@ -145,23 +153,29 @@ export function ReportCard({ report, back, state }: { report: AdminReport; back:
       <PrivateText retention={report.target.privateText} />
       {report.decisions.length > 0 ? (
         <>
-          <h4>Decisions</h4>
+          <h4>{t('moderation.card.decisions')}</h4>
           <ol>
             {report.decisions.map((decision) => (
               <li>
-                {decision.status === 'resolved' ? 'Resolved' : 'Dismissed'}
-                {decision.action === 'hide' ? ' and hidden' : ''}
-                {decision.keepEvidence ? ', text kept as evidence,' : ''} by{' '}
-                {decision.moderator ? `@${decision.moderator.handle}` : 'a deleted account'} on{' '}
-                <DateTime value={decision.decidedAt} />
-                {decision.note ? <p>Reason: {decision.note}</p> : null}
-                {decision.publicNote ? <p>Public note: {decision.publicNote}</p> : null}
+                {fmt().rich('moderation.card.decision', {
+                  status: decision.status,
+                  hidden: decision.action === 'hide' ? 'yes' : 'no',
+                  kept: decision.keepEvidence ? 'yes' : 'no',
+                  moderator: decision.moderator
+                    ? `@${decision.moderator.handle}`
+                    : t('moderation.card.deletedModerator'),
+                  when: <DateTime value={decision.decidedAt} />,
+                })}
+                {decision.note ? <p>{t('moderation.card.reasonLine', { reason: decision.note })}</p> : null}
+                {decision.publicNote ? (
+                  <p>{t('moderation.card.publicNoteLine', { note: decision.publicNote })}</p>
+                ) : null}
               </li>
             ))}
           </ol>
         </>
       ) : null}
-      <h4>{report.status === 'open' ? 'Decide' : 'Decide again'}</h4>
+      <h4>{report.status === 'open' ? t('moderation.card.decide') : t('moderation.card.decideAgain')}</h4>
       <ResolveForm report={report} back={back} state={state?.reportId === report._id ? state : undefined} />
     </article>
   );

@@ -8,11 +8,12 @@ import { isApiError, type RouterInputs, type RouterOutputs } from '../../client-
 import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { t } from '../server/i18n.js';
 import { renderPage } from '../server/layout.js';
 import { backPath, currentPath, formErrorStatus, Pager, renderNotFound, textField } from './posts-view.js';
 import { ReportCard, type ResolveFormState } from './admin-reports-card.js';
 import { type ConfirmRequest, confirmFirst } from './confirm.js';
-import { statusLabels, targetLabels } from './reports.js';
+import { isTargetType, statusKeys, targetTypes } from './reports.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
@@ -22,21 +23,15 @@ type TargetType = NonNullable<RouterInputs['reports']['adminList']['targetType']
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function isStatus(value: unknown): value is Status {
-  return typeof value === 'string' && Object.hasOwn(statusLabels, value);
-}
-function isTargetType(value: unknown): value is TargetType {
-  return typeof value === 'string' && Object.hasOwn(targetLabels, value);
+  return typeof value === 'string' && Object.hasOwn(statusKeys, value);
 }
 
 /** What an empty queue means, and where to look instead. */
 function EmptyQueue({ filters }: { filters: Filters }) {
-  const filtered = filters.status !== 'open' || filters.targetType;
+  if (filters.status === 'open' && !filters.targetType) return <p>{t('moderation.queue.emptyOpen')}</p>;
   return (
     <p>
-      {filters.status === 'open' && !filters.targetType
-        ? 'Nothing is waiting for a decision. Reports members send appear here, oldest first.'
-        : 'No report matches these filters.'}{' '}
-      {filtered ? <a href={urls.adminReports()}>Show the open reports</a> : null}
+      {t('moderation.queue.emptyFiltered')} <a href={urls.adminReports()}>{t('moderation.queue.showOpen')}</a>
     </p>
   );
 }
@@ -72,47 +67,47 @@ async function renderQueue(
   } catch (error) {
     if (isApiError(error, 'forbidden')) {
       c.status(403);
-      return renderPage(c, { title: 'Admins only' }, <p>This page is for the site's admins.</p>);
+      return renderPage(c, { title: t('moderation.queue.adminsOnlyTitle') }, <p>{t('moderation.queue.adminsOnly')}</p>);
     }
     if (isApiError(error, 'invalid_cursor')) return c.redirect(urls.adminReports(), 303);
     throw error;
   }
   return renderPage(
     c,
-    { title: 'Reports' },
+    { title: t('moderation.queue.title') },
     <>
       <form method="get" action={urls.adminReports()} class="actions filters">
         <div>
-          <label for="filter-status">Status</label>
+          <label for="filter-status">{t('moderation.queue.status')}</label>
           <select id="filter-status" name="status">
             <option value="any" selected={!filters.status}>
-              Any
+              {t('moderation.queue.any')}
             </option>
-            {Object.keys(statusLabels).map((value) => (
+            {Object.keys(statusKeys).map((value) => (
               <option value={value} selected={filters.status === value}>
-                {value[0]!.toUpperCase() + value.slice(1)}
+                {t('moderation.queue.statusOption', { status: value })}
               </option>
             ))}
           </select>
         </div>
         <div>
-          <label for="filter-type">What was reported</label>
+          <label for="filter-type">{t('moderation.queue.whatWasReported')}</label>
           <select id="filter-type" name="targetType">
             <option value="" selected={!filters.targetType}>
-              Anything
+              {t('moderation.queue.anything')}
             </option>
-            {Object.entries(targetLabels).map(([value, label]) => (
+            {targetTypes.map((value) => (
               <option value={value} selected={filters.targetType === value}>
-                {label[0]!.toUpperCase() + label.slice(1)}
+                {t('moderation.queue.typeOption', { type: value })}
               </option>
             ))}
           </select>
         </div>
         <div>
-          <button type="submit">Filter</button>
+          <button type="submit">{t('moderation.queue.filter')}</button>
         </div>
       </form>
-      <h2>{page.items.length === 0 ? 'No reports' : 'Oldest first'}</h2>
+      <h2>{page.items.length === 0 ? t('moderation.queue.noReports') : t('moderation.queue.oldestFirst')}</h2>
       {page.items.length === 0 ? <EmptyQueue filters={filters} /> : null}
       {page.items.map((report) => (
         <ReportCard report={report} back={back} state={state} />
@@ -122,7 +117,7 @@ async function renderQueue(
         params={filterParams(filters)}
         cursor={cursor}
         nextCursor={page.nextCursor}
-        label="Reports"
+        label={t('moderation.queue.pager')}
       />
     </>,
   );
@@ -156,9 +151,9 @@ export const resolveReport: Page = async (c) => {
       error,
     });
   };
-  if (status !== 'resolved' && status !== 'dismissed') return refuse('Choose Resolve or Dismiss.', 400);
+  if (status !== 'resolved' && status !== 'dismissed') return refuse(t('moderation.form.chooseDecision'), 400);
   // Refused before asking: a confirmation for a decision the API would refuse helps nobody.
-  if (status === 'dismissed' && hide) return refuse('Hiding goes with Resolve: choose Resolve to hide it.', 400);
+  if (status === 'dismissed' && hide) return refuse(t('moderation.form.hideWithResolve'), 400);
   const decide = async (reason: string | undefined) => {
     try {
       await api(c).reports.resolve.mutate({
@@ -174,18 +169,20 @@ export const resolveReport: Page = async (c) => {
       if (isApiError(error, 'forbidden')) return refuse(apiErrorMessage(error), 403);
       return refuse(apiErrorMessage(error), formErrorStatus(error));
     }
-    return redirectWithNotice(
-      c,
-      back,
-      `Report ${status}${hide ? ' and the content hidden' : ''}${keepEvidence ? ', the message text kept as evidence' : ''}${publicNote ? '; the reporter sees your public note' : ''}.`,
-    );
+    const done = t('moderation.form.done', {
+      status,
+      hidden: hide ? 'yes' : 'no',
+      kept: keepEvidence ? 'yes' : 'no',
+      noted: publicNote ? 'yes' : 'no',
+    });
+    return redirectWithNotice(c, back, done);
   };
   // Resolving without hiding takes nothing away; dismissing and hiding ask first.
   if (status === 'resolved' && !hide) return decide(note || undefined);
   const targetType = isTargetType(form.targetType) ? form.targetType : undefined;
   return confirmFirst(
     c,
-    decisionConfirmation({ id, status, hide, publicNote, targetType, back, fields: stringFields(form) }),
+    decisionConfirmation({ id, hide, publicNote, targetType, back, fields: stringFields(form) }),
     decide,
   );
 };
@@ -193,39 +190,45 @@ export const resolveReport: Page = async (c) => {
 /** Dismissing or hiding, asked first; hiding takes a reason (the decision's internal note). */
 function decisionConfirmation(decision: {
   id: string;
-  status: 'resolved' | 'dismissed';
   hide: boolean;
   publicNote: string;
   targetType: TargetType | undefined;
   back: string;
   fields: Record<string, string>;
 }): ConfirmRequest {
-  const what = decision.targetType ? `the ${targetLabels[decision.targetType]}` : 'the reported content';
-  const reporterSees = decision.publicNote
-    ? 'The reporter sees the outcome and your public note, never who decided.'
-    : 'The reporter sees the outcome, never who decided.';
+  const type = decision.targetType ?? 'other';
   return {
-    question: decision.hide ? `Hide ${what}?` : 'Dismiss this report?',
+    question: decision.hide
+      ? t('moderation.confirmDecision.hideQuestion', { type })
+      : t('moderation.confirmDecision.dismissQuestion'),
     details: (
-      <p>
-        {decision.hide
-          ? `Everyone but the site's admins will get "not found" for ${what}; a later decision does not show it again. `
-          : 'Nothing happens to what was reported. You can decide again later. '}
-        {reporterSees}
-      </p>
+      <>
+        <p>
+          {decision.hide ? t('moderation.confirmDecision.hideDetails') : t('moderation.confirmDecision.dismissDetails')}
+        </p>
+        <p>
+          {decision.publicNote
+            ? t('moderation.confirmDecision.reporterSeesNote')
+            : t('moderation.confirmDecision.reporterSees')}
+        </p>
+      </>
     ),
     action: urls.adminReportResolve(decision.id),
     fields: decision.fields,
-    confirmLabel: decision.hide ? `Hide ${what}` : 'Dismiss the report',
+    confirmLabel: decision.hide
+      ? t('moderation.confirmDecision.hideLabel', { type })
+      : t('moderation.confirmDecision.dismissLabel'),
     cancelHref: `${decision.back}#report-${decision.id}`,
     danger: decision.hide,
     reason: {
       name: 'note',
-      label: 'Reason',
-      hint: decision.hide ? '(required; admins only)' : '(admins only)',
+      label: t('moderation.form.reason'),
+      hint: decision.hide
+        ? t('moderation.confirmDecision.reasonHintRequired')
+        : t('moderation.confirmDecision.reasonHint'),
       required: decision.hide,
       maxLength: 2000,
-      missingMessage: 'Give a reason for hiding it: the other admins will see it with the decision.',
+      missingMessage: t('moderation.confirmDecision.missingReason'),
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
+import { fmt, t } from '../server/i18n.js';
 import { rethrowUnless, When } from './events-common.js';
 import { type Grove, JoinPolicySelect } from './groves-common.js';
 import { urls } from '../urls.js';
@@ -36,46 +37,50 @@ export async function organizerData(c: Context<WebEnv>, grove: Grove): Promise<O
 export function OrganizerSections({ grove, data, invite }: { grove: Grove; data: OrganizerData; invite?: Invite }) {
   return (
     <>
-      <h2>Join requests</h2>
+      <h2>{t('groves.organizers.requests')}</h2>
       {data.requests.items.length === 0 ? (
-        <p>No requests waiting.</p>
+        <p>{t('groves.organizers.noRequests')}</p>
       ) : (
         <ul class="plain">
           {data.requests.items.map((request) => (
             <li class="card">
               <p>
-                @{request.handle}, asked <When iso={request.requestedAt} />
+                {fmt().rich('groves.organizers.asked', {
+                  handle: request.handle,
+                  when: <When iso={request.requestedAt} />,
+                })}
               </p>
               <form method="post" action={urls.groveRequest(grove.slug, request.handle)} class="actions">
                 <button type="submit" name="decision" value="accept">
-                  Accept @{request.handle}
+                  {t('groves.organizers.accept', { handle: request.handle })}
                 </button>{' '}
                 <button type="submit" name="decision" value="decline" class="secondary">
-                  Decline @{request.handle}
+                  {t('groves.organizers.decline', { handle: request.handle })}
                 </button>
               </form>
             </li>
           ))}
         </ul>
       )}
-      <h2>Members</h2>
-      <p class="hint">
-        Only the grove's organizers see this list. Removing or banning someone also takes them out of every conversation
-        in which a member of this grove is neither their friend nor in another grove with them.
-      </p>
-      <ul class="plain" aria-label="Members">
+      <h2>{t('groves.organizers.members')}</h2>
+      <p class="hint">{t('groves.organizers.membersHint')}</p>
+      <ul class="plain" aria-label={t('groves.organizers.members')}>
         {data.members.items.map((m) => (
           <li class="card">
             <p>
-              @{m.handle} · {m.role === 'organizer' ? 'organizer' : 'member'} · joined <When iso={m.joinedAt} />
+              {fmt().rich('groves.organizers.memberLine', {
+                handle: m.handle,
+                role: m.role,
+                when: <When iso={m.joinedAt} />,
+              })}
             </p>
             {m.role === 'member' ? (
               <form method="post" action={urls.groveMember(grove.slug, m.handle)} class="actions">
                 <button type="submit" name="decision" value="remove" class="secondary">
-                  Remove @{m.handle}
+                  {t('groves.organizers.remove', { handle: m.handle })}
                 </button>
                 <button type="submit" name="decision" value="ban" class="danger">
-                  Ban @{m.handle}
+                  {t('groves.organizers.ban', { handle: m.handle })}
                 </button>
               </form>
             ) : null}
@@ -84,15 +89,20 @@ export function OrganizerSections({ grove, data, invite }: { grove: Grove; data:
       </ul>
       {data.bans.items.length > 0 ? (
         <>
-          <h2>Banned</h2>
+          <h2>{t('groves.organizers.banned')}</h2>
           <ul class="plain">
             {data.bans.items.map((ban) => (
               <li>
                 <form method="post" action={urls.groveBan(grove.slug, ban.handle)}>
-                  @{ban.handle}, since <When iso={ban.bannedAt} />
-                  {ban.reason ? <span class="pre-line">. Reason: {ban.reason}</span> : null}{' '}
+                  {fmt().rich('groves.organizers.bannedLine', {
+                    handle: ban.handle,
+                    when: <When iso={ban.bannedAt} />,
+                  })}
+                  {ban.reason ? (
+                    <span class="pre-line"> · {t('groves.organizers.banReason', { reason: ban.reason })}</span>
+                  ) : null}{' '}
                   <button type="submit" class="secondary">
-                    Lift the ban on @{ban.handle}
+                    {t('groves.organizers.lift', { handle: ban.handle })}
                   </button>
                 </form>
               </li>
@@ -100,44 +110,57 @@ export function OrganizerSections({ grove, data, invite }: { grove: Grove; data:
           </ul>
         </>
       ) : null}
-      <h2>Invite codes</h2>
+      <h2>{t('groves.organizers.invites')}</h2>
       {invite ? (
         <div class="notice" role="status">
-          <label for="new-invite">New invite code (shown only now)</label>
+          <label for="new-invite">{t('groves.organizers.newInvite')}</label>
           <input id="new-invite" type="text" readonly value={invite.code} />
           <p>
-            For {invite.maxUses} {invite.maxUses === 1 ? 'person' : 'people'}, until <When iso={invite.expiresAt} />.
+            {fmt().rich('groves.organizers.inviteFor', {
+              count: invite.maxUses,
+              when: <When iso={invite.expiresAt} />,
+            })}
           </p>
         </div>
       ) : null}
-      <form method="post" action={urls.groveInvites(grove.slug)} class="stack" aria-label="Make an invite code">
+      <form
+        method="post"
+        action={urls.groveInvites(grove.slug)}
+        class="stack"
+        aria-label={t('groves.organizers.inviteForm')}
+      >
         <div>
-          <label for="invite-uses">How many people may use it</label>
+          <label for="invite-uses">{t('groves.organizers.inviteUses')}</label>
           <input id="invite-uses" name="maxUses" type="number" min={1} max={100} value="1" />
         </div>
         <div>
-          <label for="invite-hours">Valid for (hours, at most 720)</label>
+          <label for="invite-hours">{t('groves.organizers.inviteHours')}</label>
           <input id="invite-hours" name="expiresInHours" type="number" min={1} max={720} value="168" />
         </div>
         <p>
-          <button type="submit">Make an invite code</button>
+          <button type="submit">{t('groves.organizers.makeInvite')}</button>
         </p>
       </form>
-      <h2>Grove settings</h2>
-      <form method="post" action={urls.groveSettings(grove.slug)} class="stack" aria-label="Grove settings">
+      <h2>{t('groves.organizers.settings')}</h2>
+      <form
+        method="post"
+        action={urls.groveSettings(grove.slug)}
+        class="stack"
+        aria-label={t('groves.organizers.settings')}
+      >
         <div>
-          <label for="grove-name">Name</label>
+          <label for="grove-name">{t('groves.organizers.name')}</label>
           <input id="grove-name" name="name" type="text" required maxlength={120} value={grove.name} />
         </div>
         <div>
-          <label for="grove-description">Description</label>
+          <label for="grove-description">{t('groves.organizers.description')}</label>
           <textarea id="grove-description" name="description" maxlength={5000}>
             {grove.description}
           </textarea>
         </div>
         <JoinPolicySelect id="grove-policy" value={grove.joinPolicy} />
         <p>
-          <button type="submit">Save settings</button>
+          <button type="submit">{t('groves.organizers.saveSettings')}</button>
         </p>
       </form>
     </>

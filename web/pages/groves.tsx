@@ -6,20 +6,30 @@ import type { Context } from 'hono';
 import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { t } from '../server/i18n.js';
 import { renderPage } from '../server/layout.js';
 import { formFields, notFoundPage, rethrowUnless, UpcomingEvents } from './events-common.js';
 import { confirmFirst, type ReasonField } from './confirm.js';
-import { type Grove, grovePath, type JoinPolicy, joinPolicyLabels } from './groves-common.js';
+import { type Grove, grovePath, type JoinPolicy, joinPolicyLabel } from './groves-common.js';
 import { type Invite, OrganizerSections, organizerData } from './groves-organizers.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
 /** A ban takes a reason: kept with the ban, shown to the grove's organizers only. */
-const BAN_REASON: ReasonField = {
-  label: 'Reason for the ban',
-  hint: "(the grove's organizers see it; the member is not told)",
-  required: true,
-  maxLength: 500,
+function banReason(): ReasonField {
+  return {
+    label: t('groves.organizers.confirmBan.reasonLabel'),
+    hint: t('groves.organizers.confirmBan.reasonHint'),
+    required: true,
+    maxLength: 500,
+  };
+}
+
+/** What leaving costs, by the grove's join policy. */
+const leaveConsequenceKeys: Record<JoinPolicy, string> = {
+  open: 'groves.membership.confirmLeave.open',
+  approval: 'groves.membership.confirmLeave.approval',
+  invite: 'groves.membership.confirmLeave.invite',
 };
 
 function MembershipControls({ grove }: { grove: Grove }) {
@@ -27,9 +37,9 @@ function MembershipControls({ grove }: { grove: Grove }) {
     return (
       <form method="post" action={urls.groveLeave(grove.slug)}>
         <p>
-          You are {grove.myRole === 'organizer' ? 'an organizer' : 'a member'} of this grove.{' '}
+          {grove.myRole === 'organizer' ? t('groves.membership.youAreOrganizer') : t('groves.membership.youAreMember')}{' '}
           <button type="submit" class="secondary">
-            {grove.myRole === 'organizer' ? 'Leave the grove (you stop being an organizer)' : 'Leave the grove'}
+            {grove.myRole === 'organizer' ? t('groves.membership.leaveAsOrganizer') : t('groves.membership.leave')}
           </button>
         </p>
       </form>
@@ -39,9 +49,9 @@ function MembershipControls({ grove }: { grove: Grove }) {
     return (
       <form method="post" action={urls.groveLeave(grove.slug)}>
         <p>
-          Your request to join is waiting for an organizer.{' '}
+          {t('groves.membership.requestWaiting')}{' '}
           <button type="submit" class="secondary">
-            Withdraw the request
+            {t('groves.membership.withdraw')}
           </button>
         </p>
       </form>
@@ -51,19 +61,26 @@ function MembershipControls({ grove }: { grove: Grove }) {
     <>
       {grove.joinPolicy === 'invite' ? null : (
         <form method="post" action={urls.groveJoin(grove.slug)}>
-          <button type="submit">{grove.joinPolicy === 'open' ? 'Join the grove' : 'Ask to join'}</button>
+          <button type="submit">
+            {grove.joinPolicy === 'open' ? t('groves.membership.join') : t('groves.membership.ask')}
+          </button>
         </form>
       )}
-      <form method="post" action={urls.groveJoin(grove.slug)} class="stack" aria-label="Join with an invite code">
+      <form
+        method="post"
+        action={urls.groveJoin(grove.slug)}
+        class="stack"
+        aria-label={t('groves.membership.codeForm')}
+      >
         <div>
           <label for="invite-code">
-            Invite code <span class="hint">(from an organizer; lets you in at once)</span>
+            {t('groves.membership.code')} <span class="hint">{t('groves.membership.codeHint')}</span>
           </label>
           <input id="invite-code" name="code" type="text" required maxlength={16} autocomplete="off" />
         </div>
         <p>
           <button type="submit" class="secondary">
-            Join with the code
+            {t('groves.membership.joinWithCode')}
           </button>
         </p>
       </form>
@@ -91,29 +108,27 @@ async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Pro
     { title: grove.name, scripts: ['/assets/local-times.js'] },
     <>
       <dl class="details">
-        <dt>Region</dt>
+        <dt>{t('groves.page.region')}</dt>
         <dd>{grove.region.name}</dd>
-        <dt>Members</dt>
-        <dd>
-          {grove.memberCount} ({grove.organizerCount} {grove.organizerCount === 1 ? 'organizer' : 'organizers'})
-        </dd>
-        <dt>Who can join</dt>
-        <dd>{joinPolicyLabels[grove.joinPolicy]}</dd>
+        <dt>{t('groves.page.members')}</dt>
+        <dd>{t('groves.page.memberCount', { count: grove.memberCount, organizers: grove.organizerCount })}</dd>
+        <dt>{t('groves.joinPolicy.label')}</dt>
+        <dd>{joinPolicyLabel(grove.joinPolicy)}</dd>
       </dl>
       {grove.description ? <p class="pre-line">{grove.description}</p> : null}
-      <h2>Membership</h2>
+      <h2>{t('groves.page.membership')}</h2>
       <MembershipControls grove={grove} />
-      <h2>Upcoming events</h2>
+      <h2>{t('groves.page.upcoming')}</h2>
       {grove.myRole === 'organizer' ? (
         <p>
           <a class="button" href={`${urls.eventNew()}?grove=${encodeURIComponent(grove._id)}`}>
-            Create an event for this grove
+            {t('groves.page.createEvent')}
           </a>
         </p>
       ) : null}
       <UpcomingEvents events={events.items} />
       <p>
-        <a href={`${urls.events()}?grove=${encodeURIComponent(grove._id)}`}>All events of this grove</a>
+        <a href={`${urls.events()}?grove=${encodeURIComponent(grove._id)}`}>{t('groves.page.allEvents')}</a>
       </p>
       {data ? <OrganizerSections grove={grove} data={data} invite={invite} /> : null}
     </>,
@@ -147,36 +162,30 @@ export const joinGrove: Page = groveAction(async (c, grove, fields) => {
   const code = fields.code?.trim();
   const result = await api(c).groves.join.mutate({ id: grove._id, ...(code ? { code } : {}) });
   return result.status === 'member'
-    ? `You joined ${grove.name}.`
-    : 'Your request was sent; an organizer of the grove will accept or decline it.';
+    ? t('groves.membership.joined', { name: grove.name })
+    : t('groves.membership.requestSent');
 });
 
 export const leaveGrove: Page = groveAction(async (c, grove, fields) => {
   const leave = async () => {
     await api(c).groves.leave.mutate({ id: grove._id });
-    return grove.myRole ? `You left ${grove.name}.` : 'Your request was withdrawn.';
+    return grove.myRole ? t('groves.membership.left', { name: grove.name }) : t('groves.membership.withdrawn');
   };
   // Withdrawing a request loses nothing; leaving may need an invite or an approval to undo.
   if (!grove.myRole) return leave();
   return confirmFirst(
     c,
     {
-      question: `Leave ${grove.name}?`,
+      question: t('groves.membership.confirmLeave.question', { name: grove.name }),
       details: (
-        <p>
-          {grove.joinPolicy === 'open'
-            ? 'You can join again at any time.'
-            : grove.joinPolicy === 'approval'
-              ? 'To come back you will have to ask again, and an organizer has to accept.'
-              : 'To come back you will need a new invite code from an organizer.'}
-          {grove.myRole === 'organizer'
-            ? ' You stop being an organizer; only a site admin can make you one again.'
-            : ''}
-        </p>
+        <>
+          <p>{t(leaveConsequenceKeys[grove.joinPolicy])}</p>
+          {grove.myRole === 'organizer' ? <p>{t('groves.membership.confirmLeave.organizer')}</p> : null}
+        </>
       ),
       action: urls.groveLeave(grove.slug),
       fields,
-      confirmLabel: 'Leave the grove',
+      confirmLabel: t('groves.membership.leave'),
       cancelHref: grovePath(grove),
     },
     async () => redirectWithNotice(c, grovePath(grove), await leave()),
@@ -187,10 +196,10 @@ export const decideJoinRequest: Page = groveAction(async (c, grove, fields) => {
   const handle = pathParam(c, 'handle');
   if (fields.decision === 'accept') {
     await api(c).groves.acceptJoinRequest.mutate({ id: grove._id, handle });
-    return `@${handle} is a member now.`;
+    return t('groves.organizers.accepted', { handle });
   }
   await api(c).groves.declineJoinRequest.mutate({ id: grove._id, handle });
-  return `Declined @${handle}'s request.`;
+  return t('groves.organizers.declined', { handle });
 });
 
 export const removeGroveMember: Page = groveAction(async (c, grove, fields) => {
@@ -205,19 +214,14 @@ export const removeGroveMember: Page = groveAction(async (c, grove, fields) => {
       c,
       {
         ...request,
-        question: `Ban @${handle} from ${grove.name}?`,
-        details: (
-          <p>
-            @{handle} leaves the grove, loses their RSVPs to its coming events and cannot join again, not even with an
-            invite code, until an organizer lifts the ban. They are not told why.
-          </p>
-        ),
-        confirmLabel: `Ban @${handle}`,
-        reason: BAN_REASON,
+        question: t('groves.organizers.confirmBan.question', { handle, name: grove.name }),
+        details: <p>{t('groves.organizers.confirmBan.details', { handle })}</p>,
+        confirmLabel: t('groves.organizers.ban', { handle }),
+        reason: banReason(),
       },
       async (reason) => {
         await api(c).groves.ban.mutate({ id: grove._id, handle, reason });
-        return redirectWithNotice(c, grovePath(grove), `@${handle} was removed and banned.`);
+        return redirectWithNotice(c, grovePath(grove), t('groves.organizers.bannedNotice', { handle }));
       },
     );
   }
@@ -225,13 +229,13 @@ export const removeGroveMember: Page = groveAction(async (c, grove, fields) => {
     c,
     {
       ...request,
-      question: `Remove @${handle} from ${grove.name}?`,
-      details: <p>@{handle} stops being a member. They may join again under the grove's rules.</p>,
-      confirmLabel: `Remove @${handle}`,
+      question: t('groves.organizers.confirmRemove.question', { handle, name: grove.name }),
+      details: <p>{t('groves.organizers.confirmRemove.details', { handle })}</p>,
+      confirmLabel: t('groves.organizers.remove', { handle }),
     },
     async () => {
       await api(c).groves.removeMember.mutate({ id: grove._id, handle });
-      return redirectWithNotice(c, grovePath(grove), `@${handle} was removed.`);
+      return redirectWithNotice(c, grovePath(grove), t('groves.organizers.removed', { handle }));
     },
   );
 });
@@ -239,7 +243,7 @@ export const removeGroveMember: Page = groveAction(async (c, grove, fields) => {
 export const liftGroveBan: Page = groveAction(async (c, grove) => {
   const handle = pathParam(c, 'handle');
   await api(c).groves.unban.mutate({ id: grove._id, handle });
-  return `The ban on @${handle} was lifted.`;
+  return t('groves.organizers.lifted', { handle });
 });
 
 // The code is shown once, in this answer (not through a redirect or cookie).
@@ -259,5 +263,5 @@ export const updateGroveSettings: Page = groveAction(async (c, grove, fields) =>
     description: fields.description ?? grove.description,
     joinPolicy: (fields.joinPolicy || grove.joinPolicy) as JoinPolicy,
   });
-  return redirectWithNotice(c, grovePath(updated), 'Settings saved.');
+  return redirectWithNotice(c, grovePath(updated), t('groves.organizers.saved'));
 });

@@ -4,6 +4,7 @@
 import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import { apiErrorMessage } from '../server/api.js';
+import { t } from '../server/i18n.js';
 import type { WebEnv } from '../server/env.js';
 import { rethrowUnless } from './events-common.js';
 
@@ -50,15 +51,15 @@ export async function loadListPage<Item>(
 }
 
 /** The GET search box above a list. */
-export function SearchForm(props: { action: string; name: string; inputId: string; label: string; q: string }) {
+export function SearchForm(props: { action: string; formLabel: string; inputId: string; label: string; q: string }) {
   return (
-    <form method="get" action={props.action} class="stack" aria-label={`Search ${props.name}`}>
+    <form method="get" action={props.action} class="stack" aria-label={props.formLabel}>
       <div>
         <label for={props.inputId}>{props.label}</label>
         <input id={props.inputId} name="q" type="search" value={props.q} maxlength={100} />
       </div>
       <p>
-        <button type="submit">Search</button>
+        <button type="submit">{t('common.actions.search')}</button>
       </p>
     </form>
   );
@@ -82,7 +83,7 @@ export function PagedList<Item>(props: {
       {props.nextHref ? (
         <p>
           <a href={props.nextHref} rel="next">
-            Next page
+            {t('groves.pager.next')}
           </a>
         </p>
       ) : null}

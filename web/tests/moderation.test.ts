@@ -171,3 +171,42 @@ describe('empty states say what to do next', () => {
     await context.close();
   });
 });
+
+describe('in German', () => {
+  it('a German visitor gets the grove page, its plurals and the confirmation in German', async () => {
+    const admin = await createAdmin(stack.api);
+    const name = unique('Spreeufer ');
+    const grove = await createGrove(stack.api, admin, { name, joinPolicy: 'approval' });
+    const organizer = await stack.member({ prefix: 'org' });
+    await appointOrganizer(stack.api, admin, grove._id, organizer);
+    const member = await stack.member({ prefix: 'mit' });
+    const visitor = await stack.member({ prefix: 'besuch' });
+
+    const { context, page } = await signedInVisitor(browser, stack, visitor, {
+      context: { locale: 'de-DE', extraHTTPHeaders: { 'Accept-Language': 'de-DE,de;q=0.9' } },
+    });
+    await page.goto(`/app/groves/${grove.slug}`);
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    expect(await page.getByRole('heading', { name: 'Mitgliedschaft' }).count()).toBe(1);
+    expect(await page.textContent('main')).toContain('1 Mitglied (1 Organisator*in)');
+    expect(await page.textContent('main')).toContain('Mit Zustimmung: Organisator*innen nehmen jede Anfrage an');
+    await expectAccessible(page);
+    await saveScreenshot(page, 'grove-de');
+    await page.getByRole('button', { name: 'Beitritt anfragen' }).click();
+    expect(await notice(page)).toContain('Deine Anfrage wurde gesendet');
+
+    // The organizer accepts; the member, in German, is asked before leaving.
+    await stack.api.trpc(organizer.token).groves.acceptJoinRequest.mutate({ id: grove._id, handle: visitor.handle });
+    await stack.api.trpc(member.token).groves.join.mutate({ id: grove._id });
+    await stack.api.trpc(organizer.token).groves.acceptJoinRequest.mutate({ id: grove._id, handle: member.handle });
+    await page.goto(`/app/groves/${grove.slug}`);
+    expect(await page.textContent('main')).toContain('3 Mitglieder (1 Organisator*in)');
+    await page.getByRole('button', { name: 'Den Hain verlassen' }).click();
+    await page.getByRole('heading', { name: `${name} verlassen?` }).waitFor();
+    expect(await page.textContent('main')).toContain('musst du erneut anfragen');
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Abbrechen' }).click();
+    expect(await page.textContent('main')).toContain('Du bist Mitglied dieses Hains.');
+    await context.close();
+  });
+});
