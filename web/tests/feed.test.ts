@@ -297,6 +297,15 @@ describe('a post with a photo, from the browser', () => {
     expect(src).toMatch(/^\/img\//);
     expect(await img.getAttribute('loading')).toBe('lazy');
     expect(await img.getAttribute('alt')).toContain(`@${v.member.handle}`);
+    // Once the API describes a post's images (sizes and resized variants: the `images` field),
+    // the <img> has srcset, width and height; until then it has the one URL.
+    const [posted] = (await stack.api.trpc(v.member.token).handles.listPosts.query({ handle: v.member.handle })).items;
+    const described = (posted as { images?: Array<{ variants: unknown[] }> }).images;
+    if (described?.[0]?.variants.length) {
+      expect(await img.getAttribute('srcset')).toMatch(/^\/img\/\S+ \d+w, /);
+      expect(Number(await img.getAttribute('width'))).toBeGreaterThan(0);
+      expect(Number(await img.getAttribute('height'))).toBeGreaterThan(0);
+    }
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
     const image = await v.context.request.get(src);
     expect(image.status()).toBe(200);
