@@ -185,6 +185,26 @@ describe('offline pages', () => {
     await controlledByWorker(page);
 
     const eventPath = `/app/events/${event.slug}`;
+    // Arriving through a form's redirect (as after an RSVP) keeps the page too.
+    await page.evaluate((back) => {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = '/theme';
+      for (const [name, value] of [
+        ['theme', 'system'],
+        ['back', back],
+      ]) {
+        const input = document.createElement('input');
+        input.type = 'hidden';
+        input.name = name;
+        input.value = value;
+        form.append(input);
+      }
+      document.body.append(form);
+      form.submit();
+    }, eventPath);
+    await page.waitForURL(`**${eventPath}`);
+    await expect.poll(() => keptUrls(page)).toContain(eventPath);
     const eventPage = await page.goto(eventPath);
     expect(eventPage?.headers()['cache-control']).toBe('private, no-cache');
     expect(eventPage?.headers()['x-offline-cache']).toMatch(/^[\w-]{22}$/);
