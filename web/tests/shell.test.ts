@@ -5,7 +5,14 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appointOrganizer, createAdmin, createEvent, createGrove } from '../../tests/events/helpers.js';
 import { befriend, send, startConversation } from '../../tests/messaging/helpers.js';
-import { expectAccessible, newVisitor, signedInVisitor, useWebStackAndBrowser, type WebStack } from './harness.js';
+import {
+  expectAccessible,
+  newVisitor,
+  saveScreenshot,
+  signedInVisitor,
+  useWebStackAndBrowser,
+  type WebStack,
+} from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
@@ -108,20 +115,35 @@ describe("the shell part's pages in both themes", () => {
     const conversation = await startConversation(stack.api, ben, [ana]);
     await send(stack.api, ben, conversation._id, 'Banners at six?');
     const { context, page } = await signedInVisitor(browser, stack, ana);
-    const paths = ['/app/messages', `/app/messages/${conversation._id}`, '/app/companion', '/app/actions'];
+    // Page and the name of its screenshot (docs/screenshots/, SCREENSHOTS=1; English light ones
+    // come from the pages' own tests).
+    const pages: Array<[path: string, shot: string]> = [
+      ['/app/messages', 'messages-list'],
+      [`/app/messages/${conversation._id}`, 'messages-conversation'],
+      ['/app/companion', 'companion'],
+      ['/app/actions', 'actions'],
+    ];
     // In English, then in German (the language switch's cookie).
     for (const language of ['en', 'de']) {
       if (language === 'de') await context.addCookies([{ name: 'lang', value: 'de', url: stack.webUrl }]);
-      for (const path of paths) {
+      for (const [path, shot] of pages) {
         await page.goto(path);
         expect(await page.locator('html').getAttribute('lang')).toBe(language);
         for (const colorScheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme });
           await expectAccessible(page);
+          if (language !== 'en' || colorScheme !== 'light')
+            await saveScreenshot(page, `${shot}-${language}-${colorScheme}`);
         }
       }
     }
     expect(await page.getByRole('button', { name: 'Dunkel' }).count()).toBe(1);
+    // A phone, dark.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [path, shot] of pages.slice(1, 3)) {
+      await page.goto(path);
+      await saveScreenshot(page, `${shot}-de-dark-390`);
+    }
     await context.close();
   });
 });
@@ -190,10 +212,11 @@ describe('offline pages', () => {
       const form = document.createElement('form');
       form.method = 'post';
       form.action = '/theme';
-      for (const [name, value] of [
+      const fields: Array<[string, string]> = [
         ['theme', 'system'],
         ['back', back],
-      ]) {
+      ];
+      for (const [name, value] of fields) {
         const input = document.createElement('input');
         input.type = 'hidden';
         input.name = name;
