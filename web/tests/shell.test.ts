@@ -108,7 +108,9 @@ describe('themes', () => {
 });
 
 describe("the shell part's pages in both themes", () => {
-  it('messages, a conversation, the companion and the action log are axe clean in light and dark, in two languages', async () => {
+  it('messages, a conversation, the companion and the action log are axe clean in light and dark, in two languages', {
+    timeout: 120_000,
+  }, async () => {
     const ana = await stack.member({ prefix: 'ana' });
     const ben = await stack.member({ prefix: 'ben' });
     await befriend(stack.api, ana, ben);
