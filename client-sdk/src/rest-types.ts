@@ -9587,6 +9587,7 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 scope?: string;
+                tag?: string;
             };
             header?: never;
             path?: never;

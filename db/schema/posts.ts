@@ -106,6 +106,22 @@ export const postSaves = pgTable(
 );
 
 /**
+ * The `#tags` of each post (server/domains/posts/tags.ts: NFC, lower case), written with the post;
+ * the feed's `tag` filter walks (tag, post_id) backwards, newest first, one page at a time.
+ * Existing posts were filled by migration post_tags_backfill. Goes with its post.
+ */
+export const postTags = pgTable(
+  'post_tags',
+  {
+    tag: text().notNull(),
+    postId: uuid()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.tag, t.postId] }), index('post_tags_post_id_idx').on(t.postId)],
+);
+
+/**
  * The friends feed's inbox ("fan-out on write"): one row per (reader, post) for every post by the
  * reader or by someone who was the reader's friend when either the post or the friendship was
  * made. Kept by database triggers on `posts` and `friendships` (migration posts_feed_triggers), so

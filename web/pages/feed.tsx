@@ -13,6 +13,8 @@ import { checkImages, chosenFiles, IMAGE_LIMITS, ImageFormError, uploadImages } 
 import { currentPath, formErrorStatus, isNotFound, Pager, PostList, renderNotFound, textField } from './posts-view.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
+import { fmt, t } from '../server/i18n.js';
+import { normalizeTag } from '../../server/domains/posts/tags.js';
 
 const SCOPE_PATTERN = /^(friends|public|grove:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 const PAGE_SIZE = 20;
@@ -45,11 +47,16 @@ function scopeOf(raw: string | undefined): string {
   return SCOPE_PATTERN.test(scope) ? scope : 'friends';
 }
 
+/** A `tag` query value as the API takes it (`#Vegan` and `vegan` alike), or undefined when it is not a tag. */
+function tagOf(raw: string | undefined): string | undefined {
+  return normalizeTag((raw ?? '').trim().replace(/^#/, '')) ?? undefined;
+}
+
 function scopeLabel(scope: string, groves: GroveChoice[]): string {
-  if (scope === 'friends') return 'Friends';
-  if (scope === 'public') return 'Public';
+  if (scope === 'friends') return t('feed.scope.friends');
+  if (scope === 'public') return t('feed.scope.public');
   const grove = groves.find((g) => `grove:${g._id}` === scope);
-  return grove ? `Grove: ${grove.name}` : 'Grove';
+  return grove ? t('feed.scope.groveNamed', { name: grove.name }) : t('feed.scope.grove');
 }
 
 interface ComposeState {
@@ -61,7 +68,7 @@ interface ComposeState {
 function ScopeSwitcher({ scope, groves }: { scope: string; groves: GroveChoice[] }) {
   const scopes = ['friends', 'public', ...groves.map((g) => `grove:${g._id}`)];
   return (
-    <nav aria-label="Feed scope" class="scopes">
+    <nav aria-label={t('feed.scope.label')} class="scopes">
       <ul class="actions plain scope-list">
         {scopes.map((s) => (
           <li>
@@ -83,19 +90,19 @@ function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveCho
   const audiences = ['friends', 'public', ...groves.map((g) => `grove:${g._id}`)];
   return (
     <section aria-labelledby="compose-heading">
-      <h2 id="compose-heading">Write a post</h2>
+      <h2 id="compose-heading">{t('feed.compose.heading')}</h2>
       <form method="post" action={urls.feed()} class="stack" enctype="multipart/form-data">
         <FormError message={state.error} />
         <input type="hidden" name="scope" value={scope} />
         <div>
-          <label for="post-body">Post</label>
+          <label for="post-body">{t('feed.compose.body')}</label>
           <textarea id="post-body" name="body" required maxlength={5000}>
             {state.body}
           </textarea>
         </div>
         <div>
           <label for="post-audience">
-            Who can see it <span class="hint">(a grove post is seen by that grove's members)</span>
+            {t('feed.compose.audience')} <span class="hint">{t('feed.compose.audienceHint')}</span>
           </label>
           <select id="post-audience" name="audience">
             {audiences.map((audience) => (
@@ -107,11 +114,8 @@ function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveCho
         </div>
         <div>
           <label for="post-images">
-            Images{' '}
-            <span class="hint">
-              (optional; up to {IMAGE_LIMITS.perPost}, JPEG, PNG, WebP or HEIC, 10 MB each; location and camera details
-              are removed)
-            </span>
+            {t('feed.compose.images')}{' '}
+            <span class="hint">{t('feed.compose.imagesHint', { count: IMAGE_LIMITS.perPost })}</span>
           </label>
           <input
             id="post-images"
@@ -122,10 +126,43 @@ function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveCho
           />
         </div>
         <div>
-          <button type="submit">Publish</button>
+          <button type="submit">{t('feed.compose.publish')}</button>
         </div>
       </form>
     </section>
+  );
+}
+
+/** What to do next when a list of the feed is empty: groves and friends for an empty friends feed. */
+function EmptyFeed({ scope, tag }: { scope: string; tag?: string }) {
+  if (tag)
+    return (
+      <p class="muted">
+        {t('feed.empty.tag', { tag })}{' '}
+        <a href={`${urls.feed()}?scope=${encodeURIComponent(scope)}`}>{t('feed.empty.seeAll')}</a>
+      </p>
+    );
+  if (scope === 'public') return <p class="muted">{t('feed.empty.public')}</p>;
+  if (scope !== 'friends') return <p class="muted">{t('feed.empty.grove')}</p>;
+  return (
+    <div class="card empty-state">
+      <p>{t('feed.empty.friends')}</p>
+      <ul>
+        <li>
+          {fmt().rich('feed.empty.groves', { link: (chunks: unknown[]) => <a href={urls.groves()}>{chunks}</a> })}
+        </li>
+        <li>
+          {fmt().rich('feed.empty.invite', {
+            link: (chunks: unknown[]) => <a href={`${urls.friends()}#invite-heading`}>{chunks}</a>,
+          })}
+        </li>
+        <li>
+          {fmt().rich('feed.empty.readPublic', {
+            link: (chunks: unknown[]) => <a href={`${urls.feed()}?scope=public`}>{chunks}</a>,
+          })}
+        </li>
+      </ul>
+    </div>
   );
 }
 
@@ -135,11 +172,12 @@ async function renderFeed(
   scope: string,
   cursor: string | undefined,
   compose?: ComposeState,
+  tag?: string,
 ): Promise<Response> {
   const [me, groves] = await Promise.all([currentMember(c), memberGroves(c)]);
   let page: Awaited<ReturnType<ReturnType<typeof api>['feed']['list']['query']>>;
   try {
-    page = await api(c).feed.list.query({ scope: scope, cursor, limit: PAGE_SIZE });
+    page = await api(c).feed.list.query({ scope: scope, tag, cursor, limit: PAGE_SIZE });
   } catch (error) {
     if (isNotFound(error)) return renderNotFound(c);
     if (isApiError(error, 'invalid_cursor'))
@@ -149,29 +187,35 @@ async function renderFeed(
   const back = compose ? `${urls.feed()}?scope=${encodeURIComponent(scope)}` : currentPath(c);
   return renderPage(
     c,
-    { title: 'Feed' },
+    { title: t('feed.title') },
     <>
       <ScopeSwitcher scope={scope} groves={groves} />
       <ComposeForm scope={scope} groves={groves} state={compose ?? { body: '', audience: scope }} />
       <section aria-labelledby="posts-heading">
-        <h2 id="posts-heading">{scopeLabel(scope, groves)} posts</h2>
-        <PostList
-          posts={page.items}
-          back={back}
-          me={me}
-          empty={scope === 'friends' ? 'No posts from you or your friends yet.' : 'No posts here yet.'}
-        />
+        <h2 id="posts-heading">
+          {tag
+            ? t('feed.postsHeadingTagged', { scope: scopeLabel(scope, groves), tag })
+            : t('feed.postsHeading', { scope: scopeLabel(scope, groves) })}
+        </h2>
+        {tag && page.items.length > 0 ? (
+          <p>
+            <a href={`${urls.feed()}?scope=${encodeURIComponent(scope)}`}>
+              {t('feed.seeAllScope', { scope: scopeLabel(scope, groves) })}
+            </a>
+          </p>
+        ) : null}
+        <PostList posts={page.items} back={back} me={me} empty={<EmptyFeed scope={scope} tag={tag} />} />
         <Pager
           basePath={urls.feed()}
-          params={{ scope: scope }}
+          params={tag ? { scope, tag } : { scope }}
           cursor={cursor}
           nextCursor={page.nextCursor}
-          label="Feed"
+          label={t('feed.title')}
         />
       </section>
       <p>
-        <a href={urls.saved()}>Saved posts</a> · <a href={urls.friends()}>Friends</a> ·{' '}
-        <a href={urls.reports()}>My reports</a>
+        <a href={urls.saved()}>{t('feed.links.saved')}</a> · <a href={urls.friends()}>{t('feed.links.friends')}</a> ·{' '}
+        <a href={urls.reports()}>{t('feed.links.reports')}</a>
       </p>
     </>,
   );
@@ -183,7 +227,14 @@ function audienceToInput(audience: string): { visibility: 'public' | 'friends' |
   return match ? { visibility: 'grove', groveId: match[1] } : null;
 }
 
-export const feedPage: Page = (c) => renderFeed(c, scopeOf(c.req.query('scope')), c.req.query('cursor') || undefined);
+export const feedPage: Page = (c) =>
+  renderFeed(
+    c,
+    scopeOf(c.req.query('scope')),
+    c.req.query('cursor') || undefined,
+    undefined,
+    tagOf(c.req.query('tag')),
+  );
 
 export const createPost: Page = async (c) => {
   const form = await c.req.parseBody({ all: true });
@@ -193,7 +244,7 @@ export const createPost: Page = async (c) => {
   const target = audienceToInput(audience);
   if (!target) {
     c.status(400);
-    return renderFeed(c, scope, undefined, { body, audience, error: 'Choose who can see the post.' });
+    return renderFeed(c, scope, undefined, { body, audience, error: t('feed.compose.chooseAudience') });
   }
   // The browser does not send files back: after a refusal the member chooses them again.
   const images = chosenFiles(form, 'images');
@@ -214,7 +265,7 @@ export const createPost: Page = async (c) => {
     );
     return renderFeed(c, scope, undefined, { body, audience, error: message });
   }
-  return redirectWithNotice(c, `${urls.feed()}?scope=${encodeURIComponent(audience)}`, 'Your post is published.');
+  return redirectWithNotice(c, `${urls.feed()}?scope=${encodeURIComponent(audience)}`, t('feed.published'));
 };
 
 export const savedPostsPage: Page = async (c) => {
@@ -229,11 +280,11 @@ export const savedPostsPage: Page = async (c) => {
   }
   return renderPage(
     c,
-    { title: 'Saved posts' },
+    { title: t('feed.saved.title') },
     <>
-      <p class="muted">Only you can see what you saved.</p>
-      <PostList posts={page.items} back={currentPath(c)} me={me} empty="You have not saved any post yet." />
-      <Pager basePath={urls.saved()} cursor={cursor} nextCursor={page.nextCursor} label="Saved posts" />
+      <p class="muted">{t('feed.saved.private')}</p>
+      <PostList posts={page.items} back={currentPath(c)} me={me} empty={t('feed.saved.empty')} />
+      <Pager basePath={urls.saved()} cursor={cursor} nextCursor={page.nextCursor} label={t('feed.saved.title')} />
     </>,
   );
 };
@@ -255,9 +306,14 @@ export const profilePage: Page = async (c) => {
     c,
     { title: `@${handle}` },
     <>
-      <h2>Public posts</h2>
-      <PostList posts={page.items} back={currentPath(c)} me={me} empty={`@${handle} has no public posts.`} />
-      <Pager basePath={urls.profile(handle)} cursor={cursor} nextCursor={page.nextCursor} label="Posts" />
+      <h2>{t('feed.profile.heading')}</h2>
+      <PostList posts={page.items} back={currentPath(c)} me={me} empty={t('feed.profile.empty', { handle })} />
+      <Pager
+        basePath={urls.profile(handle)}
+        cursor={cursor}
+        nextCursor={page.nextCursor}
+        label={t('feed.profile.heading')}
+      />
     </>,
   );
 };

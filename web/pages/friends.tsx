@@ -7,9 +7,12 @@ import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
-import { DateTime, formErrorStatus, Pager, renderNotFound, textField } from './posts-view.js';
+import { formErrorStatus, Pager, renderNotFound, textField } from './posts-view.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
+import { fmt, t } from '../server/i18n.js';
+import { confirmFirst } from './confirm.js';
+import { formFields } from '../server/session-route.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -35,23 +38,37 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
   }
   return renderPage(
     c,
-    { title: 'Friends' },
+    { title: t('friends.title') },
     <>
       <section aria-labelledby="friends-heading">
-        <h2 id="friends-heading">Your friends</h2>
+        <h2 id="friends-heading">{t('friends.list.heading')}</h2>
         {friends.items.length === 0 ? (
-          <p class="muted">No friends yet. Share an invite code, or accept one below.</p>
+          <div class="card empty-state">
+            <p>{t('friends.empty.intro')}</p>
+            <ul>
+              <li>
+                {fmt().rich('friends.empty.invite', {
+                  link: (chunks: unknown[]) => <a href="#invite-heading">{chunks}</a>,
+                })}
+              </li>
+              <li>
+                {fmt().rich('friends.empty.accept', {
+                  link: (chunks: unknown[]) => <a href="#accept-heading">{chunks}</a>,
+                })}
+              </li>
+            </ul>
+          </div>
         ) : (
           <ul class="plain">
             {friends.items.map((friend) => (
               <li class="card actions">
                 <a href={urls.profile(friend.user.handle)}>@{friend.user.handle}</a>
-                <span class="muted">
-                  friends since <DateTime value={friend.since} />
-                </span>
+                <span class="muted">{t('friends.list.since', { date: fmt().formatDate(friend.since) })}</span>
                 <form method="post" action={urls.friendRemove(friend.user._id)} class="inline">
+                  <input type="hidden" name="handle" value={friend.user.handle} />
                   <button type="submit" class="secondary">
-                    Remove<span class="visually-hidden"> @{friend.user.handle} from your friends</span>
+                    {t('friends.list.remove')}
+                    <span class="visually-hidden"> {t('friends.list.removeWho', { handle: friend.user.handle })}</span>
                   </button>
                 </form>
               </li>
@@ -62,44 +79,48 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
       </section>
 
       <section aria-labelledby="invite-heading">
-        <h2 id="invite-heading">Invite a friend</h2>
-        <p>
-          An invite code makes whoever enters it first your friend. Share it only with the person you mean, in person or
-          through a channel you trust.
-        </p>
+        <h2 id="invite-heading">{t('friends.invite.heading')}</h2>
+        <p>{t('friends.invite.intro')}</p>
         {state.newInvite ? (
           <div class="card invite-code" role="status">
             <p>
-              Your invite code: <strong class="code">{state.newInvite.code}</strong>
+              {t('friends.invite.yourCode')} <strong class="code">{state.newInvite.code}</strong>
             </p>
             <p class="muted">
-              It is shown only now. It expires <DateTime value={state.newInvite.expiresAt} /> and works once.
+              {t('friends.invite.shownOnce', { expires: fmt().formatDateTime(state.newInvite.expiresAt) })}
             </p>
           </div>
         ) : null}
         <form method="post" action={urls.friendInvites()} class="stack">
           <FormError message={state.inviteError} />
           <div>
-            <label for="invite-days">Valid for (days, 1–30)</label>
+            <label for="invite-days">{t('friends.invite.days')}</label>
             <input id="invite-days" name="expiresInDays" type="number" min={1} max={30} value="7" required />
           </div>
           <div>
-            <button type="submit">Create an invite code</button>
+            <button type="submit">{t('friends.invite.create')}</button>
           </div>
         </form>
-        <h3>Open invite codes</h3>
+        <h3>{t('friends.invite.open')}</h3>
         {invites.items.length === 0 ? (
-          <p class="muted">No open invite codes.</p>
+          <p class="muted">{t('friends.invite.noneOpen')}</p>
         ) : (
           <ul class="plain">
             {invites.items.map((invite) => (
               <li class="card actions">
                 <span>
-                  Created <DateTime value={invite.createdAt} />, expires <DateTime value={invite.expiresAt} />
+                  {t('friends.invite.createdExpires', {
+                    created: fmt().formatDateTime(invite.createdAt),
+                    expires: fmt().formatDateTime(invite.expiresAt),
+                  })}
                 </span>
                 <form method="post" action={urls.friendInviteRevoke(invite._id)} class="inline">
                   <button type="submit" class="secondary">
-                    Revoke<span class="visually-hidden"> the code created {invite.createdAt}</span>
+                    {t('friends.invite.revoke')}
+                    <span class="visually-hidden">
+                      {' '}
+                      {t('friends.invite.revokeWhich', { created: fmt().formatDateTime(invite.createdAt) })}
+                    </span>
                   </button>
                 </form>
               </li>
@@ -109,11 +130,11 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
       </section>
 
       <section aria-labelledby="accept-heading">
-        <h2 id="accept-heading">Accept an invite code</h2>
+        <h2 id="accept-heading">{t('friends.accept.heading')}</h2>
         <form method="post" action={urls.friendAccept()} class="stack">
           <FormError message={state.accept?.error} />
           <div>
-            <label for="accept-code">Invite code</label>
+            <label for="accept-code">{t('friends.accept.code')}</label>
             <input
               id="accept-code"
               name="code"
@@ -124,7 +145,7 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
             />
           </div>
           <div>
-            <button type="submit">Accept</button>
+            <button type="submit">{t('friends.accept.submit')}</button>
           </div>
         </form>
       </section>
@@ -151,13 +172,11 @@ export const acceptFriendInvite: Page = async (c) => {
   const code = textField(await c.req.parseBody(), 'code').trim();
   try {
     const friend = await api(c).friends.acceptInvite.mutate({ code });
-    return redirectWithNotice(c, urls.friends(), `You and @${friend.user.handle} are now friends.`);
+    return redirectWithNotice(c, urls.friends(), t('friends.accept.done', { handle: friend.user.handle }));
   } catch (error) {
     if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
     c.status(formErrorStatus(error));
-    const message = isApiError(error, 'not_found')
-      ? 'This code does not work: it may be mistyped, used, revoked or expired.'
-      : apiErrorMessage(error);
+    const message = isApiError(error, 'not_found') ? t('friends.accept.notWorking') : apiErrorMessage(error);
     return renderFriends(c, { accept: { code, error: message } });
   }
 };
@@ -166,12 +185,30 @@ export const revokeFriendInvite: Page = async (c) => {
   const inviteId = pathParam(c, 'inviteId');
   if (!UUID.test(inviteId)) return renderNotFound(c);
   await api(c).friends.revokeInvite.mutate({ inviteId });
-  return redirectWithNotice(c, urls.friends(), 'The invite code is revoked.');
+  return redirectWithNotice(c, urls.friends(), t('friends.invite.revoked'));
 };
 
+/**
+ * Asks first (web/pages/confirm.tsx), then ends the friendship. The handle in the question comes
+ * from the form (it only words the question: a forged one fools nobody but the sender).
+ */
 export const removeFriend: Page = async (c) => {
   const userId = pathParam(c, 'userId');
   if (!UUID.test(userId)) return renderNotFound(c);
-  await api(c).friends.remove.mutate({ userId });
-  return redirectWithNotice(c, urls.friends(), 'Removed from your friends.');
+  const fields = await formFields(c);
+  // The handle only words the question; without a valid one the sentence says "this friend".
+  const handle = /^[A-Za-z0-9_]{3,30}$/.test(fields.handle ?? '') ? (fields.handle as string) : '';
+  const request = {
+    question: handle ? t('friends.remove.question', { handle }) : t('friends.remove.questionUnnamed'),
+    details: <p>{t('friends.remove.details')}</p>,
+    action: urls.friendRemove(userId),
+    fields,
+    confirmLabel: t('friends.remove.confirm'),
+    cancelLabel: t('common.actions.cancel'),
+    cancelHref: urls.friends(),
+  };
+  return confirmFirst(c, request, async () => {
+    await api(c).friends.remove.mutate({ userId });
+    return redirectWithNotice(c, urls.friends(), t('friends.remove.done'));
+  });
 };

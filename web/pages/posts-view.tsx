@@ -2,22 +2,26 @@
 // its reaction, save and report controls, paging links, dates, and the "not found" page. Every
 // control is a plain form posting to a web route under /app/posts/:id/… (see posts.tsx).
 import type { Context } from 'hono';
+import type { Child } from 'hono/jsx';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { isApiError } from '../../client-sdk/src/index.js';
 import type { WebEnv } from '../server/env.js';
 import { renderPage } from '../server/layout.js';
 import { safeNextPath } from '../server/next-path.js';
 import { APP_AREA, urls } from '../urls.js';
+import { LinkedText } from './post-text.js';
+import { Picture, type PictureImage } from './picture.js';
+import { fmt, t } from '../server/i18n.js';
 
 export type Post = RouterOutputs['posts']['get'];
 export type ReactionKind = keyof Post['reactions'];
 
-/** The API's fixed set of reaction kinds, in display order, with their labels. */
+/** The API's fixed set of reaction kinds, in display order, with their labels' catalog keys. */
 export const reactionLabels: Record<ReactionKind, string> = {
-  heart: 'Heart',
-  support: 'Support',
-  celebrate: 'Celebrate',
-  sad: 'Sad',
+  heart: 'posts.reactions.heart',
+  support: 'posts.reactions.support',
+  celebrate: 'posts.reactions.celebrate',
+  sad: 'posts.reactions.sad',
 };
 export const reactionKinds = Object.keys(reactionLabels) as ReactionKind[];
 
@@ -26,15 +30,15 @@ export function isReactionKind(value: unknown): value is ReactionKind {
 }
 
 const visibilityLabels: Record<Post['visibility'], string> = {
-  public: 'Public',
-  friends: 'Friends',
-  grove: 'Grove',
+  public: 'posts.visibility.public',
+  friends: 'posts.visibility.friends',
+  grove: 'posts.visibility.grove',
 };
 
-/** A UTC date a person can read, inside <time> with the exact instant for machines. */
+/** A date in the viewer's language and time zone, inside <time> with the exact instant for machines. */
 export function DateTime({ value }: { value: string }) {
   const date = new Date(value);
-  const readable = Number.isNaN(date.getTime()) ? value : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const readable = Number.isNaN(date.getTime()) ? value : fmt().formatDateTime(date);
   return <time datetime={value}>{readable}</time>;
 }
 
@@ -66,7 +70,7 @@ export function formErrorStatus(error: unknown): 400 | 403 | 404 | 409 | 413 | 4
 /** A page that says only "not found" (a post the member may not see looks exactly like a missing one). */
 export function renderNotFound(c: Context<WebEnv>): Promise<Response> {
   c.status(404);
-  return renderPage(c, { title: 'Not found' }, <p>Not found.</p>);
+  return renderPage(c, { title: t('posts.notFound.title') }, <p>{t('posts.notFound.body')}</p>);
 }
 
 /** "Newer"/"older" links for cursor paging: the cursor only goes forward, so "back" means the first page. */
@@ -91,9 +95,9 @@ export function Pager({
     return text ? `${basePath}?${text}` : basePath;
   };
   return (
-    <nav aria-label={`${label} pages`} class="actions pager">
-      {cursor ? <a href={href()}>First page</a> : null}
-      {nextCursor ? <a href={href(nextCursor)}>Older</a> : null}
+    <nav aria-label={t('posts.pager.label', { label })} class="actions pager">
+      {cursor ? <a href={href()}>{t('posts.pager.first')}</a> : null}
+      {nextCursor ? <a href={href(nextCursor)}>{t('posts.pager.older')}</a> : null}
     </nav>
   );
 }
@@ -113,11 +117,34 @@ function ReactionForm({ post, back }: { post: Post; back: string }) {
             aria-pressed={mine ? 'true' : 'false'}
             class={mine ? undefined : 'secondary'}
           >
-            {reactionLabels[kind]} <span class="count">{post.reactions[kind]}</span>
+            {t(reactionLabels[kind])} <span class="count">{fmt().formatNumber(post.reactions[kind])}</span>
           </button>
         );
       })}
     </form>
+  );
+}
+
+/**
+ * The post's images, inline from the web's own origin (web/pages/picture.tsx relays them with the
+ * viewer's session): the API's image objects when it gives them (sizes, variants for srcset, the
+ * uploader's alt text), else its URLs.
+ */
+function PostImages({ post }: { post: Post }) {
+  const withDetails = (post as { images?: PictureImage[] }).images;
+  const images: Array<PictureImage | string> = withDetails?.length ? withDetails : post.imageUrls;
+  if (images.length === 0) return null;
+  return (
+    <ul class="plain pictures post-images">
+      {images.map((image, index) => (
+        <li>
+          <Picture
+            image={image}
+            alt={t('posts.card.imageAlt', { number: index + 1, count: images.length, handle: post.author.handle })}
+          />
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -143,47 +170,40 @@ export function PostCard({
       <p class="post-meta" id={`post-${post._id}-by`}>
         <a href={urls.profile(post.author.handle)}>@{post.author.handle}</a>{' '}
         <span class="muted">
-          · {visibilityLabels[post.visibility]} · <DateTime value={post.createdAt} />
+          · {t(visibilityLabels[post.visibility])} · <DateTime value={post.createdAt} />
         </span>
-        {post.hidden ? <strong class="badge danger">Hidden by moderation</strong> : null}
+        {post.hidden ? <strong class="badge danger">{t('posts.hidden')}</strong> : null}
       </p>
-      <p class="post-body">{post.body}</p>
-      {post.imageUrls.length > 0 ? (
-        // Links, not <img>: the images live on the API's origin, which the page's policy does not load from.
-        <ul class="actions plain post-images">
-          {post.imageUrls.map((url, index) => (
-            <li>
-              <a href={url} rel="noreferrer">
-                Image {index + 1}
-                <span class="visually-hidden"> of the post by @{post.author.handle}</span>
-              </a>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <p class="post-body">
+        <LinkedText text={post.body} />
+      </p>
+      <PostImages post={post} />
       <ReactionForm post={post} back={back} />
       <div class="actions">
         {standalone ? null : (
           <a href={postPath}>
-            {post.commentCount === 1 ? '1 comment' : `${post.commentCount} comments`}
-            <span class="visually-hidden"> on the post by @{post.author.handle}</span>
+            {t('posts.card.comments', { count: post.commentCount })}
+            <span class="visually-hidden"> {t('posts.card.onPostBy', { handle: post.author.handle })}</span>
           </a>
         )}
         <form method="post" action={`${postPath}/${post.saved ? 'unsave' : 'save'}`} class="inline">
           <input type="hidden" name="back" value={back} />
           <button type="submit" class="secondary">
-            {post.saved ? 'Unsave' : 'Save'}
+            {post.saved ? t('posts.card.unsave') : t('posts.card.save')}
           </button>
         </form>
         {mine ? null : (
           <a href={`${urls.reportNew()}?type=post&id=${post._id}&back=${encodeURIComponent(back)}`}>
-            Report<span class="visually-hidden"> the post by @{post.author.handle}</span>
+            {t('posts.card.report')}
+            <span class="visually-hidden"> {t('posts.card.thePostBy', { handle: post.author.handle })}</span>
           </a>
         )}
         {mine || me?.role === 'admin' ? (
-          <form method="post" action={`${postPath}/delete`} class="inline">
+          <form method="post" action={urls.postDelete(post._id)} class="inline">
+            <input type="hidden" name="back" value={back} />
             <button type="submit" class="danger">
-              Delete<span class="visually-hidden"> the post by @{post.author.handle}</span>
+              {t('posts.card.delete')}
+              <span class="visually-hidden"> {t('posts.card.thePostBy', { handle: post.author.handle })}</span>
             </button>
           </form>
         ) : null}
@@ -192,7 +212,7 @@ export function PostCard({
   );
 }
 
-/** A list of posts, or a sentence when there is none. */
+/** A list of posts, or what to do when there is none (a sentence, or a paragraph with links). */
 export function PostList({
   posts,
   back,
@@ -202,9 +222,9 @@ export function PostList({
   posts: Post[];
   back: string;
   me: { _id: string; role: string } | null;
-  empty: string;
+  empty: Child;
 }) {
-  if (posts.length === 0) return <p class="muted">{empty}</p>;
+  if (posts.length === 0) return typeof empty === 'string' ? <p class="muted">{empty}</p> : <>{empty}</>;
   return (
     <div class="posts">
       {posts.map((post) => (

@@ -11,6 +11,7 @@ import { jpegWithGps } from '../../tests/uploads/image-fixtures.js';
 import type { TestMember } from '../../tests/setup/harness.js';
 import { FORM_BODY_BYTES } from '../server/body-limit.js';
 import { IMAGE_LIMITS } from '../server/image-upload.js';
+import { relayedImageUrl } from '../pages/picture.js';
 import { expectNoToken, type FormFile, postFormWithFiles, startWebStack, type WebStack } from './harness.js';
 
 let stack: WebStack;
@@ -184,7 +185,9 @@ describe('images on the post form', () => {
     expect(post!.imageUrls).toHaveLength(2);
     const page = await web(alice, created.location!);
     for (const url of post!.imageUrls) {
-      expect(page.html).toContain(`href="${url}"`);
+      // Inline from the web's origin (the relay), never the API's address.
+      expect(page.html).toContain(`src="${relayedImageUrl(url)}"`);
+      expect(page.html).not.toContain(url);
       const image = await fetch(url);
       expect(image.status).toBe(200);
       const bytes = Buffer.from(await image.arrayBuffer());
@@ -300,13 +303,40 @@ describe('posts, handles and friends', () => {
 
   it("deletes a post for its author only; a friend's delete is refused with a notice", async () => {
     const post = await stack.api.trpc(alice.token).posts.create.mutate({ body: 'Delete me.', visibility: 'friends' });
-    const refused = await web(bob, `/app/posts/${post._id}/delete`, { form: {} });
+    const refused = await web(bob, `/app/posts/${post._id}/delete`, { form: { confirm: '1' } });
     expect(refused.status).toBe(303);
     expect(refused.location).toBe(`/app/posts/${post._id}`);
     expect((await stack.api.trpc(alice.token).posts.get.query({ id: post._id }))._id).toBe(post._id);
-    const deleted = await web(alice, `/app/posts/${post._id}/delete`, { form: {} });
+    // The first submit asks (a page quoting the post), and deletes nothing.
+    const asked = await web(alice, `/app/posts/${post._id}/delete`, { form: { back: '/app/saved' } });
+    expect(asked.status).toBe(200);
+    expect(asked.html).toContain('Delete this post?');
+    expect(asked.html).toContain('Delete me.');
+    expect(asked.html).toContain('name="confirm" value="1"');
+    expect(asked.html).toContain(`href="/app/saved#post-${post._id}"`);
+    expect((await stack.api.trpc(alice.token).posts.get.query({ id: post._id }))._id).toBe(post._id);
+    // A post the member cannot see: the 404 page, even on the asking step.
+    expect((await web(carol, `/app/posts/${post._id}/delete`, { form: {} })).status).toBe(404);
+    const deleted = await web(alice, `/app/posts/${post._id}/delete`, {
+      form: { confirm: '1', back: `/app/posts/${post._id}` },
+    });
     expect(deleted.location).toBe('/app/feed');
     expect((await web(alice, `/app/posts/${post._id}`)).status).toBe(404);
+  });
+
+  it('asks before deleting a comment', async () => {
+    const post = await stack.api
+      .trpc(alice.token)
+      .posts.create.mutate({ body: 'Comment here.', visibility: 'friends' });
+    const comment = await stack.api.trpc(bob.token).posts.createComment.mutate({ id: post._id, body: 'Gone soon.' });
+    const path = `/app/posts/${post._id}/comments/${comment._id}/delete`;
+    const asked = await web(bob, path, { form: {} });
+    expect(asked.status).toBe(200);
+    expect(asked.html).toContain('Delete this comment?');
+    expect((await stack.api.trpc(bob.token).posts.listComments.query({ id: post._id })).items).toHaveLength(1);
+    const deleted = await web(bob, path, { form: { confirm: '1' } });
+    expect(deleted.location).toBe(`/app/posts/${post._id}#comments`);
+    expect((await stack.api.trpc(bob.token).posts.listComments.query({ id: post._id })).items).toHaveLength(0);
   });
 
   it('removing a friend hides their friends-only posts from the next page on', async () => {
@@ -317,7 +347,11 @@ describe('posts, handles and friends', () => {
       .trpc(dave.token)
       .posts.create.mutate({ body: 'Plan from dave, friends only.', visibility: 'friends' });
     expect((await web(erin, '/app/feed')).html).toContain('Plan from dave, friends only.');
-    const removed = await web(erin, `/app/friends/${friend.user._id}/remove`, { form: {} });
+    const asked = await web(erin, `/app/friends/${friend.user._id}/remove`, { form: { handle: dave.handle } });
+    expect(asked.status).toBe(200);
+    expect(asked.html).toContain(`Remove @${dave.handle} from your friends?`);
+    expect((await web(erin, '/app/feed')).html).toContain('Plan from dave, friends only.');
+    const removed = await web(erin, `/app/friends/${friend.user._id}/remove`, { form: { confirm: '1' } });
     expect(removed.status).toBe(303);
     const after = await web(erin, '/app/feed');
     expect(after.html).not.toContain('Plan from dave, friends only.');

@@ -176,7 +176,7 @@ describe('feed, friends and reports in the browser', () => {
     // The post page: comment, a second comment deleted again.
     await open(b, '/app/feed');
     const card = b.page.locator('article.post', { hasText: secret });
-    await card.getByRole('link', { name: /0 comments/ }).click();
+    await card.getByRole('link', { name: /^No comments/ }).click();
     postPath = new URL(b.page.url()).pathname;
     expect(postPath).toMatch(/^\/app\/posts\/[0-9a-f-]{36}$/);
     await b.page.getByLabel('Comment', { exact: true }).fill('Count me in!');
@@ -188,6 +188,10 @@ describe('feed, friends and reports in the browser', () => {
       .locator('li.comment', { hasText: 'Oops, wrong post.' })
       .getByRole('button', { name: /^Delete comment/ })
       .click();
+    // Asked first: nothing is deleted until the confirming button.
+    expect(await b.page.getByRole('heading', { level: 1 }).textContent()).toBe('Delete this comment?');
+    await expectAccessible(b.page);
+    await b.page.getByRole('button', { name: 'Delete the comment' }).click();
     expect(await notice(b.page)).toContain('deleted');
     expect(await b.page.getByText('Oops, wrong post.').count()).toBe(0);
     expect(await b.page.getByRole('heading', { name: /Comments/ }).textContent()).toContain('(1)');
@@ -272,7 +276,7 @@ describe('feed, friends and reports in the browser', () => {
 });
 
 describe('a post with a photo, from the browser', () => {
-  it('attaches the chosen file: the post links the clean image, without its GPS data', {
+  it('attaches the chosen file: the post shows the clean image inline from the web origin, without its GPS data', {
     timeout: STEP_TIMEOUT,
   }, async () => {
     const v = await visitor(await stack.member({ prefix: 'photo' }));
@@ -286,11 +290,26 @@ describe('a post with a photo, from the browser', () => {
     await v.page.getByRole('button', { name: 'Publish' }).click();
     expect(await notice(v.page)).toContain('published');
     const card = v.page.locator('article.post', { hasText: text });
-    const link = card.getByRole('link', { name: 'Image 1' });
-    expect(await link.count()).toBe(1);
-    const image = await fetch((await link.getAttribute('href'))!);
-    expect(image.status).toBe(200);
-    const bytes = Buffer.from(await image.arrayBuffer());
+    // Inline, from the web's own origin (the relay), lazily, with a text alternative.
+    const img = card.locator('img.picture');
+    expect(await img.count()).toBe(1);
+    const src = (await img.getAttribute('src'))!;
+    expect(src).toMatch(/^\/img\//);
+    expect(await img.getAttribute('loading')).toBe('lazy');
+    expect(await img.getAttribute('alt')).toContain(`@${v.member.handle}`);
+    // Once the API describes a post's images (sizes and resized variants: the `images` field),
+    // the <img> has srcset, width and height; until then it has the one URL.
+    const [posted] = (await stack.api.trpc(v.member.token).handles.listPosts.query({ handle: v.member.handle })).items;
+    const described = (posted as { images?: Array<{ variants: unknown[] }> }).images;
+    if (described?.[0]?.variants.length) {
+      expect(await img.getAttribute('srcset')).toMatch(/^\/img\/\S+ \d+w, /);
+      expect(Number(await img.getAttribute('width'))).toBeGreaterThan(0);
+      expect(Number(await img.getAttribute('height'))).toBeGreaterThan(0);
+    }
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    const image = await v.context.request.get(src);
+    expect(image.status()).toBe(200);
+    const bytes = Buffer.from(await image.body());
     expect((await sharp(bytes).metadata()).exif).toBeUndefined();
     expect(bytes.toString('latin1')).not.toContain('SN-CAMERA');
     expectNoToken(await v.page.content(), v.token, '/app/feed');

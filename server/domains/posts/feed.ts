@@ -35,7 +35,17 @@ function before(column: SQL, cursor: string | undefined): SQL {
   return cursor === undefined ? sql`` : sql`and ${column} < ${decodeCursor(cursor)}`;
 }
 
-export async function feed(ctx: MemberServiceContext, input: PageInput & { scope: string }): Promise<PostPage> {
+/** `and the post carries the tag`, or nothing without a tag filter (post_tags' primary key). */
+function taggedWith(tag: string | undefined): SQL {
+  return tag === undefined
+    ? sql``
+    : sql`and exists (select 1 from post_tags pt where pt.tag = ${tag} and pt.post_id = p.id)`;
+}
+
+export async function feed(
+  ctx: MemberServiceContext,
+  input: PageInput & { scope: string; tag?: string },
+): Promise<PostPage> {
   const viewer = memberViewer(ctx.user);
   if (input.scope === 'public') return publicFeed(ctx, viewer, input);
   if (input.scope.startsWith('grove:')) return groveFeed(ctx, viewer, input.scope.slice(6).toLowerCase(), input);
@@ -48,16 +58,23 @@ export async function feed(ctx: MemberServiceContext, input: PageInput & { scope
  * backwards on its primary key; each candidate is re-checked here, so a friendship that ended or
  * a grove the caller left hides the post on the very next request.
  */
-async function friendsFeed(ctx: ServiceContext, viewer: PostViewer, input: PageInput): Promise<PostPage> {
+async function friendsFeed(
+  ctx: ServiceContext,
+  viewer: PostViewer,
+  input: PageInput & { tag?: string },
+): Promise<PostPage> {
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-  const statement = preparedFriendsFeed(ctx.database.db, { cursor: after !== undefined, admin: viewer.isSiteAdmin });
-  const rows = await statement.execute(friendsFeedValues(viewer, after, input.limit));
+  const shape = { cursor: after !== undefined, admin: viewer.isSiteAdmin, tag: input.tag !== undefined };
+  const statement = preparedFriendsFeed(ctx.database.db, shape);
+  const rows = await statement.execute({ ...friendsFeedValues(viewer, after, input.limit), tag: input.tag });
   return page(rows, input.limit, ctx.config);
 }
 
 export interface FriendsFeedShape {
   cursor: boolean;
   admin: boolean;
+  /** With the `tag` placeholder: only posts that carry that tag. */
+  tag?: boolean;
 }
 
 /**
@@ -74,6 +91,7 @@ export function friendsFeedStatement(shape: FriendsFeedShape): SQL {
     from feed_entries fe join posts p on p.id = fe.post_id join users u on u.id = p.author_id
     where fe.owner_id = ${me} ${shape.cursor ? sql`and fe.post_id < ${sql.placeholder('before')}` : sql``}
       and p.hidden_at is null and ${postByFriendOrSelfVisibleTo(viewer)}
+      ${shape.tag ? sql`and exists (select 1 from post_tags pt where pt.tag = ${sql.placeholder('tag')} and pt.post_id = p.id)` : sql``}
     order by fe.post_id desc limit ${sql.placeholder('pageSize')}`;
 }
 
@@ -90,7 +108,7 @@ function preparedFriendsFeed(db: Db, shape: FriendsFeedShape): RowsStatement {
     cache = new Map();
     preparedByDb.set(db, cache);
   }
-  const name = `posts_friends_feed_${+shape.cursor}${+shape.admin}`;
+  const name = `posts_friends_feed_${+shape.cursor}${+shape.admin}${+(shape.tag ?? false)}`;
   let statement = cache.get(name);
   if (!statement) {
     statement = preparedObjectRows<PostRow>(db, sqlToQuery(friendsFeedStatement(shape)), name);
@@ -99,7 +117,12 @@ function preparedFriendsFeed(db: Db, shape: FriendsFeedShape): RowsStatement {
   return statement;
 }
 
-async function publicFeed(ctx: ServiceContext, viewer: PostViewer, input: PageInput): Promise<PostPage> {
+async function publicFeed(
+  ctx: ServiceContext,
+  viewer: PostViewer,
+  input: PageInput & { tag?: string },
+): Promise<PostPage> {
+  if (input.tag !== undefined) return publicTagFeed(ctx, viewer, { ...input, tag: input.tag });
   const rows = await selectPosts(
     ctx.database,
     viewer,
@@ -111,12 +134,32 @@ async function publicFeed(ctx: ServiceContext, viewer: PostViewer, input: PageIn
   return page(rows, input.limit, ctx.config);
 }
 
+/**
+ * Public posts with one tag: a backward walk of post_tags' primary key (tag, post_id), so a page
+ * costs the same for a tag on three posts and one on a million.
+ */
+async function publicTagFeed(
+  ctx: ServiceContext,
+  viewer: PostViewer,
+  input: PageInput & { tag: string },
+): Promise<PostPage> {
+  const rows = await selectPosts(
+    ctx.database,
+    viewer,
+    sql`from post_tags pt join posts p on p.id = pt.post_id join users u on u.id = p.author_id
+        where pt.tag = ${input.tag} ${before(sql`pt.post_id`, input.cursor)}
+          and p.visibility = 'public' and p.hidden_at is null and ${postVisibleTo(viewer)}
+        order by pt.post_id desc limit ${input.limit + 1}`,
+  );
+  return page(rows, input.limit, ctx.config);
+}
+
 /** Members of the grove only; anyone else (site admins too) gets the answer of a missing grove. */
 async function groveFeed(
   ctx: ServiceContext,
   viewer: PostViewer,
   groveId: string,
-  input: PageInput,
+  input: PageInput & { tag?: string },
 ): Promise<PostPage> {
   const [allowed] = await ctx.database.rows<{ ok: boolean }>(
     sql`select true as ok from grove_members gm where gm.grove_id = ${groveId} and gm.user_id = ${viewer.id}`,
@@ -127,7 +170,7 @@ async function groveFeed(
     viewer,
     sql`from posts p join users u on u.id = p.author_id
         where p.grove_id = ${groveId} and p.hidden_at is null ${before(sql`p.id`, input.cursor)}
-          and ${postVisibleTo(viewer)}
+          and ${postVisibleTo(viewer)} ${taggedWith(input.tag)}
         order by p.id desc limit ${input.limit + 1}`,
   );
   return page(rows, input.limit, ctx.config);

@@ -1,6 +1,7 @@
 // Posts, feeds, reactions, comments and saves: inputs and outputs.
 import { z } from 'zod';
 import { postVisibilityValues, reactionKindValues } from '../../../db/schema/posts.js';
+import { normalizeTag, TAG_MAX_LENGTH } from './tags.js';
 import { handleParam, listEnvelope, memberRef, pageQueryFields, uuidParam } from '../../shared/schemas.js';
 
 export const POST_LIMITS = { body: 5000, comment: 2000, images: 4, imageKey: 200 } as const;
@@ -58,6 +59,27 @@ export const feedInput = () =>
       .regex(FEED_SCOPE_PATTERN, 'Must be friends, public or grove:<uuid>.')
       .default('friends')
       .meta({ description: '`friends` (default), `public`, or `grove:<uuid>`.' }),
+    tag: z
+      .string()
+      .trim()
+      .max(TAG_MAX_LENGTH + 1)
+      .meta({
+        description:
+          'Only posts that carry this `#tag` in their text (without the `#`, any case: `Vegan` finds `#vegan` and `#VEGAN`). Letters of any script, digits and `_`, not only digits, at most 64 characters.',
+        examples: ['vegan'],
+      })
+      .transform((value, ctx) => {
+        const tag = normalizeTag(value.replace(/^#/, ''));
+        if (tag === null) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `Must be a tag: letters, digits or _ (not only digits), at most ${TAG_MAX_LENGTH} characters.`,
+          });
+          return z.NEVER;
+        }
+        return tag;
+      })
+      .optional(),
     ...pageQueryFields(),
   });
 

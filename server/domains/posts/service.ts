@@ -9,6 +9,7 @@ import { releaseImages } from '../uploads/image-refs.js';
 import { attachImage, discardRawUploads } from '../uploads/images.js';
 import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import type { CreatePostInput, PostOutput } from './schemas.js';
+import { tagsOf } from './tags.js';
 import { reactionCountColumns, reactionCounts, selectPosts, toPost, type ReactionCountRow } from './view.js';
 import { memberViewer, nowSql, postViewerOf, postVisibleTo, type PostViewer } from './visibility.js';
 
@@ -68,6 +69,15 @@ export async function createPost(ctx: MemberServiceContext, input: CreatePostInp
       tx,
     );
     if (inserted.length === 0) throw new AppError('not_found', 'No such grove among the groves you belong to.');
+    const tags = tagsOf(input.body);
+    if (tags.length > 0)
+      await ctx.database.rows(
+        sql`insert into post_tags (tag, post_id) values ${sql.join(
+          tags.map((tag) => sql`(${tag}, ${id}::uuid)`),
+          sql`, `,
+        )}`,
+        tx,
+      );
     for (const [index, key] of input.imageKeys.entries())
       await attachImage(ctx, key, 'post', { executor: tx, field: `imageKeys[${index}]` });
   });
