@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
+import { fmt } from '../server/i18n.js';
 import { type BoundingBox, boxAround, type City, cityNamingArea, searchCities } from '../server/gazetteer.js';
 import { apiStatus } from './places-shared.js';
 import type { Page } from './page.js';
@@ -125,6 +126,5 @@ export const mapSearchJson: Page = async (c) => {
       400,
     );
   }
-  const locale = c.req.query('locale') ?? 'en';
-  return c.json(await findNear(c, query, locale));
+  return c.json(await findNear(c, query, fmt().locale));
 };

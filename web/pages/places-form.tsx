@@ -21,8 +21,8 @@ import {
   formErrorStatus,
   isPlaceType,
   isVeganLevel,
-  PLACE_TYPE_LABELS,
-  VEGAN_LEVEL_LABELS,
+  placeTypeLabels,
+  veganLevelLabels,
 } from './places-shared.js';
 import type { Page } from './page.js';
 import { urls } from '../urls.js';
@@ -120,7 +120,7 @@ function PlaceForm({ values, error }: { values: PlaceFormValues; error?: string 
         name="type"
         label="Type"
         prompt="Choose a type"
-        labels={PLACE_TYPE_LABELS}
+        labels={placeTypeLabels()}
         value={values.type}
       />
       <RequiredChoice
@@ -128,7 +128,7 @@ function PlaceForm({ values, error }: { values: PlaceFormValues; error?: string 
         name="veganLevel"
         label="Vegan level"
         prompt="Choose"
-        labels={VEGAN_LEVEL_LABELS}
+        labels={veganLevelLabels()}
         value={values.veganLevel}
       />
       <div>

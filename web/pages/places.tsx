@@ -7,6 +7,7 @@ import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, isSessionRejected } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import {
   apiStatus,
@@ -14,10 +15,10 @@ import {
   formErrorMessage,
   formErrorStatus,
   PlaceOptionalDetails,
-  PLACE_TYPE_LABELS,
+  placeTypeLabel,
   renderReadFailure,
   shortDate,
-  VEGAN_LEVEL_LABELS,
+  veganLevelLabel,
 } from './places-shared.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
@@ -163,39 +164,52 @@ async function renderPlacePage(c: Context<WebEnv>, slug: string, state: PlacePag
     c,
     { title: place.name },
     <>
-      {place.status === 'pending' ? (
-        <p class="notice">Waiting for review: only you and the admins can see this place until it is approved.</p>
+      {place.status === 'pending' ? <p class="notice">{t('place.page.pending')}</p> : null}
+      {place.status === 'rejected' ? (
+        <div class="notice">
+          <p>{t('place.page.rejected')}</p>
+          {place.rejectionReason ? (
+            <p>
+              <strong>{t('place.page.rejectionReason')}</strong> {place.rejectionReason}
+            </p>
+          ) : null}
+        </div>
       ) : null}
-      {place.status === 'rejected' ? <p class="notice">This place was not approved.</p> : null}
       <dl class="details">
-        <dt>Type</dt>
-        <dd>{PLACE_TYPE_LABELS[place.type]}</dd>
-        <dt>Vegan level</dt>
-        <dd>{VEGAN_LEVEL_LABELS[place.veganLevel]}</dd>
-        <dt>Address</dt>
+        <dt>{t('place.details.type')}</dt>
+        <dd>{placeTypeLabel(place.type)}</dd>
+        <dt>{t('place.details.level')}</dt>
+        <dd>{veganLevelLabel(place.veganLevel)}</dd>
+        <dt>{t('place.details.address')}</dt>
         <dd>{place.address}</dd>
         <PlaceOptionalDetails place={place} />
-        <dt>Location</dt>
+        <dt>{t('place.details.location')}</dt>
         <dd>
-          {`${place.location.lat}, ${place.location.lng}`}
+          {t('place.details.coordinates', {
+            lat: fmt().formatNumber(place.location.lat, { maximumFractionDigits: 5 }),
+            lng: fmt().formatNumber(place.location.lng, { maximumFractionDigits: 5 }),
+          })}
           {approved ? (
             <>
               {' · '}
-              <a href={`${urls.map()}?bbox=${encodeURIComponent(around)}`}>Show on the map</a>
+              <a href={`${urls.map()}?bbox=${encodeURIComponent(around)}`}>{t('place.page.showOnMap')}</a>
             </>
           ) : null}
         </dd>
-        <dt>Rating</dt>
+        <dt>{t('place.details.rating')}</dt>
         <dd>
           {place.averageRating === null
-            ? 'No reviews yet'
-            : `${place.averageRating} of 5 from ${place.reviewCount} ${place.reviewCount === 1 ? 'review' : 'reviews'}`}
+            ? t('place.page.noReviews')
+            : t('place.page.rating', {
+                rating: fmt().formatNumber(place.averageRating, { maximumFractionDigits: 2 }),
+                count: place.reviewCount,
+              })}
         </dd>
       </dl>
       {reviews ? (
         <section aria-labelledby="reviews-heading">
-          <h2 id="reviews-heading">Reviews</h2>
-          {reviews.items.length === 0 ? <p>No reviews yet.</p> : null}
+          <h2 id="reviews-heading">{t('place.page.reviews')}</h2>
+          {reviews.items.length === 0 ? <p>{t('place.page.noReviews')}</p> : null}
           <ul class="plain">
             {reviews.items.map((review) => (
               <ReviewItem review={review} />
