@@ -185,7 +185,7 @@ export function PlaceOptionalDetails({
       {place.tags.length > 0 ? (
         <>
           <dt>{t('place.details.tags')}</dt>
-          <dd>{fmt().formatList(place.tags)}</dd>
+          <dd>{place.tags.join(', ')}</dd>
         </>
       ) : null}
       {place.photoUrls.length > 0 ? (
