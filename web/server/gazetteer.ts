@@ -33,6 +33,13 @@ interface Columns {
   lng: Float64Array;
   lat: Float64Array;
   population: Uint32Array;
+  /** City indexes per 1°×1° cell (key: cellKey), each list in population order. */
+  cells: Map<number, number[]>;
+}
+
+function cellKey(latCell: number, lngCell: number): number {
+  const wrapped = ((lngCell % 360) + 540) % 360; // -180..179 → 0..359, across the antimeridian
+  return (latCell + 90) * 360 + wrapped;
 }
 
 let columns: Columns | null = null;
@@ -59,6 +66,7 @@ function load(): Columns {
     lng: new Float64Array(count),
     lat: new Float64Array(count),
     population: new Uint32Array(count),
+    cells: new Map(),
   };
   raw.forEach((city, index) => {
     built.names[index] = city.name;
@@ -69,6 +77,10 @@ function load(): Columns {
     built.lng[index] = city.lng;
     built.lat[index] = city.lat;
     built.population[index] = city.population;
+    const key = cellKey(Math.floor(city.lat), Math.floor(city.lng));
+    const cell = built.cells.get(key);
+    if (cell) cell.push(index);
+    else built.cells.set(key, [index]);
   });
   columns = built;
   return built;
@@ -143,10 +155,42 @@ function distanceSquared(data: Columns, index: number, lng: number, lat: number,
   return (dLng * cosLat) ** 2 + dLat ** 2;
 }
 
+/** Indexes of the cities in the cells within `radius` degrees (of latitude) of a point. */
+function* citiesAround(data: Columns, lng: number, lat: number, radius: number, cosLat: number) {
+  const lngRadius = Math.min(180, radius / Math.max(0.05, cosLat));
+  for (
+    let latCell = Math.floor(Math.max(-90, lat - radius));
+    latCell <= Math.floor(Math.min(89, lat + radius));
+    latCell++
+  ) {
+    for (let lngCell = Math.floor(lng - lngRadius); lngCell <= Math.floor(lng + lngRadius); lngCell++) {
+      yield* data.cells.get(cellKey(latCell, lngCell)) ?? [];
+    }
+  }
+}
+
+/** A small reach: the cells around the point, the lowest index (most populous) within reach. */
+function mostPopulousAround(data: Columns, lng: number, lat: number, reach: number, cosLat: number): number {
+  let best = -1;
+  for (const index of citiesAround(data, lng, lat, reach, cosLat)) {
+    if ((best < 0 || index < best) && distanceSquared(data, index, lng, lat, cosLat) <= reach ** 2) best = index;
+  }
+  return best;
+}
+
+/** A large reach covers many cells: walk the cities by population instead; a large city is met early. */
+function firstWithin(data: Columns, lng: number, lat: number, reach: number, cosLat: number): number {
+  for (let index = 0; index < data.names.length; index += 1) {
+    if (distanceSquared(data, index, lng, lat, cosLat) <= reach ** 2) return index;
+  }
+  return -1;
+}
+
 /**
  * The city that best names a map area: the most populous city near the box's centre (within a
- * quarter of the box's size), else the nearest city at all. Null for boxes wider than a region
- * (about 40° of longitude), where one city would name the area wrongly.
+ * quarter of the box's size), else the nearest city within 8°. Null for boxes wider than a
+ * region (about 40° of longitude), where one city would name the area wrongly, and far out at sea.
+ * Only the 1° cells around the centre are read, never the whole list.
  */
 export function cityNamingArea(box: BoundingBox): City | null {
   const width = box.east >= box.west ? box.east - box.west : box.east + 360 - box.west;
@@ -156,17 +200,21 @@ export function cityNamingArea(box: BoundingBox): City | null {
   if (lng > 180) lng -= 360;
   const lat = (box.south + box.north) / 2;
   const cosLat = Math.cos((lat * Math.PI) / 180);
-  const reach = Math.max((box.north - box.south) / 4, (width * cosLat) / 4, 0.02) ** 2;
-  let nearest = -1;
-  let nearestDistance = Number.POSITIVE_INFINITY;
-  for (let index = 0; index < data.names.length; index += 1) {
-    const distance = distanceSquared(data, index, lng, lat, cosLat);
-    // Sorted by population: the first city within reach is the most populous one there.
-    if (distance <= reach) return cityAt(data, index);
-    if (distance < nearestDistance) {
-      nearestDistance = distance;
-      nearest = index;
+  const reach = Math.max((box.north - box.south) / 4, (width * cosLat) / 4, 0.02);
+  const best =
+    reach > 1 ? firstWithin(data, lng, lat, reach, cosLat) : mostPopulousAround(data, lng, lat, reach, cosLat);
+  if (best >= 0) return cityAt(data, best);
+  for (const radius of [1, 2, 4, 8]) {
+    let nearest = -1;
+    let nearestDistance = radius ** 2;
+    for (const index of citiesAround(data, lng, lat, radius, cosLat)) {
+      const distance = distanceSquared(data, index, lng, lat, cosLat);
+      if (distance <= nearestDistance) {
+        nearestDistance = distance;
+        nearest = index;
+      }
     }
+    if (nearest >= 0) return cityAt(data, nearest);
   }
-  return nearest >= 0 ? cityAt(data, nearest) : null;
+  return null;
 }
