@@ -208,7 +208,11 @@ function renderPlaceForm(c: Context<WebEnv>, values: PlaceFormValues, error?: st
       title: t('map.submitPlace'),
       scripts: ['/assets/vendor/leaflet/leaflet.js', '/assets/place-picker.js'],
       styles: ['/assets/vendor/leaflet/leaflet.css'],
-      pageData: { tileUrl: config.WEB_TILE_URL, attribution: config.WEB_TILE_ATTRIBUTION },
+      pageData: {
+        tileUrl: config.WEB_TILE_URL,
+        attribution: config.WEB_TILE_ATTRIBUTION,
+        markerLabel: t('place.form.markerLabel'),
+      },
     },
     <PlaceForm values={values} error={error} />,
   );
