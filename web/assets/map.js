@@ -15,7 +15,7 @@
   const bboxInput = document.getElementById('filter-bbox');
   const moreLink = document.querySelector('a[href*="cursor="]');
   const heading = document.getElementById('places-heading');
-  const areaNote = document.getElementById('map-area');
+  const areaNote = document.getElementById('map-area-text');
   const searchForm = document.getElementById('map-search');
   const searchInput = document.getElementById('map-near');
   const locateButton = document.getElementById('map-locate');
@@ -110,7 +110,7 @@
   /** The area's name under the map and in the heading, as the server worded it. */
   function showArea(body) {
     if (heading && body.heading) heading.textContent = body.heading;
-    if (areaNote?.firstChild && body.areaText) areaNote.firstChild.textContent = body.areaText;
+    if (areaNote && body.areaText) areaNote.textContent = body.areaText;
   }
 
   /** A cluster: the count as text, and a name saying what a click does. */

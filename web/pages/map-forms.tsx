@@ -123,7 +123,7 @@ export function FilterForm({ filters, area }: { filters: MapFilters; area: strin
         <button type="submit">{t('map.filters.submit')}</button>
       </div>
       <p class="hint wide" id="map-area">
-        {areaText(filters.bbox, area)}
+        <span id="map-area-text">{areaText(filters.bbox, area)}</span>
         {filters.bbox ? (
           <>
             {' '}

@@ -532,6 +532,7 @@ describe('finding a city on the map', () => {
     expect(new URL(page.url()).searchParams.get('bbox')).toMatch(/^-9\.\d+,38\.\d+,-[89]\.\d+,38\.\d+$/);
     expect(await page.locator('input[name="bbox"]').getAttribute('type')).toBe('hidden');
     await expectAccessible(page);
+    await saveScreenshot(page, 'map-search-light-en');
     await context.close();
   });
 
@@ -577,5 +578,20 @@ describe('finding a city on the map', () => {
     expect(html).toContain('<html lang="de"');
     expect(html).toContain('Orte rund um Munich, Deutschland');
     expect(html).toContain('Stadt oder Name eines Ortes');
+  });
+});
+
+describe('the map in dark mode, in German, on a phone', () => {
+  it('is axe clean and names the area in German', { timeout: 90_000 }, async () => {
+    const { context, page } = await signedInVisitor(browser, stack, submitter, {
+      context: { colorScheme: 'dark', viewport: { width: 390, height: 844 } },
+    });
+    await context.addCookies([{ name: 'lang', value: 'de', url: stack.webUrl }]);
+    await page.goto('/app/map?near=Lisboa');
+    expect(await page.locator('#places-heading').textContent()).toBe('Orte rund um Lisbon, Portugal');
+    await page.locator('.leaflet-container').waitFor();
+    await expectAccessible(page);
+    await saveScreenshot(page, 'map-search-dark-de-390');
+    await context.close();
   });
 });
