@@ -21,6 +21,7 @@ import * as groveList from './pages/groves-list.js';
 import * as guides from './pages/guides.js';
 import * as home from './pages/home.js';
 import * as map from './pages/map.js';
+import * as mapSearch from './pages/map-search.js';
 import * as media from './pages/media.js';
 import * as messages from './pages/messages.js';
 import * as messageList from './pages/messages-list.js';
@@ -78,6 +79,7 @@ const wayIn: WebRoute[] = [
 const mapArea: WebRoute[] = [
   get(urls.map, map.mapPage),
   get(urls.mapPlaces, map.mapPlacesJson),
+  get(urls.mapSearch, mapSearch.mapSearchJson),
   get(urls.placeNew, placeForm.newPlacePage),
   post(urls.placeNew, placeForm.createPlace),
   get(urls.place, places.placePage),

@@ -63,6 +63,7 @@ export const urls = {
   // Map, places, the pending-places queue, media and guides.
   map: route('/app/map'),
   mapPlaces: route('/app/map/places.json'),
+  mapSearch: route('/app/map/search.json'),
   placeNew: route('/app/places/new'),
   place: route('/app/places/:slug'),
   placeReviews: route('/app/places/:slug/reviews'),

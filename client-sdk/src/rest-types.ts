@@ -412,7 +412,7 @@ export interface paths {
         get?: never;
         /**
          * Reject a pending place
-         * @description pending → rejected: the place stays out of public reads. 409 `conflict` unless pending; 404 for an unknown id.
+         * @description pending → rejected: the place stays out of public reads. An optional `reason` (body) is stored and shown to the submitter (and admins) as `rejectionReason` on the rejected place. 409 `conflict` unless pending; 404 for an unknown id.
          */
         put: operations["places-reject"];
         post?: never;
@@ -2991,6 +2991,8 @@ export interface components {
             photos: string[];
             /** @description The URLs to load, in the order of photos: an https URL as given, an uploaded photo as its clean image (re-encoded, without metadata) on this service. */
             photoUrls: string[];
+            /** @description Only on a rejected place, and only when the admin gave a reason. A rejected place is visible to its submitter and admins alone, so no one else ever sees it. */
+            rejectionReason?: string;
             /** @description Number of reviews (GET /api/places/{id}/reviews). */
             reviewCount: number;
             slug: string;
@@ -6009,7 +6011,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The address is a private flat, not open to the public."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why the place is not approved (1–500 characters), for its submitter: the rejected place shows it to them (and to admins) as `rejectionReason`. */
+                    reason?: string;
+                };
+            };
+        };
         responses: {
             /** @description Successful response */
             200: {

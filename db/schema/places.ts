@@ -35,6 +35,8 @@ export const places = pgTable(
     submitterId: uuid().references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     reviewedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** Why an admin rejected it (optional): shown to the submitter and admins, who alone can read a rejected place. */
+    rejectionReason: text(),
     /** Reviews of the place and the sum of their ratings, kept by the review writes (db/schema/place-social.ts). */
     reviewCount: integer().notNull().default(0),
     ratingSum: integer().notNull().default(0),

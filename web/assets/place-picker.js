@@ -52,6 +52,6 @@
 
   function place(point) {
     if (marker) marker.setLatLng(point);
-    else marker = L.marker(point, { alt: 'Chosen location', keyboard: false }).addTo(map);
+    else marker = L.marker(point, { alt: data.markerLabel || '', keyboard: false }).addTo(map);
   }
 })();

@@ -1,35 +1,33 @@
 // /app/map: approved places on a Leaflet map, loaded for the visible bounding box as the map
 // moves (web/assets/map.js calls /app/map/places.json, a same-origin endpoint that asks the API
-// through the typed client). Without JavaScript the page is a filter form and the list of places
-// for the area entered (or everywhere), so nothing depends on the script.
+// through the typed client), clustered at low zoom. A search by city or place name moves the map
+// (?near=Berlin; the script asks /app/map/search.json). The area is named after its largest city
+// ("Berlin, Germany"); the numeric box stays a hidden field for the API. Without JavaScript the
+// page is the search, the filters and the list of places, so nothing depends on the script.
 import type { Context } from 'hono';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
+import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
+import { urls } from '../urls.js';
+import { areaText, FilterForm, type MapFilters, NearForm, OtherMatches, placesHeading } from './map-forms.js';
+import { areaName, findNear, type NearResults, parseBbox, readNear } from './map-search.js';
 import {
   apiStatus,
   formErrorMessage,
   isPlaceType,
   isVeganLevel,
-  PLACE_TYPE_LABELS,
+  placeTypeLabel,
   queryString,
-  VEGAN_LEVEL_LABELS,
+  veganLevelLabel,
 } from './places-shared.js';
 import type { Page } from './page.js';
-import { urls } from '../urls.js';
 
 type Place = RouterOutputs['places']['list']['items'][number];
 
 /** Markers per answer: the API's largest page. A denser area says "zoom in" rather than paging. */
 const MAP_PAGE_SIZE = 100;
-
-interface MapFilters {
-  bbox?: string;
-  type?: keyof typeof PLACE_TYPE_LABELS;
-  veganLevel?: keyof typeof VEGAN_LEVEL_LABELS;
-  q?: string;
-}
 
 /** Filters from the query string; values no form can produce (an unknown type) are dropped. */
 function readFilters(c: Context<WebEnv>): MapFilters {
@@ -42,18 +40,33 @@ function readFilters(c: Context<WebEnv>): MapFilters {
     type: isPlaceType(type) ? type : undefined,
     veganLevel: isVeganLevel(veganLevel) ? veganLevel : undefined,
     q: q || undefined,
+    near: readNear(c.req.query('near')) ?? undefined,
   };
 }
 
-const filterLabels = { bbox: 'Area', q: 'Search', type: 'Type', veganLevel: 'Vegan level', cursor: 'Page' };
+/** The list filters the API takes (the search that moved the map is not one of them). */
+function listFilters(filters: MapFilters) {
+  const { near: _near, ...rest } = filters;
+  return rest;
+}
+
+function filterLabels() {
+  return {
+    bbox: t('map.filters.area'),
+    q: t('map.filters.q'),
+    type: t('map.filters.type'),
+    veganLevel: t('map.filters.level'),
+    cursor: t('map.filters.page'),
+  };
+}
 
 /** What the map script needs about a place: where it is and how to name and link it. */
 function markerData(place: Place) {
   return {
     slug: place.slug,
     name: place.name,
-    type: PLACE_TYPE_LABELS[place.type],
-    veganLevel: VEGAN_LEVEL_LABELS[place.veganLevel],
+    type: placeTypeLabel(place.type),
+    veganLevel: veganLevelLabel(place.veganLevel),
     address: place.address,
     location: place.location,
   };
@@ -67,7 +80,7 @@ function PlaceList({ places }: { places: Place[] }) {
           <a href={urls.place(place.slug)}>{place.name}</a>
           <span class="muted">
             {' '}
-            · {PLACE_TYPE_LABELS[place.type]} · {VEGAN_LEVEL_LABELS[place.veganLevel]}
+            · {placeTypeLabel(place.type)} · {veganLevelLabel(place.veganLevel)}
           </span>
           <br />
           <span class="muted">{place.address}</span>
@@ -77,112 +90,100 @@ function PlaceList({ places }: { places: Place[] }) {
   );
 }
 
-function FilterForm({ filters }: { filters: MapFilters }) {
-  return (
-    <form method="get" action={urls.map()} class="filters" id="map-filters">
-      <div>
-        <label for="filter-q">Search</label>
-        <input id="filter-q" name="q" type="search" value={filters.q ?? ''} maxlength={100} />
-      </div>
-      <div>
-        <label for="filter-type">Type</label>
-        <select id="filter-type" name="type">
-          <option value="">Any type</option>
-          {Object.entries(PLACE_TYPE_LABELS).map(([value, label]) => (
-            <option value={value} selected={filters.type === value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label for="filter-vegan-level">Vegan level</label>
-        <select id="filter-vegan-level" name="veganLevel">
-          <option value="">Any</option>
-          {Object.entries(VEGAN_LEVEL_LABELS).map(([value, label]) => (
-            <option value={value} selected={filters.veganLevel === value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label for="filter-bbox">Area</label>
-        <input
-          id="filter-bbox"
-          name="bbox"
-          type="text"
-          value={filters.bbox ?? ''}
-          maxlength={200}
-          aria-describedby="filter-bbox-hint"
-        />
-      </div>
-      <div>
-        <button type="submit">Show places</button>
-      </div>
-      <p id="filter-bbox-hint" class="hint wide">
-        Area: west,south,east,north in degrees (e.g. 13.0,52.3,13.8,52.7), or empty for everywhere. The map fills it in
-        as you move it.
-      </p>
-    </form>
-  );
+/** "3 places shown." (and "zoom in to see more" when the area holds more than one answer). */
+function summary(count: number, more: boolean): string {
+  if (count === 0) return t('map.list.none');
+  return more ? t('map.list.shownMore', { count }) : t('map.list.shown', { count });
+}
+
+/** Texts the script shows, already in the viewer's language ({count} and {query} filled in there). */
+function scriptTexts() {
+  return {
+    cluster: t('map.script.cluster', { count: '{count}' }),
+    notFound: t('map.search.notFound', { query: '{query}' }),
+    locating: t('map.script.locating'),
+    locateFailed: t('map.script.locateFailed'),
+    loadFailed: t('map.script.loadFailed'),
+  };
 }
 
 export const mapPage: Page = async (c) => {
   const filters = readFilters(c);
+  const { locale } = fmt();
+  let results: NearResults | null = null;
+  if (filters.near && !filters.bbox) {
+    results = await findNear(c, filters.near, locale);
+    // The most populous city of that name, else the first place of the service that matches.
+    filters.bbox = results.cities[0]?.bbox ?? results.places[0]?.bbox;
+  }
+  const area = areaName(parseBbox(filters.bbox), locale);
   const cursor = c.req.query('cursor') || undefined;
   let places: Place[] = [];
   let nextCursor: string | null = null;
   let error: string | null = null;
   try {
-    const page = await api(c).places.list.query({ ...filters, cursor, limit: MAP_PAGE_SIZE });
+    const page = await api(c).places.list.query({ ...listFilters(filters), cursor, limit: MAP_PAGE_SIZE });
     places = page.items;
     nextCursor = page.nextCursor;
   } catch (failure) {
     if (apiStatus(failure) !== 400) throw failure;
-    error = formErrorMessage(failure, filterLabels);
+    error = formErrorMessage(failure, filterLabels());
     c.status(400);
   }
   const { config } = c.get('web');
   return renderPage(
     c,
     {
-      title: 'Map',
-      scripts: ['/assets/vendor/leaflet/leaflet.js', '/assets/map.js'],
-      styles: ['/assets/vendor/leaflet/leaflet.css'],
+      title: t('map.title'),
+      scripts: [
+        '/assets/vendor/leaflet/leaflet.js',
+        '/assets/vendor/leaflet.markercluster/leaflet.markercluster.js',
+        '/assets/map.js',
+      ],
+      styles: [
+        '/assets/vendor/leaflet/leaflet.css',
+        '/assets/vendor/leaflet.markercluster/MarkerCluster.css',
+        '/assets/vendor/leaflet.markercluster/MarkerCluster.Default.css',
+      ],
       pageData: {
         tileUrl: config.WEB_TILE_URL,
         attribution: config.WEB_TILE_ATTRIBUTION,
         bbox: error ? null : (filters.bbox ?? null),
         filters: { type: filters.type ?? null, veganLevel: filters.veganLevel ?? null, q: filters.q ?? null },
         places: places.map(markerData),
+        texts: scriptTexts(),
       },
     },
     <>
       <p class="actions">
         <a class="button" href={urls.placeNew()}>
-          Submit a place
+          {t('map.submitPlace')}
         </a>
       </p>
-      <FilterForm filters={filters} />
+      <NearForm near={filters.near} notFound={results !== null && !filters.bbox} />
+      {results ? <OtherMatches results={results} shown={filters.bbox} /> : null}
+      <FilterForm filters={filters} area={area} />
       <FormError message={error} />
-      <section id="map" class="map" aria-label="Map of places" hidden />
-      <h2 id="places-heading">Places in this area</h2>
+      <section id="map" class="map" aria-label={t('map.mapLabel')} hidden />
+      <h2 id="places-heading">{placesHeading(filters.bbox, area)}</h2>
       <p id="map-status" class="muted" role="status" aria-live="polite">
-        {places.length === 0 ? 'No places found here.' : `${places.length} places shown.`}
+        {summary(places.length, false)}
       </p>
       <PlaceList places={places} />
       {nextCursor ? (
         <p>
-          <a href={`${urls.map()}${queryString({ ...filters, cursor: nextCursor })}`}>More places</a>
+          <a href={`${urls.map()}${queryString({ ...listFilters(filters), cursor: nextCursor })}`}>
+            {t('map.list.more')}
+          </a>
         </p>
       ) : null}
     </>,
   );
 };
 
-// The map script's data source: places in the box, as JSON, through the API. Same origin only
-// (the browser's own cookie; no CORS), GET only, and nothing but what the list shows anyway.
+// The map script's data source: places in the box, as JSON, through the API, with the area's
+// name and the count worded in the viewer's language. Same origin only (the browser's own
+// cookie; no CORS), GET only, and nothing but what the list shows anyway.
 export const mapPlacesJson: Page = async (c) => {
   const filters = readFilters(c);
   if (!filters.bbox) {
@@ -192,8 +193,16 @@ export const mapPlacesJson: Page = async (c) => {
     );
   }
   try {
-    const page = await api(c).places.list.query({ ...filters, limit: MAP_PAGE_SIZE });
-    return c.json({ items: page.items.map(markerData), nextCursor: page.nextCursor });
+    const page = await api(c).places.list.query({ ...listFilters(filters), limit: MAP_PAGE_SIZE });
+    const area = areaName(parseBbox(filters.bbox), fmt().locale);
+    return c.json({
+      items: page.items.map(markerData),
+      nextCursor: page.nextCursor,
+      area,
+      heading: placesHeading(filters.bbox, area),
+      areaText: areaText(filters.bbox, area),
+      summary: summary(page.items.length, page.nextCursor !== null),
+    });
   } catch (failure) {
     const status = apiStatus(failure);
     if (status === undefined || status === 401 || status >= 500) throw failure;

@@ -13,6 +13,7 @@ import {
   nameFilesInMessage,
   uploadImages,
 } from '../server/image-upload.js';
+import { t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import {
   apiStatus,
@@ -21,26 +22,28 @@ import {
   formErrorStatus,
   isPlaceType,
   isVeganLevel,
-  PLACE_TYPE_LABELS,
-  VEGAN_LEVEL_LABELS,
+  placeTypeLabels,
+  veganLevelLabels,
 } from './places-shared.js';
 import type { Page } from './page.js';
 import { urls } from '../urls.js';
 
 type CreatePlace = RouterInputs['places']['create'];
-const placeFieldLabels: Record<string, string> = {
-  name: 'Name',
-  type: 'Type',
-  veganLevel: 'Vegan level',
-  address: 'Address',
-  hours: 'Opening hours',
-  website: 'Website',
-  tags: 'Tags',
-  photos: 'Photo URLs',
-  location: 'Location',
-  'location.lat': 'Latitude',
-  'location.lng': 'Longitude',
-};
+function placeFieldLabels(): Record<string, string> {
+  return {
+    name: t('place.form.name'),
+    type: t('place.details.type'),
+    veganLevel: t('place.details.level'),
+    address: t('place.details.address'),
+    hours: t('place.details.hours'),
+    website: t('place.details.website'),
+    tags: t('place.details.tags'),
+    photos: t('place.form.photoUrls'),
+    location: t('place.details.location'),
+    'location.lat': t('place.form.latitude'),
+    'location.lng': t('place.form.longitude'),
+  };
+}
 
 // ---- the submit form ---------------------------------------------------------------------------
 
@@ -112,50 +115,50 @@ function PlaceForm({ values, error }: { values: PlaceFormValues; error?: string 
     <form method="post" action={urls.placeNew()} class="stack" id="place-form" enctype="multipart/form-data">
       <FormError message={error} />
       <div>
-        <label for="place-name">Name</label>
+        <label for="place-name">{t('place.form.name')}</label>
         <input id="place-name" name="name" required maxlength={120} value={values.name} />
       </div>
       <RequiredChoice
         id="place-type"
         name="type"
-        label="Type"
-        prompt="Choose a type"
-        labels={PLACE_TYPE_LABELS}
+        label={t('place.details.type')}
+        prompt={t('place.form.chooseType')}
+        labels={placeTypeLabels()}
         value={values.type}
       />
       <RequiredChoice
         id="place-vegan-level"
         name="veganLevel"
-        label="Vegan level"
-        prompt="Choose"
-        labels={VEGAN_LEVEL_LABELS}
+        label={t('place.details.level')}
+        prompt={t('place.form.chooseLevel')}
+        labels={veganLevelLabels()}
         value={values.veganLevel}
       />
       <div>
-        <label for="place-address">Address</label>
+        <label for="place-address">{t('place.details.address')}</label>
         <input id="place-address" name="address" required maxlength={300} value={values.address} />
       </div>
       <div>
         <label for="place-hours">
-          Opening hours <span class="hint">optional, e.g. Mon–Fri 9–17</span>
+          {t('place.details.hours')} <span class="hint">{t('place.form.hoursHint')}</span>
         </label>
         <input id="place-hours" name="hours" maxlength={500} value={values.hours} />
       </div>
       <div>
         <label for="place-website">
-          Website <span class="hint">http:// or https:// address</span>
+          {t('place.details.website')} <span class="hint">{t('place.form.websiteHint')}</span>
         </label>
         <input id="place-website" name="website" type="url" required maxlength={2048} value={values.website} />
       </div>
       <div>
         <label for="place-tags">
-          Tags <span class="hint">optional, separated by commas, e.g. brunch, cake</span>
+          {t('place.details.tags')} <span class="hint">{t('place.form.tagsHint')}</span>
         </label>
         <input id="place-tags" name="tags" value={values.tags} />
       </div>
       <div>
         <label for="place-photos">
-          Photo URLs <span class="hint">optional, https:// addresses, one per line, up to 10</span>
+          {t('place.form.photoUrls')} <span class="hint">{t('place.form.photoUrlsHint')}</span>
         </label>
         <textarea id="place-photos" name="photos">
           {values.photos}
@@ -163,10 +166,9 @@ function PlaceForm({ values, error }: { values: PlaceFormValues; error?: string 
       </div>
       <div>
         <label for="place-photo-files">
-          Photos to upload{' '}
+          {t('place.form.photoFiles')}{' '}
           <span class="hint">
-            optional, up to {IMAGE_LIMITS.perPlaceForm} (with the addresses above, {IMAGE_LIMITS.perPlace} in all),
-            JPEG, PNG, WebP or HEIC, 10 MB each; location and camera details are removed
+            {t('place.form.photoFilesHint', { count: IMAGE_LIMITS.perPlaceForm, total: IMAGE_LIMITS.perPlace })}
           </span>
         </label>
         <input
@@ -178,21 +180,21 @@ function PlaceForm({ values, error }: { values: PlaceFormValues; error?: string 
         />
       </div>
       <fieldset>
-        <legend>Location</legend>
+        <legend>{t('place.details.location')}</legend>
         <p class="hint" id="location-hint">
-          Decimal degrees, e.g. latitude 52.52 and longitude 13.405.
+          {t('place.form.locationHint')}
           <span class="js-only" hidden>
             {' '}
-            Or click the map to fill them in.
+            {t('place.form.locationPickHint')}
           </span>
         </p>
-        <section id="picker-map" class="map small" aria-label="Map: click to set the location" hidden />
-        <CoordinateInput name="lat" label="Latitude" limit={90} value={values.lat} />
-        <CoordinateInput name="lng" label="Longitude" limit={180} value={values.lng} />
+        <section id="picker-map" class="map small" aria-label={t('place.form.pickerLabel')} hidden />
+        <CoordinateInput name="lat" label={t('place.form.latitude')} limit={90} value={values.lat} />
+        <CoordinateInput name="lng" label={t('place.form.longitude')} limit={180} value={values.lng} />
       </fieldset>
-      <p class="hint">Places are checked by an admin before they appear on the map.</p>
+      <p class="hint">{t('place.form.checked')}</p>
       <div>
-        <button type="submit">Submit for review</button>
+        <button type="submit">{t('place.form.submit')}</button>
       </div>
     </form>
   );
@@ -203,10 +205,14 @@ function renderPlaceForm(c: Context<WebEnv>, values: PlaceFormValues, error?: st
   return renderPage(
     c,
     {
-      title: 'Submit a place',
+      title: t('map.submitPlace'),
       scripts: ['/assets/vendor/leaflet/leaflet.js', '/assets/place-picker.js'],
       styles: ['/assets/vendor/leaflet/leaflet.css'],
-      pageData: { tileUrl: config.WEB_TILE_URL, attribution: config.WEB_TILE_ATTRIBUTION },
+      pageData: {
+        tileUrl: config.WEB_TILE_URL,
+        attribution: config.WEB_TILE_ATTRIBUTION,
+        markerLabel: t('place.form.markerLabel'),
+      },
     },
     <PlaceForm values={values} error={error} />,
   );
@@ -223,10 +229,10 @@ function numberField(text: string): number | null {
 function placeInput(values: PlaceFormValues): CreatePlace | string {
   const lat = numberField(values.lat);
   const lng = numberField(values.lng);
-  if (lat === null) return 'Latitude: enter a number between -90 and 90.';
-  if (lng === null) return 'Longitude: enter a number between -180 and 180.';
-  if (!isPlaceType(values.type)) return 'Type: choose a type.';
-  if (!isVeganLevel(values.veganLevel)) return 'Vegan level: choose one.';
+  if (lat === null) return t('place.form.latitudeInvalid');
+  if (lng === null) return t('place.form.longitudeInvalid');
+  if (!isPlaceType(values.type)) return t('place.form.typeMissing');
+  if (!isVeganLevel(values.veganLevel)) return t('place.form.levelMissing');
   return {
     name: values.name,
     type: values.type,
@@ -272,11 +278,7 @@ export const createPlace: Page = async (c) => {
   }
   try {
     const place = await api(c).places.create.mutate(input);
-    return redirectWithNotice(
-      c,
-      urls.place(place.slug),
-      `Thank you: “${place.name}” was submitted for review. It appears on the map once an admin approves it.`,
-    );
+    return redirectWithNotice(c, urls.place(place.slug), t('place.form.submitted', { name: place.name }));
   } catch (error) {
     const status = apiStatus(error);
     if (isSessionRejected(error) || status === undefined || status >= 500) throw error;
@@ -284,7 +286,7 @@ export const createPlace: Page = async (c) => {
     return renderPlaceForm(
       c,
       values,
-      nameFilesInMessage(formErrorMessage(error, placeFieldLabels), 'photos', files, addresses),
+      nameFilesInMessage(formErrorMessage(error, placeFieldLabels()), 'photos', files, addresses),
     );
   }
 };

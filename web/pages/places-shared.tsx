@@ -5,7 +5,9 @@ import type { Context } from 'hono';
 import { isApiError, type RouterInputs } from '../../client-sdk/src/index.js';
 import { apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
+import { fmt, t } from '../server/i18n.js';
 import { renderPage } from '../server/layout.js';
+import { Picture } from './picture.js';
 import { urls } from '../urls.js';
 
 /** The API's HTTP status for a failed call, or undefined for anything that is not an API answer. */
@@ -16,7 +18,7 @@ export function apiStatus(error: unknown): number | undefined {
 /** A 404 page that says nothing more than "not found" (no hint whether something exists but is hidden). */
 export function renderNotFound(c: Context<WebEnv>): Promise<Response> {
   c.status(404);
-  return renderPage(c, { title: 'Not found' }, <p>Not found.</p>);
+  return renderPage(c, { title: t('place.notFound.title') }, <p>{t('place.notFound.body')}</p>);
 }
 
 /** The API refused the caller (403): say so plainly, with the same status. */
@@ -24,10 +26,8 @@ export function renderForbidden(c: Context<WebEnv>): Promise<Response> {
   c.status(403);
   return renderPage(
     c,
-    { title: 'Not allowed' },
-    <p>
-      This page is only for admins. <a href={urls.map()}>Back to the map</a>.
-    </p>,
+    { title: t('place.forbidden.title') },
+    <p>{fmt().rich('place.forbidden.body', { link: (chunks: unknown[]) => <a href={urls.map()}>{chunks}</a> })}</p>,
   );
 }
 
@@ -116,45 +116,67 @@ export function shortDate(iso: string | null): string {
 type PlaceType = RouterInputs['places']['create']['type'];
 type VeganLevel = RouterInputs['places']['create']['veganLevel'];
 
-/** Every place type the API knows, with its label (the Record keeps the list complete). */
-export const PLACE_TYPE_LABELS: Record<PlaceType, string> = {
-  sanctuary: 'Sanctuary',
-  restaurant: 'Restaurant',
-  cafe: 'Café',
-  grocery: 'Grocery',
-  shop: 'Shop',
-  organization: 'Organization',
-  venue: 'Venue',
+/** Every place type the API knows, with its catalog key (the Record keeps the list complete). */
+const PLACE_TYPE_KEYS: Record<PlaceType, string> = {
+  sanctuary: 'place.types.sanctuary',
+  restaurant: 'place.types.restaurant',
+  cafe: 'place.types.cafe',
+  grocery: 'place.types.grocery',
+  shop: 'place.types.shop',
+  organization: 'place.types.organization',
+  venue: 'place.types.venue',
 };
 
-export const VEGAN_LEVEL_LABELS: Record<VeganLevel, string> = {
-  full: 'Fully vegan',
-  options: 'Vegan options',
+const VEGAN_LEVEL_KEYS: Record<VeganLevel, string> = {
+  full: 'place.levels.full',
+  options: 'place.levels.options',
 };
+
+export const PLACE_TYPES = Object.keys(PLACE_TYPE_KEYS) as PlaceType[];
+export const VEGAN_LEVELS = Object.keys(VEGAN_LEVEL_KEYS) as VeganLevel[];
+
+/** "Café", "Restaurant"... in the viewer's language. */
+export function placeTypeLabel(type: PlaceType): string {
+  return t(PLACE_TYPE_KEYS[type]);
+}
+
+/** "Fully vegan" / "Vegan options" in the viewer's language. */
+export function veganLevelLabel(level: VeganLevel): string {
+  return t(VEGAN_LEVEL_KEYS[level]);
+}
+
+/** Every type with its label in the viewer's language, for a select. */
+export function placeTypeLabels(): Record<PlaceType, string> {
+  return Object.fromEntries(PLACE_TYPES.map((type) => [type, placeTypeLabel(type)])) as Record<PlaceType, string>;
+}
+
+export function veganLevelLabels(): Record<VeganLevel, string> {
+  return Object.fromEntries(VEGAN_LEVELS.map((level) => [level, veganLevelLabel(level)])) as Record<VeganLevel, string>;
+}
 
 export function isPlaceType(value: string): value is PlaceType {
-  return Object.hasOwn(PLACE_TYPE_LABELS, value);
+  return Object.hasOwn(PLACE_TYPE_KEYS, value);
 }
 
 export function isVeganLevel(value: string): value is VeganLevel {
-  return Object.hasOwn(VEGAN_LEVEL_LABELS, value);
+  return Object.hasOwn(VEGAN_LEVEL_KEYS, value);
 }
 
 /** The part of a place's details that its page and the moderation queue show alike. */
 export function PlaceOptionalDetails({
   place,
 }: {
-  place: { hours?: string | null; website: string; tags: string[]; photoUrls: string[] };
+  place: { name: string; hours?: string | null; website: string; tags: string[]; photoUrls: string[] };
 }) {
   return (
     <>
       {place.hours ? (
         <>
-          <dt>Opening hours</dt>
+          <dt>{t('place.details.hours')}</dt>
           <dd>{place.hours}</dd>
         </>
       ) : null}
-      <dt>Website</dt>
+      <dt>{t('place.details.website')}</dt>
       <dd>
         <a href={place.website} rel={EXTERNAL_REL}>
           {place.website}
@@ -162,20 +184,24 @@ export function PlaceOptionalDetails({
       </dd>
       {place.tags.length > 0 ? (
         <>
-          <dt>Tags</dt>
+          <dt>{t('place.details.tags')}</dt>
           <dd>{place.tags.join(', ')}</dd>
         </>
       ) : null}
       {place.photoUrls.length > 0 ? (
         <>
-          <dt>Photos</dt>
+          <dt>{t('place.details.photos')}</dt>
           <dd>
-            <ul class="plain">
-              {place.photoUrls.map((url, index) => (
-                <li>
-                  <a href={url} rel={EXTERNAL_REL}>{`Photo ${index + 1}`}</a>
-                </li>
-              ))}
+            {/* Uploaded photos inline from this site (the image relay); a photo hosted elsewhere is a link. */}
+            <ul class="pictures">
+              {place.photoUrls.map((url, index) => {
+                const alt = t('place.details.photoAlt', { number: index + 1, name: place.name });
+                return (
+                  <li>
+                    <Picture image={url} alt={alt} externalLabel={alt} eager={index === 0} />
+                  </li>
+                );
+              })}
             </ul>
           </dd>
         </>

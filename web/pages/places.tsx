@@ -7,6 +7,7 @@ import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, isSessionRejected } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import {
   apiStatus,
@@ -14,10 +15,9 @@ import {
   formErrorMessage,
   formErrorStatus,
   PlaceOptionalDetails,
-  PLACE_TYPE_LABELS,
+  placeTypeLabel,
   renderReadFailure,
-  shortDate,
-  VEGAN_LEVEL_LABELS,
+  veganLevelLabel,
 } from './places-shared.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
@@ -26,11 +26,13 @@ type Place = RouterOutputs['places']['get'];
 type Review = RouterOutputs['places']['listReviews']['items'][number];
 type PlaceList = RouterOutputs['placeLists']['list']['items'][number];
 
-const reviewFieldLabels: Record<string, string> = {
-  rating: 'Rating',
-  text: 'Your review',
-  monthVisited: 'Month visited',
-};
+function reviewFieldLabels(): Record<string, string> {
+  return {
+    rating: t('place.review.rating'),
+    text: t('place.review.text'),
+    monthVisited: t('place.review.month'),
+  };
+}
 
 // ---- the place page ----------------------------------------------------------------------------
 
@@ -41,7 +43,7 @@ interface PlacePageState {
 }
 
 function Stars({ rating }: { rating: number }) {
-  return <span>{`${rating} of 5 stars`}</span>;
+  return <span>{t('place.review.stars', { rating })}</span>;
 }
 
 function ReviewItem({ review }: { review: Review }) {
@@ -52,8 +54,11 @@ function ReviewItem({ review }: { review: Review }) {
           <Stars rating={review.rating} />
         </strong>{' '}
         <span class="muted">
-          by {review.authorHandle ? `@${review.authorHandle}` : 'a member'} · {shortDate(review.createdAt)}
-          {review.monthVisited ? ` · visited ${review.monthVisited}` : ''}
+          {review.authorHandle
+            ? t('place.review.byHandle', { handle: review.authorHandle })
+            : t('place.review.byMember')}{' '}
+          · <time datetime={review.createdAt}>{fmt().formatDate(review.createdAt)}</time>
+          {review.monthVisited ? ` · ${t('place.review.visited', { month: review.monthVisited })}` : ''}
         </span>
       </p>
       <p class="pre-line">{review.text}</p>
@@ -64,27 +69,27 @@ function ReviewItem({ review }: { review: Review }) {
 function ReviewForm({ slug, values, error }: { slug: string; values: Record<string, string>; error?: string | null }) {
   return (
     <form method="post" action={`${urls.place(slug)}/reviews`} class="stack">
-      <h3>Write a review</h3>
+      <h3>{t('place.review.heading')}</h3>
       <FormError message={error} />
       <div>
-        <label for="review-rating">Rating</label>
+        <label for="review-rating">{t('place.review.rating')}</label>
         <select id="review-rating" name="rating" required>
           {[5, 4, 3, 2, 1].map((stars) => (
             <option value={String(stars)} selected={values.rating === String(stars)}>
-              {`${stars} of 5 stars`}
+              {t('place.review.stars', { rating: stars })}
             </option>
           ))}
         </select>
       </div>
       <div>
-        <label for="review-text">Your review</label>
+        <label for="review-text">{t('place.review.text')}</label>
         <textarea id="review-text" name="text" required maxlength={4000}>
           {values.text ?? ''}
         </textarea>
       </div>
       <div>
         <label for="review-month">
-          Month visited <span class="hint">optional, YYYY-MM</span>
+          {t('place.review.month')} <span class="hint">{t('place.review.monthHint')}</span>
         </label>
         <input id="review-month" name="monthVisited" type="month" value={values.monthVisited ?? ''} />
       </div>
@@ -97,11 +102,11 @@ function ReviewForm({ slug, values, error }: { slug: string; values: Record<stri
           checked={values.showHandle === '1'}
         />{' '}
         <label for="review-show-handle" class="inline-label">
-          Show my handle with the review
+          {t('place.review.showHandle')}
         </label>
       </div>
       <div>
-        <button type="submit">Post review</button>
+        <button type="submit">{t('place.review.submit')}</button>
       </div>
     </form>
   );
@@ -110,33 +115,35 @@ function ReviewForm({ slug, values, error }: { slug: string; values: Record<stri
 function AddToList({ place, lists, error }: { place: Place; lists: PlaceList[]; error?: string | null }) {
   return (
     <section aria-labelledby="lists-heading">
-      <h2 id="lists-heading">Add to a list</h2>
+      <h2 id="lists-heading">{t('place.lists.heading')}</h2>
       <FormError message={error} />
       {lists.length > 0 ? (
         <form method="post" action={`${urls.place(place.slug)}/lists`} class="stack">
           <div>
-            <label for="list-id">Your list</label>
+            <label for="list-id">{t('place.lists.yourList')}</label>
             <select id="list-id" name="listId">
               {lists.map((list) => (
-                <option value={list._id}>{`${list.name}${list.isPublic ? ' (public)' : ''}`}</option>
+                <option value={list._id}>
+                  {list.isPublic ? t('place.lists.publicName', { name: list.name }) : list.name}
+                </option>
               ))}
             </select>
           </div>
           <div>
-            <button type="submit">Add to list</button>
+            <button type="submit">{t('place.lists.add')}</button>
           </div>
         </form>
       ) : null}
       <form method="post" action={`${urls.place(place.slug)}/lists`} class="stack">
         <div>
           <label for="new-list-name">
-            New private list <span class="hint">name</span>
+            {t('place.lists.newList')} <span class="hint">{t('place.lists.newListHint')}</span>
           </label>
           <input id="new-list-name" name="newListName" maxlength={100} required />
         </div>
         <div>
           <button type="submit" class="secondary">
-            Create list and add
+            {t('place.lists.create')}
           </button>
         </div>
       </form>
@@ -163,39 +170,52 @@ async function renderPlacePage(c: Context<WebEnv>, slug: string, state: PlacePag
     c,
     { title: place.name },
     <>
-      {place.status === 'pending' ? (
-        <p class="notice">Waiting for review: only you and the admins can see this place until it is approved.</p>
+      {place.status === 'pending' ? <p class="notice">{t('place.page.pending')}</p> : null}
+      {place.status === 'rejected' ? (
+        <div class="notice">
+          <p>{t('place.page.rejected')}</p>
+          {place.rejectionReason ? (
+            <p>
+              <strong>{t('place.page.rejectionReason')}</strong> {place.rejectionReason}
+            </p>
+          ) : null}
+        </div>
       ) : null}
-      {place.status === 'rejected' ? <p class="notice">This place was not approved.</p> : null}
       <dl class="details">
-        <dt>Type</dt>
-        <dd>{PLACE_TYPE_LABELS[place.type]}</dd>
-        <dt>Vegan level</dt>
-        <dd>{VEGAN_LEVEL_LABELS[place.veganLevel]}</dd>
-        <dt>Address</dt>
+        <dt>{t('place.details.type')}</dt>
+        <dd>{placeTypeLabel(place.type)}</dd>
+        <dt>{t('place.details.level')}</dt>
+        <dd>{veganLevelLabel(place.veganLevel)}</dd>
+        <dt>{t('place.details.address')}</dt>
         <dd>{place.address}</dd>
         <PlaceOptionalDetails place={place} />
-        <dt>Location</dt>
+        <dt>{t('place.details.location')}</dt>
         <dd>
-          {`${place.location.lat}, ${place.location.lng}`}
+          {t('place.details.coordinates', {
+            lat: fmt().formatNumber(place.location.lat, { maximumFractionDigits: 5 }),
+            lng: fmt().formatNumber(place.location.lng, { maximumFractionDigits: 5 }),
+          })}
           {approved ? (
             <>
               {' · '}
-              <a href={`${urls.map()}?bbox=${encodeURIComponent(around)}`}>Show on the map</a>
+              <a href={`${urls.map()}?bbox=${encodeURIComponent(around)}`}>{t('place.page.showOnMap')}</a>
             </>
           ) : null}
         </dd>
-        <dt>Rating</dt>
+        <dt>{t('place.details.rating')}</dt>
         <dd>
           {place.averageRating === null
-            ? 'No reviews yet'
-            : `${place.averageRating} of 5 from ${place.reviewCount} ${place.reviewCount === 1 ? 'review' : 'reviews'}`}
+            ? t('place.page.noReviews')
+            : t('place.page.rating', {
+                rating: fmt().formatNumber(place.averageRating, { maximumFractionDigits: 2 }),
+                count: place.reviewCount,
+              })}
         </dd>
       </dl>
       {reviews ? (
         <section aria-labelledby="reviews-heading">
-          <h2 id="reviews-heading">Reviews</h2>
-          {reviews.items.length === 0 ? <p>No reviews yet.</p> : null}
+          <h2 id="reviews-heading">{t('place.page.reviews')}</h2>
+          {reviews.items.length === 0 ? <p>{t('place.page.noReviews')}</p> : null}
           <ul class="plain">
             {reviews.items.map((review) => (
               <ReviewItem review={review} />
@@ -255,13 +275,13 @@ export const reviewPlace: Page = async (c) => {
         monthVisited: values.monthVisited || null,
         showHandle: values.showHandle === '1',
       });
-      return 'Thank you: your review is posted.';
+      return t('place.review.posted');
     },
     (message, error) => ({
       reviewValues: values,
-      reviewError: apiStatus(error) === 409 ? 'You have already reviewed this place.' : message,
+      reviewError: apiStatus(error) === 409 ? t('place.review.already') : message,
     }),
-    reviewFieldLabels,
+    reviewFieldLabels(),
   );
 };
 
@@ -278,9 +298,9 @@ export const addPlaceToList: Page = async (c) => {
         ? await client.placeLists.create.mutate({ name: newListName })
         : await client.placeLists.get.query({ id: listId });
       const updated = await client.placeLists.addPlace.mutate({ id: list._id, placeId: place._id });
-      return `Added to your list “${updated.name}”.`;
+      return t('place.lists.added', { name: updated.name });
     },
     (message) => ({ listError: message }),
-    { name: 'List name', id: 'List' },
+    { name: t('place.lists.nameLabel'), id: t('place.lists.listLabel') },
   );
 };

@@ -22,6 +22,8 @@ const assetsDirectory = fileURLToPath(new URL('../assets', import.meta.url));
 const mounts: Array<[prefix: string, directory: string]> = [
   // leaflet's main file is dist/leaflet-src.js.
   ['/assets/vendor/leaflet/', dirname(require.resolve('leaflet'))],
+  // Marker clustering for the map: its dist/ holds the script and two stylesheets (class rules only).
+  ['/assets/vendor/leaflet.markercluster/', dirname(require.resolve('leaflet.markercluster'))],
   // The browser client that socket.io (a production dependency) ships, the same version as the server.
   ['/assets/vendor/socket.io/', join(dirname(require.resolve('socket.io/package.json')), 'client-dist')],
   ['/assets/', assetsDirectory],

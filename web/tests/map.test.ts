@@ -172,11 +172,14 @@ describe('the map without JavaScript and its filters', () => {
     const { context, page } = await signedInVisitor(browser, stack, submitter, {
       context: { javaScriptEnabled: false, viewport: { width: 390, height: 800 } },
     });
+    // The area comes from a search by city name (the gazetteer, on the web server), not from degrees.
     await page.goto('/app/map');
-    await page.getByLabel('Area').fill('-70.7,-33.5,-70.5,-33.3');
-    await page.getByRole('button', { name: 'Show places' }).click();
+    await page.getByLabel('City or place name').fill('Santiago, CL');
+    await page.getByRole('button', { name: 'Find' }).click();
     const names = () => page.locator('#place-list a').allTextContents();
     expect((await names()).sort()).toEqual([cafe.name, shop.name].sort());
+    expect(await page.locator('#places-heading').textContent()).toBe('Places around Santiago, Chile');
+    expect(await page.locator('#map-area').textContent()).toContain('Area: around Santiago, Chile.');
     expect(await page.locator('#map').isVisible()).toBe(false);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
@@ -191,7 +194,7 @@ describe('the map without JavaScript and its filters', () => {
     expect(await names()).toEqual([cafe.name]);
 
     await page.getByLabel('Vegan level').selectOption('');
-    await page.getByLabel('Search').fill('shop');
+    await page.getByLabel('Name or tag').fill('shop');
     await page.getByRole('button', { name: 'Show places' }).click();
     expect(await names()).toEqual([shop.name]);
     await context.close();
@@ -454,7 +457,16 @@ describe('the pending-places queue', () => {
     const { context, page, token } = await signedInVisitor(browser, stack, admin);
     await page.goto('/app/admin/places');
     await page.getByRole('button', { name: 'Reject To Be Rejected' }).click();
+    // Asks first, on a page of its own, with the reason the submitter will read.
+    await page.getByRole('heading', { level: 1, name: 'Reject this place?' }).waitFor();
+    await expectAccessible(page);
+    await page.getByLabel('Reason').fill('A shop of leather goods, not vegan.');
+    await page.getByRole('button', { name: 'Reject the place' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Rejected “To Be Rejected”');
+    const seen = await stack.api.trpc(submitter.token).places.get.query({ slug: pending.slug });
+    expect(seen).toMatchObject({ status: 'rejected', rejectionReason: 'A shop of leather goods, not vegan.' });
+    const submitterPage = await getAs(submitter, `/app/places/${pending.slug}`);
+    expect(await submitterPage.text()).toContain('A shop of leather goods, not vegan.');
     // A stale second tab's post, made directly (plain fetch with the browser's session).
     const again = await fetch(`${stack.webUrl}/app/admin/places/${pending._id}/approve`, {
       method: 'POST',
@@ -463,6 +475,123 @@ describe('the pending-places queue', () => {
     });
     expect(again.status).toBe(303);
     expect(again.headers.get('set-cookie') ?? '').toMatch(/already(%20|%2520| )reviewed/);
+    await context.close();
+  });
+
+  it('will not reject without a reason: the confirmation asks again (400), nothing changes', async () => {
+    const pending = await stack.api.trpc(submitter.token).places.create.mutate({
+      name: 'No Reason Given',
+      type: 'cafe',
+      veganLevel: 'full',
+      address: 'Street 11',
+      website: 'https://example.org/no-reason',
+      location: { lng: 7, lat: 7 },
+    });
+    const post = (body: string) =>
+      fetch(`${stack.webUrl}/app/admin/places/${pending._id}/reject`, {
+        method: 'POST',
+        headers: {
+          cookie: `app_session=${admin.token}`,
+          origin: stack.webUrl,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body,
+        redirect: 'manual',
+      });
+    // The first click only asks.
+    const asked = await post('');
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toContain('Reject this place?');
+    // Confirmed, but with an empty reason: asked again, with the message.
+    const empty = await post('confirm=1&reason=%20%20');
+    expect(empty.status).toBe(400);
+    expect(await empty.text()).toContain('Give a reason');
+    const still = await stack.api.trpc(submitter.token).places.get.query({ slug: pending.slug });
+    expect(still.status).toBe('pending');
+  });
+});
+
+describe('finding a city on the map', () => {
+  it('finds a city by name with JavaScript: the map moves there and names the area', async () => {
+    const place = await approvedPlace(-9.14, 38.71, { name: 'Search Café Lisbon' });
+    const { context, page } = await signedInVisitor(browser, stack, submitter);
+    await page.goto('/app/map');
+    await page.locator('.leaflet-container').waitFor();
+    // The local name, without its accents' worries: the gazetteer knows "Lisboa" as Lisbon.
+    const moved = page.waitForResponse(
+      (response) => response.url().includes('/app/map/places.json') && response.url().includes('38.'),
+    );
+    await page.getByLabel('City or place name').fill('Lisboa');
+    await page.getByRole('button', { name: 'Find' }).click();
+    const body = await (await moved).json();
+    expect(body.area).toBe('Lisbon, Portugal');
+    expect(body.items.map((item: { name: string }) => item.name)).toContain(place.name);
+    await expect.poll(() => page.locator('#places-heading').textContent()).toBe('Places around Lisbon, Portugal');
+    await page.locator(`.leaflet-marker-icon[title="${place.name}"]`).waitFor();
+    // The address keeps the box, so a reload shows the same area; no degrees field on the page.
+    expect(new URL(page.url()).searchParams.get('bbox')).toMatch(/^-9\.\d+,38\.\d+,-[89]\.\d+,38\.\d+$/);
+    expect(await page.locator('input[name="bbox"]').getAttribute('type')).toBe('hidden');
+    await expectAccessible(page);
+    await saveScreenshot(page, 'map-search-light-en');
+    await context.close();
+  });
+
+  it('answers the search as JSON: cities by population, then the service’s own places', async () => {
+    await approvedPlace(13.4, 52.5, { name: 'Berliner Bohne' });
+    const response = await getAs(submitter, '/app/map/search.json?q=Berlin');
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.cities[0]).toMatchObject({ label: 'Berlin, Germany' });
+    expect(body.cities.length).toBeGreaterThan(1);
+    expect(body.places.map((place: { name: string }) => place.name)).toContain('Berliner Bohne');
+    expect((await getAs(submitter, '/app/map/search.json?q=')).status).toBe(400);
+  });
+
+  it('says so when nothing is called that, without JavaScript', async () => {
+    const response = await getAs(submitter, '/app/map?near=Qxzqxzqxz');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('No city or place called “Qxzqxzqxz” was found.');
+  });
+
+  it('clusters the markers at low zoom', async () => {
+    for (let i = 0; i < 4; i += 1) await approvedPlace(30.5 + i * 0.01, 50.45, { name: `Cluster Kyiv ${i}` });
+    const { context, page } = await signedInVisitor(browser, stack, submitter);
+    await page.goto('/app/map?bbox=20,44,42,56');
+    const cluster = page.locator('.marker-cluster').first();
+    await cluster.waitFor();
+    expect(await cluster.getAttribute('aria-label')).toMatch(/^\d+ places here: zoom in to see them$/);
+    // The cluster's stylesheet loads from this origin (CSP style-src 'self'): it has its colours.
+    const background = await cluster.evaluate((element) => getComputedStyle(element).backgroundColor);
+    expect(background).not.toBe('rgba(0, 0, 0, 0)');
+    await expectAccessible(page);
+    await context.close();
+  });
+
+  it('speaks the viewer’s language: area names and texts in German', async () => {
+    // The language switch's cookie (the footer's POST /language sets it) next to the session.
+    const response = await fetch(`${stack.webUrl}/app/map?near=M%C3%BCnchen`, {
+      headers: { cookie: `app_session=${submitter.token}; lang=de` },
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('<html lang="de"');
+    expect(html).toContain('Orte rund um Munich, Deutschland');
+    expect(html).toContain('Stadt oder Name eines Ortes');
+  });
+});
+
+describe('the map in dark mode, in German, on a phone', () => {
+  it('is axe clean and names the area in German', { timeout: 90_000 }, async () => {
+    const { context, page } = await signedInVisitor(browser, stack, submitter, {
+      context: { colorScheme: 'dark', viewport: { width: 390, height: 844 } },
+    });
+    await context.addCookies([{ name: 'lang', value: 'de', url: stack.webUrl }]);
+    await page.goto('/app/map?near=Lisboa');
+    expect(await page.locator('#places-heading').textContent()).toBe('Orte rund um Lisbon, Portugal');
+    await page.locator('.leaflet-container').waitFor();
+    await expectAccessible(page);
+    await saveScreenshot(page, 'map-search-dark-de-390');
     await context.close();
   });
 });

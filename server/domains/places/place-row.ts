@@ -46,6 +46,8 @@ export interface PlaceRow {
   createdAt: Date;
   reviewCount: number;
   ratingSum: number;
+  /** Read only where a rejected place can be shown (one place, a decision); see service.ts. */
+  rejectionReason?: string | null;
 }
 
 /** The place's review aggregate as the API shows it: the mean rounded to 2 decimals, null with no reviews. */

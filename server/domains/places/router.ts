@@ -102,10 +102,10 @@ export const placesRouter = router({
         tags: adminTags,
         summary: 'Reject a pending place',
         description:
-          'pending → rejected: the place stays out of public reads. 409 `conflict` unless pending; 404 for an unknown id.',
+          'pending → rejected: the place stays out of public reads. An optional `reason` (body) is stored and shown to the submitter (and admins) as `rejectionReason` on the rejected place. 409 `conflict` unless pending; 404 for an unknown id.',
       },
     })
-    .input(schemas.placeIdInput)
+    .input(schemas.rejectPlaceInput)
     .output(schemas.placeOutput)
     .mutation(({ ctx, input }) => service.rejectPlace(ctx, input)),
 });

@@ -15,6 +15,7 @@ export const PLACE_LIMITS = {
   tag: 40,
   photos: 10,
   q: 100,
+  rejectionReason: 500,
 } as const;
 
 const longitude = z.number().min(-180).max(180);
@@ -112,6 +113,10 @@ export const placeOutput = z
       .nullable()
       .meta({ description: 'Mean rating of its reviews (1–5), rounded to 2 decimals; null while it has none.' }),
     reviewCount: z.number().int().meta({ description: 'Number of reviews (GET /api/places/{id}/reviews).' }),
+    rejectionReason: z.string().optional().meta({
+      description:
+        'Only on a rejected place, and only when the admin gave a reason. A rejected place is visible to its submitter and admins alone, so no one else ever sees it.',
+    }),
   })
   .strict()
   .meta({ id: 'Place' });
@@ -187,4 +192,18 @@ export type ListPlacesInput = z.infer<ReturnType<typeof listPlacesInput>>;
 
 export const placeSlugInput = z.object({ slug: z.string().min(1).max(200) });
 export const placeIdInput = z.object({ id: z.uuid() });
+export const rejectPlaceInput = z
+  .object({
+    id: z.uuid(),
+    reason: text(PLACE_LIMITS.rejectionReason)
+      .optional()
+      .meta({
+        description: `Why the place is not approved (1–${PLACE_LIMITS.rejectionReason} characters), for its submitter: the rejected place shows it to them (and to admins) as \`rejectionReason\`.`,
+      }),
+  })
+  .meta({
+    examples: [
+      { id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', reason: 'The address is a private flat, not open to the public.' },
+    ],
+  });
 export const listPendingInput = z.object(pageQueryFields());

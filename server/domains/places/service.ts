@@ -35,6 +35,7 @@ export function toPlace(row: PlaceRow, config: Pick<Config, 'PUBLIC_URL'>): Plac
       status: row.status,
       createdAt: row.createdAt.toISOString(),
       ...ratingFields(row.reviewCount, row.ratingSum),
+      ...(row.status === 'rejected' && row.rejectionReason ? { rejectionReason: row.rejectionReason } : {}),
     },
     config,
   );
@@ -77,7 +78,7 @@ export async function listPlaces(ctx: ServiceContext, input: ListPlacesInput) {
 /** Approved: anyone. Otherwise only its submitter and admins; everyone else gets the same 404 as a missing slug. */
 export async function getPlace(ctx: ServiceContext, caller: Caller, input: { slug: string }) {
   const [row] = await ctx.db
-    .select({ ...placeColumns, submitterId: places.submitterId })
+    .select({ ...placeColumns, rejectionReason: places.rejectionReason, submitterId: places.submitterId })
     .from(places)
     .where(eq(places.slug, input.slug.toLowerCase()))
     .limit(1);
@@ -142,13 +143,16 @@ export async function listPendingPlaces(ctx: ServiceContext, input: { cursor?: s
 }
 
 /** pending → approved | rejected in one statement; any other state is 409, an unknown id 404. */
-async function review(ctx: ServiceContext, id: string, next: 'approved' | 'rejected') {
+async function review(ctx: ServiceContext, id: string, next: 'approved' | 'rejected', reason?: string) {
   const updated = await ctx.db
     .update(places)
-    .set({ status: next, reviewedAt: ctx.clock.now() })
+    .set({ status: next, reviewedAt: ctx.clock.now(), rejectionReason: next === 'rejected' ? (reason ?? null) : null })
     .where(and(eq(places.id, id), eq(places.status, 'pending')))
     .returning({ id: places.id });
-  const [row] = await ctx.db.select(placeColumns).from(places).where(eq(places.id, id));
+  const [row] = await ctx.db
+    .select({ ...placeColumns, rejectionReason: places.rejectionReason })
+    .from(places)
+    .where(eq(places.id, id));
   if (!row) throw new AppError('not_found', 'No such place.');
   if (updated.length === 0)
     throw new AppError('conflict', `Only a pending place can be reviewed; this one is ${row.status}.`);
@@ -156,7 +160,8 @@ async function review(ctx: ServiceContext, id: string, next: 'approved' | 'rejec
 }
 
 export const approvePlace = (ctx: ServiceContext, input: { id: string }) => review(ctx, input.id, 'approved');
-export const rejectPlace = (ctx: ServiceContext, input: { id: string }) => review(ctx, input.id, 'rejected');
+export const rejectPlace = (ctx: ServiceContext, input: { id: string; reason?: string }) =>
+  review(ctx, input.id, 'rejected', input.reason);
 
 /** For /api/stats: approved places, in total and per type (every type present, zero when none). */
 export async function approvedPlaceCounts(db: DbOrTx): Promise<{ total: number; byType: Record<PlaceType, number> }> {
