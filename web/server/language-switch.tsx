@@ -33,7 +33,7 @@ export function LanguageAndTime({ here }: { here: string }) {
             </option>
           ))}
         </select>
-        <input type="hidden" name="next" value={here} />{' '}
+        <input type="hidden" name="back" value={here} />{' '}
         <button type="submit" class="secondary">
           {t('common.actions.change')}
         </button>
@@ -58,6 +58,6 @@ export async function chooseLanguage(c: Context<WebEnv>): Promise<Response> {
   const form = await c.req.parseBody();
   const chosen = form.lang;
   if (isLocale(chosen)) setLanguageCookie(c, chosen);
-  const next = safeNextPath(typeof form.next === 'string' ? form.next : null) ?? urls.home();
+  const next = safeNextPath(typeof form.back === 'string' ? form.back : null) ?? urls.home();
   return c.redirect(next, 303);
 }

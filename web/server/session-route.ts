@@ -16,6 +16,7 @@ import { anonymousApi, api, isSessionRejected } from './api.js';
 import type { WebEnv } from './env.js';
 import { redirectWithNotice } from './flash.js';
 import { safeNextPath } from './next-path.js';
+import { refusalSentence } from './refusal-sentences.js';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './session.js';
 import { urls } from '../urls.js';
 
@@ -98,9 +99,9 @@ export function setFailureStatus(c: Context<WebEnv>, failure: ApiFailure): void 
   c.status(failure.status as 400);
 }
 
-/** A sentence for a form: the API's own message, except for failures on our side. */
+/** A sentence for a form, in the viewer's language (refusal-sentences.ts). */
 export function failureMessage(failure: ApiFailure): string {
-  return failure.status < 500 ? failure.body.error.message : 'Something went wrong on our side. Please try again.';
+  return refusalSentence({ status: failure.status, ...failure.body.error, retryAfter: failure.retryAfter });
 }
 
 /** Calls the API for the intent; on success sets the cookie with the new token. */
