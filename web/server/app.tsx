@@ -18,6 +18,7 @@ import { requireSameOrigin } from './origin-check.js';
 import { securityHeaders } from './security-headers.js';
 import { withViewer } from './viewer.js';
 import { clearSessionCookie, readSessionToken } from './session.js';
+import { mountImageRelay } from './image-relay.js';
 import { mountStaticFiles } from './static.js';
 import { urls } from '../urls.js';
 
@@ -50,6 +51,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     await next();
   });
   mountStaticFiles(app);
+  mountImageRelay(app);
   app.use('*', readFlash);
   // The viewer's language and time zone, for every page and form answer (see viewer.ts).
   app.use('*', withViewer);
