@@ -77,6 +77,17 @@ function Navigation({ member, path }: { member: Member | null; path: string }) {
   );
 }
 
+/**
+ * Where the language switch returns to: this page with its query, less any `next` (a sign-in
+ * target is the login form's business, never echoed into another form).
+ */
+function pageAddress(url: URL): string {
+  const query = new URLSearchParams(url.search);
+  query.delete('next');
+  const search = query.toString();
+  return search ? `${url.pathname}?${search}` : url.pathname;
+}
+
 /** JSON for a page script, safe inside <script type="application/json"> (no `</script>` break-out). */
 function pageDataJson(data: unknown): string {
   return JSON.stringify(data).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
@@ -131,7 +142,7 @@ export async function renderPage(c: Context<WebEnv>, options: PageOptions, body:
               ) : null}
               {body}
             </main>
-            <LanguageAndTime here={`${url.pathname}${url.search}`} />
+            <LanguageAndTime here={pageAddress(url)} />
           </body>
         </html>
       ).toString(),

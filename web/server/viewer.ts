@@ -7,30 +7,37 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { matchedRoutes } from 'hono/route';
-import { createTranslator, isLocale, isTimeZone, type Locale, type Viewer } from '../../server/shared/i18n/index.js';
-import { negotiateLocale } from '../../server/shared/i18n/index.js';
+import {
+  canonicalTimeZone,
+  createTranslator,
+  isLocale,
+  isTimeZone,
+  type Locale,
+  negotiateLocale,
+  type Viewer,
+} from '../../server/shared/i18n/index.js';
 import { currentMember } from './api.js';
 import type { Member, WebEnv } from './env.js';
 import { LANGUAGE_COOKIE, TIME_ZONE_COOKIE, translatorStorage, webCatalog } from './i18n.js';
 import { readSessionToken } from './session.js';
 
-/** The account's language and zone, once the account API has them (optional until then). */
-function accountSettings(member: Member | null): { locale?: unknown; timeZone?: unknown } {
-  return (member ?? {}) as { locale?: unknown; timeZone?: unknown };
+/** The zone's canonical name when this runtime knows it (a cookie is user input), else null. */
+function knownZone(value: string | null | undefined): string | null {
+  return value && isTimeZone(value) ? canonicalTimeZone(value) : null;
 }
 
 /** Works out the viewer from the cookies, the account and the request headers. */
 export function resolveViewer(c: Context<WebEnv>, member: Member | null): Viewer {
-  const account = accountSettings(member);
   const chosen = getCookie(c, LANGUAGE_COOKIE);
   const locale: Locale = isLocale(chosen)
     ? chosen
-    : isLocale(account.locale)
-      ? account.locale
+    : isLocale(member?.locale)
+      ? member.locale
       : negotiateLocale(c.req.header('accept-language'));
-  if (isTimeZone(account.timeZone)) return { locale, timeZone: account.timeZone, timeZoneSource: 'account' };
-  const browserZone = getCookie(c, TIME_ZONE_COOKIE);
-  if (isTimeZone(browserZone)) return { locale, timeZone: browserZone, timeZoneSource: 'browser' };
+  const accountZone = knownZone(member?.timeZone);
+  if (accountZone) return { locale, timeZone: accountZone, timeZoneSource: 'account' };
+  const browserZone = knownZone(getCookie(c, TIME_ZONE_COOKIE));
+  if (browserZone) return { locale, timeZone: browserZone, timeZoneSource: 'browser' };
   return { locale, timeZone: 'UTC', timeZoneSource: 'utc' };
 }
 
