@@ -15,6 +15,7 @@ import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { anonymousApi, api, isSessionRejected } from './api.js';
 import type { WebEnv } from './env.js';
 import { redirectWithNotice } from './flash.js';
+import { t } from './i18n.js';
 import { safeNextPath } from './next-path.js';
 import { refusalSentence } from './refusal-sentences.js';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './session.js';
@@ -226,13 +227,7 @@ export function sessionRouteHandlers(forms: SessionForms) {
   // The navigation's "Sign out" button (a form: works without JavaScript).
   const logout = async (c: Context<WebEnv>) => {
     const failure = await endSession(c);
-    return redirectWithNotice(
-      c,
-      '/login',
-      failure
-        ? 'You are signed out on this device. The service could not be reached to end the session: revoke it under Settings, Sessions, from another device.'
-        : 'You are signed out.',
-    );
+    return redirectWithNotice(c, '/login', failure ? t('auth.signedOutUnreached') : t('auth.signedOut'));
   };
 
   return { limitBody, start, end, logout };

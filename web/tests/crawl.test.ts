@@ -19,6 +19,8 @@ useWebStackAndBrowser((ready) => {
   browser = ready.browser;
 });
 
+// Up to 60 pages in Chromium per crawl: minutes on a loaded 2-core machine, hence the timeouts.
+
 /** Pages the crawl opens at most (the navigation has about 15 links; their pages link a few more). */
 const MAX_PAGES = 60;
 
@@ -38,11 +40,11 @@ const rawKey = new RegExp(`(?<![\\w/@.:-])(?:${namespaces.join('|')})\\.[a-z][A-
 describe('the crawl', () => {
   it('finds the token in no page, script, style or JSON the signed-in site serves', async () => {
     await crawl('en');
-  });
+  }, 180_000);
 
   it('in German: every page is lang="de", none fails, none shows a raw catalog key', async () => {
     await crawl('de');
-  });
+  }, 180_000);
 });
 
 async function crawl(language: 'en' | 'de'): Promise<void> {
