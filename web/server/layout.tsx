@@ -7,6 +7,7 @@ import { currentMember } from './api.js';
 import type { Member, WebEnv } from './env.js';
 import { fmt, t } from './i18n.js';
 import { LanguageAndTime } from './language-switch.js';
+import { returnAddress } from './next-path.js';
 import { OfflineBanner, ShellHead } from './shell-head.js';
 import { readTheme, ThemeSwitch } from './theme.js';
 import { urls } from '../urls.js';
@@ -79,17 +80,6 @@ function Navigation({ member, path }: { member: Member | null; path: string }) {
   );
 }
 
-/**
- * Where the language switch returns to: this page with its query, less any `next` (a sign-in
- * target is the login form's business, never echoed into another form).
- */
-function pageAddress(url: URL): string {
-  const query = new URLSearchParams(url.search);
-  query.delete('next');
-  const search = query.toString();
-  return search ? `${url.pathname}?${search}` : url.pathname;
-}
-
 /** JSON for a page script, safe inside <script type="application/json"> (no `</script>` break-out). */
 function pageDataJson(data: unknown): string {
   return JSON.stringify(data).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
@@ -148,7 +138,7 @@ export async function renderPage(c: Context<WebEnv>, options: PageOptions, body:
               ) : null}
               {body}
             </main>
-            <LanguageAndTime here={pageAddress(url)} />
+            <LanguageAndTime here={returnAddress(url)} />
           </body>
         </html>
       ).toString(),
