@@ -5,7 +5,14 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appointOrganizer, createAdmin, createEvent, createGrove } from '../../tests/events/helpers.js';
 import { befriend, send, startConversation } from '../../tests/messaging/helpers.js';
-import { expectAccessible, newVisitor, signedInVisitor, useWebStackAndBrowser, type WebStack } from './harness.js';
+import {
+  expectAccessible,
+  newVisitor,
+  saveScreenshot,
+  signedInVisitor,
+  useWebStackAndBrowser,
+  type WebStack,
+} from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
@@ -101,27 +108,44 @@ describe('themes', () => {
 });
 
 describe("the shell part's pages in both themes", () => {
-  it('messages, a conversation, the companion and the action log are axe clean in light and dark, in two languages', async () => {
+  it('messages, a conversation, the companion and the action log are axe clean in light and dark, in two languages', {
+    timeout: 120_000,
+  }, async () => {
     const ana = await stack.member({ prefix: 'ana' });
     const ben = await stack.member({ prefix: 'ben' });
     await befriend(stack.api, ana, ben);
     const conversation = await startConversation(stack.api, ben, [ana]);
     await send(stack.api, ben, conversation._id, 'Banners at six?');
     const { context, page } = await signedInVisitor(browser, stack, ana);
-    const paths = ['/app/messages', `/app/messages/${conversation._id}`, '/app/companion', '/app/actions'];
+    // Page and the name of its screenshot (docs/screenshots/, SCREENSHOTS=1; English light ones
+    // come from the pages' own tests).
+    const pages: Array<[path: string, shot: string]> = [
+      ['/app/messages', 'messages-list'],
+      [`/app/messages/${conversation._id}`, 'messages-conversation'],
+      ['/app/companion', 'companion'],
+      ['/app/actions', 'actions'],
+    ];
     // In English, then in German (the language switch's cookie).
     for (const language of ['en', 'de']) {
       if (language === 'de') await context.addCookies([{ name: 'lang', value: 'de', url: stack.webUrl }]);
-      for (const path of paths) {
+      for (const [path, shot] of pages) {
         await page.goto(path);
         expect(await page.locator('html').getAttribute('lang')).toBe(language);
         for (const colorScheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme });
           await expectAccessible(page);
+          if (language !== 'en' || colorScheme !== 'light')
+            await saveScreenshot(page, `${shot}-${language}-${colorScheme}`);
         }
       }
     }
     expect(await page.getByRole('button', { name: 'Dunkel' }).count()).toBe(1);
+    // A phone, dark.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [path, shot] of pages.slice(1, 3)) {
+      await page.goto(path);
+      await saveScreenshot(page, `${shot}-de-dark-390`);
+    }
     await context.close();
   });
 });
@@ -185,6 +209,27 @@ describe('offline pages', () => {
     await controlledByWorker(page);
 
     const eventPath = `/app/events/${event.slug}`;
+    // Arriving through a form's redirect (as after an RSVP) keeps the page too.
+    await page.evaluate((back) => {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = '/theme';
+      const fields: Array<[string, string]> = [
+        ['theme', 'system'],
+        ['back', back],
+      ];
+      for (const [name, value] of fields) {
+        const input = document.createElement('input');
+        input.type = 'hidden';
+        input.name = name;
+        input.value = value;
+        form.append(input);
+      }
+      document.body.append(form);
+      form.submit();
+    }, eventPath);
+    await page.waitForURL(`**${eventPath}`);
+    await expect.poll(() => keptUrls(page)).toContain(eventPath);
     const eventPage = await page.goto(eventPath);
     expect(eventPage?.headers()['cache-control']).toBe('private, no-cache');
     expect(eventPage?.headers()['x-offline-cache']).toMatch(/^[\w-]{22}$/);
