@@ -32,6 +32,7 @@ import * as placeForm from './pages/places-form.js';
 import * as posts from './pages/posts.js';
 import * as reports from './pages/reports.js';
 import * as settings from './pages/settings.js';
+import { updateRegion } from './pages/settings-region.js';
 import { chooseLanguage } from './server/language-switch.js';
 import type { WebEnv } from './server/env.js';
 import { SESSION_ROUTE, sessionRouteHandlers } from './server/session-route.js';
@@ -149,6 +150,7 @@ const memberArea: WebRoute[] = [
   post(urls.sessionsRevokeOthers, settings.revokeOtherSessions),
   post(urls.sessionRevoke, settings.revokeSession),
   post(urls.settingsNotifications, settings.updateNotifications),
+  post(urls.settingsRegion, updateRegion),
   post(urls.settingsPanic, settings.panic),
   get(urls.settingsDelete, settings.deleteAccountPage),
   post(urls.settingsDelete, settings.deleteAccount),

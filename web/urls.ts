@@ -125,6 +125,7 @@ export const urls = {
   settingsEmail: route('/app/settings/email'),
   settingsPassword: route('/app/settings/password'),
   settingsNotifications: route('/app/settings/notifications'),
+  settingsRegion: route('/app/settings/region'),
   settingsPanic: route('/app/settings/panic'),
   settingsDelete: route('/app/settings/delete'),
   sessionsRevokeOthers: route('/app/settings/sessions/revoke-others'),

@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import { anonymousApi } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { safeNextPath } from '../server/next-path.js';
 import {
@@ -19,9 +20,6 @@ import {
 } from '../server/session-route.js';
 import { readSessionToken } from '../server/session.js';
 import type { Page } from './page.js';
-
-const CHECK_YOUR_INBOX =
-  'Check your inbox: if an account uses that address, a sign-in link is on its way. It works once, within 15 minutes.';
 
 /** `?next=` carried from page to page, already reduced to a same-site path (or dropped). */
 function withNext(path: string, next: string | null): string {
@@ -39,24 +37,28 @@ function LoginForm(props: { email?: string; next: string | null; error?: string 
       <form method="post" action={SESSION_ROUTE} class="stack">
         <NextField next={props.next} />
         <div>
-          <label for="login-email">Email</label>
+          <label for="login-email">{t('auth.fields.email')}</label>
           <input id="login-email" name="email" type="email" autocomplete="username" required value={props.email} />
         </div>
         <div>
-          <label for="login-password">Password</label>
+          <label for="login-password">{t('auth.fields.password')}</label>
           <input id="login-password" name="password" type="password" autocomplete="current-password" required />
         </div>
         <p class="actions">
-          <button type="submit">Sign in</button>
+          <button type="submit">{t('auth.login.submit')}</button>
         </p>
       </form>
-      <h2>Other ways in</h2>
+      <h2>{t('auth.login.otherWays')}</h2>
       <ul>
         <li>
-          <a href="/login/magic-link">Email me a sign-in link</a> (no password needed)
+          {fmt().rich('auth.login.magicLink', {
+            link: (chunks: unknown[]) => <a href="/login/magic-link">{chunks}</a>,
+          })}
         </li>
         <li>
-          New here? <a href={withNext('/register', props.next)}>Create an account</a>
+          {fmt().rich('auth.login.newHere', {
+            link: (chunks: unknown[]) => <a href={withNext('/register', props.next)}>{chunks}</a>,
+          })}
         </li>
       </ul>
     </>
@@ -70,7 +72,7 @@ function RegisterForm(props: { email?: string; handle?: string; next: string | n
       <form method="post" action={SESSION_ROUTE} class="stack">
         <NextField next={props.next} />
         <div>
-          <label for="register-email">Email</label>
+          <label for="register-email">{t('auth.fields.email')}</label>
           <input
             id="register-email"
             name="email"
@@ -81,11 +83,11 @@ function RegisterForm(props: { email?: string; handle?: string; next: string | n
             aria-describedby="register-email-hint"
           />
           <span id="register-email-hint" class="hint">
-            Never shown to other members.
+            {t('auth.register.emailHint')}
           </span>
         </div>
         <div>
-          <label for="register-password">Password</label>
+          <label for="register-password">{t('auth.fields.password')}</label>
           <input
             id="register-password"
             name="password"
@@ -96,11 +98,11 @@ function RegisterForm(props: { email?: string; handle?: string; next: string | n
             aria-describedby="register-password-hint"
           />
           <span id="register-password-hint" class="hint">
-            At least 8 characters; a few unrelated words work well. Common passwords are refused.
+            {t('auth.register.passwordHint')}
           </span>
         </div>
         <div>
-          <label for="register-handle">Handle</label>
+          <label for="register-handle">{t('auth.fields.handle')}</label>
           <input
             id="register-handle"
             name="handle"
@@ -112,15 +114,17 @@ function RegisterForm(props: { email?: string; handle?: string; next: string | n
             aria-describedby="register-handle-hint"
           />
           <span id="register-handle-hint" class="hint">
-            3–30 letters, digits or underscores. Other members see it: it need not be your name.
+            {t('auth.register.handleHint')}
           </span>
         </div>
         <p class="actions">
-          <button type="submit">Create account</button>
+          <button type="submit">{t('auth.register.submit')}</button>
         </p>
       </form>
       <p>
-        Already have an account? <a href={withNext('/login', props.next)}>Sign in</a>
+        {fmt().rich('auth.register.haveAccount', {
+          link: (chunks: unknown[]) => <a href={withNext('/login', props.next)}>{chunks}</a>,
+        })}
       </p>
     </>
   );
@@ -129,23 +133,29 @@ function RegisterForm(props: { email?: string; handle?: string; next: string | n
 function MagicLinkRequestForm(props: { email?: string; error?: string | null }) {
   return (
     <>
-      <p>We email you a link that signs you in once, within 15 minutes.</p>
+      <p>{t('auth.magic.intro')}</p>
       <FormError message={props.error} />
       <form method="post" action="/login/magic-link" class="stack">
         <div>
-          <label for="magic-email">Email</label>
+          <label for="magic-email">{t('auth.fields.email')}</label>
           <input id="magic-email" name="email" type="email" autocomplete="email" required value={props.email} />
         </div>
         <p class="actions">
-          <button type="submit">Email me a link</button>
+          <button type="submit">{t('auth.magic.submit')}</button>
         </p>
       </form>
       <p>
-        <a href="/login">Sign in with a password instead</a>
+        <a href="/login">{t('auth.magic.passwordInstead')}</a>
       </p>
     </>
   );
 }
+
+/** The two links offered when a sign-in link failed. */
+const newLinkOrPassword = {
+  new: (chunks: unknown[]) => <a href="/login/magic-link">{chunks}</a>,
+  password: (chunks: unknown[]) => <a href="/login">{chunks}</a>,
+};
 
 /** Auth pages never need the member for the navigation: no API call just to draw it. */
 function asVisitor(c: Context<WebEnv>): void {
@@ -154,25 +164,22 @@ function asVisitor(c: Context<WebEnv>): void {
 
 function renderLogin(c: Context<WebEnv>, props: Parameters<typeof LoginForm>[0]) {
   asVisitor(c);
-  return renderPage(c, { title: 'Sign in' }, <LoginForm {...props} />);
+  return renderPage(c, { title: t('auth.login.title') }, <LoginForm {...props} />);
 }
 
 function renderRegister(c: Context<WebEnv>, props: Parameters<typeof RegisterForm>[0]) {
   asVisitor(c);
-  return renderPage(c, { title: 'Create an account' }, <RegisterForm {...props} />);
+  return renderPage(c, { title: t('auth.register.title') }, <RegisterForm {...props} />);
 }
 
 function renderMagicFailure(c: Context<WebEnv>, failure: ApiFailure) {
   asVisitor(c);
   return renderPage(
     c,
-    { title: 'Sign-in link not accepted' },
+    { title: t('auth.magic.notAccepted') },
     <>
       <FormError message={failureMessage(failure)} />
-      <p>
-        Each link works once, within 15 minutes. <a href="/login/magic-link">Email me a new link</a> or{' '}
-        <a href="/login">sign in with a password</a>.
-      </p>
+      <p>{fmt().rich('auth.magic.linkRules', newLinkOrPassword)}</p>
     </>,
   );
 }
@@ -207,7 +214,7 @@ export const registerPage: Page = (c) => {
 
 export const magicLinkRequestPage: Page = (c) => {
   asVisitor(c);
-  return renderPage(c, { title: 'Sign in with an emailed link' }, <MagicLinkRequestForm />);
+  return renderPage(c, { title: t('auth.magic.title') }, <MagicLinkRequestForm />);
 };
 
 export const requestMagicLink: Page = async (c) => {
@@ -221,11 +228,11 @@ export const requestMagicLink: Page = async (c) => {
     setFailureStatus(c, failure);
     return renderPage(
       c,
-      { title: 'Sign in with an emailed link' },
+      { title: t('auth.magic.title') },
       <MagicLinkRequestForm email={email} error={failureMessage(failure)} />,
     );
   }
-  return redirectWithNotice(c, '/login/magic-link', CHECK_YOUR_INBOX);
+  return redirectWithNotice(c, '/login/magic-link', t('auth.checkInbox'));
 };
 
 // The link from the mail (MAGIC_LINK_URL = {web}/login/magic, the API appends ?token=…). A GET
@@ -239,23 +246,21 @@ export const magicLinkLandingPage: Page = (c) => {
     c.status(400);
     return renderPage(
       c,
-      { title: 'Sign-in link not accepted' },
+      { title: t('auth.magic.notAccepted') },
       <>
-        <FormError message="This sign-in link is incomplete. Open the link from the mail exactly as it was sent." />
-        <p>
-          <a href="/login/magic-link">Email me a new link</a> or <a href="/login">sign in with a password</a>.
-        </p>
+        <FormError message={t('auth.magic.incomplete')} />
+        <p>{fmt().rich('auth.magic.newOrPassword', newLinkOrPassword)}</p>
       </>,
     );
   }
   return renderPage(
     c,
-    { title: 'Signing you in', scripts: ['/assets/magic-link.js'] },
+    { title: t('auth.magic.signingIn'), scripts: ['/assets/magic-link.js'] },
     <form method="post" action={SESSION_ROUTE} id="magic-link-form" class="stack">
       <input type="hidden" name="magicToken" value={token} />
-      <p>One moment: you are being signed in with the link from your mail.</p>
+      <p>{t('auth.magic.oneMoment')}</p>
       <p class="actions">
-        <button type="submit">Continue to sign in</button>
+        <button type="submit">{t('auth.magic.continue')}</button>
       </p>
     </form>,
   );

@@ -7,27 +7,30 @@ import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { type ApiFailure, failureMessage, formFields, setFailureStatus, tryApi } from '../server/session-route.js';
 import { clearSessionCookie } from '../server/session.js';
 import { type Page, pathParam } from './page.js';
+import { LanguageAndTimeZone } from './settings-region.js';
 import { urls } from '../urls.js';
 
 type Preferences = RouterOutputs['me']['getNotificationPreferences'];
 type NotificationKind = keyof Preferences['push'];
 type Session = RouterOutputs['me']['listSessions']['items'][number];
 
+/** Each kind's label key (settings.notifications.*). */
 const KIND_LABELS: Record<NotificationKind, string> = {
-  eventReminders: 'Reminders about a day before events you are going to',
-  eventUpdates: 'Changes to, or cancellation of, events you are going to',
-  messages: 'New messages',
-  friendInvitesAccepted: 'Someone accepted your friend invite',
-  reportOutcomes: 'A decision on a report you filed',
+  eventReminders: 'settings.notifications.eventReminders',
+  eventUpdates: 'settings.notifications.eventUpdates',
+  messages: 'settings.notifications.messages',
+  friendInvitesAccepted: 'settings.notifications.friendInvitesAccepted',
+  reportOutcomes: 'settings.notifications.reportOutcomes',
 };
 const KINDS = Object.keys(KIND_LABELS) as NotificationKind[];
 const CHANNELS = [
-  ['push', 'Push notifications', 'On the devices you turned them on for.'],
-  ['email', 'Email notifications', 'Mailboxes are read by more people and systems than a lock screen.'],
+  ['push', 'settings.notifications.push', 'settings.notifications.pushHint'],
+  ['email', 'settings.notifications.email', 'settings.notifications.emailHint'],
 ] as const;
 
 /** Sessions shown at once: the API's largest page (a member rarely has more). */
@@ -43,7 +46,7 @@ interface SettingsView {
 }
 
 function when(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return fmt().formatDateTime(iso);
 }
 
 function SectionError({ view, section }: { view: SettingsView; section: Section }) {
@@ -54,18 +57,22 @@ function SessionRow({ session }: { session: Session }) {
   return (
     <li class="card">
       <p>
-        Signed in <time datetime={session.createdAt}>{when(session.createdAt)}</time>, ends{' '}
-        <time datetime={session.expiresAt}>{when(session.expiresAt)}</time>
-        {session.current ? <strong> · this browser</strong> : null}
+        {fmt().rich('settings.sessions.row', {
+          created: when(session.createdAt),
+          expires: when(session.expiresAt),
+          start: (chunks: unknown[]) => <time datetime={session.createdAt}>{chunks}</time>,
+          end: (chunks: unknown[]) => <time datetime={session.expiresAt}>{chunks}</time>,
+        })}
+        {session.current ? <strong>{t('settings.sessions.thisBrowser')}</strong> : null}
       </p>
       {session.current ? null : (
         <form method="post" action={urls.sessionRevoke(session._id)} class="inline">
           <button
             type="submit"
             class="secondary"
-            aria-label={`Revoke the session signed in ${when(session.createdAt)}`}
+            aria-label={t('settings.sessions.revokeLabel', { created: when(session.createdAt) })}
           >
-            Revoke
+            {t('settings.sessions.revoke')}
           </button>
         </form>
       )}
@@ -85,18 +92,21 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
   const others = sessions.items.filter((session) => !session.current).length;
   return renderPage(
     c,
-    { title: 'Settings' },
+    { title: t('settings.title') },
     <>
       <section aria-labelledby="account-heading">
-        <h2 id="account-heading">Account</h2>
+        <h2 id="account-heading">{t('settings.account.heading')}</h2>
         <p>
-          Signed in as <strong>@{member.handle}</strong> with <strong>{member.email}</strong>. Other members see only
-          your handle.
+          {fmt().rich('settings.account.signedInAs', {
+            handle: member.handle,
+            email: member.email,
+            b: (chunks: unknown[]) => <strong>{chunks}</strong>,
+          })}
         </p>
         <SectionError view={view} section="handle" />
         <form method="post" action={urls.settingsHandle()} class="stack">
           <div>
-            <label for="settings-handle">Handle</label>
+            <label for="settings-handle">{t('settings.account.handle')}</label>
             <input
               id="settings-handle"
               name="handle"
@@ -108,19 +118,19 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
               aria-describedby="settings-handle-hint"
             />
             <span id="settings-handle-hint" class="hint">
-              3–30 letters, digits or underscores.
+              {t('settings.account.handleHint')}
             </span>
           </div>
           <p class="actions">
-            <button type="submit">Change handle</button>
+            <button type="submit">{t('settings.account.changeHandle')}</button>
           </p>
         </form>
 
-        <h3>Email</h3>
+        <h3>{t('settings.account.emailHeading')}</h3>
         <SectionError view={view} section="email" />
         <form method="post" action={urls.settingsEmail()} class="stack">
           <div>
-            <label for="settings-email">New email</label>
+            <label for="settings-email">{t('settings.account.newEmail')}</label>
             <input
               id="settings-email"
               name="email"
@@ -130,56 +140,71 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
               value={values.email ?? member.email}
             />
           </div>
-          <PasswordField id="settings-email-password" name="currentPassword" label="Current password" />
-          <p class="hint">Changing your email signs out your other sessions.</p>
+          <PasswordField
+            id="settings-email-password"
+            name="currentPassword"
+            label={t('settings.account.currentPassword')}
+          />
+          <p class="hint">{t('settings.account.emailHint')}</p>
           <p class="actions">
-            <button type="submit">Change email</button>
+            <button type="submit">{t('settings.account.changeEmail')}</button>
           </p>
         </form>
 
-        <h3>Password</h3>
+        <h3>{t('settings.account.passwordHeading')}</h3>
         <SectionError view={view} section="password" />
         <form method="post" action={urls.settingsPassword()} class="stack">
-          <PasswordField id="settings-password-current" name="currentPassword" label="Current password" />
-          <PasswordField id="settings-password-new" name="newPassword" label="New password" isNew />
-          <p class="hint">Changing your password signs out your other sessions.</p>
+          <PasswordField
+            id="settings-password-current"
+            name="currentPassword"
+            label={t('settings.account.currentPassword')}
+          />
+          <PasswordField
+            id="settings-password-new"
+            name="newPassword"
+            label={t('settings.account.newPassword')}
+            isNew
+          />
+          <p class="hint">{t('settings.account.passwordHint')}</p>
           <p class="actions">
-            <button type="submit">Change password</button>
+            <button type="submit">{t('settings.account.changePassword')}</button>
           </p>
         </form>
       </section>
 
+      <LanguageAndTimeZone member={member} />
+
       <section aria-labelledby="sessions-heading">
-        <h2 id="sessions-heading">Sessions</h2>
-        <p>Every browser and app signed in to your account. Revoking one signs it out at once.</p>
+        <h2 id="sessions-heading">{t('settings.sessions.heading')}</h2>
+        <p>{t('settings.sessions.intro')}</p>
         <SectionError view={view} section="sessions" />
-        <ul class="plain" aria-label="Sessions">
+        <ul class="plain" aria-label={t('settings.sessions.listLabel')}>
           {sessions.items.map((session) => (
             <SessionRow session={session} />
           ))}
         </ul>
         {sessions.nextCursor ? (
-          <p class="muted">The newest {SESSIONS_PAGE} sessions are shown; signing out the others ends them all.</p>
+          <p class="muted">{t('settings.sessions.newestShown', { count: SESSIONS_PAGE })}</p>
         ) : null}
         {others > 0 || sessions.nextCursor ? (
           <form method="post" action={urls.sessionsRevokeOthers()} class="inline">
             <button type="submit" class="secondary">
-              Sign out all other sessions
+              {t('settings.sessions.revokeOthers')}
             </button>
           </form>
         ) : (
-          <p class="muted">No other sessions.</p>
+          <p class="muted">{t('settings.sessions.noOthers')}</p>
         )}
       </section>
 
       <section aria-labelledby="notifications-heading">
-        <h2 id="notifications-heading">Notifications</h2>
+        <h2 id="notifications-heading">{t('settings.notifications.heading')}</h2>
         <SectionError view={view} section="notifications" />
         <form method="post" action={urls.settingsNotifications()} class="stack">
           {CHANNELS.map(([channel, legend, hint]) => (
             <fieldset>
-              <legend>{legend}</legend>
-              <p class="hint">{hint}</p>
+              <legend>{t(legend)}</legend>
+              <p class="hint">{t(hint)}</p>
               {KINDS.map((kind) => (
                 <div>
                   <input
@@ -190,7 +215,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
                     checked={preferences[channel][kind]}
                   />{' '}
                   <label for={`notify-${channel}-${kind}`} class="inline-label">
-                    {KIND_LABELS[kind]}
+                    {t(KIND_LABELS[kind])}
                   </label>
                 </div>
               ))}
@@ -206,37 +231,34 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
               aria-describedby="notify-push-details-hint"
             />{' '}
             <label for="notify-push-details" class="inline-label">
-              Show event titles and times in push notifications
+              {t('settings.notifications.showDetails')}
             </label>
             <p id="notify-push-details-hint" class="hint">
-              Off: a locked screen shows a generic notice and nothing about the event.
+              {t('settings.notifications.showDetailsHint')}
             </p>
           </div>
           <p class="actions">
-            <button type="submit">Save notification settings</button>
+            <button type="submit">{t('settings.notifications.save')}</button>
           </p>
         </form>
       </section>
 
       <section aria-labelledby="panic-heading">
-        <h2 id="panic-heading">Lost your phone?</h2>
-        <p>
-          Signs out every session, this one too, and cancels your calendar feed link and unused sign-in links. Your
-          account and everything in it stay.
-        </p>
+        <h2 id="panic-heading">{t('settings.panic.heading')}</h2>
+        <p>{t('settings.panic.intro')}</p>
         <SectionError view={view} section="panic" />
         <form method="post" action={urls.settingsPanic()} class="inline">
           <button type="submit" class="danger">
-            Sign out everywhere now
+            {t('settings.panic.button')}
           </button>
         </form>
       </section>
 
       <section aria-labelledby="delete-heading">
-        <h2 id="delete-heading">Delete account</h2>
-        <p>Deletes your account and everything that belongs to it, for good. You will be asked to confirm.</p>
+        <h2 id="delete-heading">{t('settings.delete.heading')}</h2>
+        <p>{t('settings.delete.intro')}</p>
         <p>
-          <a href={urls.settingsDelete()}>Delete my account…</a>
+          <a href={urls.settingsDelete()}>{t('settings.delete.link')}</a>
         </p>
       </section>
     </>,
@@ -246,16 +268,13 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
 function renderDeleteConfirmation(c: Context<WebEnv>, error?: string) {
   return renderPage(
     c,
-    { title: 'Delete your account' },
+    { title: t('settings.delete.title') },
     <>
-      <p>
-        This deletes your account and everything that belongs to it at once (your posts, messages, RSVPs, action log and
-        sessions among them). It cannot be undone.
-      </p>
+      <p>{t('settings.delete.warning')}</p>
       <FormError message={error} />
       <form method="post" action={urls.settingsDelete()} class="stack">
         <div>
-          <label for="delete-confirm">Type your handle to confirm</label>
+          <label for="delete-confirm">{t('settings.delete.confirmLabel')}</label>
           <input
             id="delete-confirm"
             name="confirmHandle"
@@ -265,14 +284,14 @@ function renderDeleteConfirmation(c: Context<WebEnv>, error?: string) {
             aria-describedby="delete-confirm-hint"
           />
           <span id="delete-confirm-hint" class="hint">
-            Without the @.
+            {t('settings.delete.confirmHint')}
           </span>
         </div>
         <p class="actions">
           <button type="submit" class="danger">
-            Delete my account for good
+            {t('settings.delete.button')}
           </button>
-          <a href={urls.settings()}>Keep my account</a>
+          <a href={urls.settings()}>{t('settings.delete.keep')}</a>
         </p>
       </form>
     </>,
@@ -290,39 +309,35 @@ export const changeHandle: Page = async (c) => {
   const { handle = '' } = await formFields(c);
   const result = await tryApi(() => api(c).me.update.mutate({ handle }));
   if (!result.ok) return failed(c, 'handle', result.failure, { handle });
-  return redirectWithNotice(c, urls.settings(), `Your handle is now @${result.value.handle}.`);
+  return redirectWithNotice(c, urls.settings(), t('settings.notices.handleChanged', { handle: result.value.handle }));
 };
 
 export const changeEmail: Page = async (c) => {
   const { email = '', currentPassword = '' } = await formFields(c);
   const result = await tryApi(() => api(c).me.update.mutate({ email, currentPassword }));
   if (!result.ok) return failed(c, 'email', result.failure, { email });
-  return redirectWithNotice(c, urls.settings(), 'Your email was changed. Your other sessions were signed out.');
+  return redirectWithNotice(c, urls.settings(), t('settings.notices.emailChanged'));
 };
 
 export const changePassword: Page = async (c) => {
   const { currentPassword = '', newPassword = '' } = await formFields(c);
   const result = await tryApi(() => api(c).me.update.mutate({ newPassword, currentPassword }));
   if (!result.ok) return failed(c, 'password', result.failure);
-  return redirectWithNotice(c, urls.settings(), 'Your password was changed. Your other sessions were signed out.');
+  return redirectWithNotice(c, urls.settings(), t('settings.notices.passwordChanged'));
 };
 
 export const revokeOtherSessions: Page = async (c) => {
   const result = await tryApi(() => api(c).me.revokeOtherSessions.mutate({}));
   if (!result.ok) return failed(c, 'sessions', result.failure);
   const count = result.value.revokedSessions;
-  return redirectWithNotice(
-    c,
-    urls.settings(),
-    count === 1 ? 'Signed out 1 other session.' : `Signed out ${count} other sessions.`,
-  );
+  return redirectWithNotice(c, urls.settings(), t('settings.sessions.revokedOthers', { count }));
 };
 
 export const revokeSession: Page = async (c) => {
   const id = pathParam(c, 'id');
   const result = await tryApi(() => api(c).me.revokeSession.mutate({ id }));
   if (!result.ok) return failed(c, 'sessions', result.failure);
-  return redirectWithNotice(c, urls.settings(), 'The session was signed out.');
+  return redirectWithNotice(c, urls.settings(), t('settings.sessions.revoked'));
 };
 
 export const updateNotifications: Page = async (c) => {
@@ -338,18 +353,14 @@ export const updateNotifications: Page = async (c) => {
     }),
   );
   if (!result.ok) return failed(c, 'notifications', result.failure);
-  return redirectWithNotice(c, urls.settings(), 'Notification settings saved.');
+  return redirectWithNotice(c, urls.settings(), t('settings.notifications.saved'));
 };
 
 export const panic: Page = async (c) => {
   const result = await tryApi(() => api(c).me.panic.mutate({}));
   if (!result.ok) return failed(c, 'panic', result.failure);
   clearSessionCookie(c, c.get('web').config);
-  return redirectWithNotice(
-    c,
-    '/login',
-    'Every session was signed out, this one too, and your calendar feed and sign-in links were cancelled.',
-  );
+  return redirectWithNotice(c, '/login', t('settings.panic.done'));
 };
 
 export const deleteAccountPage: Page = (c) => renderDeleteConfirmation(c);
@@ -360,7 +371,7 @@ export const deleteAccount: Page = async (c) => {
   if (!member) return c.redirect('/login', 303);
   if (confirmHandle.trim().replace(/^@/, '').toLowerCase() !== member.handle) {
     c.status(400);
-    return renderDeleteConfirmation(c, 'That is not your handle. Nothing was deleted.');
+    return renderDeleteConfirmation(c, t('settings.delete.wrongHandle'));
   }
   const result = await tryApi(() => api(c).me.delete.mutate({}));
   if (!result.ok) {
@@ -368,7 +379,7 @@ export const deleteAccount: Page = async (c) => {
     return renderDeleteConfirmation(c, failureMessage(result.failure));
   }
   clearSessionCookie(c, c.get('web').config);
-  return redirectWithNotice(c, '/', 'Your account and everything in it were deleted.');
+  return redirectWithNotice(c, '/', t('settings.delete.done'));
 };
 
 /** A required password input with its label: the current password (re-authenticating a change) or a new one. */

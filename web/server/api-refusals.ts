@@ -3,7 +3,9 @@
 // the API's body limit (413 in the REST envelope), a proxy in front of it (an HTML 413 or 502
 // page). Without `data` the typed client rejects with an error no page recognises, so a post
 // that was merely too long ended on "Something went wrong" with its text lost. This file gives
-// such answers the shape of the API's own refusals, and says "too large" in words.
+// such answers the shape of the API's own refusals, and says "too large" in words (the viewer's:
+// the wrapped fetch runs inside the request, so `t` knows the language).
+import { fmt, t } from './i18n.js';
 
 /** The API's error codes by status, for answers that carry none. */
 const CODE_FOR_STATUS: Record<number, string> = {
@@ -32,16 +34,18 @@ function codeForStatus(status: number): string {
   return CODE_FOR_STATUS[status] ?? (status < 500 ? 'validation_failed' : 'internal_error');
 }
 
-/** A byte count for people: "1 MB", "256 kB". */
+/** A byte count for people, in the viewer's number format: "1 MB", "256 kB", "1,5 MB". */
 function sizeInWords(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
-  return `${Math.max(1, Math.round(bytes / 1024))} kB`;
+  if (bytes >= 1024 * 1024) {
+    const size = fmt().formatNumber(Math.round((bytes / (1024 * 1024)) * 10) / 10);
+    return t('errors.tooLarge.megabytes', { size });
+  }
+  return t('errors.tooLarge.kilobytes', { size: fmt().formatNumber(Math.max(1, Math.round(bytes / 1024))) });
 }
 
 /** What a person reads when what they sent was too large (the limit named when it is known). */
 export function tooLargeInWords(maxBytes?: number): string {
-  const limit = maxBytes ? ` (at most ${sizeInWords(maxBytes)} at once)` : '';
-  return `This was not sent: it is larger than the service accepts${limit}. Shorten the text, or choose fewer or smaller files, and send it again.`;
+  return maxBytes ? t('errors.tooLarge.withLimit', { limit: sizeInWords(maxBytes) }) : t('errors.tooLarge.plain');
 }
 
 /** The limit the API names in its 413 message ("The body may be at most 1048576 bytes."). */

@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import { type ApiClient, createClient, isApiError } from '../../client-sdk/src/index.js';
 import { withRefusalShape } from './api-refusals.js';
 import type { WebEnv } from './env.js';
+import { refusalSentence } from './refusal-sentences.js';
 import { readSessionToken } from './session.js';
 
 /** The visitor's address as the web server saw it (undefined under app.request in tests). */
@@ -63,10 +64,19 @@ export function isSessionRejected(error: unknown): boolean {
   return isApiError(error) && error.data?.httpStatus === 401;
 }
 
-/** A message for a form from an API error; unexpected failures get a generic sentence. */
+/** A message for a form from an API error, in the viewer's language; unexpected failures get a generic sentence. */
 export function apiErrorMessage(error: unknown): string {
-  if (isApiError(error) && error.data && error.data.httpStatus < 500) return error.message;
-  return 'Something went wrong on our side. Please try again.';
+  if (isApiError(error) && error.data) {
+    const response = (error.meta as { response?: Response } | undefined)?.response;
+    return refusalSentence({
+      status: error.data.httpStatus,
+      code: error.data.code,
+      message: error.message,
+      details: (error.data as { details?: unknown }).details,
+      retryAfter: response?.headers.get('retry-after'),
+    });
+  }
+  return refusalSentence({ status: 500, code: 'internal_error', message: '' });
 }
 
 /** The current member (memoized per request): handle, role... or null when signed out. */

@@ -5,17 +5,18 @@
 import { Hono } from 'hono';
 import { mountRoutes } from '../routes.js';
 import { isApiError } from '../../client-sdk/src/index.js';
-import { isSessionRejected } from './api.js';
+import { apiErrorMessage, isSessionRejected } from './api.js';
 import { limitRequestBodies } from './body-limit.js';
 import type { WebConfig } from './config.js';
 import type { WebEnv } from './env.js';
 import { renderFailure, renderRefusal } from './error-page.js';
 import { readFlash } from './flash.js';
-import { fmt, t, withViewer } from './i18n.js';
+import { fmt, t } from './i18n.js';
 import { renderPage } from './layout.js';
 import { loginRedirect } from './next-path.js';
 import { requireSameOrigin } from './origin-check.js';
 import { securityHeaders } from './security-headers.js';
+import { withViewer } from './viewer.js';
 import { clearSessionCookie, readSessionToken } from './session.js';
 import { mountImageRelay } from './image-relay.js';
 import { mountStaticFiles } from './static.js';
@@ -52,7 +53,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   mountStaticFiles(app);
   mountImageRelay(app);
   app.use('*', readFlash);
-  // The viewer's language and time zone, for every page and form answer (see i18n.ts).
+  // The viewer's language and time zone, for every page and form answer (see viewer.ts).
   app.use('*', withViewer);
   // Every state-changing request, the session route included (spec rule 1).
   app.use('*', requireSameOrigin);
@@ -83,7 +84,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     // A refusal of a submission the page did not expect (say, the API's 413): the reason in words.
     const refused = isApiError(error) ? (error.data?.httpStatus ?? 500) : 500;
     if (c.req.method !== 'GET' && refused >= 400 && refused < 500) {
-      return renderRefusal(c, refused, (error as Error).message);
+      return renderRefusal(c, refused, apiErrorMessage(error));
     }
     options.logError?.(error, { method: c.req.method, path: c.req.path });
     return renderFailure(c);

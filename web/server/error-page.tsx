@@ -6,23 +6,24 @@ import type { Context } from 'hono';
 import { currentMember } from './api.js';
 import { siteOrigin } from './config.js';
 import type { WebEnv } from './env.js';
+import { t } from './i18n.js';
 import { renderPage } from './layout.js';
 import { safeNextPath } from './next-path.js';
 import { readSessionToken } from './session.js';
 
-/** Free-text fields of the site's forms (textareas and titles), with what a person calls them. */
+/** Free-text fields of the site's forms (textareas and titles), with the key of what a person calls them. */
 const TYPED_FIELDS: Record<string, string> = {
-  title: 'Title',
-  name: 'Name',
-  body: 'Text',
-  text: 'Text',
-  message: 'Message',
-  description: 'Description',
-  details: 'Details',
-  note: 'Note',
-  publicNote: 'Public note',
-  comment: 'Comment',
-  reason: 'Reason',
+  title: 'errors.fields.title',
+  name: 'errors.fields.name',
+  body: 'errors.fields.body',
+  text: 'errors.fields.text',
+  message: 'errors.fields.message',
+  description: 'errors.fields.description',
+  details: 'errors.fields.details',
+  note: 'errors.fields.note',
+  publicNote: 'errors.fields.publicNote',
+  comment: 'errors.fields.comment',
+  reason: 'errors.fields.reason',
 };
 
 /** The free text of the form this request posted (never a password or token: those are not in the list). */
@@ -37,9 +38,9 @@ export async function typedText(c: Context<WebEnv>): Promise<Array<{ label: stri
   } catch {
     return [];
   }
-  return Object.entries(TYPED_FIELDS).flatMap(([name, label]) => {
+  return Object.entries(TYPED_FIELDS).flatMap(([name, labelKey]) => {
     const value = form[name];
-    return typeof value === 'string' && value.trim() !== '' ? [{ label, value }] : [];
+    return typeof value === 'string' && value.trim() !== '' ? [{ label: t(labelKey), value }] : [];
   });
 }
 
@@ -48,8 +49,8 @@ export function KeptText({ fields }: { fields: Array<{ label: string; value: str
   if (fields.length === 0) return null;
   return (
     <section aria-labelledby="kept-heading">
-      <h2 id="kept-heading">What you wrote</h2>
-      <p>Nothing was lost: copy it from here, then go back to the form.</p>
+      <h2 id="kept-heading">{t('errors.page.keptHeading')}</h2>
+      <p>{t('errors.page.keptIntro')}</p>
       {fields.map((field, index) => (
         <div>
           <label for={`kept-${index}`}>{field.label}</label>
@@ -85,13 +86,13 @@ export async function renderRefusal(
   c.status(status as 400);
   return renderPage(
     c,
-    { title: 'Not sent' },
+    { title: t('errors.page.notSent') },
     <>
       <p class="form-error" role="alert">
         {reason}
       </p>
       <KeptText fields={fields} />
-      {options.bodyUnread ? <p>Your browser's Back button returns to the form as you left it.</p> : null}
+      {options.bodyUnread ? <p>{t('errors.page.backButton')}</p> : null}
       <BackLink c={c} />
     </>,
   );
@@ -104,9 +105,9 @@ export async function renderFailure(c: Context<WebEnv>): Promise<Response> {
   c.status(500);
   return renderPage(
     c,
-    { title: 'Something went wrong' },
+    { title: t('errors.page.failed') },
     <>
-      <p>The page could not be shown. Please try again in a moment.</p>
+      <p>{t('errors.page.failedBody')}</p>
       <KeptText fields={fields} />
       <BackLink c={c} />
     </>,
@@ -128,7 +129,7 @@ function BackLink({ c }: { c: Context<WebEnv> }) {
   }
   return (
     <p>
-      <a href={back}>Back to the form</a>
+      <a href={back}>{t('errors.page.backToForm')}</a>
     </p>
   );
 }

@@ -7,7 +7,10 @@ import type { WebEnv } from './env.js';
 
 const FLASH_COOKIE = 'app_flash';
 
-/** Redirects (303, so the browser follows with GET) after showing `message` once on the next page. */
+/**
+ * Redirects (303, so the browser follows with GET) after showing `message` once on the next page.
+ * `message` is already in the viewer's words (`t(...)`): the notice is stored as text.
+ */
 export function redirectWithNotice(c: Context<WebEnv>, location: string, message: string): Response {
   setCookie(c, FLASH_COOKIE, encodeURIComponent(message.slice(0, 300)), {
     httpOnly: true,

@@ -4,10 +4,12 @@
 import type { Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import { isLocale, LOCALE_NAMES, LOCALES } from '../../server/shared/i18n/index.js';
+import { api, isSessionRejected } from './api.js';
 import { cookiesAreSecure } from './config.js';
 import type { WebEnv } from './env.js';
 import { fmt, LANGUAGE_COOKIE, t } from './i18n.js';
 import { safeNextPath } from './next-path.js';
+import { readSessionToken } from './session.js';
 import { urls } from '../urls.js';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -33,7 +35,7 @@ export function LanguageAndTime({ here }: { here: string }) {
             </option>
           ))}
         </select>
-        <input type="hidden" name="next" value={here} />{' '}
+        <input type="hidden" name="back" value={here} />{' '}
         <button type="submit" class="secondary">
           {t('common.actions.change')}
         </button>
@@ -57,7 +59,17 @@ export function setLanguageCookie(c: Context<WebEnv>, locale: string): void {
 export async function chooseLanguage(c: Context<WebEnv>): Promise<Response> {
   const form = await c.req.parseBody();
   const chosen = form.lang;
-  if (isLocale(chosen)) setLanguageCookie(c, chosen);
-  const next = safeNextPath(typeof form.next === 'string' ? form.next : null) ?? urls.home();
+  if (isLocale(chosen)) {
+    setLanguageCookie(c, chosen);
+    // Signed in: the account remembers it too (mail and push follow it). A refusal changes nothing here.
+    if (readSessionToken(c)) {
+      try {
+        await api(c).me.update.mutate({ locale: chosen });
+      } catch (error) {
+        if (isSessionRejected(error)) throw error;
+      }
+    }
+  }
+  const next = safeNextPath(typeof form.back === 'string' ? form.back : null) ?? urls.home();
   return c.redirect(next, 303);
 }

@@ -7,6 +7,7 @@ import { currentMember } from './api.js';
 import type { Member, WebEnv } from './env.js';
 import { fmt, t } from './i18n.js';
 import { LanguageAndTime } from './language-switch.js';
+import { returnAddress } from './next-path.js';
 import { OfflineBanner, ShellHead } from './shell-head.js';
 import { readTheme, ThemeSwitch } from './theme.js';
 import { urls } from '../urls.js';
@@ -137,7 +138,7 @@ export async function renderPage(c: Context<WebEnv>, options: PageOptions, body:
               ) : null}
               {body}
             </main>
-            <LanguageAndTime here={`${url.pathname}${url.search}`} />
+            <LanguageAndTime here={returnAddress(url)} />
           </body>
         </html>
       ).toString(),

@@ -55,3 +55,14 @@ export function loginRedirect(path: string): string {
   const next = safeNextPath(path);
   return next ? `/login?next=${encodeURIComponent(next)}` : '/login';
 }
+
+/**
+ * Where a page-wide switch (language, theme) returns to: this page with its query, less any
+ * `next` (a sign-in target is the login form's business, never echoed into another form).
+ */
+export function returnAddress(url: URL): string {
+  const query = new URLSearchParams(url.search);
+  query.delete('next');
+  const search = query.toString();
+  return search ? `${url.pathname}?${search}` : url.pathname;
+}

@@ -13,6 +13,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { siteOrigin } from './config.js';
 import type { WebEnv } from './env.js';
+import { fmt, t } from './i18n.js';
 import { renderPage } from './layout.js';
 import { safeNextPath } from './next-path.js';
 
@@ -44,28 +45,25 @@ function refusalPage(c: Context<WebEnv>, configured: string, wrongAddress: strin
   if (wrongAddress && referer?.startsWith(`${wrongAddress}/`)) {
     there = `${configured}${safeNextPath(referer.slice(wrongAddress.length)) ?? '/'}`;
   }
+  const bold = (chunks: unknown[]) => <strong>{chunks}</strong>;
   return renderPage(
     c,
-    { title: 'This form was not sent' },
+    { title: t('errors.origin.title') },
     wrongAddress ? (
       <>
-        <p role="alert">
-          This site is set up to be used at <strong>{configured}</strong>, but this page was opened at{' '}
-          <strong>{wrongAddress}</strong>. Forms only work from the site's own address, so nothing was changed.
-        </p>
+        <p role="alert">{fmt().rich('errors.origin.wrongAddress', { configured, opened: wrongAddress, b: bold })}</p>
         <p>
-          <a href={there}>Open {configured}</a> and send it again there. (Whoever runs this site can set WEB_URL to the
-          address people use.)
+          {fmt().rich('errors.origin.openThere', {
+            configured,
+            link: (chunks: unknown[]) => <a href={there}>{chunks}</a>,
+          })}
         </p>
       </>
     ) : (
       <>
-        <p role="alert">
-          This form was sent from another site, or your browser did not say where it came from, so it was refused and
-          nothing was changed.
-        </p>
+        <p role="alert">{t('errors.origin.otherSite')}</p>
         <p>
-          <a href={configured}>Go to the site</a> and do it from there.
+          {fmt().rich('errors.origin.goToSite', { link: (chunks: unknown[]) => <a href={configured}>{chunks}</a> })}
         </p>
       </>
     ),

@@ -15,7 +15,9 @@ import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { anonymousApi, api, isSessionRejected } from './api.js';
 import type { WebEnv } from './env.js';
 import { redirectWithNotice } from './flash.js';
+import { t } from './i18n.js';
 import { safeNextPath } from './next-path.js';
+import { refusalSentence } from './refusal-sentences.js';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './session.js';
 import { urls } from '../urls.js';
 
@@ -98,9 +100,9 @@ export function setFailureStatus(c: Context<WebEnv>, failure: ApiFailure): void 
   c.status(failure.status as 400);
 }
 
-/** A sentence for a form: the API's own message, except for failures on our side. */
+/** A sentence for a form, in the viewer's language (refusal-sentences.ts). */
 export function failureMessage(failure: ApiFailure): string {
-  return failure.status < 500 ? failure.body.error.message : 'Something went wrong on our side. Please try again.';
+  return refusalSentence({ status: failure.status, ...failure.body.error, retryAfter: failure.retryAfter });
 }
 
 /** Calls the API for the intent; on success sets the cookie with the new token. */
@@ -225,13 +227,7 @@ export function sessionRouteHandlers(forms: SessionForms) {
   // The navigation's "Sign out" button (a form: works without JavaScript).
   const logout = async (c: Context<WebEnv>) => {
     const failure = await endSession(c);
-    return redirectWithNotice(
-      c,
-      '/login',
-      failure
-        ? 'You are signed out on this device. The service could not be reached to end the session: revoke it under Settings, Sessions, from another device.'
-        : 'You are signed out.',
-    );
+    return redirectWithNotice(c, '/login', failure ? t('auth.signedOutUnreached') : t('auth.signedOut'));
   };
 
   return { limitBody, start, end, logout };

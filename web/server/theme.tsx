@@ -6,7 +6,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { cookiesAreSecure } from './config.js';
 import type { WebEnv } from './env.js';
 import { t } from './i18n.js';
-import { safeNextPath } from './next-path.js';
+import { returnAddress, safeNextPath } from './next-path.js';
 
 export const THEME_COOKIE = 'theme';
 export const THEME_ROUTE = '/theme';
@@ -49,7 +49,7 @@ export function ThemeSwitch({ c }: { c: Context<WebEnv> }) {
   return (
     <form method="post" action={THEME_ROUTE} class="theme-switch" aria-labelledby="theme-switch-label">
       <span id="theme-switch-label">{t('shell.theme.label')}</span>
-      <input type="hidden" name="back" value={`${url.pathname}${url.search}`} />
+      <input type="hidden" name="back" value={returnAddress(url)} />
       {CHOICES.map((choice) => (
         <button type="submit" name="theme" value={choice} class="secondary" aria-pressed={String(choice === current)}>
           {label(choice)}

@@ -2,6 +2,11 @@
 // admin with data signs in, then every page reachable from the navigation (and the same-site
 // links on those pages) is opened in Chromium, and every answer the pages load (HTML, scripts,
 // styles, JSON) is scanned for the session token. A download (the CSV) is fetched and scanned too.
+// The crawl runs again in German: every page says `lang="de"`, none fails, and none shows a raw
+// catalog key (`settings.title`): a key missing from a catalog throws in tests (a 500) and a key
+// printed as text is caught here.
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Response as PageResponse } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoToken, signedInVisitor, useWebStackAndBrowser, type WebStack } from './harness.js';
@@ -14,6 +19,8 @@ useWebStackAndBrowser((ready) => {
   browser = ready.browser;
 });
 
+// Up to 60 pages in Chromium per crawl: minutes on a loaded 2-core machine, hence the timeouts.
+
 /** Pages the crawl opens at most (the navigation has about 15 links; their pages link a few more). */
 const MAX_PAGES = 60;
 
@@ -24,8 +31,24 @@ function followable(href: string, origin: string): string | null {
   return `${url.pathname}${url.search}`;
 }
 
+/** Text that looks like a key of one of the web's namespaces (`common.nav.feed`). */
+const namespaces = readdirSync(fileURLToPath(new URL('../locales/en', import.meta.url))).map((file) =>
+  file.replace(/\.json$/, ''),
+);
+const rawKey = new RegExp(`(?<![\\w/@.:-])(?:${namespaces.join('|')})\\.[a-z][A-Za-z0-9]*(?:\\.[A-Za-z0-9]+)*\\b`);
+
 describe('the crawl', () => {
   it('finds the token in no page, script, style or JSON the signed-in site serves', async () => {
+    await crawl('en');
+  }, 180_000);
+
+  it('in German: every page is lang="de", none fails, none shows a raw catalog key', async () => {
+    await crawl('de');
+  }, 180_000);
+});
+
+async function crawl(language: 'en' | 'de'): Promise<void> {
+  {
     const admin = await stack.member({ admin: true });
     // Some data, so pages are not empty: an entry in the log, a second session.
     await stack.api.request('POST', '/api/actions', {
@@ -33,6 +56,7 @@ describe('the crawl', () => {
       body: { kind: 'outreach', occurredOn: '2026-03-01', hours: 1, note: 'Stall at the market' },
     });
     const { context, page, token } = await signedInVisitor(browser, stack, admin);
+    if (language !== 'en') await context.addCookies([{ name: 'lang', value: language, url: stack.webUrl }]);
     const secrets = [token, admin.token];
 
     const scanned = new Set<string>();
@@ -57,7 +81,7 @@ describe('the crawl', () => {
     // A page of this part (the feed may not be built yet: an unknown page shows the visitor's navigation).
     await page.goto('/app/settings');
     const navigation = await page
-      .locator('nav[aria-label="Site"] a')
+      .locator('.site-header nav a')
       .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
     expect(navigation.length).toBeGreaterThanOrEqual(10);
     const queue = navigation.map((href) => followable(href, stack.webUrl)).filter((path): path is string => !!path);
@@ -71,8 +95,14 @@ describe('the crawl', () => {
         downloads.push(path);
         continue;
       }
-      await page.goto(path);
+      const answer = await page.goto(path);
       await page.waitForLoadState('networkidle');
+      expect(answer?.status() ?? 0, path).toBeLessThan(500);
+      if (language !== 'en') {
+        expect(await page.locator('html').getAttribute('lang'), path).toBe(language);
+        const text = (await page.locator('body').innerText()) + (await page.title());
+        expect(text.match(rawKey)?.[0], `a raw catalog key on ${path}`).toBeUndefined();
+      }
       // Still signed in: the crawl never lost its session on the way.
       expect(new URL(page.url()).pathname, path).not.toBe('/login');
       const links = await page
@@ -97,5 +127,5 @@ describe('the crawl', () => {
     expect(downloads.length).toBeGreaterThanOrEqual(1);
     expect([...scanned].some((url) => url.endsWith('/assets/app.css'))).toBe(true);
     await context.close();
-  });
-});
+  }
+}

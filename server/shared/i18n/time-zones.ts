@@ -1,20 +1,10 @@
 // Time zones: a name is accepted only when this runtime's Intl knows it (a cookie or an account
 // field is user input; an unknown zone would make every Intl call throw).
+import { canonicalTimeZone } from '../time-zones.js';
 
-let known: Set<string> | undefined;
-
+/** A zone this runtime can format in (aliases such as Europe/Kyiv included; see server/shared/time-zones.ts). */
 export function isTimeZone(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 64) return false;
-  if (value === 'UTC') return true;
-  known ??= new Set(Intl.supportedValuesOf('timeZone'));
-  if (known.has(value)) return true;
-  // Aliases Intl accepts but does not list (e.g. "Asia/Calcutta").
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(value);
-  } catch {
-    return false;
-  }
+  return typeof value === 'string' && value.length > 0 && value.length <= 64 && canonicalTimeZone(value) !== null;
 }
 
 /** Every zone Intl lists, for a settings <select>. */
