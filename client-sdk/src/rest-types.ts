@@ -2853,6 +2853,21 @@ export interface components {
             title: string;
             updatedAt: string;
         };
+        Image: {
+            /** @description What the picture shows, in the uploader's words (the presign's `alt`); null when not given. */
+            alt: string | null;
+            height: number | null;
+            /** @description The clean image (metadata stripped), at its full size. */
+            url: string;
+            /** @description Resized WebP copies, narrowest first, at the widths 320, 640 and 1280 that are narrower than the image (never enlarged; made from the clean image, so without metadata too). Empty for a small image, an image hosted elsewhere or an upload older than variants. */
+            variants: {
+                height: number;
+                url: string;
+                width: number;
+            }[];
+            /** @description In pixels; null when unknown (an image hosted elsewhere, or an upload older than sizes). */
+            width: number | null;
+        };
         ImagePresign: {
             expiresAt: string;
             /** @description Pass this key to the field that attaches the image (see purpose). Only you can attach it, once, for this purpose; a key never attached is deleted with its bytes after a day. */
@@ -3053,6 +3068,8 @@ export interface components {
             hidden: boolean;
             /** @description Upload keys given at creation, in order (attached images, see imageUrls). */
             imageKeys: string[];
+            /** @description The same images, in the same order, each with its size, alt text and resized variants (for srcset). */
+            images: components["schemas"]["Image"][];
             /** @description The clean images (re-encoded, without metadata), in the order of imageKeys: GET answers the image. The URL is a capability: anyone holding it can load the image. */
             imageUrls: string[];
             /** @description The caller's reaction; null when none or anonymous. */
@@ -16378,10 +16395,13 @@ export interface operations {
                  * @example {
                  *       "contentType": "image/jpeg",
                  *       "purpose": "post",
-                 *       "contentLength": 482113
+                 *       "contentLength": 482113,
+                 *       "alt": "Banner drop at the bridge"
                  *     }
                  */
                 "application/json": {
+                    /** @description What the picture shows, for people who cannot see it (at most 1000 characters; optional). Returned as `alt` of the image wherever it is shown. */
+                    alt?: string;
                     /** @description Size in bytes, at most 10485760; the PUT must send exactly this many. */
                     contentLength: number;
                     /**

@@ -56,17 +56,40 @@ export function checkImages(files: File[], limit: number): void {
   }
 }
 
-/** Uploads the files for `purpose` and returns their keys, in order. */
+/** The API's limit of an image's alt text (server/domains/uploads/image-output.ts). */
+export const IMAGE_ALT_MAX_LENGTH = 1000;
+
+/**
+ * The alt texts typed beside the files: the form field `name` (one text per file, in order; a
+ * single text applies to the first file). Blank ones are left out (the page's own text is used).
+ */
+export function chosenAlts(form: Record<string, unknown>, name: string): (string | undefined)[] {
+  const value = form[name];
+  const values = Array.isArray(value) ? value : [value];
+  return values.map((v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined));
+}
+
+/**
+ * Uploads the files for `purpose` and returns their keys, in order. `alts[i]` (optional) is what
+ * file i shows, in the uploader's words: the API keeps it and answers it as the image's `alt`.
+ */
 export async function uploadImages(
   c: Context<WebEnv>,
   files: File[],
   purpose: 'post' | 'place' | 'event',
+  alts: readonly (string | undefined)[] = [],
 ): Promise<string[]> {
   const keys: string[] = [];
-  for (const file of files) {
+  for (const [index, file] of files.entries()) {
     const contentType = typeOf(file)!;
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const presigned = await api(c).uploads.presignImage.mutate({ contentType, purpose, contentLength: bytes.length });
+    const alt = alts[index]?.slice(0, IMAGE_ALT_MAX_LENGTH);
+    const presigned = await api(c).uploads.presignImage.mutate({
+      contentType,
+      purpose,
+      contentLength: bytes.length,
+      ...(alt ? { alt } : {}),
+    });
     const put = await c.get('web').fetch(presigned.url, {
       method: 'PUT',
       headers: { 'content-type': contentType },
