@@ -2467,6 +2467,8 @@ export interface components {
             category: components["schemas"]["GuideCategoryRef"];
             /** @description As given: an https URL or the key of the attached upload (send it back to keep it). */
             coverImage: string | null;
+            /** @description The cover with its size, alt text and resized variants (for srcset); null when there is none. */
+            coverImageDetails: components["schemas"]["Image"] | null;
             /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             createdAt: string;
@@ -2486,6 +2488,8 @@ export interface components {
             category: components["schemas"]["GuideCategoryRef"];
             /** @description As given: an https URL or the key of the attached upload (send it back to keep it). */
             coverImage: string | null;
+            /** @description The cover with its size, alt text and resized variants (for srcset); null when there is none. */
+            coverImageDetails: components["schemas"]["Image"] | null;
             /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             createdAt: string;
@@ -2506,6 +2510,8 @@ export interface components {
             kind: "documentary" | "film" | "series" | "talk" | "short";
             /** @description As given: an https URL or the key of the attached upload (send it back to keep it). */
             poster: string | null;
+            /** @description The poster with its size, alt text and resized variants (for srcset); null when there is none. */
+            posterImage: components["schemas"]["Image"] | null;
             /** @description URL of the poster: the https URL given, or for an uploaded poster its clean image (re-encoded, without metadata) on this service; null when there is none. */
             posterUrl: string | null;
             published: boolean;
@@ -2687,6 +2693,8 @@ export interface components {
             canManage: boolean;
             /** @description As given: an https URL or the key of the attached upload (send it back, or leave it out, to keep it). */
             coverImage: string | null;
+            /** @description The cover with its size, alt text and resized variants (for srcset); null when there is none. */
+            coverImageDetails: components["schemas"]["Image"] | null;
             /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             createdAt: string;
@@ -2818,6 +2826,8 @@ export interface components {
             /** @description The Markdown source. */
             body: string;
             category: components["schemas"]["GuideCategoryRef"];
+            /** @description The cover with its size, alt text and resized variants (for srcset); null when there is none. */
+            coverImageDetails: components["schemas"]["Image"] | null;
             /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             /** @description The body rendered to sanitised HTML: no raw HTML from the source, no script, style, iframe or event handler, only https/http/mailto and site-relative links (external ones with rel="noopener noreferrer nofollow"), https images only. */
@@ -2843,6 +2853,8 @@ export interface components {
         GuideSummary: {
             _id: string;
             category: components["schemas"]["GuideCategoryRef"];
+            /** @description The cover with its size, alt text and resized variants (for srcset); null when there is none. */
+            coverImageDetails: components["schemas"]["Image"] | null;
             /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             publishedAt: string | null;
@@ -2880,6 +2892,8 @@ export interface components {
             featured: boolean;
             /** @enum {string} */
             kind: "documentary" | "film" | "series" | "talk" | "short";
+            /** @description The poster with its size, alt text and resized variants (for srcset); null when there is none. */
+            posterImage: components["schemas"]["Image"] | null;
             /** @description URL of the poster: the https URL given, or for an uploaded poster its clean image (re-encoded, without metadata) on this service; null when there is none. */
             posterUrl: string | null;
             slug: string;
@@ -2997,6 +3011,8 @@ export interface components {
                 lng: number;
             };
             name: string;
+            /** @description The same photos, in the same order, each with its size, alt text and resized variants (for srcset). */
+            photoImages: components["schemas"]["Image"][];
             /** @description As given: https URLs and keys of attached uploads, in order. */
             photos: string[];
             /** @description The URLs to load, in the order of photos: an https URL as given, an uploaded photo as its clean image (re-encoded, without metadata) on this service. */

@@ -3,7 +3,7 @@
 // so a client can fill `srcset`, `width`/`height` and `alt` without loading the picture first.
 // An image hosted elsewhere (an https URL given instead of an upload) has no size, alt or
 // variants; neither has an upload attached before sizes were kept (width/height null).
-import { inArray } from 'drizzle-orm';
+import { type AnyColumn, inArray, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../../../db/client.js';
 import { imageUploads } from '../../../db/schema/index.js';
@@ -16,20 +16,13 @@ export const IMAGE_ALT_MAX_LENGTH = 1000;
 export const imageOutput = z
   .object({
     url: z.string().meta({ description: 'The clean image (metadata stripped), at its full size.' }),
-    width: z
-      .number()
-      .int()
-      .nullable()
-      .meta({
-        description: 'In pixels; null when unknown (an image hosted elsewhere, or an upload older than sizes).',
-      }),
+    width: z.number().int().nullable().meta({
+      description: 'In pixels; null when unknown (an image hosted elsewhere, or an upload older than sizes).',
+    }),
     height: z.number().int().nullable(),
-    alt: z
-      .string()
-      .nullable()
-      .meta({
-        description: "What the picture shows, in the uploader's words (the presign's `alt`); null when not given.",
-      }),
+    alt: z.string().nullable().meta({
+      description: "What the picture shows, in the uploader's words (the presign's `alt`); null when not given.",
+    }),
     variants: z.array(z.object({ url: z.string(), width: z.number().int(), height: z.number().int() })).meta({
       description:
         'Resized WebP copies, narrowest first, at the widths 320, 640 and 1280 that are narrower than the image (never enlarged; made from the clean image, so without metadata too). Empty for a small image, an image hosted elsewhere or an upload older than variants.',
@@ -67,6 +60,15 @@ export async function lookupImageDetails(
     .from(imageUploads)
     .where(inArray(imageUploads.key, keys));
   return new Map(rows.map(({ key, ...details }) => [key, details]));
+}
+
+/**
+ * A select column with the details of the upload key held in `column` (a single ref), for a
+ * query that lists records: one index probe per row in the same statement, null for a URL.
+ */
+export function imageDetailsColumn(column: AnyColumn | SQL): SQL<ImageDetails | null> {
+  return sql<ImageDetails | null>`(select json_build_object('alt', i.alt, 'width', i.width, 'height', i.height,
+    'variants', i.variants) from image_uploads i where i.key = ${column})`;
 }
 
 /** The `Image` of a stored ref (an https URL or an upload key), or null when there is none. */
