@@ -11,6 +11,7 @@ import type { WebConfig } from './config.js';
 import type { WebEnv } from './env.js';
 import { renderFailure, renderRefusal } from './error-page.js';
 import { readFlash } from './flash.js';
+import { fmt, t, withViewer } from './i18n.js';
 import { renderPage } from './layout.js';
 import { loginRedirect } from './next-path.js';
 import { requireSameOrigin } from './origin-check.js';
@@ -51,6 +52,8 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   mountStaticFiles(app);
   mountImageRelay(app);
   app.use('*', readFlash);
+  // The viewer's language and time zone, for every page and form answer (see i18n.ts).
+  app.use('*', withViewer);
   // Every state-changing request, the session route included (spec rule 1).
   app.use('*', requireSameOrigin);
   app.use('*', limitRequestBodies());
@@ -92,10 +95,8 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     c.set('member', null);
     return renderPage(
       c,
-      { title: 'Page not found' },
-      <p>
-        There is nothing at this address. <a href="/">Go to the start page</a>.
-      </p>,
+      { title: t('common.notFound.title') },
+      <p>{fmt().rich('common.notFound.body', { link: (chunks: unknown[]) => <a href="/">{chunks}</a> })}</p>,
     );
   });
 
