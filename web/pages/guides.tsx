@@ -19,6 +19,7 @@ import {
 } from './places-shared.js';
 import type { Page } from './page.js';
 import { urls } from '../urls.js';
+import { Picture } from './picture.js';
 
 type GuideSummary = RouterOutputs['guides']['list']['items'][number];
 type Category = RouterOutputs['guideCategories']['list']['items'][number];
@@ -98,7 +99,10 @@ export function guideBodyHtml(html: string): string {
 
 function GuideItem({ guide }: { guide: GuideSummary }) {
   return (
-    <li class="card">
+    <li class="card media-summary">
+      {guide.coverImageDetails ? (
+        <Picture image={guide.coverImageDetails} alt={`Cover of ${guide.title}`} sizes="6rem" class="thumbnail" />
+      ) : null}
       <a href={urls.guide(guide.slug)}>{guide.title}</a>
       <span class="muted">{` · ${guide.readingMinutes} min read`}</span>
       {guide.summary ? <p>{guide.summary}</p> : null}
@@ -190,6 +194,9 @@ export const guidePage: Page = async (c) => {
         {` · ${guide.readingMinutes} min read`}
         {guide.publishedAt ? ` · ${shortDate(guide.publishedAt)}` : ''}
       </p>
+      {guide.coverImageDetails ? (
+        <Picture image={guide.coverImageDetails} alt={`Cover of ${guide.title}`} eager class="cover" />
+      ) : null}
       {guide.summary ? <p class="lead">{guide.summary}</p> : null}
       <article class="guide-body" dangerouslySetInnerHTML={{ __html: guideBodyHtml(guide.html) }} />
     </>,

@@ -18,6 +18,7 @@ import {
   SLUG,
 } from './places-shared.js';
 import { type Page, pathParam } from './page.js';
+import { Picture } from './picture.js';
 import { urls } from '../urls.js';
 
 type MediaItem = RouterOutputs['media']['get'];
@@ -46,9 +47,16 @@ const isTag = (value: string): value is MediaTag => Object.hasOwn(TAG_LABELS, va
 /** Pages of the watchlist read to tell whether an item is saved (100 each): a bound, not a crawl. */
 const WATCHLIST_PAGES_CHECKED = 10;
 
+/** A poster is shown at most 20rem wide (about 320 px), on a phone up to the full width. */
+const POSTER_SIZES = '(max-width: 24rem) 100vw, 20rem';
+const THUMBNAIL_SIZES = '6rem';
+
 function MediaSummary({ item }: { item: MediaItem }) {
   return (
-    <li class="card">
+    <li class="card media-summary">
+      {item.posterImage ? (
+        <Picture image={item.posterImage} alt={`Poster of ${item.title}`} sizes={THUMBNAIL_SIZES} class="thumbnail" />
+      ) : null}
       <a href={urls.mediaItem(item.slug)}>{item.title}</a>
       <span class="muted">
         {' · '}
@@ -200,6 +208,9 @@ export const mediaItemPage: Page = async (c) => {
         {item.year ? ` · ${item.year}` : ''}
         {item.tags.length > 0 ? ` · ${item.tags.map((tag) => TAG_LABELS[tag]).join(', ')}` : ''}
       </p>
+      {item.posterImage ? (
+        <Picture image={item.posterImage} alt={`Poster of ${item.title}`} sizes={POSTER_SIZES} eager class="poster" />
+      ) : null}
       {item.synopsis ? <p class="pre-line">{item.synopsis}</p> : null}
       {item.trailer ? (
         <p>
