@@ -204,7 +204,7 @@ function renderPlaceForm(c: Context<WebEnv>, values: PlaceFormValues, error?: st
     c,
     {
       title: 'Submit a place',
-      scripts: ['/assets/vendor/leaflet/leaflet.js', '/assets/place-picker.js'],
+      scripts: ['/assets/vendor/leaflet/leaflet.js', '/assets/place-picker.js', '/assets/upload-progress.js'],
       styles: ['/assets/vendor/leaflet/leaflet.css'],
       pageData: { tileUrl: config.WEB_TILE_URL, attribution: config.WEB_TILE_ATTRIBUTION },
     },
