@@ -5,6 +5,7 @@
 // when it is attached (metadata stripped there, not here).
 import type { Context } from 'hono';
 import { api } from './api.js';
+import { t } from './i18n.js';
 import type { WebEnv } from './env.js';
 
 /**
@@ -48,11 +49,11 @@ function typeOf(file: File): ImageType | null {
 
 /** Checks every file before anything is uploaded, so a refused form uploads nothing. */
 export function checkImages(files: File[], limit: number): void {
-  if (files.length > limit) throw new ImageFormError(`Choose at most ${limit} images.`);
+  if (files.length > limit) throw new ImageFormError(t('pictures.tooMany', { limit }));
   for (const file of files) {
-    if (!typeOf(file)) throw new ImageFormError(`"${file.name}" is not a JPEG, PNG, WebP or HEIC image.`);
-    if (file.size === 0) throw new ImageFormError(`"${file.name}" is empty.`);
-    if (file.size > IMAGE_LIMITS.bytes) throw new ImageFormError(`"${file.name}" is larger than 10 MB.`);
+    if (!typeOf(file)) throw new ImageFormError(t('pictures.notImage', { name: file.name }));
+    if (file.size === 0) throw new ImageFormError(t('pictures.empty', { name: file.name }));
+    if (file.size > IMAGE_LIMITS.bytes) throw new ImageFormError(t('pictures.tooLarge', { name: file.name }));
   }
 }
 
