@@ -2471,6 +2471,8 @@ export interface components {
             category: components["schemas"]["GuideCategoryRef"];
             /** @description As given: an https URL or the key of the attached upload (send it back to keep it). */
             coverImage: string | null;
+            /** @description The cover with its size, alt text and resized variants (for srcset); null when there is none. */
+            coverImageDetails: components["schemas"]["Image"] | null;
             /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             createdAt: string;
@@ -2490,6 +2492,8 @@ export interface components {
             category: components["schemas"]["GuideCategoryRef"];
             /** @description As given: an https URL or the key of the attached upload (send it back to keep it). */
             coverImage: string | null;
+            /** @description The cover with its size, alt text and resized variants (for srcset); null when there is none. */
+            coverImageDetails: components["schemas"]["Image"] | null;
             /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             createdAt: string;
@@ -2510,6 +2514,8 @@ export interface components {
             kind: "documentary" | "film" | "series" | "talk" | "short";
             /** @description As given: an https URL or the key of the attached upload (send it back to keep it). */
             poster: string | null;
+            /** @description The poster with its size, alt text and resized variants (for srcset); null when there is none. */
+            posterImage: components["schemas"]["Image"] | null;
             /** @description URL of the poster: the https URL given, or for an uploaded poster its clean image (re-encoded, without metadata) on this service; null when there is none. */
             posterUrl: string | null;
             published: boolean;
@@ -2691,6 +2697,8 @@ export interface components {
             canManage: boolean;
             /** @description As given: an https URL or the key of the attached upload (send it back, or leave it out, to keep it). */
             coverImage: string | null;
+            /** @description The cover with its size, alt text and resized variants (for srcset); null when there is none. */
+            coverImageDetails: components["schemas"]["Image"] | null;
             /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             createdAt: string;
@@ -2823,6 +2831,8 @@ export interface components {
             /** @description The Markdown source. */
             body: string;
             category: components["schemas"]["GuideCategoryRef"];
+            /** @description The cover with its size, alt text and resized variants (for srcset); null when there is none. */
+            coverImageDetails: components["schemas"]["Image"] | null;
             /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             /** @description The body rendered to sanitised HTML: no raw HTML from the source, no script, style, iframe or event handler, only https/http/mailto and site-relative links (external ones with rel="noopener noreferrer nofollow"), https images only. */
@@ -2848,6 +2858,8 @@ export interface components {
         GuideSummary: {
             _id: string;
             category: components["schemas"]["GuideCategoryRef"];
+            /** @description The cover with its size, alt text and resized variants (for srcset); null when there is none. */
+            coverImageDetails: components["schemas"]["Image"] | null;
             /** @description URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none. */
             coverImageUrl: string | null;
             publishedAt: string | null;
@@ -2857,6 +2869,21 @@ export interface components {
             summary: string;
             title: string;
             updatedAt: string;
+        };
+        Image: {
+            /** @description What the picture shows, in the uploader's words (the presign's `alt`); null when not given. */
+            alt: string | null;
+            height: number | null;
+            /** @description The clean image (metadata stripped), at its full size. */
+            url: string;
+            /** @description Resized WebP copies, narrowest first, at the widths 320, 640 and 1280 that are narrower than the image (never enlarged; made from the clean image, so without metadata too). Empty for a small image, an image hosted elsewhere or an upload older than variants. */
+            variants: {
+                height: number;
+                url: string;
+                width: number;
+            }[];
+            /** @description In pixels; null when unknown (an image hosted elsewhere, or an upload older than sizes). */
+            width: number | null;
         };
         ImagePresign: {
             expiresAt: string;
@@ -2870,6 +2897,8 @@ export interface components {
             featured: boolean;
             /** @enum {string} */
             kind: "documentary" | "film" | "series" | "talk" | "short";
+            /** @description The poster with its size, alt text and resized variants (for srcset); null when there is none. */
+            posterImage: components["schemas"]["Image"] | null;
             /** @description URL of the poster: the https URL given, or for an uploaded poster its clean image (re-encoded, without metadata) on this service; null when there is none. */
             posterUrl: string | null;
             slug: string;
@@ -2987,6 +3016,8 @@ export interface components {
                 lng: number;
             };
             name: string;
+            /** @description The same photos, in the same order, each with its size, alt text and resized variants (for srcset). */
+            photoImages: components["schemas"]["Image"][];
             /** @description As given: https URLs and keys of attached uploads, in order. */
             photos: string[];
             /** @description The URLs to load, in the order of photos: an https URL as given, an uploaded photo as its clean image (re-encoded, without metadata) on this service. */
@@ -3060,6 +3091,8 @@ export interface components {
             hidden: boolean;
             /** @description Upload keys given at creation, in order (attached images, see imageUrls). */
             imageKeys: string[];
+            /** @description The same images, in the same order, each with its size, alt text and resized variants (for srcset). */
+            images: components["schemas"]["Image"][];
             /** @description The clean images (re-encoded, without metadata), in the order of imageKeys: GET answers the image. The URL is a capability: anyone holding it can load the image. */
             imageUrls: string[];
             /** @description The caller's reaction; null when none or anonymous. */
@@ -16405,10 +16438,13 @@ export interface operations {
                  * @example {
                  *       "contentType": "image/jpeg",
                  *       "purpose": "post",
-                 *       "contentLength": 482113
+                 *       "contentLength": 482113,
+                 *       "alt": "Banner drop at the bridge"
                  *     }
                  */
                 "application/json": {
+                    /** @description What the picture shows, for people who cannot see it (at most 1000 characters; optional). Returned as `alt` of the image wherever it is shown. */
+                    alt?: string;
                     /** @description Size in bytes, at most 10485760; the PUT must send exactly this many. */
                     contentLength: number;
                     /**

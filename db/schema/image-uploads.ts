@@ -6,7 +6,7 @@
 // raw bytes, metadata and all, again: once the URL has expired the sweep deletes the raw object
 // one last time and sets rawSweptAt.
 import { sql } from 'drizzle-orm';
-import { bigint, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt } from './columns.js';
 
@@ -31,6 +31,16 @@ export const imageUploads = pgTable(
     cleanContentType: text(),
     /** When the sweep deleted the raw object after the upload URL expired (attached uploads only). */
     rawSweptAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** What the picture shows, in the uploader's words (the `alt` of the presign); null when not given. */
+    alt: text(),
+    /** Size of the clean image in pixels (after orientation); null for images attached before sizes were kept. */
+    width: integer(),
+    height: integer(),
+    /**
+     * The resized WebP variants made when the image was attached (image-variants.ts), narrowest
+     * first, each stored at `w<width>/<key>`; null before variants existed, [] for a small image.
+     */
+    variants: jsonb().$type<{ width: number; height: number }[]>(),
   },
   (t) => [
     index('image_uploads_owner_id_idx').on(t.ownerId),

@@ -252,6 +252,7 @@ describe('admin guide CRUD', () => {
         'category',
         'summary',
         'coverImageUrl',
+        'coverImageDetails',
         'readingMinutes',
         'publishedAt',
         'updatedAt',

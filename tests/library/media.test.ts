@@ -64,6 +64,13 @@ describe('admin media CRUD', () => {
       tags: ['ethics', 'activism'],
       poster: 'https://images.example.org/dominion.jpg',
       posterUrl: 'https://images.example.org/dominion.jpg',
+      posterImage: {
+        url: 'https://images.example.org/dominion.jpg',
+        width: null,
+        height: null,
+        alt: null,
+        variants: [],
+      },
       watchLinks: [{ platform: 'YouTube', url: 'https://www.youtube.com/watch?v=LQRAfJyEsko' }],
       trailer: {
         provider: 'youtube',
@@ -99,6 +106,13 @@ describe('admin media CRUD', () => {
       synopsis: 'Australian animal agriculture, filmed with hidden cameras.',
       tags: ['ethics', 'activism'],
       posterUrl: 'https://images.example.org/dominion.jpg',
+      posterImage: {
+        url: 'https://images.example.org/dominion.jpg',
+        width: null,
+        height: null,
+        alt: null,
+        variants: [],
+      },
       watchLinks: [{ platform: 'YouTube', url: 'https://www.youtube.com/watch?v=LQRAfJyEsko' }],
       trailer: {
         provider: 'youtube',

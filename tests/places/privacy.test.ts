@@ -109,6 +109,7 @@ describe('privacy rule 1: the submitter is never shown', () => {
         'name',
         'photos',
         'photoUrls',
+        'photoImages',
         'slug',
         'status',
         'tags',

@@ -31,6 +31,7 @@ describe('POST /api/places', () => {
       tags: ['brunch', 'outdoor seating'],
       photos: input.photos,
       photoUrls: input.photos,
+      photoImages: input.photos.map((url: string) => ({ url, width: null, height: null, alt: null, variants: [] })),
       location: input.location,
       status: 'pending',
       createdAt: t.clock.now().toISOString(),

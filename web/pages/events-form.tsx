@@ -91,7 +91,7 @@ async function createPage(
   const hosts = await hostOptions(c);
   return renderPage(
     c,
-    { title: 'Create an event', scripts: ['/assets/local-times.js'] },
+    { title: 'Create an event', scripts: ['/assets/local-times.js', '/assets/upload-progress.js'] },
     <>
       <p>
         Events are hosted by a grove you organize or an organization you administer. Dates are entered in the time zone
@@ -123,7 +123,7 @@ async function editPage(
   c.header('Cache-Control', 'private, no-store');
   return renderPage(
     c,
-    { title: `Edit: ${event.title}`, scripts: ['/assets/local-times.js'] },
+    { title: `Edit: ${event.title}`, scripts: ['/assets/local-times.js', '/assets/upload-progress.js'] },
     <>
       <p>
         <a href={eventPath(event)}>Back to the event</a>

@@ -187,7 +187,7 @@ async function renderFeed(
   const back = compose ? `${urls.feed()}?scope=${encodeURIComponent(scope)}` : currentPath(c);
   return renderPage(
     c,
-    { title: t('feed.title') },
+    { title: t('feed.title'), scripts: ['/assets/upload-progress.js'] },
     <>
       <ScopeSwitcher scope={scope} groves={groves} />
       <ComposeForm scope={scope} groves={groves} state={compose ?? { body: '', audience: scope }} />

@@ -8,17 +8,11 @@ import type sanitizeHtml from 'sanitize-html';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
 import { FormError, renderPage } from '../server/layout.js';
-import {
-  apiStatus,
-  EXTERNAL_REL,
-  formErrorMessage,
-  queryString,
-  readBySlug,
-  SLUG,
-  shortDate,
-} from './places-shared.js';
+import { apiStatus, EXTERNAL_REL, formErrorMessage, queryString, readBySlug, SLUG } from './places-shared.js';
 import type { Page } from './page.js';
 import { urls } from '../urls.js';
+import { Picture } from './picture.js';
+import { fmt, t } from '../server/i18n.js';
 
 type GuideSummary = RouterOutputs['guides']['list']['items'][number];
 type Category = RouterOutputs['guideCategories']['list']['items'][number];
@@ -82,7 +76,11 @@ const guideHtmlOptions: sanitizeHtml.IOptions = {
     img: (_tagName, attribs): sanitizeHtml.Tag => {
       const src = attribs.src ?? '';
       if (!/^https:\/\//i.test(src)) return { tagName: 'span', attribs: {}, text: '' };
-      return { tagName: 'a', attribs: { href: src, rel: EXTERNAL_REL }, text: `Image: ${attribs.alt || src}` };
+      return {
+        tagName: 'a',
+        attribs: { href: src, rel: EXTERNAL_REL },
+        text: t('guides.imageLink', { description: attribs.alt || src }),
+      };
     },
   },
 };
@@ -98,9 +96,17 @@ export function guideBodyHtml(html: string): string {
 
 function GuideItem({ guide }: { guide: GuideSummary }) {
   return (
-    <li class="card">
+    <li class="card media-summary">
+      {guide.coverImageDetails ? (
+        <Picture
+          image={guide.coverImageDetails}
+          alt={t('guides.coverAlt', { title: guide.title })}
+          sizes="6rem"
+          class="thumbnail"
+        />
+      ) : null}
       <a href={urls.guide(guide.slug)}>{guide.title}</a>
-      <span class="muted">{` · ${guide.readingMinutes} min read`}</span>
+      <span class="muted">{` · ${t('guides.readingTime', { minutes: guide.readingMinutes })}`}</span>
       {guide.summary ? <p>{guide.summary}</p> : null}
     </li>
   );
@@ -123,7 +129,7 @@ export const guideListPage: Page = async (c) => {
     nextCursor = page.nextCursor;
   } catch (failure) {
     if (apiStatus(failure) !== 400) throw failure;
-    error = formErrorMessage(failure, { cursor: 'Page' });
+    error = formErrorMessage(failure, { cursor: t('guides.page') });
     c.status(400);
   }
   const categories: Category[] = (await categoriesRead).items;
@@ -139,13 +145,13 @@ export const guideListPage: Page = async (c) => {
   const shown = [...groups.entries()].filter(([, group]) => group.guides.length > 0);
   return renderPage(
     c,
-    { title: 'Guides' },
+    { title: t('guides.title') },
     <>
       <form method="get" action={urls.guides()} class="filters">
         <div>
-          <label for="guide-category">Category</label>
+          <label for="guide-category">{t('guides.category')}</label>
           <select id="guide-category" name="category">
-            <option value="">All categories</option>
+            <option value="">{t('guides.allCategories')}</option>
             {categories.map((known) => (
               <option value={known.slug} selected={category === known.slug}>
                 {known.name}
@@ -154,11 +160,11 @@ export const guideListPage: Page = async (c) => {
           </select>
         </div>
         <div>
-          <button type="submit">Show</button>
+          <button type="submit">{t('guides.show')}</button>
         </div>
       </form>
       <FormError message={error} />
-      {shown.length === 0 && !error ? <p>No guides here yet.</p> : null}
+      {shown.length === 0 && !error ? <p>{t('guides.empty')}</p> : null}
       {shown.map(([slug, group]) => (
         <section aria-labelledby={`category-${slug}`}>
           <h2 id={`category-${slug}`}>{group.name}</h2>
@@ -171,7 +177,7 @@ export const guideListPage: Page = async (c) => {
       ))}
       {nextCursor ? (
         <p>
-          <a href={`${urls.guides()}${queryString({ category, cursor: nextCursor })}`}>More guides</a>
+          <a href={`${urls.guides()}${queryString({ category, cursor: nextCursor })}`}>{t('guides.more')}</a>
         </p>
       ) : null}
     </>,
@@ -187,9 +193,17 @@ export const guidePage: Page = async (c) => {
     <>
       <p class="muted">
         <a href={`${urls.guides()}${queryString({ category: guide.category.slug })}`}>{guide.category.name}</a>
-        {` · ${guide.readingMinutes} min read`}
-        {guide.publishedAt ? ` · ${shortDate(guide.publishedAt)}` : ''}
+        {` · ${t('guides.readingTime', { minutes: guide.readingMinutes })}`}
+        {guide.publishedAt ? ` · ${fmt().formatDate(guide.publishedAt)}` : ''}
       </p>
+      {guide.coverImageDetails ? (
+        <Picture
+          image={guide.coverImageDetails}
+          alt={t('guides.coverAlt', { title: guide.title })}
+          eager
+          class="cover"
+        />
+      ) : null}
       {guide.summary ? <p class="lead">{guide.summary}</p> : null}
       <article class="guide-body" dangerouslySetInnerHTML={{ __html: guideBodyHtml(guide.html) }} />
     </>,

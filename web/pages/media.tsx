@@ -6,6 +6,7 @@ import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js'
 import { api, isSessionRejected } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import {
   apiStatus,
@@ -18,26 +19,28 @@ import {
   SLUG,
 } from './places-shared.js';
 import { type Page, pathParam } from './page.js';
+import { Picture } from './picture.js';
 import { urls } from '../urls.js';
 
 type MediaItem = RouterOutputs['media']['get'];
 type MediaKind = RouterInputs['media']['adminCreate']['kind'];
 type MediaTag = NonNullable<RouterInputs['media']['list']['tag']>;
 
+// Catalog keys written out in full, so the catalog test finds them.
 const KIND_LABELS: Record<MediaKind, string> = {
-  documentary: 'Documentary',
-  film: 'Film',
-  series: 'Series',
-  talk: 'Talk',
-  short: 'Short',
+  documentary: 'media.kind.documentary',
+  film: 'media.kind.film',
+  series: 'media.kind.series',
+  talk: 'media.kind.talk',
+  short: 'media.kind.short',
 };
 
 const TAG_LABELS: Record<MediaTag, string> = {
-  ethics: 'Ethics',
-  health: 'Health',
-  environment: 'Environment',
-  activism: 'Activism',
-  cooking: 'Cooking',
+  ethics: 'media.tag.ethics',
+  health: 'media.tag.health',
+  environment: 'media.tag.environment',
+  activism: 'media.tag.activism',
+  cooking: 'media.tag.cooking',
 };
 
 const isKind = (value: string): value is MediaKind => Object.hasOwn(KIND_LABELS, value);
@@ -46,15 +49,27 @@ const isTag = (value: string): value is MediaTag => Object.hasOwn(TAG_LABELS, va
 /** Pages of the watchlist read to tell whether an item is saved (100 each): a bound, not a crawl. */
 const WATCHLIST_PAGES_CHECKED = 10;
 
+/** A poster is shown at most 20rem wide (about 320 px), on a phone up to the full width. */
+const POSTER_SIZES = '(max-width: 24rem) 100vw, 20rem';
+const THUMBNAIL_SIZES = '6rem';
+
 function MediaSummary({ item }: { item: MediaItem }) {
   return (
-    <li class="card">
+    <li class="card media-summary">
+      {item.posterImage ? (
+        <Picture
+          image={item.posterImage}
+          alt={t('media.posterAlt', { title: item.title })}
+          sizes={THUMBNAIL_SIZES}
+          class="thumbnail"
+        />
+      ) : null}
       <a href={urls.mediaItem(item.slug)}>{item.title}</a>
       <span class="muted">
         {' · '}
-        {KIND_LABELS[item.kind]}
+        {t(KIND_LABELS[item.kind])}
         {item.year ? ` · ${item.year}` : ''}
-        {item.featured ? ' · Featured' : ''}
+        {item.featured ? ` · ${t('media.featured')}` : ''}
       </span>
       {item.synopsis ? <p>{item.synopsis}</p> : null}
     </li>
@@ -65,33 +80,33 @@ function MediaFilters({ kind, tag, q }: { kind?: string; tag?: string; q?: strin
   return (
     <form method="get" action={urls.media()} class="filters">
       <div>
-        <label for="media-q">Search</label>
+        <label for="media-q">{t('media.filters.search')}</label>
         <input id="media-q" name="q" type="search" value={q ?? ''} maxlength={100} />
       </div>
       <div>
-        <label for="media-kind">Kind</label>
+        <label for="media-kind">{t('media.filters.kind')}</label>
         <select id="media-kind" name="kind">
-          <option value="">Any kind</option>
+          <option value="">{t('media.filters.anyKind')}</option>
           {Object.entries(KIND_LABELS).map(([value, label]) => (
             <option value={value} selected={kind === value}>
-              {label}
+              {t(label)}
             </option>
           ))}
         </select>
       </div>
       <div>
-        <label for="media-tag">Topic</label>
+        <label for="media-tag">{t('media.filters.topic')}</label>
         <select id="media-tag" name="tag">
-          <option value="">Any topic</option>
+          <option value="">{t('media.filters.anyTopic')}</option>
           {Object.entries(TAG_LABELS).map(([value, label]) => (
             <option value={value} selected={tag === value}>
-              {label}
+              {t(label)}
             </option>
           ))}
         </select>
       </div>
       <div>
-        <button type="submit">Filter</button>
+        <button type="submit">{t('media.filters.submit')}</button>
       </div>
     </form>
   );
@@ -125,20 +140,20 @@ export const mediaListPage: Page = async (c) => {
     nextCursor = page.nextCursor;
   } catch (failure) {
     if (apiStatus(failure) !== 400) throw failure;
-    error = formErrorMessage(failure, { q: 'Search', cursor: 'Page' });
+    error = formErrorMessage(failure, { q: t('media.filters.search'), cursor: t('media.filters.page') });
     c.status(400);
   }
   return renderPage(
     c,
-    { title: 'Media library' },
+    { title: t('media.list.title') },
     <>
       <p>
-        <a href={urls.mediaWatchlist()}>My watchlist</a>
+        <a href={urls.mediaWatchlist()}>{t('media.list.watchlistLink')}</a>
       </p>
       <MediaFilters kind={kind} tag={tag} q={q} />
       <FormError message={error} />
-      <h2>Films, series and talks</h2>
-      {items.length === 0 && !error ? <p>Nothing found.</p> : null}
+      <h2>{t('media.list.heading')}</h2>
+      {items.length === 0 && !error ? <p>{t('media.list.empty')}</p> : null}
       <ul class="plain">
         {items.map((item) => (
           <MediaSummary item={item} />
@@ -146,7 +161,7 @@ export const mediaListPage: Page = async (c) => {
       </ul>
       {nextCursor ? (
         <p>
-          <a href={`${urls.media()}${queryString({ kind, tag, q, cursor: nextCursor })}`}>More</a>
+          <a href={`${urls.media()}${queryString({ kind, tag, q, cursor: nextCursor })}`}>{t('media.list.more')}</a>
         </p>
       ) : null}
     </>,
@@ -165,12 +180,12 @@ export const watchlistPage: Page = async (c) => {
   }
   return renderPage(
     c,
-    { title: 'My watchlist' },
+    { title: t('media.watchlist.title') },
     <>
-      <p class="muted">Only you can see this list.</p>
+      <p class="muted">{t('media.watchlist.private')}</p>
       {page.items.length === 0 ? (
         <p>
-          Nothing saved yet. <a href={urls.media()}>Browse the library</a>.
+          {fmt().rich('media.watchlist.empty', { link: (chunks: unknown[]) => <a href={urls.media()}>{chunks}</a> })}
         </p>
       ) : null}
       <ul class="plain">
@@ -180,7 +195,7 @@ export const watchlistPage: Page = async (c) => {
       </ul>
       {page.nextCursor ? (
         <p>
-          <a href={`${urls.mediaWatchlist()}${queryString({ cursor: page.nextCursor })}`}>More</a>
+          <a href={`${urls.mediaWatchlist()}${queryString({ cursor: page.nextCursor })}`}>{t('media.list.more')}</a>
         </p>
       ) : null}
     </>,
@@ -196,22 +211,31 @@ export const mediaItemPage: Page = async (c) => {
     { title: item.title },
     <>
       <p class="muted">
-        {KIND_LABELS[item.kind]}
+        {t(KIND_LABELS[item.kind])}
         {item.year ? ` · ${item.year}` : ''}
-        {item.tags.length > 0 ? ` · ${item.tags.map((tag) => TAG_LABELS[tag]).join(', ')}` : ''}
+        {item.tags.length > 0 ? ` · ${fmt().formatList(item.tags.map((tag) => t(TAG_LABELS[tag])))}` : ''}
       </p>
+      {item.posterImage ? (
+        <Picture
+          image={item.posterImage}
+          alt={t('media.posterAlt', { title: item.title })}
+          sizes={POSTER_SIZES}
+          eager
+          class="poster"
+        />
+      ) : null}
       {item.synopsis ? <p class="pre-line">{item.synopsis}</p> : null}
       {item.trailer ? (
         <p>
           <a href={item.trailer.embedUrl} rel={EXTERNAL_REL}>
-            {`Watch the trailer on ${item.trailer.provider === 'youtube' ? 'YouTube' : 'Vimeo'}`}
+            {t('media.item.trailer', { provider: item.trailer.provider === 'youtube' ? 'YouTube' : 'Vimeo' })}
           </a>{' '}
-          <span class="muted">(opens the video site)</span>
+          <span class="muted">{t('media.item.opensSite')}</span>
         </p>
       ) : null}
       {item.watchLinks.length > 0 ? (
         <>
-          <h2>Where to watch</h2>
+          <h2>{t('media.item.whereToWatch')}</h2>
           <ul>
             {item.watchLinks.map((link) => (
               <li>
@@ -223,13 +247,13 @@ export const mediaItemPage: Page = async (c) => {
           </ul>
         </>
       ) : null}
-      <h2>Watchlist</h2>
+      <h2>{t('media.item.watchlistHeading')}</h2>
       <form method="post" action={`${urls.mediaItem(item.slug)}/${saved ? 'unsave' : 'save'}`} class="inline">
         <button type="submit" class={saved ? 'secondary' : undefined}>
-          {saved ? 'Remove from my watchlist' : 'Save to my watchlist'}
+          {saved ? t('media.item.remove') : t('media.item.save')}
         </button>
       </form>
-      <p class="muted">Your watchlist is private: nobody else, admins included, can see it.</p>
+      <p class="muted">{t('media.item.privacy')}</p>
     </>,
   );
 };
@@ -245,7 +269,9 @@ function watchlistAction(action: 'save' | 'unsave'): Page {
       return redirectWithNotice(
         c,
         urls.mediaItem(item.slug),
-        action === 'save' ? `Saved “${item.title}” to your watchlist.` : `Removed “${item.title}” from your watchlist.`,
+        action === 'save'
+          ? t('media.notice.saved', { title: item.title })
+          : t('media.notice.removed', { title: item.title }),
       );
     } catch (error) {
       if (isSessionRejected(error)) throw error;

@@ -5,6 +5,7 @@
 // that still carry only a URL, the URL. An image hosted elsewhere (an https URL given instead of
 // an upload) is not loaded at all (the policy allows images only from 'self' and the tiles): it
 // becomes a link the reader may follow.
+import { t } from '../server/i18n.js';
 import { apiImagePath, IMAGE_RELAY_PATH } from '../server/image-relay.js';
 
 export interface PictureVariant {
@@ -70,7 +71,7 @@ export function Picture(props: PictureProps) {
     if (!/^https:\/\//i.test(image.url)) return null;
     return (
       <a href={image.url} rel="nofollow noopener noreferrer" class="picture-external">
-        {props.externalLabel ?? `${alt} (image hosted elsewhere)`}
+        {props.externalLabel ?? t('pictures.externalImage', { alt })}
       </a>
     );
   }

@@ -206,7 +206,7 @@ function renderPlaceForm(c: Context<WebEnv>, values: PlaceFormValues, error?: st
     c,
     {
       title: t('map.submitPlace'),
-      scripts: ['/assets/vendor/leaflet/leaflet.js', '/assets/place-picker.js'],
+      scripts: ['/assets/vendor/leaflet/leaflet.js', '/assets/place-picker.js', '/assets/upload-progress.js'],
       styles: ['/assets/vendor/leaflet/leaflet.css'],
       pageData: {
         tileUrl: config.WEB_TILE_URL,

@@ -5,6 +5,7 @@
 // when it is attached (metadata stripped there, not here).
 import type { Context } from 'hono';
 import { api } from './api.js';
+import { t } from './i18n.js';
 import type { WebEnv } from './env.js';
 
 /**
@@ -48,25 +49,48 @@ function typeOf(file: File): ImageType | null {
 
 /** Checks every file before anything is uploaded, so a refused form uploads nothing. */
 export function checkImages(files: File[], limit: number): void {
-  if (files.length > limit) throw new ImageFormError(`Choose at most ${limit} images.`);
+  if (files.length > limit) throw new ImageFormError(t('pictures.tooMany', { limit }));
   for (const file of files) {
-    if (!typeOf(file)) throw new ImageFormError(`"${file.name}" is not a JPEG, PNG, WebP or HEIC image.`);
-    if (file.size === 0) throw new ImageFormError(`"${file.name}" is empty.`);
-    if (file.size > IMAGE_LIMITS.bytes) throw new ImageFormError(`"${file.name}" is larger than 10 MB.`);
+    if (!typeOf(file)) throw new ImageFormError(t('pictures.notImage', { name: file.name }));
+    if (file.size === 0) throw new ImageFormError(t('pictures.empty', { name: file.name }));
+    if (file.size > IMAGE_LIMITS.bytes) throw new ImageFormError(t('pictures.tooLarge', { name: file.name }));
   }
 }
 
-/** Uploads the files for `purpose` and returns their keys, in order. */
+/** The API's limit of an image's alt text (server/domains/uploads/image-output.ts). */
+export const IMAGE_ALT_MAX_LENGTH = 1000;
+
+/**
+ * The alt texts typed beside the files: the form field `name` (one text per file, in order; a
+ * single text applies to the first file). Blank ones are left out (the page's own text is used).
+ */
+export function chosenAlts(form: Record<string, unknown>, name: string): (string | undefined)[] {
+  const value = form[name];
+  const values = Array.isArray(value) ? value : [value];
+  return values.map((v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined));
+}
+
+/**
+ * Uploads the files for `purpose` and returns their keys, in order. `alts[i]` (optional) is what
+ * file i shows, in the uploader's words: the API keeps it and answers it as the image's `alt`.
+ */
 export async function uploadImages(
   c: Context<WebEnv>,
   files: File[],
   purpose: 'post' | 'place' | 'event',
+  alts: readonly (string | undefined)[] = [],
 ): Promise<string[]> {
   const keys: string[] = [];
-  for (const file of files) {
+  for (const [index, file] of files.entries()) {
     const contentType = typeOf(file)!;
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const presigned = await api(c).uploads.presignImage.mutate({ contentType, purpose, contentLength: bytes.length });
+    const alt = alts[index]?.slice(0, IMAGE_ALT_MAX_LENGTH);
+    const presigned = await api(c).uploads.presignImage.mutate({
+      contentType,
+      purpose,
+      contentLength: bytes.length,
+      ...(alt ? { alt } : {}),
+    });
     const put = await c.get('web').fetch(presigned.url, {
       method: 'PUT',
       headers: { 'content-type': contentType },

@@ -5,6 +5,7 @@ import { ifThen } from '../../shared/patterns.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { imageRefInput } from '../uploads/image-ref.js';
 import { hostSlugInput } from '../../shared/schemas.js';
+import { imageOutput } from '../uploads/image-output.js';
 import {
   eventStatuses,
   eventTypes,
@@ -193,6 +194,9 @@ export const eventOutput = z
     coverImageUrl: z.string().nullable().meta({
       description:
         'URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none.',
+    }),
+    coverImageDetails: imageOutput.nullable().meta({
+      description: 'The cover with its size, alt text and resized variants (for srcset); null when there is none.',
     }),
     description: z.string(),
     rsvpCounts: rsvpCounts.meta({

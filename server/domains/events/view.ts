@@ -5,6 +5,7 @@ import { events, groves, organizations, type Event } from '../../../db/schema/in
 import type { DbOrTx } from '../../../db/client.js';
 import type { Config } from '../../config.js';
 import { imageRefUrl } from '../uploads/image-refs.js';
+import { type ImageDetails, imageDetailsColumn, imageOutputFor } from '../uploads/image-output.js';
 import type { EventOutput } from './schemas.js';
 import { organizesHost, type Viewer } from './visibility.js';
 
@@ -29,6 +30,7 @@ export function eventColumns(viewer: Viewer) {
       ? sql<boolean>`coalesce((select r.pending from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id}), false)`
       : sql<boolean>`false`,
     organizes: organizesHost(viewer.id),
+    coverImageDetails: imageDetailsColumn(events.coverImage),
   };
 }
 
@@ -45,6 +47,7 @@ export type EventRow = {
   myRsvp: RsvpStatus | null;
   myRsvpPending: boolean;
   organizes: boolean;
+  coverImageDetails: ImageDetails | null;
 };
 
 /** Events joined with their host, for the given viewer; add where/order/limit. */
@@ -119,6 +122,7 @@ export function toEvent(row: EventRow, viewer: Viewer, config: Pick<Config, 'PUB
     placeId: e.placeId,
     coverImage: e.coverImage,
     coverImageUrl: imageRefUrl(config, e.coverImage),
+    coverImageDetails: imageOutputFor(config, e.coverImage, row.coverImageDetails ?? undefined),
     description: e.description,
     rsvpCounts: { going: Number(row.going), interested: Number(row.interested) },
     myRsvp: row.myRsvp ?? null,

@@ -7,6 +7,7 @@ import { changeInput, chosenSlug, SLUG_PATTERN, slugParam, uuidParam } from '../
 import { SLUG_MAX_LENGTH } from '../../shared/slug.js';
 import { editorialUpdateInput } from '../editorial-schemas.js';
 import { WORDS_PER_MINUTE } from './markdown.js';
+import { imageOutput } from '../uploads/image-output.js';
 
 export const GUIDE_LIMITS = {
   title: 200,
@@ -67,6 +68,9 @@ export const guideSummaryOutput = z
     coverImageUrl: z.string().nullable().meta({
       description:
         'URL of the cover: the https URL given, or for an uploaded cover its clean image (re-encoded, without metadata) on this service; null when there is none.',
+    }),
+    coverImageDetails: imageOutput.nullable().meta({
+      description: 'The cover with its size, alt text and resized variants (for srcset); null when there is none.',
     }),
     readingMinutes,
     publishedAt: z.string().nullable(),

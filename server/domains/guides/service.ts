@@ -17,6 +17,7 @@ import {
   updateEditorial,
 } from '../editorial.js';
 import { imageRefUrl } from '../uploads/image-refs.js';
+import { type ImageDetails, imageDetailsColumn, imageOutputFor } from '../uploads/image-output.js';
 import { RENDER_VERSION, renderGuideBody } from './markdown.js';
 import type {
   AdminGuideOutput,
@@ -40,6 +41,7 @@ const summaryColumns = {
   categoryName: guideCategories.name,
   summary: guides.summary,
   coverImage: guides.coverImage,
+  coverImageDetails: imageDetailsColumn(guides.coverImage),
   readingMinutes: guides.readingMinutes,
   publishedAt: guides.publishedAt,
   createdAt: guides.createdAt,
@@ -60,6 +62,7 @@ interface SummaryRow {
   categoryName: string;
   summary: string;
   coverImage: string | null;
+  coverImageDetails: ImageDetails | null;
   readingMinutes: number;
   publishedAt: Date | null;
   createdAt: Date;
@@ -81,6 +84,7 @@ function toSummary(row: SummaryRow, config: UrlConfig): GuideSummaryOutput {
     category: { slug: row.categorySlug, name: row.categoryName },
     summary: row.summary,
     coverImageUrl: imageRefUrl(config, row.coverImage),
+    coverImageDetails: imageOutputFor(config, row.coverImage, row.coverImageDetails ?? undefined),
     readingMinutes: row.readingMinutes,
     publishedAt: row.publishedAt?.toISOString() ?? null,
     updatedAt: row.updatedAt.toISOString(),

@@ -11,6 +11,7 @@ import { chosenSlug, savedOutput, slugParam, uuidParam } from '../../shared/sche
 import { SLUG_MAX_LENGTH } from '../../shared/slug.js';
 import { editorialUpdateInput } from '../editorial-schemas.js';
 import { parseTrailerUrl, TRAILER_URL_FORMS } from './trailer.js';
+import { imageOutput } from '../uploads/image-output.js';
 
 export { mediaKinds, mediaTags, savedOutput };
 
@@ -53,6 +54,9 @@ export const mediaItemOutput = z
     posterUrl: z.string().nullable().meta({
       description:
         'URL of the poster: the https URL given, or for an uploaded poster its clean image (re-encoded, without metadata) on this service; null when there is none.',
+    }),
+    posterImage: imageOutput.nullable().meta({
+      description: 'The poster with its size, alt text and resized variants (for srcset); null when there is none.',
     }),
     watchLinks: z.array(z.object({ platform: z.string(), url: z.string() }).strict()),
     trailer: trailerOutput.nullable(),

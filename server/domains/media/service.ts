@@ -16,6 +16,7 @@ import {
   updateEditorial,
 } from '../editorial.js';
 import { imageRefUrl } from '../uploads/image-refs.js';
+import { type ImageDetailsByKey, imageOutputFor, lookupImageDetails } from '../uploads/image-output.js';
 // The places word-prefix rule, shared so `q` means the same on both lists.
 import { toPrefixTsquery } from '../places/list-query.js';
 import type {
@@ -31,7 +32,18 @@ const notFound = () => new AppError('not_found', 'No such media item.');
 const editorial = editorialTable(mediaItems, mediaItems.poster, { imageField: 'poster', purpose: 'media', notFound });
 const published = isPublished(editorial);
 
-export function toMediaItem(row: MediaItem, config: Pick<Config, 'PUBLIC_URL'>): MediaItemOutput {
+/** The posters' sizes, alt texts and variants (one query for a page of items). */
+const postersOf = (ctx: ServiceContext, rows: readonly MediaItem[]) =>
+  lookupImageDetails(
+    ctx.db,
+    rows.map((row) => row.poster),
+  );
+
+export function toMediaItem(
+  row: MediaItem,
+  config: Pick<Config, 'PUBLIC_URL'>,
+  posters: ImageDetailsByKey = new Map(),
+): MediaItemOutput {
   const trailer =
     row.trailerProvider && row.trailerVideoId ? { provider: row.trailerProvider, videoId: row.trailerVideoId } : null;
   return {
@@ -43,15 +55,20 @@ export function toMediaItem(row: MediaItem, config: Pick<Config, 'PUBLIC_URL'>):
     synopsis: row.synopsis,
     tags: row.tags,
     posterUrl: imageRefUrl(config, row.poster),
+    posterImage: imageOutputFor(config, row.poster, row.poster ? posters.get(row.poster) : undefined),
     watchLinks: row.watchLinks.map(({ platform, url }) => ({ platform, url })),
     trailer: trailer && { ...trailer, embedUrl: trailerEmbedUrl(trailer) },
     featured: row.featured,
   };
 }
 
-function toAdminMediaItem(row: MediaItem, config: Pick<Config, 'PUBLIC_URL'>): AdminMediaItemOutput {
+function toAdminMediaItem(
+  row: MediaItem,
+  config: Pick<Config, 'PUBLIC_URL'>,
+  posters: ImageDetailsByKey,
+): AdminMediaItemOutput {
   return {
-    ...toMediaItem(row, config),
+    ...toMediaItem(row, config, posters),
     poster: row.poster,
     published: row.publishedAt !== null,
     publishedAt: row.publishedAt?.toISOString() ?? null,
@@ -102,7 +119,8 @@ export async function listMedia(ctx: ServiceContext, input: ListMediaInput) {
       .orderBy(asc(mediaItems.id))
       .limit(input.limit + 1);
     const page = toPage(rows, input.limit, (row) => row.id);
-    return { items: page.items.map((row) => toMediaItem(row, ctx.config)), nextCursor: page.nextCursor };
+    const posters = await postersOf(ctx, page.items);
+    return { items: page.items.map((row) => toMediaItem(row, ctx.config, posters)), nextCursor: page.nextCursor };
   }
   const cursor = input.cursor === undefined ? undefined : decodeFeaturedCursor(input.cursor);
   const afterPhase = !cursor
@@ -118,8 +136,9 @@ export async function listMedia(ctx: ServiceContext, input: ListMediaInput) {
     .limit(input.limit + 1);
   const items = rows.slice(0, input.limit);
   const last = items[items.length - 1];
+  const posters = await postersOf(ctx, items);
   return {
-    items: items.map((row) => toMediaItem(row, ctx.config)),
+    items: items.map((row) => toMediaItem(row, ctx.config, posters)),
     nextCursor: rows.length > input.limit && last ? encodeFeaturedCursor(last) : null,
   };
 }
@@ -131,7 +150,7 @@ export async function getMedia(ctx: ServiceContext, input: { slug: string }): Pr
     .where(and(eq(mediaItems.slug, input.slug), published))
     .limit(1);
   if (!row) throw notFound();
-  return toMediaItem(row, ctx.config);
+  return toMediaItem(row, ctx.config, await postersOf(ctx, [row]));
 }
 
 // ---- watchlist ---------------------------------------------------------------------------
@@ -181,11 +200,15 @@ export async function listWatchlist(ctx: MemberServiceContext, input: { cursor?:
     .orderBy(asc(watchlistEntries.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.entryId);
+  const posters = await postersOf(
+    ctx,
+    page.items.map((row) => row.item),
+  );
   return {
     items: page.items.map((row) => ({
       _id: row.entryId,
       savedAt: row.savedAt.toISOString(),
-      media: toMediaItem(row.item, ctx.config),
+      media: toMediaItem(row.item, ctx.config, posters),
     })),
     nextCursor: page.nextCursor,
   };
@@ -210,13 +233,14 @@ export async function adminListMedia(
     .orderBy(asc(mediaItems.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.id);
-  return { items: page.items.map((row) => toAdminMediaItem(row, ctx.config)), nextCursor: page.nextCursor };
+  const posters = await postersOf(ctx, page.items);
+  return { items: page.items.map((row) => toAdminMediaItem(row, ctx.config, posters)), nextCursor: page.nextCursor };
 }
 
 async function adminMediaById(ctx: ServiceContext, id: string): Promise<AdminMediaItemOutput> {
   const [row] = await ctx.db.select().from(mediaItems).where(eq(mediaItems.id, id)).limit(1);
   if (!row) throw notFound();
-  return toAdminMediaItem(row, ctx.config);
+  return toAdminMediaItem(row, ctx.config, await postersOf(ctx, [row]));
 }
 
 export const adminGetMedia = (ctx: ServiceContext, input: { id: string }) => adminMediaById(ctx, input.id);
@@ -244,7 +268,7 @@ export async function adminCreateMedia(
       featured: input.featured,
     }),
   );
-  return toAdminMediaItem(row, ctx.config);
+  return toAdminMediaItem(row, ctx.config, await postersOf(ctx, [row]));
 }
 
 /** A new poster is attached with the change; the one it replaces is released (its URL answers 404). */
@@ -259,7 +283,7 @@ export async function adminUpdateMedia(
     changes.trailerVideoId = trailer?.videoId ?? null;
   }
   const row = await updateEditorial(ctx, editorial, id, { changes, image: fields.poster, publish });
-  return toAdminMediaItem(row, ctx.config);
+  return toAdminMediaItem(row, ctx.config, await postersOf(ctx, [row]));
 }
 
 /** Deletes the item and, with it (ON DELETE CASCADE), every watchlist entry of it, and its uploaded poster. */

@@ -13,7 +13,7 @@ import { afterCursor, toPage } from '../../lib/pagination.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { placeColumns } from '../places/place-row.js';
-import { toPlace } from '../places/service.js';
+import { photosOf, toPlace } from '../places/service.js';
 import {
   PLACE_LIST_LIMITS,
   type CreatePlaceListInput,
@@ -128,7 +128,8 @@ export async function listPlacesOfList(
     .orderBy(asc(places.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (row) => row.id);
-  return { items: page.items.map((row) => toPlace(row, ctx.config)), nextCursor: page.nextCursor };
+  const photos = await photosOf(ctx, page.items);
+  return { items: page.items.map((row) => toPlace(row, ctx.config, photos)), nextCursor: page.nextCursor };
 }
 
 export async function createList(ctx: MemberServiceContext, input: CreatePlaceListInput): Promise<PlaceListOutput> {

@@ -4,8 +4,8 @@ import { sql } from 'drizzle-orm';
 import { places, type PlaceStatus, type PlaceType, type VeganLevel } from '../../../db/schema/places.js';
 import type { PlaceOutput } from './schemas.js';
 
-/** A place as the API returns it, before its photo URLs are added (service.ts withPhotoUrls). */
-export type PlaceFields = Omit<PlaceOutput, 'photoUrls'>;
+/** A place as the API returns it, before its photo URLs and images are added (service.ts withPhotoUrls). */
+export type PlaceFields = Omit<PlaceOutput, 'photoUrls' | 'photoImages'>;
 
 /** Every column a response needs; the location comes out as numbers, never as raw geometry. */
 export const placeColumns = {

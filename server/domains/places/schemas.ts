@@ -5,6 +5,7 @@ import { LETTER_OR_DIGIT_PATTERN, urlPatternFor } from '../../shared/patterns.js
 import { placeStatuses, placeTypes, veganLevels } from '../../../db/schema/places.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { imageRefInput } from '../uploads/image-ref.js';
+import { imageOutput } from '../uploads/image-output.js';
 
 export const PLACE_LIMITS = {
   name: 120,
@@ -104,6 +105,10 @@ export const placeOutput = z
     photoUrls: z.array(z.string()).meta({
       description:
         'The URLs to load, in the order of photos: an https URL as given, an uploaded photo as its clean image (re-encoded, without metadata) on this service.',
+    }),
+    photoImages: z.array(imageOutput).meta({
+      description:
+        'The same photos, in the same order, each with its size, alt text and resized variants (for srcset).',
     }),
     location: z.object({ lng: z.number(), lat: z.number() }),
     status: z.enum(placeStatuses),

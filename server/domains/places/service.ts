@@ -9,16 +9,40 @@ import { insertWithSlug } from '../../shared/slug.js';
 import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import type { Config } from '../../config.js';
 import { afterImagesAttached, attachImageRefs, imageRefUrl } from '../uploads/image-refs.js';
+import { type ImageDetailsByKey, imageOutputsFor, lookupImageDetails } from '../uploads/image-output.js';
 import { listApprovedPlaces } from './list-query.js';
 import { placeColumns, ratingFields, type PlaceFields, type PlaceRow } from './place-row.js';
 import type { CreatePlaceInput, ListPlacesInput, PlaceOutput } from './schemas.js';
 
-/** The URLs a client loads, in the order of photos (an uploaded photo is served clean by this service). */
-export function withPhotoUrls(place: PlaceFields, config: Pick<Config, 'PUBLIC_URL'>): PlaceOutput {
-  return { ...place, photoUrls: place.photos.flatMap((ref) => imageRefUrl(config, ref) ?? []) };
+/**
+ * The URLs a client loads, in the order of photos (an uploaded photo is served clean by this
+ * service), and the same as images with the sizes, alt texts and variants in `photos` (from
+ * lookupImageDetails; without it the images have no size).
+ */
+export function withPhotoUrls(
+  place: PlaceFields,
+  config: Pick<Config, 'PUBLIC_URL'>,
+  photos: ImageDetailsByKey = new Map(),
+): PlaceOutput {
+  return {
+    ...place,
+    photoUrls: place.photos.flatMap((ref) => imageRefUrl(config, ref) ?? []),
+    photoImages: imageOutputsFor(config, place.photos, photos),
+  };
 }
 
-export function toPlace(row: PlaceRow, config: Pick<Config, 'PUBLIC_URL'>): PlaceOutput {
+/** The photos' sizes, alt texts and variants of a page of places (one query). */
+export const photosOf = (ctx: ServiceContext, items: readonly { photos: string[] }[]) =>
+  lookupImageDetails(
+    ctx.db,
+    items.flatMap((item) => item.photos),
+  );
+
+export function toPlace(
+  row: PlaceRow,
+  config: Pick<Config, 'PUBLIC_URL'>,
+  photos: ImageDetailsByKey = new Map(),
+): PlaceOutput {
   return withPhotoUrls(
     {
       _id: row.id,
@@ -38,6 +62,7 @@ export function toPlace(row: PlaceRow, config: Pick<Config, 'PUBLIC_URL'>): Plac
       ...(row.status === 'rejected' && row.rejectionReason ? { rejectionReason: row.rejectionReason } : {}),
     },
     config,
+    photos,
   );
 }
 
@@ -72,7 +97,8 @@ export async function listPlaces(ctx: ServiceContext, input: ListPlacesInput) {
   const after = await decodePlaceCursor(ctx, input.cursor, true);
   const items = await listApprovedPlaces(ctx.db, { ...input, after });
   const { items: served, nextCursor } = toPage(items, input.limit, (item) => item._id);
-  return { items: served.map((item) => withPhotoUrls(item, ctx.config)), nextCursor };
+  const photos = await photosOf(ctx, served);
+  return { items: served.map((item) => withPhotoUrls(item, ctx.config, photos)), nextCursor };
 }
 
 /** Approved: anyone. Otherwise only its submitter and admins; everyone else gets the same 404 as a missing slug. */
@@ -89,7 +115,7 @@ export async function getPlace(ctx: ServiceContext, caller: Caller, input: { slu
       auth !== null && (auth.user.role === 'admin' || (row.submitterId !== null && auth.user.id === row.submitterId));
     if (!allowed) throw new AppError('not_found', 'No such place.');
   }
-  return toPlace(row, ctx.config);
+  return toPlace(row, ctx.config, await photosOf(ctx, [row]));
 }
 
 /**

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { postVisibilityValues, reactionKindValues } from '../../../db/schema/posts.js';
 import { normalizeTag, TAG_MAX_LENGTH } from './tags.js';
 import { handleParam, listEnvelope, memberRef, pageQueryFields, uuidParam } from '../../shared/schemas.js';
+import { imageOutput } from '../uploads/image-output.js';
 
 export const POST_LIMITS = { body: 5000, comment: 2000, images: 4, imageKey: 200 } as const;
 
@@ -35,6 +36,10 @@ export const postOutput = z
     imageUrls: z.array(z.string()).meta({
       description:
         'The clean images (re-encoded, without metadata), in the order of imageKeys: GET answers the image. The URL is a capability: anyone holding it can load the image.',
+    }),
+    images: z.array(imageOutput).meta({
+      description:
+        'The same images, in the same order, each with its size, alt text and resized variants (for srcset).',
     }),
     reactions: reactionCounts,
     myReaction: z

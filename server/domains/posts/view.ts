@@ -11,6 +11,7 @@ import type { PostOutput } from './schemas.js';
 import type { PostViewer } from './visibility.js';
 import type { Config } from '../../config.js';
 import { imageUrlFor } from '../uploads/image-storage.js';
+import { type ImageDetails, imageOutputsFor } from '../uploads/image-output.js';
 
 export interface PostRow {
   id: string;
@@ -29,10 +30,16 @@ export interface PostRow {
   my_reaction: ReactionKind | null;
   comment_count: number;
   saved: boolean;
+  /** The attached uploads of image_keys (any order): size, alt text, variants. */
+  image_details: ({ key: string } & ImageDetails)[] | null;
 }
 
 /** The reaction counters of post `p`, one column per kind (named as in PostRow). */
 export const reactionCountColumns = sql`p.heart_count, p.support_count, p.celebrate_count, p.sad_count`;
+
+/** The images' details, in the same statement (an index probe per image key, no query per post). */
+const imageDetailsColumn = sql`(select json_agg(json_build_object('key', i.key, 'alt', i.alt, 'width', i.width,
+    'height', i.height, 'variants', i.variants)) from image_uploads i where i.key = any(p.image_keys)) as image_details`;
 
 /** The select list of a post view; `p` is the post, `u` its author. */
 export function postColumns(viewer: PostViewer): SQL {
@@ -43,7 +50,8 @@ export function postColumns(viewer: PostViewer): SQL {
   const saved = me ? sql`exists (select 1 from post_saves s where s.user_id = ${me} and s.post_id = p.id)` : sql`false`;
   return sql`p.id, p.author_id, u.handle, p.body, p.visibility, p.grove_id, p.image_keys,
     (p.hidden_at is not null) as hidden, p.created_at,
-    ${reactionCountColumns}, ${mine} as my_reaction, p.comment_count, ${saved} as saved`;
+    ${reactionCountColumns}, ${mine} as my_reaction, p.comment_count, ${saved} as saved,
+    ${imageDetailsColumn}`;
 }
 
 export type ReactionCountRow = Pick<PostRow, 'heart_count' | 'support_count' | 'celebrate_count' | 'sad_count'>;
@@ -66,6 +74,11 @@ export function toPost(row: PostRow, config: Pick<Config, 'PUBLIC_URL'>): PostOu
     groveId: row.grove_id,
     imageKeys: row.image_keys ?? [],
     imageUrls: (row.image_keys ?? []).map((key) => imageUrlFor(config, key)),
+    images: imageOutputsFor(
+      config,
+      row.image_keys ?? [],
+      new Map((row.image_details ?? []).map(({ key, ...details }) => [key, details])),
+    ),
     reactions: reactionCounts(row),
     myReaction: row.my_reaction,
     commentCount: Number(row.comment_count),

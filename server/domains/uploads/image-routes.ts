@@ -3,14 +3,16 @@
 //          binds: 403 for a bad or missing signature, an expired URL, another Content-Type or
 //          another Content-Length (and a body that does not match its length); 403 as well once
 //          the key is attached (the member's raw bytes cannot be swapped afterwards). 200 when stored.
-//   GET  — a clean, attached image (both drivers: the service reads it from storage). A key that
-//          is not attached (raw bytes, never served) or does not exist answers 404.
+//   GET  — a clean, attached image (both drivers: the service reads it from storage); with
+//          `?w=320|640|1280`, its resized variant of that width when one was made (else the clean
+//          image). A key that is not attached (raw bytes, never served) or does not exist answers 404.
 import type { Env, Hono, Context as HonoContext } from 'hono';
 import { and, eq, isNull } from 'drizzle-orm';
 import { imageUploads } from '../../../db/schema/index.js';
 import type { AppDeps, Context } from '../../trpc/context.js';
 import { embeddedSignatureMatches, IMAGE_KEY_PATTERN, IMAGE_PATH, imageStorage } from './image-storage.js';
 import { attachedImage } from './images.js';
+import { VARIANT_CONTENT_TYPE, variantFor } from './image-variants.js';
 
 const s3Error = (code: string, message: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>\n`;
@@ -68,10 +70,12 @@ export function mountImageUploads<E extends Env>(
     const key = `${c.req.param('purpose')}/${c.req.param('id')}`;
     const ctx = contextFor(c);
     const image = await attachedImage(ctx.db, key);
-    const bytes = image ? await imageStorage(deps.config).read('clean', key) : null;
+    // ?w=<width>: that variant when one was made, else the clean image (a small or older image).
+    const variant = image ? variantFor(image.variants, Number(c.req.query('w')) || undefined) : null;
+    const bytes = image ? await imageStorage(deps.config).read(variant ? `w${variant}` : 'clean', key) : null;
     if (!image || !bytes) return c.text('No such image.\n', 404, { 'Cache-Control': 'no-store' });
     return c.body(new Uint8Array(bytes), 200, {
-      'Content-Type': image.contentType,
+      'Content-Type': variant ? VARIANT_CONTENT_TYPE : image.contentType,
       // The key never changes content; private: shared caches do not keep members' photos.
       'Cache-Control': 'private, max-age=86400',
       'Content-Security-Policy': "default-src 'none'; sandbox",

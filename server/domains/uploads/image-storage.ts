@@ -6,7 +6,9 @@
 //   - S3 (S3_BUCKET set): a presigned S3 PutObject URL whose signature binds Content-Type and
 //     Content-Length, so the object store itself refuses anything else.
 // Each upload has two objects: `incoming/<key>` (the member's raw bytes, never served) and
-// `clean/<key>` (the re-encoded image, without metadata, written when the key is attached).
+// `clean/<key>` (the re-encoded image, without metadata, written when the key is attached), and
+// when attached, up to three resized variants `w320/<key>`, `w640/<key>`, `w1280/<key>` (made
+// from the clean image, so just as free of metadata; image-variants.ts).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -30,8 +32,12 @@ export interface SignedPut {
   expiresAt: Date;
 }
 
-export type ImageArea = 'incoming' | 'clean';
-const BOTH_AREAS: readonly ImageArea[] = ['incoming', 'clean'];
+/** The widths resized variants are made at (never wider than the clean image). */
+export const VARIANT_WIDTHS = [320, 640, 1280] as const;
+export type VariantWidth = (typeof VARIANT_WIDTHS)[number];
+
+export type ImageArea = 'incoming' | 'clean' | `w${VariantWidth}`;
+const ALL_AREAS: readonly ImageArea[] = ['incoming', 'clean', ...VARIANT_WIDTHS.map((w) => `w${w}` as const)];
 
 export interface ImageStorage {
   readonly driver: 'embedded' | 's3';
@@ -39,7 +45,7 @@ export interface ImageStorage {
   presignPut(put: SignedPut, now: Date): Promise<string>;
   read(area: ImageArea, key: string): Promise<Buffer | null>;
   write(area: ImageArea, key: string, bytes: Buffer, contentType: string): Promise<void>;
-  /** Deletes the objects of each key (both areas unless told); missing ones are not an error. */
+  /** Deletes the objects of each key (every area unless told); missing ones are not an error. */
   remove(keys: readonly string[], log: Logger, areas?: readonly ImageArea[]): Promise<void>;
 }
 
@@ -116,7 +122,7 @@ function embeddedStorage(config: ImageStorageConfig): ImageStorage {
       await writeFile(temporary, bytes, { mode: 0o600 });
       await rename(temporary, target);
     },
-    async remove(keys, log, areas = BOTH_AREAS) {
+    async remove(keys, log, areas = ALL_AREAS) {
       for (const key of keys)
         for (const area of areas)
           await rm(file(area, key), { force: true }).catch((error: unknown) =>
@@ -164,7 +170,7 @@ function s3Storage(config: ImageStorageConfig & { S3_BUCKET: string }): ImageSto
         new PutObjectCommand({ Bucket: bucket, Key: objectKey(area, key), Body: bytes, ContentType: contentType }),
       );
     },
-    async remove(keys, log, areas = BOTH_AREAS) {
+    async remove(keys, log, areas = ALL_AREAS) {
       if (keys.length === 0) return;
       // One DeleteObject per key rather than DeleteObjects: the batch call needs a Content-MD5
       // header that this SDK no longer sends, and stores that insist on it (Swift's s3api) refuse

@@ -15,6 +15,8 @@ import { forgetImagesOf, type ImagePurpose, uploadKeysOf } from './image-holders
 export { imagePurposes, type ImagePurpose } from './image-holders.js';
 import { imageStorage, imageUrlFor, IMAGE_KEY_PATTERN } from './image-storage.js';
 import type { MemberServiceContext } from '../../service/context.js';
+import { makeVariants, VARIANT_CONTENT_TYPE } from './image-variants.js';
+import { loadSharp } from './sharp.js';
 
 export const imageContentTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
 export type ImageContentType = (typeof imageContentTypes)[number];
@@ -31,7 +33,7 @@ function newImageKey(purpose: ImagePurpose): string {
 
 export async function presignImage(
   ctx: MemberServiceContext,
-  input: { contentType: ImageContentType; purpose: ImagePurpose; contentLength: number },
+  input: { contentType: ImageContentType; purpose: ImagePurpose; contentLength: number; alt?: string | null },
 ) {
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + ctx.config.IMAGE_UPLOAD_URL_TTL_SECONDS * 1000);
@@ -42,6 +44,7 @@ export async function presignImage(
     purpose: input.purpose,
     contentType: input.contentType,
     contentLength: input.contentLength,
+    alt: input.alt?.trim() || null,
     createdAt: now,
     expiresAt,
   });
@@ -69,20 +72,6 @@ export function magicBytesMatch(contentType: string, bytes: Buffer): boolean {
     default:
       return false;
   }
-}
-
-/**
- * sharp (libvips), loaded with the first image rather than at start (~140 ms and ~17 MB that a
- * server which never receives an image need not pay). Its operation cache is off: each upload is
- * decoded once, so cached operations are never reused and only hold memory (up to 50 MB).
- */
-let sharpModule: Promise<typeof import('sharp')> | undefined;
-async function loadSharp() {
-  sharpModule ??= import('sharp').then((loaded) => {
-    loaded.default.cache(false);
-    return loaded;
-  });
-  return (await sharpModule).default;
 }
 
 /**
@@ -147,8 +136,10 @@ export async function attachImage(
   if (raw.length !== row.contentLength || !magicBytesMatch(row.contentType, raw))
     throw new AppError('validation_failed', `${field}: the upload is not a ${row.contentType} image.`);
   let clean: { bytes: Buffer; contentType: string };
+  let sized: Awaited<ReturnType<typeof makeVariants>>;
   try {
     clean = await reencode(raw, row.contentType, ctx.config.IMAGE_MAX_PIXELS);
+    sized = await makeVariants(clean.bytes, ctx.config.IMAGE_MAX_PIXELS);
   } catch {
     throw new AppError(
       'validation_failed',
@@ -156,10 +147,18 @@ export async function attachImage(
     );
   }
   await storage.write('clean', key, clean.bytes, clean.contentType);
+  for (const variant of sized.variants)
+    await storage.write(`w${variant.width}`, key, variant.bytes, VARIANT_CONTENT_TYPE);
   // Only one record gets the key, even when two attach it at once.
   const claimed = await db
     .update(imageUploads)
-    .set({ attachedAt: ctx.clock.now(), cleanContentType: clean.contentType })
+    .set({
+      attachedAt: ctx.clock.now(),
+      cleanContentType: clean.contentType,
+      width: sized.width,
+      height: sized.height,
+      variants: sized.variants.map(({ width, height }) => ({ width, height })),
+    })
     .where(and(eq(imageUploads.key, key), isNull(imageUploads.attachedAt)))
     .returning({ key: imageUploads.key });
   if (claimed.length === 0) throw notYours(field);
@@ -174,15 +173,18 @@ export async function discardRawUploads(ctx: MemberServiceContext, keys: readonl
   await imageStorage(ctx.config).remove(keys, ctx.log, ['incoming']);
 }
 
-/** A clean image to serve: only attached uploads have one. */
-export async function attachedImage(db: DbOrTx, key: string): Promise<{ contentType: string } | null> {
+/** A clean image to serve (only attached uploads have one), with the widths of its variants. */
+export async function attachedImage(
+  db: DbOrTx,
+  key: string,
+): Promise<{ contentType: string; variants: { width: number }[] | null } | null> {
   if (!IMAGE_KEY_PATTERN.test(key)) return null;
   const [row] = await db
-    .select({ contentType: imageUploads.cleanContentType })
+    .select({ contentType: imageUploads.cleanContentType, variants: imageUploads.variants })
     .from(imageUploads)
     .where(and(eq(imageUploads.key, key), isNotNull(imageUploads.attachedAt)))
     .limit(1);
-  return row?.contentType ? { contentType: row.contentType } : null;
+  return row?.contentType ? { contentType: row.contentType, variants: row.variants } : null;
 }
 
 /** How far the object store's clock may run behind ours when it checks a URL's expiry. */

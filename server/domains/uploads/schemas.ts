@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { idInput } from '../../shared/schemas.js';
 import { imageContentTypes, imagePurposes } from './images.js';
+import { IMAGE_ALT_MAX_LENGTH } from './image-output.js';
 
 export const UPLOAD_LIMITS = { imageBytes: 10 * 1024 * 1024, videoBytes: 2 * 1024 * 1024 * 1024, title: 200 } as const;
 
@@ -65,9 +66,19 @@ export const presignImageInput = z
       .meta({
         description: `Size in bytes, at most ${UPLOAD_LIMITS.imageBytes}; the PUT must send exactly this many.`,
       }),
+    alt: z
+      .string()
+      .trim()
+      .max(IMAGE_ALT_MAX_LENGTH)
+      .optional()
+      .meta({
+        description: `What the picture shows, for people who cannot see it (at most ${IMAGE_ALT_MAX_LENGTH} characters; optional). Returned as \`alt\` of the image wherever it is shown.`,
+      }),
   })
   .strict()
-  .meta({ examples: [{ contentType: 'image/jpeg', purpose: 'post', contentLength: 482113 }] });
+  .meta({
+    examples: [{ contentType: 'image/jpeg', purpose: 'post', contentLength: 482113, alt: 'Banner drop at the bridge' }],
+  });
 
 export const presignImageOutput = z
   .object({
