@@ -7,7 +7,7 @@ import { apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { fmt, t } from '../server/i18n.js';
 import { renderPage } from '../server/layout.js';
-import { Picture } from './picture.js';
+import { Picture, type PictureImage } from './picture.js';
 import { urls } from '../urls.js';
 
 /** The API's HTTP status for a failed call, or undefined for anything that is not an API answer. */
@@ -196,9 +196,11 @@ export function PlaceOptionalDetails({
             <ul class="pictures">
               {place.photoUrls.map((url, index) => {
                 const alt = t('place.details.photoAlt', { number: index + 1, name: place.name });
+                // The described image (size, alt, variants for srcset) when the API gives one.
+                const image = (place as { photoImages?: PictureImage[] }).photoImages?.[index] ?? url;
                 return (
                   <li>
-                    <Picture image={url} alt={alt} externalLabel={alt} eager={index === 0} />
+                    <Picture image={image} alt={alt} externalLabel={alt} eager={index === 0} />
                   </li>
                 );
               })}
