@@ -9,6 +9,7 @@ import { api } from '../server/api.js';
 import { chosenFiles } from '../server/image-upload.js';
 import type { WebEnv } from '../server/env.js';
 import { renderPage } from '../server/layout.js';
+import { EventTime } from './events-time.js';
 import { pathParam } from './page.js';
 import { urls } from '../urls.js';
 
@@ -110,7 +111,7 @@ export function EventCard({ event }: { event: EventView }) {
         {event.status === 'cancelled' ? <span class="badge danger">Cancelled</span> : null}
       </h3>
       <p>
-        <When iso={event.startsAt} /> · {eventTypeLabels[event.type]} · {event.area}
+        <EventTime startsAt={event.startsAt} timeZone={event.timeZone} /> · {eventTypeLabels[event.type]} · {event.area}
       </p>
       <p class="muted">
         Hosted by <a href={hostPath(event.host)}>{event.host.name}</a> · {event.rsvpCounts.going} going,{' '}
@@ -146,8 +147,17 @@ export function When({ iso }: { iso: string }) {
 export const timeZones: string[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')];
 const knownZones = new Set(timeZones);
 
+/** A zone Intl knows: listed ones, and aliases an event may carry from the API (Asia/Calcutta). */
 export function validTimeZone(value: string | undefined): string | null {
-  return value && knownZones.has(value) ? value : null;
+  if (!value) return null;
+  if (knownZones.has(value)) return value;
+  if (!/^[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+$/.test(value)) return null;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return value;
+  } catch {
+    return null;
+  }
 }
 
 /** Milliseconds the zone is ahead of UTC at that instant. */
@@ -191,14 +201,17 @@ export function isoToZonedLocal(iso: string, timeZone: string): string {
  * The zone picker. `auto`: the visitor has not chosen yet, so the script may switch it (and the
  * form's dates, from their data-utc values) to the browser's zone.
  */
-export function TimeZoneSelect({ id, value, auto }: { id: string; value: string; auto: boolean }) {
+export function TimeZoneSelect(props: { id: string; value: string; auto: boolean; label?: string; hint?: string }) {
+  const { id, value, auto } = props;
+  // An alias the list does not name (an event's zone from the API) is offered too, selected.
+  const zones = knownZones.has(value) ? timeZones : [value, ...timeZones];
   return (
     <div>
       <label for={id}>
-        Time zone <span class="hint">(of the dates on this form)</span>
+        {props.label ?? 'Time zone'} <span class="hint">({props.hint ?? 'of the dates on this form'})</span>
       </label>
       <select id={id} name="timeZone" data-time-zone="" data-auto-zone={auto ? '' : undefined}>
-        {timeZones.map((zone) => (
+        {zones.map((zone) => (
           <option value={zone} selected={zone === value}>
             {zone}
           </option>

@@ -1,4 +1,5 @@
 import type { RouterInputs } from '../../client-sdk/src/index.js';
+import { t } from './events-i18n.js';
 import {
   eventTypeLabels,
   type EventView,
@@ -115,7 +116,13 @@ export function EventForm({
           ))}
         </select>
       </Field>
-      <TimeZoneSelect id="event-zone" value={v('timeZone') || 'UTC'} auto={autoZone} />
+      <TimeZoneSelect
+        id="event-zone"
+        value={v('timeZone') || 'UTC'}
+        auto={autoZone}
+        label={t('events.form.timeZone')}
+        hint={t('events.form.timeZoneHint')}
+      />
       <Field id="event-starts" label="Starts">
         <input
           id="event-starts"
@@ -251,6 +258,8 @@ export function eventFields(
       type: (values.type ?? 'other') as CreateInput['type'],
       startsAt,
       endsAt,
+      // The zone the dates were typed in is the event's own (shown beside each viewer's).
+      timeZone: zone,
       area: values.area ?? '',
       venueName: optional('venueName'),
       address: optional('address'),

@@ -19,6 +19,7 @@ import {
   notFoundPage,
   rethrowUnless,
 } from './events-common.js';
+import { fmt } from './events-i18n.js';
 import type { Page } from './page.js';
 import { urls } from '../urls.js';
 import {
@@ -171,7 +172,14 @@ async function manageableEvent(c: Context<WebEnv>): Promise<EventView | Response
 export const newEventPage: Page = async (c) => {
   const grove = c.req.query('grove');
   // Approval starts ticked: it applies as soon as the point is made RSVP-only.
-  return createPage(c, { rsvpApproval: 'on', ...(grove ? { host: `grove:${grove}` } : {}) }, { autoZone: true });
+  // The event's zone starts as the organizer's own; the browser's script may still pick a better
+  // one while the server knows none (zone source "utc").
+  const { viewer } = fmt();
+  return createPage(
+    c,
+    { rsvpApproval: 'on', timeZone: viewer.timeZone, ...(grove ? { host: `grove:${grove}` } : {}) },
+    { autoZone: viewer.timeZoneSource === 'utc' },
+  );
 };
 
 export const createEvent: Page = async (c) => {
@@ -210,7 +218,8 @@ export const createEvent: Page = async (c) => {
 export const editEventPage: Page = async (c) => {
   const event = await manageableEvent(c);
   if (event instanceof Response) return event;
-  return editPage(c, event, valuesOf(event, 'UTC'), { autoZone: true });
+  // The dates are shown and typed in the event's own zone, the one the form keeps.
+  return editPage(c, event, valuesOf(event, event.timeZone), { autoZone: false });
 };
 
 export const updateEvent: Page = async (c) => {

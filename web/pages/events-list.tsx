@@ -1,4 +1,6 @@
-// /app/events: the list with the API's filters and cursor paging (the event page is events.tsx).
+// /app/events: the events with the API's filters, in three views: the agenda (default: grouped
+// by the viewer's days, cursor paging), the plain list in start-time order (cursor paging) and
+// the month grid (events-month.tsx). The event page is events.tsx.
 import type { Context } from 'hono';
 import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
@@ -14,6 +16,12 @@ import {
 } from './events-common.js';
 import { urls } from '../urls.js';
 import { PagedList } from './search-list.js';
+import { Agenda } from './events-agenda.js';
+import { fmt, t } from './events-i18n.js';
+import { MonthGrid, monthEvents, readMonth } from './events-month.js';
+
+type View = 'agenda' | 'list' | 'month';
+const views: View[] = ['agenda', 'list', 'month'];
 
 type ListInput = RouterInputs['events']['list'];
 
@@ -21,6 +29,9 @@ const PAGE_SIZE = 20;
 
 /** The list's query string: the visitor's own words, kept as typed, so the form shows them again. */
 interface ListQuery {
+  view: View;
+  /** The month view's month, "2026-12" (empty: the current one). */
+  month: string;
   when: 'upcoming' | 'past' | 'all';
   fromDate: string;
   toDate: string;
@@ -38,7 +49,10 @@ function readListQuery(c: Context<WebEnv>): ListQuery {
   const q = (name: string) => (c.req.query(name) ?? '').trim();
   const when = q('when');
   const now = q('now');
+  const view = q('view');
   return {
+    view: views.includes(view as View) ? (view as View) : 'agenda',
+    month: q('month'),
     when: when === 'past' || when === 'all' ? when : 'upcoming',
     fromDate: q('from'),
     toDate: q('to'),
@@ -54,7 +68,7 @@ function readListQuery(c: Context<WebEnv>): ListQuery {
 
 /** The API's input for the list, or an error sentence for the filter form. */
 function listInput(query: ListQuery): { input: ListInput } | { error: string } {
-  const zone = query.timeZone ?? 'UTC';
+  const zone = query.timeZone ?? fmt().viewer.timeZone;
   const input: ListInput = { limit: PAGE_SIZE };
   if (query.when === 'upcoming') input.from = query.now;
   if (query.when === 'past') input.to = query.now;
@@ -76,8 +90,11 @@ function listInput(query: ListQuery): { input: ListInput } | { error: string } {
   return { input };
 }
 
-function listHref(query: ListQuery, cursor: string): string {
+function listHref(query: ListQuery, cursor: string, change: Partial<ListQuery> = {}): string {
+  query = { ...query, ...change };
   const params = new URLSearchParams();
+  if (query.view !== 'agenda') params.set('view', query.view);
+  if (query.view === 'month') params.set('month', query.month);
   params.set('when', query.when);
   if (query.when !== 'all') params.set('now', query.now);
   for (const [name, value] of [
@@ -91,8 +108,45 @@ function listHref(query: ListQuery, cursor: string): string {
   ] as const) {
     if (value) params.set(name, value);
   }
-  params.set('cursor', cursor);
+  if (cursor) params.set('cursor', cursor);
   return `${urls.events()}?${params.toString()}`;
+}
+
+/** The three views, as links keeping the filters; the current one marked. */
+function ViewSwitch({ query }: { query: ListQuery }) {
+  return (
+    <nav aria-label={t('events.views.label')} class="view-switch">
+      {views.map((view) => (
+        <a
+          href={listHref(query, '', { view, cursor: '' })}
+          aria-current={query.view === view ? 'page' : undefined}
+          class={query.view === view ? 'current' : undefined}
+        >
+          {t(`events.views.${view}`)}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+/** The month grid with the list's filters (the dates and "when" do not apply to it). */
+async function monthView(c: Context<WebEnv>, query: ListQuery, built: { input: ListInput }, now: Date) {
+  const zone = fmt().viewer.timeZone;
+  const month = readMonth(query.month, now, zone);
+  const { from: _f, to: _t, cursor: _c, limit: _l, ...filters } = built.input;
+  const { events, truncated } = await monthEvents(c, filters, month, zone);
+  return (
+    <MonthGrid
+      month={month}
+      events={events}
+      truncated={truncated}
+      now={now}
+      monthHref={(other) => listHref(query, '', { month: other, cursor: '' })}
+      dayHref={(day) =>
+        listHref(query, '', { view: 'agenda', when: 'all', fromDate: day, toDate: day, timeZone: zone, cursor: '' })
+      }
+    />
+  );
 }
 
 /** One of the filters that picks from a list: "any" (empty) or one value. */
@@ -129,9 +183,12 @@ export async function eventListPage(c: Context<WebEnv>): Promise<Response> {
   const built = listInput(query);
   let error: string | null = 'error' in built ? built.error : null;
   let page: RouterOutputs['events']['list'] = { items: [], nextCursor: null };
+  const now = new Date(query.now);
+  let month: Awaited<ReturnType<typeof monthView>> | null = null;
   if ('input' in built) {
     try {
-      page = await client.events.list.query(built.input);
+      if (query.view === 'month') month = await monthView(c, query, built, now);
+      else page = await client.events.list.query(built.input);
     } catch (caught) {
       rethrowUnless(caught, 400, 404);
       error = apiErrorMessage(caught);
@@ -140,7 +197,7 @@ export async function eventListPage(c: Context<WebEnv>): Promise<Response> {
   if (error) c.status(400);
   return renderPage(
     c,
-    { title: 'Events', scripts: ['/assets/local-times.js'] },
+    { title: t('events.list.title'), scripts: ['/assets/local-times.js'], styles: ['/assets/events.css'] },
     <>
       <p class="actions">
         <a class="button" href={urls.eventNew()}>
@@ -208,13 +265,31 @@ export async function eventListPage(c: Context<WebEnv>): Promise<Response> {
         </form>
       </details>
       <FormError message={error} />
-      <h2>{query.cursor ? 'More events' : 'Events'}</h2>
-      <PagedList
-        items={page.items}
-        empty="No events match."
-        card={(event) => <EventCard event={event} />}
-        nextHref={page.nextCursor ? listHref(query, page.nextCursor) : null}
-      />
+      <ViewSwitch query={query} />
+      {query.view === 'month' ? (
+        month
+      ) : query.view === 'agenda' ? (
+        <>
+          <Agenda events={page.items} now={now} empty={t('events.list.empty')} />
+          {page.nextCursor ? (
+            <p>
+              <a href={listHref(query, page.nextCursor)} rel="next">
+                {t('events.list.nextPage')}
+              </a>
+            </p>
+          ) : null}
+        </>
+      ) : (
+        <>
+          <h2>{query.cursor ? t('events.list.more') : t('events.list.heading')}</h2>
+          <PagedList
+            items={page.items}
+            empty={t('events.list.empty')}
+            card={(event) => <EventCard event={event} />}
+            nextHref={page.nextCursor ? listHref(query, page.nextCursor) : null}
+          />
+        </>
+      )}
     </>,
   );
 }

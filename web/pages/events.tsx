@@ -23,6 +23,7 @@ import {
   visibilityLabels,
   When,
 } from './events-common.js';
+import { EventTime } from './events-time.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
@@ -66,7 +67,7 @@ function MeetingPoint({ event }: { event: EventView }) {
     return (
       <p class="muted">
         The exact meeting point is shown only to members who RSVP{afterApproval}. Until then: {event.area}, from{' '}
-        <When iso={event.startsAt} />.
+        <EventTime startsAt={event.startsAt} timeZone={event.timeZone} />.
       </p>
     );
   }
@@ -148,7 +149,7 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
   c.header('Cache-Control', 'private, no-store');
   return renderPage(
     c,
-    { title: event.title, scripts: ['/assets/local-times.js'] },
+    { title: event.title, scripts: ['/assets/local-times.js'], styles: ['/assets/events.css'] },
     <>
       {event.status === 'cancelled' ? (
         <p class="form-error" role="note">
@@ -158,7 +159,7 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
       <dl class="details">
         <dt>When</dt>
         <dd>
-          <When iso={event.startsAt} /> to <When iso={event.endsAt} />
+          <EventTime startsAt={event.startsAt} endsAt={event.endsAt} timeZone={event.timeZone} />
         </dd>
         <dt>Type</dt>
         <dd>{eventTypeLabels[event.type]}</dd>
