@@ -1,8 +1,8 @@
 // `npm run build`: the production build in dist/ — the TypeScript of server/, web/, db/ (and the
 // client-sdk source the web imports, and the operator scripts) compiled by tsc to JavaScript with
 // source maps, the same file layout as the sources (so the lazy `import()`s stay lazy), plus what
-// the server reads from disk at run time: migrations/ and web/assets/. dist/ is self-contained
-// apart from node_modules: `node --enable-source-maps dist/server/main.js` needs no TypeScript.
+// the server reads from disk at run time: migrations/, web/assets/ and web/locales/ (the message
+// catalogs). dist/ is self-contained apart from node_modules: `node --enable-source-maps dist/server/main.js` needs no TypeScript.
 //
 // `node scripts/build.mjs --if-stale` (what `npm start` runs first) builds only when dist/ is
 // missing or older than any source, migration, asset or config file; without the sources (the
@@ -68,6 +68,7 @@ function build() {
   }
   cpSync(join(root, 'migrations'), join(out, 'migrations'), { recursive: true });
   cpSync(join(root, 'web/assets'), join(out, 'web/assets'), { recursive: true });
+  cpSync(join(root, 'web/locales'), join(out, 'web/locales'), { recursive: true });
   writeFileSync(join(out, '.build-stamp'), `${new Date().toISOString()}\n`);
   // Swap in: the old build moves aside first (a directory cannot be renamed over a non-empty one).
   const old = join(root, `.dist-old-${process.pid}`);

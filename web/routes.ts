@@ -31,6 +31,7 @@ import * as placeForm from './pages/places-form.js';
 import * as posts from './pages/posts.js';
 import * as reports from './pages/reports.js';
 import * as settings from './pages/settings.js';
+import { chooseLanguage } from './server/language-switch.js';
 import type { WebEnv } from './server/env.js';
 import { SESSION_ROUTE, sessionRouteHandlers } from './server/session-route.js';
 import { type UrlBuilder, urls } from './urls.js';
@@ -64,6 +65,7 @@ const wayIn: WebRoute[] = [
   { method: 'POST', path: SESSION_ROUTE, handlers: [session.limitBody, session.start] },
   { method: 'DELETE', path: SESSION_ROUTE, handlers: [session.end] },
   post(urls.logout, session.logout),
+  post(urls.language, chooseLanguage),
   get(urls.login, auth.loginPage),
   get(urls.register, auth.registerPage),
   get(urls.magicLinkRequest, auth.magicLinkRequestPage),

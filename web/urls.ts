@@ -36,6 +36,8 @@ export const urls = {
   magicLinkRequest: route('/login/magic-link'),
   magicLinkLanding: route('/login/magic'),
   logout: route('/logout'),
+  /** The language switch's form (any page's footer). */
+  language: route('/language'),
 
   // Feed, posts, profiles, friends, reports.
   feed: route('/app/feed'),

@@ -1568,8 +1568,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change handle, email or password
-         * @description Changing email or password needs `currentPassword` (400 `validation_failed` when missing, 403 `forbidden` when wrong); the check is rate-limited like login (429 `rate_limited` with Retry-After). A new password or email revokes every other session, the calendar feed link and unused sign-in links. Common passwords and the email or handle are refused (400). `role` and unknown fields are rejected with 400.
+         * Change handle, email, password, language or time zone
+         * @description `locale` (en, de, es, fr, pt) and `timeZone` (IANA, e.g. `Europe/Berlin`; aliases are stored in canonical form) need no password and are shown only to the member themselves; null forgets the choice, an unknown value is 400 `validation_failed`. Changing email or password needs `currentPassword` (400 `validation_failed` when missing, 403 `forbidden` when wrong); the check is rate-limited like login (429 `rate_limited` with Retry-After). A new password or email revokes every other session, the calendar feed link and unused sign-in links. Common passwords and the email or handle are refused (400). `role` and unknown fields are rejected with 400.
          */
         patch: operations["me-update"];
         trace?: never;
@@ -2416,8 +2416,12 @@ export interface components {
             createdAt: string;
             email: string;
             handle: string;
+            /** @description Chosen language for the web, mail and push; null when not chosen (mail and push use en). */
+            locale: ("en" | "de" | "es" | "fr" | "pt") | null;
             /** @enum {string} */
             role: "member" | "admin";
+            /** @description Chosen IANA time zone for dates in the web, mail and push; null when not chosen (UTC). Only ever shown to the member themselves. */
+            timeZone: string | null;
         };
         ActionAggregateOptIn: {
             optIn: boolean;
@@ -11955,9 +11959,13 @@ export interface operations {
                      * @example sam_sprouts
                      */
                     handle?: string;
+                    /** @description Language for the web, mail and push; null forgets the choice. */
+                    locale?: ("en" | "de" | "es" | "fr" | "pt") | null;
                     /** @description 8–256 characters; any characters, never truncated; compared in Unicode NFKC form. Common and breached passwords, one repeated character, and the account's own email or handle are refused. */
                     newPassword?: string;
-                } | unknown | unknown | unknown;
+                    /** @description IANA time zone (`Europe/Berlin`, `UTC`) for dates; null forgets the choice. */
+                    timeZone?: string | null;
+                } | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {

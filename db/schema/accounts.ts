@@ -7,6 +7,10 @@ import { bytea, createdAt, idColumn } from './columns.js';
 export const userRoles = ['member', 'admin'] as const;
 export type UserRole = (typeof userRoles)[number];
 
+/** Languages a member can choose for the web, mail and push (the i18n runtime's LOCALES). */
+export const accountLocales = ['en', 'de', 'es', 'fr', 'pt'] as const;
+export type AccountLocale = (typeof accountLocales)[number];
+
 export const users = pgTable(
   'users',
   {
@@ -18,6 +22,13 @@ export const users = pgTable(
     /** argon2id PHC string; null for accounts that only ever used magic links. */
     passwordHash: text(),
     role: text({ enum: userRoles }).notNull().default('member'),
+    /** The member's chosen language; null = not chosen (the web negotiates, mail and push use en). */
+    locale: text({ enum: accountLocales }),
+    /**
+     * IANA zone for dates in the web, mail and push; null = not chosen. Private: where someone
+     * lives, so it is returned only to the member themselves, never on a profile.
+     */
+    timeZone: text(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_handle_key').on(t.handle)],

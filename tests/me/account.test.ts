@@ -23,6 +23,8 @@ describe('GET /api/me', () => {
       email: m.email,
       handle: m.handle,
       role: 'member',
+      locale: null,
+      timeZone: null,
       createdAt: expect.any(String),
     });
     expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt);

@@ -1,3 +1,4 @@
+import { t } from '../server/i18n.js';
 import { renderPage } from '../server/layout.js';
 import { readSessionToken } from '../server/session.js';
 import type { Page } from './page.js';
@@ -8,18 +9,15 @@ export const startPage: Page = async (c) => {
   c.set('member', null);
   return renderPage(
     c,
-    { title: 'Community Activism' },
+    { title: t('auth.start.title') },
     <>
-      <p>
-        Find vegan-friendly places, organise and attend protests, vigils and outreach, run your local grove and learn
-        from a curated library, with privacy built in.
-      </p>
+      <p>{t('auth.start.intro')}</p>
       <p class="actions">
         <a class="button" href="/login">
-          Sign in
+          {t('common.nav.signIn')}
         </a>{' '}
         <a class="button secondary" href="/register">
-          Create an account
+          {t('common.nav.register')}
         </a>
       </p>
     </>,

@@ -11,11 +11,13 @@ import type { WebConfig } from './config.js';
 import type { WebEnv } from './env.js';
 import { renderFailure, renderRefusal } from './error-page.js';
 import { readFlash } from './flash.js';
+import { fmt, t, withViewer } from './i18n.js';
 import { renderPage } from './layout.js';
 import { loginRedirect } from './next-path.js';
 import { requireSameOrigin } from './origin-check.js';
 import { securityHeaders } from './security-headers.js';
 import { clearSessionCookie, readSessionToken } from './session.js';
+import { mountImageRelay } from './image-relay.js';
 import { mountStaticFiles } from './static.js';
 import { urls } from '../urls.js';
 
@@ -48,7 +50,10 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     await next();
   });
   mountStaticFiles(app);
+  mountImageRelay(app);
   app.use('*', readFlash);
+  // The viewer's language and time zone, for every page and form answer (see i18n.ts).
+  app.use('*', withViewer);
   // Every state-changing request, the session route included (spec rule 1).
   app.use('*', requireSameOrigin);
   app.use('*', limitRequestBodies());
@@ -90,10 +95,8 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     c.set('member', null);
     return renderPage(
       c,
-      { title: 'Page not found' },
-      <p>
-        There is nothing at this address. <a href="/">Go to the start page</a>.
-      </p>,
+      { title: t('common.notFound.title') },
+      <p>{fmt().rich('common.notFound.body', { link: (chunks: unknown[]) => <a href="/">{chunks}</a> })}</p>,
     );
   });
 

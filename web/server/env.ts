@@ -1,5 +1,6 @@
 // What every web request carries through Hono's context.
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
+import type { Translator } from '../../server/shared/i18n/index.js';
 import type { WebConfig } from './config.js';
 
 export interface WebDeps {
@@ -19,5 +20,7 @@ export interface WebEnv {
     member: Member | null | undefined;
     /** A one-time notice from the previous form submission (see flash.ts). */
     flash: string | undefined;
+    /** The viewer's language, time zone and formatters (see i18n.ts). */
+    i18n: Translator;
   };
 }

@@ -5,6 +5,8 @@ import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import { currentMember } from './api.js';
 import type { Member, WebEnv } from './env.js';
+import { fmt, t } from './i18n.js';
+import { LanguageAndTime } from './language-switch.js';
 import { urls } from '../urls.js';
 
 export interface PageOptions {
@@ -17,35 +19,36 @@ export interface PageOptions {
   pageData?: unknown;
 }
 
-const memberLinks: Array<[href: string, label: string]> = [
-  [urls.feed(), 'Feed'],
-  [urls.map(), 'Map'],
-  [urls.events(), 'Events'],
-  [urls.groves(), 'Groves'],
-  [urls.organizations(), 'Organizations'],
-  [urls.messages(), 'Messages'],
-  [urls.media(), 'Media'],
-  [urls.guides(), 'Guides'],
-  [urls.actions(), 'Actions'],
-  [urls.companion(), 'Companion'],
-  [urls.settings(), 'Settings'],
+/** Navigation links: address and the `common.nav.*` key of its label. */
+const memberLinks: Array<[href: string, labelKey: string]> = [
+  [urls.feed(), 'common.nav.feed'],
+  [urls.map(), 'common.nav.map'],
+  [urls.events(), 'common.nav.events'],
+  [urls.groves(), 'common.nav.groves'],
+  [urls.organizations(), 'common.nav.organizations'],
+  [urls.messages(), 'common.nav.messages'],
+  [urls.media(), 'common.nav.media'],
+  [urls.guides(), 'common.nav.guides'],
+  [urls.actions(), 'common.nav.actions'],
+  [urls.companion(), 'common.nav.companion'],
+  [urls.settings(), 'common.nav.settings'],
 ];
 
-const adminLinks: Array<[href: string, label: string]> = [
-  [urls.adminPlaces(), 'Pending places'],
-  [urls.adminReports(), 'Reports'],
+const adminLinks: Array<[href: string, labelKey: string]> = [
+  [urls.adminPlaces(), 'common.nav.pendingPlaces'],
+  [urls.adminReports(), 'common.nav.reports'],
 ];
 
 function Navigation({ member, path }: { member: Member | null; path: string }) {
   if (!member) {
     return (
-      <nav aria-label="Site">
+      <nav aria-label={t('common.nav.label')}>
         <ul>
           <li>
-            <a href="/login">Sign in</a>
+            <a href="/login">{t('common.nav.signIn')}</a>
           </li>
           <li>
-            <a href="/register">Create an account</a>
+            <a href="/register">{t('common.nav.register')}</a>
           </li>
         </ul>
       </nav>
@@ -53,19 +56,19 @@ function Navigation({ member, path }: { member: Member | null; path: string }) {
   }
   const links = member.role === 'admin' ? [...memberLinks, ...adminLinks] : memberLinks;
   return (
-    <nav aria-label="Site">
+    <nav aria-label={t('common.nav.label')}>
       <ul>
-        {links.map(([href, label]) => (
+        {links.map(([href, labelKey]) => (
           <li>
             <a href={href} aria-current={path === href || path.startsWith(`${href}/`) ? 'page' : undefined}>
-              {label}
+              {t(labelKey)}
             </a>
           </li>
         ))}
         <li>
           <form method="post" action="/logout" class="inline">
             <button type="submit" class="link">
-              Sign out @{member.handle}
+              {t('common.nav.signOut', { handle: member.handle })}
             </button>
           </form>
         </li>
@@ -83,14 +86,16 @@ function pageDataJson(data: unknown): string {
 export async function renderPage(c: Context<WebEnv>, options: PageOptions, body: Child): Promise<Response> {
   const member = await currentMember(c);
   const flash = c.get('flash');
+  const { locale, dir } = fmt();
+  const url = new URL(c.req.url);
   return c.html(
     '<!doctype html>' +
       (
-        <html lang="en">
+        <html lang={locale} dir={dir}>
           <head>
             <meta charset="utf-8" />
             <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <title>{`${options.title} · Community Activism`}</title>
+            <title>{t('common.site.title', { title: options.title })}</title>
             <link rel="stylesheet" href="/assets/app.css" />
             {(options.styles ?? []).map((href) => (
               <link rel="stylesheet" href={href} />
@@ -102,17 +107,18 @@ export async function renderPage(c: Context<WebEnv>, options: PageOptions, body:
                 dangerouslySetInnerHTML={{ __html: pageDataJson(options.pageData) }}
               />
             )}
+            <script src="/assets/time-zone.js" defer />
             {(options.scripts ?? []).map((src) => (
               <script src={src} defer />
             ))}
           </head>
           <body>
             <a class="skip-link" href="#main">
-              Skip to content
+              {t('common.site.skipToContent')}
             </a>
             <header class="site-header">
               <a class="brand" href={member ? urls.feed() : '/'}>
-                Community Activism
+                {t('common.site.name')}
               </a>
               <Navigation member={member} path={c.req.path} />
             </header>
@@ -125,6 +131,7 @@ export async function renderPage(c: Context<WebEnv>, options: PageOptions, body:
               ) : null}
               {body}
             </main>
+            <LanguageAndTime here={`${url.pathname}${url.search}`} />
           </body>
         </html>
       ).toString(),

@@ -45,8 +45,10 @@ export function securityHeaders(config: WebConfig): MiddlewareHandler<WebEnv> {
   return async (c, next) => {
     await headers(c, async () => {
       await next();
-      // Pages are per member and never cached; assets choose their own caching (static.ts).
-      if (!c.req.path.startsWith('/assets/')) c.res.headers.set('Cache-Control', 'no-store');
+      // Pages are per member and never cached; assets and relayed images (image-relay.ts) choose
+      // their own caching.
+      const cachedByItself = c.req.path.startsWith('/assets/') || (c.res.ok && c.req.path.startsWith('/img/'));
+      if (!cachedByItself) c.res.headers.set('Cache-Control', 'no-store');
     });
   };
 }

@@ -1,7 +1,7 @@
 // Inputs and outputs of the sign-in routes, and the account shape they return.
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from '../../auth/passwords.js';
-import { userRoles } from '../../../db/schema/accounts.js';
+import { accountLocales, userRoles } from '../../../db/schema/accounts.js';
 import { HANDLE_PATTERN } from '../../shared/schemas.js';
 
 /** Handles that would read as official or collide with paths. */
@@ -53,6 +53,13 @@ export const accountOutput = z
     email: z.string(),
     handle: z.string(),
     role: z.enum(userRoles),
+    locale: z.enum(accountLocales).nullable().meta({
+      description: 'Chosen language for the web, mail and push; null when not chosen (mail and push use en).',
+    }),
+    timeZone: z.string().nullable().meta({
+      description:
+        'Chosen IANA time zone for dates in the web, mail and push; null when not chosen (UTC). Only ever shown to the member themselves.',
+    }),
     createdAt: z.string(),
   })
   .meta({ id: 'Account' });

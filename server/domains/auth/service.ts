@@ -28,6 +28,8 @@ export function toAccount(user: User): AccountOutput {
     email: user.email,
     handle: user.handle,
     role: user.role,
+    locale: user.locale,
+    timeZone: user.timeZone,
     createdAt: user.createdAt.toISOString(),
   };
 }

@@ -23,9 +23,9 @@ export const meRouter = router({
         method: 'PATCH',
         path: '/api/me',
         tags,
-        summary: 'Change handle, email or password',
+        summary: 'Change handle, email, password, language or time zone',
         description:
-          'Changing email or password needs `currentPassword` (400 `validation_failed` when missing, 403 `forbidden` when wrong); the check is rate-limited like login (429 `rate_limited` with Retry-After). A new password or email revokes every other session, the calendar feed link and unused sign-in links. Common passwords and the email or handle are refused (400). `role` and unknown fields are rejected with 400.',
+          '`locale` (en, de, es, fr, pt) and `timeZone` (IANA, e.g. `Europe/Berlin`; aliases are stored in canonical form) need no password and are shown only to the member themselves; null forgets the choice, an unknown value is 400 `validation_failed`. Changing email or password needs `currentPassword` (400 `validation_failed` when missing, 403 `forbidden` when wrong); the check is rate-limited like login (429 `rate_limited` with Retry-After). A new password or email revokes every other session, the calendar feed link and unused sign-in links. Common passwords and the email or handle are refused (400). `role` and unknown fields are rejected with 400.',
       },
     })
     .input(schemas.updateAccountInput)

@@ -1,6 +1,8 @@
 // The caller's own account and sessions.
 import { z } from 'zod';
 import { pageQueryFields, listEnvelope } from '../../lib/pagination.js';
+import { accountLocales } from '../../../db/schema/accounts.js';
+import { timeZoneInput } from '../../shared/time-zones.js';
 import { emailInput, handleInput, passwordInput } from '../auth/schemas.js';
 
 export const updateAccountInput = z
@@ -9,15 +11,34 @@ export const updateAccountInput = z
     email: emailInput.optional(),
     newPassword: passwordInput.optional(),
     currentPassword: z.string().max(256).optional().meta({ description: 'Required when changing email or password.' }),
+    locale: z
+      .enum(accountLocales)
+      .nullable()
+      .optional()
+      .meta({ description: 'Language for the web, mail and push; null forgets the choice.' }),
+    timeZone: timeZoneInput()
+      .nullable()
+      .optional()
+      .meta({ description: 'IANA time zone (`Europe/Berlin`, `UTC`) for dates; null forgets the choice.' }),
   })
   .strict()
-  .refine((v) => v.handle !== undefined || v.email !== undefined || v.newPassword !== undefined, {
-    message: 'Send at least one of handle, email, newPassword.',
+  .refine((v) => Object.entries(v).some(([key, value]) => key !== 'currentPassword' && value !== undefined), {
+    message: 'Send at least one of handle, email, newPassword, locale, timeZone.',
   })
   .meta({
-    description: 'At least one of `handle`, `email`, `newPassword`; `currentPassword` with `email` or `newPassword`.',
-    anyOf: [{ required: ['handle'] }, { required: ['email'] }, { required: ['newPassword'] }],
-    examples: [{ email: 'sam.new@example.org', currentPassword: 'correct horse battery' }],
+    description:
+      'At least one of `handle`, `email`, `newPassword`, `locale`, `timeZone`; `currentPassword` with `email` or `newPassword`.',
+    anyOf: [
+      { required: ['handle'] },
+      { required: ['email'] },
+      { required: ['newPassword'] },
+      { required: ['locale'] },
+      { required: ['timeZone'] },
+    ],
+    examples: [
+      { email: 'sam.new@example.org', currentPassword: 'correct horse battery' },
+      { locale: 'de', timeZone: 'Europe/Berlin' },
+    ],
   });
 
 export const sessionOutput = z

@@ -2,6 +2,7 @@
 // every other credential (the calendar feed link), and the panic action.
 import { and, asc, count, eq, gt, ne } from 'drizzle-orm';
 import { calendarFeeds, magicLinkTokens, sessions, users } from '../../../db/schema/index.js';
+import type { AccountLocale } from '../../../db/schema/accounts.js';
 import { checkPassword, hashPassword } from '../../auth/passwords.js';
 import { deleteRateLimitsOf } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
@@ -28,9 +29,17 @@ export function getAccount(ctx: MemberServiceContext) {
 
 export async function updateAccount(
   ctx: AddressedMember,
-  input: { handle?: string; email?: string; newPassword?: string; currentPassword?: string },
+  input: {
+    handle?: string;
+    email?: string;
+    newPassword?: string;
+    currentPassword?: string;
+    locale?: AccountLocale | null;
+    timeZone?: string | null;
+  },
 ) {
-  const changes: Partial<typeof users.$inferInsert> = {};
+  // Language and zone are preferences: no password needed, no session revoked.
+  const changes: Partial<typeof users.$inferInsert> = { locale: input.locale, timeZone: input.timeZone };
   const email = input.email === undefined ? undefined : normaliseEmail(input.email);
   const sensitive = (email !== undefined && email !== ctx.user.email) || input.newPassword !== undefined;
   if (sensitive) {
