@@ -2,7 +2,7 @@
 // viewer's calendar days: "Today" (ongoing events too), "Tomorrow", "This week" and "Later" with
 // a heading per day, and "Earlier" for past events.
 import { EventCard, type EventView } from './events-common.js';
-import { fmt, t } from './events-i18n.js';
+import { fmt, t } from '../server/i18n.js';
 import { addDays, dayIn } from './events-time.js';
 
 export type AgendaSection = 'earlier' | 'today' | 'tomorrow' | 'thisWeek' | 'later';

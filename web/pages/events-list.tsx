@@ -17,11 +17,16 @@ import {
 import { urls } from '../urls.js';
 import { PagedList } from './search-list.js';
 import { Agenda } from './events-agenda.js';
-import { fmt, t } from './events-i18n.js';
+import { fmt, t } from '../server/i18n.js';
 import { MonthGrid, monthEvents, readMonth } from './events-month.js';
 
 type View = 'agenda' | 'list' | 'month';
 const views: View[] = ['agenda', 'list', 'month'];
+const viewKeys: Record<View, string> = {
+  agenda: 'events.views.agenda',
+  list: 'events.views.list',
+  month: 'events.views.month',
+};
 
 type ListInput = RouterInputs['events']['list'];
 
@@ -74,12 +79,12 @@ function listInput(query: ListQuery): { input: ListInput } | { error: string } {
   if (query.when === 'past') input.to = query.now;
   if (query.fromDate) {
     const from = zonedLocalToIso(`${query.fromDate}T00:00`, zone);
-    if (!from) return { error: 'The "from" date is not a date.' };
+    if (!from) return { error: t('events.filters.badFrom') };
     input.from = from;
   }
   if (query.toDate) {
     const to = zonedLocalToIso(`${query.toDate}T23:59:59`, zone);
-    if (!to) return { error: 'The "to" date is not a date.' };
+    if (!to) return { error: t('events.filters.badTo') };
     input.to = to;
   }
   if (query.area) input.area = query.area;
@@ -122,7 +127,7 @@ function ViewSwitch({ query }: { query: ListQuery }) {
           aria-current={query.view === view ? 'page' : undefined}
           class={query.view === view ? 'current' : undefined}
         >
-          {t(`events.views.${view}`)}
+          {t(viewKeys[view])}
         </a>
       ))}
     </nav>
@@ -201,66 +206,72 @@ export async function eventListPage(c: Context<WebEnv>): Promise<Response> {
     <>
       <p class="actions">
         <a class="button" href={urls.eventNew()}>
-          Create an event
+          {t('events.list.create')}
         </a>
-        <a href={urls.calendar()}>Subscribe in your calendar</a>
+        <a href={urls.calendar()}>{t('events.list.subscribe')}</a>
       </p>
       <details class="filters" open={error !== null || query.area !== '' || query.grove !== '' || query.type !== ''}>
-        <summary>Filters</summary>
-        <form method="get" action={urls.events()} class="stack" aria-label="Filter events">
+        <summary>{t('events.filters.summary')}</summary>
+        <form method="get" action={urls.events()} class="stack" aria-label={t('events.filters.label')}>
+          {query.view === 'agenda' ? null : <input type="hidden" name="view" value={query.view} />}
+          {query.view === 'month' && query.month ? <input type="hidden" name="month" value={query.month} /> : null}
           <div>
-            <label for="filter-when">When</label>
+            <label for="filter-when">{t('events.filters.when')}</label>
             <select id="filter-when" name="when">
               <option value="upcoming" selected={query.when === 'upcoming'}>
-                Upcoming and ongoing
+                {t('events.filters.upcoming')}
               </option>
               <option value="past" selected={query.when === 'past'}>
-                Past
+                {t('events.filters.past')}
               </option>
               <option value="all" selected={query.when === 'all'}>
-                All
+                {t('events.filters.all')}
               </option>
             </select>
           </div>
           <div>
-            <label for="filter-from">From date</label>
+            <label for="filter-from">{t('events.filters.from')}</label>
             <input id="filter-from" name="from" type="date" value={query.fromDate} />
           </div>
           <div>
-            <label for="filter-to">To date</label>
+            <label for="filter-to">{t('events.filters.to')}</label>
             <input id="filter-to" name="to" type="date" value={query.toDate} />
           </div>
-          <TimeZoneSelect id="filter-zone" value={query.timeZone ?? 'UTC'} auto={query.timeZone === null} />
+          <TimeZoneSelect
+            id="filter-zone"
+            value={query.timeZone ?? fmt().viewer.timeZone}
+            auto={query.timeZone === null && fmt().viewer.timeZoneSource === 'utc'}
+          />
           <div>
             <label for="filter-area">
-              Area <span class="hint">(a town or region, e.g. Bristol)</span>
+              {t('events.filters.area')} <span class="hint">({t('events.filters.areaHint')})</span>
             </label>
             <input id="filter-area" name="area" type="text" value={query.area} maxlength={120} />
           </div>
           <FilterSelect
             name="type"
-            label="Type"
-            any="Any type"
-            options={Object.entries(eventTypeLabels)}
+            label={t('events.filters.type')}
+            any={t('events.filters.anyType')}
+            options={Object.entries(eventTypeLabels())}
             selected={query.type}
           />
           <FilterSelect
             name="grove"
-            label="Grove"
-            any="Any grove"
+            label={t('events.filters.grove')}
+            any={t('events.filters.anyGrove')}
             options={groves.items.map((grove) => [grove._id, grove.name])}
             selected={query.grove}
           />
           <FilterSelect
             name="organization"
-            label="Organization"
-            any="Any organization"
+            label={t('events.filters.organization')}
+            any={t('events.filters.anyOrganization')}
             options={organizations.items.map((organization) => [organization._id, organization.name])}
             selected={query.organization}
           />
           <p class="actions">
-            <button type="submit">Show events</button>
-            <a href={urls.events()}>Clear filters</a>
+            <button type="submit">{t('events.filters.show')}</button>
+            <a href={urls.events()}>{t('events.filters.clear')}</a>
           </p>
         </form>
       </details>

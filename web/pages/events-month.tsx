@@ -5,7 +5,7 @@ import type { RouterInputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { eventPath, type EventView, zonedLocalToIso } from './events-common.js';
-import { fmt, t } from './events-i18n.js';
+import { fmt, t } from '../server/i18n.js';
 import { addDays, dayIn } from './events-time.js';
 
 type ListInput = RouterInputs['events']['list'];

@@ -2,7 +2,7 @@
 // else browser, else UTC), and in the venue's own zone too when its clock differs there:
 // "Sat 5 Dec 2026, 18:00 in Berlin · 12:00 your time". Calendar-day helpers for the agenda and
 // month views read days in the viewer's zone as well.
-import { fmt, t } from './events-i18n.js';
+import { fmt, t } from '../server/i18n.js';
 
 // Intl formatters are costly to build: one per (locale, zone, style).
 const formatters = new Map<string, Intl.DateTimeFormat>();
