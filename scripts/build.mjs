@@ -1,7 +1,7 @@
 // `npm run build`: the production build in dist/ — the TypeScript of server/, web/, db/ (and the
 // client-sdk source the web imports, and the operator scripts) compiled by tsc to JavaScript with
 // source maps, the same file layout as the sources (so the lazy `import()`s stay lazy), plus what
-// the server reads from disk at run time: migrations/, web/assets/ and web/locales/ (the message
+// the server reads from disk at run time: migrations/, web/assets/, web/locales/ and server/locales/ (the message
 // catalogs). dist/ is self-contained apart from node_modules: `node --enable-source-maps dist/server/main.js` needs no TypeScript.
 //
 // `node scripts/build.mjs --if-stale` (what `npm start` runs first) builds only when dist/ is
@@ -69,6 +69,7 @@ function build() {
   cpSync(join(root, 'migrations'), join(out, 'migrations'), { recursive: true });
   cpSync(join(root, 'web/assets'), join(out, 'web/assets'), { recursive: true });
   cpSync(join(root, 'web/locales'), join(out, 'web/locales'), { recursive: true });
+  cpSync(join(root, 'server/locales'), join(out, 'server/locales'), { recursive: true });
   writeFileSync(join(out, '.build-stamp'), `${new Date().toISOString()}\n`);
   // Swap in: the old build moves aside first (a directory cannot be renamed over a non-empty one).
   const old = join(root, `.dist-old-${process.pid}`);

@@ -34,6 +34,7 @@ import * as settings from './pages/settings.js';
 import { chooseLanguage } from './server/language-switch.js';
 import type { WebEnv } from './server/env.js';
 import { SESSION_ROUTE, sessionRouteHandlers } from './server/session-route.js';
+import { chooseTheme, THEME_ROUTE } from './server/theme.js';
 import { type UrlBuilder, urls } from './urls.js';
 
 /** Middleware that runs before a route's page (a body limit), then the page itself. */
@@ -65,6 +66,7 @@ const wayIn: WebRoute[] = [
   { method: 'POST', path: SESSION_ROUTE, handlers: [session.limitBody, session.start] },
   { method: 'DELETE', path: SESSION_ROUTE, handlers: [session.end] },
   post(urls.logout, session.logout),
+  { method: 'POST', path: THEME_ROUTE, handlers: [chooseTheme] },
   post(urls.language, chooseLanguage),
   get(urls.login, auth.loginPage),
   get(urls.register, auth.registerPage),

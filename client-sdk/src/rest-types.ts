@@ -1254,13 +1254,13 @@ export interface paths {
         };
         /**
          * Banned members (organizers only)
-         * @description Ordered by handle.
+         * @description Ordered by handle, each with the organizers' `reason` (null when none was given). Organizers of the grove only.
          */
         get: operations["groves-bans"];
         put?: never;
         /**
          * Ban a member from the grove (organizers)
-         * @description Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403, an answer anybody could get: never one that names the ban). They leave every conversation (one-to-one or group) in which another member of the grove is neither their friend nor in another grove with them (a one-to-one conversation closes; realtime `conversation.left` to them, `conversation.changed` to the others). Their RSVPs to the grove's events that are not over are withdrawn, public events included, and new ones answer 403 (a refusal that does not name the ban) while the ban lasts, so an RSVP-only meeting point is no longer shown to them (the reveal log keeps what they already saw). Idempotent; banning yourself answers 409.
+         * @description Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403, an answer anybody could get: never one that names the ban). They leave every conversation (one-to-one or group) in which another member of the grove is neither their friend nor in another grove with them (a one-to-one conversation closes; realtime `conversation.left` to them, `conversation.changed` to the others). Their RSVPs to the grove's events that are not over are withdrawn, public events included, and new ones answer 403 (a refusal that does not name the ban) while the ban lasts, so an RSVP-only meeting point is no longer shown to them (the reveal log keeps what they already saw). Idempotent; banning yourself answers 409. `reason` (optional, up to 500 characters) is kept with the ban for the grove's organizers (GET /api/groves/{id}/bans) and never shown to the member.
          */
         post: operations["groves-ban"];
         delete?: never;
@@ -2795,6 +2795,7 @@ export interface components {
         GroveBan: {
             bannedAt: string;
             handle: string;
+            reason: string | null;
         };
         GroveInvite: {
             _id: string;
@@ -10502,12 +10503,15 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "handle": "sam_sprouts"
+                 *       "handle": "sam_sprouts",
+                 *       "reason": "Threatened members"
                  *     }
                  */
                 "application/json": {
                     /** @description The member's handle. */
                     handle: string;
+                    /** @description Why the member is banned, for the grove's organizers (GET /api/groves/{id}/bans); never shown to the member. A ban of someone already banned replaces the reason when one is given. */
+                    reason?: string;
                 };
             };
         };

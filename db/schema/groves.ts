@@ -90,6 +90,12 @@ export const groveBans = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
+    /**
+     * Why the organizers banned the member (issue 24: moderation decisions take a reason). Shown
+     * to the grove's organizers only, never to the member (the API never confirms a ban to them).
+     * Null for bans made before it was asked for.
+     */
+    reason: text(),
   },
   (t) => [primaryKey({ columns: [t.groveId, t.userId] }), index('grove_bans_user_id_idx').on(t.userId)],
 );

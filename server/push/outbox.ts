@@ -6,7 +6,8 @@
 // recipient, the sends after the claim has committed (a push service can take 10 s to fail and
 // must hold no connection: on PGlite, the only one), deleting subscriptions the push service says
 // are gone (404/410), retries with backoff and giving up after MAX_ATTEMPTS, and the counters.
-// What differs is a domain's PushKind: who receives a row, with what text, gated by which
+// What differs is a domain's PushKind: who receives a row, with what text (catalog keys, rendered
+// here at send time in each recipient's language: server/push/push-texts.ts), gated by which
 // preference, under which collapse key (server/domains/*/…-pushes.ts).
 //
 // A claim deletes its rows (in the job's transaction; the sends follow its commit), so a row is
@@ -21,6 +22,7 @@ import { ADVISORY_LOCKS } from '../../db/advisory-locks.js';
 import type { Database, Tx } from '../../db/client.js';
 import { pushOutbox, type PushOutboxKind } from '../../db/schema/index.js';
 import type { Logger } from '../log.js';
+import { type PushContent, pushRecipients, renderPush } from './push-texts.js';
 import type { PushMessage, WebPushSender } from './web-push.js';
 import { deleteGoneSubscriptions, type MemberWebPushTarget, webPushTargetsOf } from './web-push-targets.js';
 
@@ -62,11 +64,14 @@ export function rowValues(rows: OutboxRow[]) {
   );
 }
 
-/** One member to push to for one claimed row (all of their browsers get `message`). */
+/**
+ * One member to push to for one claimed row (all of their browsers get `message`, its title and
+ * body rendered in the member's language when the sends are planned: server/push/push-texts.ts).
+ */
 export interface PushDelivery {
   rowId: number;
   userId: string;
-  message: PushMessage;
+  message: PushContent;
 }
 
 /**
@@ -117,6 +122,8 @@ export interface OutboxSummary extends Record<string, number> {
 interface Send {
   delivery: PushDelivery;
   target: MemberWebPushTarget;
+  /** The delivery's message in its recipient's language. */
+  message: PushMessage;
 }
 
 interface Plan {
@@ -176,9 +183,14 @@ async function planSends(tx: Tx, handlers: Map<PushOutboxKind, PushKind>, rows: 
   );
   const byUser = new Map<string, MemberWebPushTarget[]>();
   for (const target of targets) byUser.set(target.userId, [...(byUser.get(target.userId) ?? []), target]);
-  const sends = deliveries.flatMap((delivery) =>
-    (byUser.get(delivery.userId) ?? []).map((target): Send => ({ delivery, target })),
-  );
+  // Rendered now, at send time: in the language the member has chosen by now.
+  const recipientOf = await pushRecipients(tx, [...byUser.keys()]);
+  const sends = deliveries.flatMap((delivery) => {
+    const browsers = byUser.get(delivery.userId) ?? [];
+    if (browsers.length === 0) return [];
+    const message = renderPush(delivery.message, recipientOf(delivery.userId));
+    return browsers.map((target): Send => ({ delivery, target, message }));
+  });
   return { deliveries, sends };
 }
 
@@ -226,9 +238,7 @@ export function createPushOutboxJob(
     const outcomes: ('delivered' | 'gone' | 'failed')[] = [];
     for (let i = 0; i < sends.length; i += PARALLEL) {
       const batch = sends.slice(i, i + PARALLEL);
-      outcomes.push(
-        ...(await Promise.all(batch.map(({ target, delivery }) => deps.push.send(target, delivery.message)))),
-      );
+      outcomes.push(...(await Promise.all(batch.map(({ target, message }) => deps.push.send(target, message)))));
     }
     // Per row and member: reached (a browser took it), failed (none did, one failed: retried), or
     // missed (none did, none failed: every browser gone, or none left).

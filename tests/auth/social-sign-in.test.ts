@@ -490,6 +490,29 @@ describe('linking an existing password account (issue #21)', () => {
     expect(later.body.user._id).toBe(member.id);
   });
 
+  it('a German account gets the confirmation and the notice in German, the time in its zone', async () => {
+    const member = await memberWithEmail(`${unique('deutsch')}@example.org`);
+    const settings = await t.request('PATCH', '/api/me', {
+      token: member.token,
+      body: { locale: 'de', timeZone: 'Europe/Berlin' },
+    });
+    expect(settings.status).toBe(200);
+    expectRefused(await google(await googleToken({ email: member.email, sub: unique('de') })), 403, 'forbidden');
+    await t.settleMail();
+    const confirmation = await t.mailer.waitForMail(member.email, 'Anmeldung mit Google bestätigen');
+    expect(confirmation.text).toContain('Jemand hat versucht, sich mit Google und dieser E-Mail-Adresse');
+    expect(confirmation.text).toContain('nach 15 Minuten ab');
+    expect((await verifyLink(linkIn(confirmation).searchParams.get('token')!)).status).toBe(200);
+    await t.settleMail();
+    const notice = await t.mailer.waitForMail(member.email, 'Google wurde mit deinem Konto verknüpft');
+    const berlin = new Intl.DateTimeFormat('de', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'Europe/Berlin',
+    }).format(t.clock.now());
+    expect(notice.text).toContain(`Am ${berlin} (Europe/Berlin) wurde ein Google-Konto mit deinem Konto verknüpft.`);
+  });
+
   it('a plain magic link requested meanwhile links nothing', async () => {
     const member = await memberWithEmail(`${unique('plain')}@example.org`);
     expectRefused(await google(await googleToken({ email: member.email })), 403, 'forbidden');

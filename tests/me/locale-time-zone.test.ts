@@ -53,6 +53,12 @@ describe('account locale and timeZone', () => {
     expect(res.body.timeZone).toBe('UTC');
     const lower = await t.request('PATCH', '/api/me', { token: m.token, body: { timeZone: 'america/new_york' } });
     expect(lower.body.timeZone).toBe('America/New_York');
+    // A newer browser's name for a zone this runtime knows under an older one.
+    const kolkata = await t.request('PATCH', '/api/me', { token: m.token, body: { timeZone: 'Asia/Kolkata' } });
+    expect(kolkata.status).toBe(200);
+    expect(new Intl.DateTimeFormat('en', { timeZone: kolkata.body.timeZone }).resolvedOptions().timeZone).toBe(
+      new Intl.DateTimeFormat('en', { timeZone: 'Asia/Kolkata' }).resolvedOptions().timeZone,
+    );
   });
 
   it('refuses an unknown locale or zone with 400 validation_failed naming the field (error)', async () => {

@@ -7,6 +7,9 @@
   const transcript = document.getElementById('transcript');
   const status = document.getElementById('chat-status');
   if (!form || !transcript || !status || !window.ReadableStream || !window.TextDecoder) return;
+  // The texts in the viewer's language (scriptData() in web/pages/companion.tsx).
+  const words = JSON.parse(document.getElementById('page-data')?.textContent || '{}').text;
+  if (!words) return;
   const RETRIEVAL_PREFIX = 'No language model is configured on this server';
   const textarea = form.querySelector('textarea');
   const button = form.querySelector('button[type="submit"]');
@@ -27,7 +30,7 @@
     const meta = document.createElement('p');
     meta.className = 'message-meta';
     const who = document.createElement('strong');
-    who.textContent = role === 'user' ? 'You' : 'Companion';
+    who.textContent = role === 'user' ? words.you : words.companion;
     meta.append(who);
     const body = document.createElement('p');
     body.className = 'message-body';
@@ -43,7 +46,7 @@
     const label = document.createElement('p');
     const span = document.createElement('span');
     span.className = 'source-label';
-    span.textContent = 'Retrieval answer: no language model, matching library items only';
+    span.textContent = words.retrievalLabel;
     label.append(span);
     entry.body.before(label);
   };
@@ -52,7 +55,7 @@
     if (!sources?.length) return;
     const line = document.createElement('p');
     line.className = 'sources';
-    line.append('Sources: ');
+    line.append(`${words.sources} `);
     sources.forEach((source, index) => {
       if (index) line.append(', ');
       const link = document.createElement('a');
@@ -99,7 +102,7 @@
     const hidden = form.querySelector('input[name="conversationId"]');
     form.querySelector('.form-error')?.remove();
     button.disabled = true;
-    status.textContent = 'The companion is answering…';
+    status.textContent = words.answering;
     let entry = null;
     let userEntry = null;
     let finished = false;
@@ -124,7 +127,7 @@
           return;
         }
         const answer = type.includes('application/json') ? await response.json() : null;
-        showError(answer?.error?.message || 'The companion could not answer. Please try again.');
+        showError(answer?.error?.message || words.tryAgain);
         return;
       }
       userEntry = addEntry('user', message);
@@ -154,9 +157,9 @@
           undo(data.message);
         }
       });
-      if (!finished) undo('The reply broke off; nothing was stored. Please send your message again.');
+      if (!finished) undo(words.brokeOff);
     } catch {
-      undo('The companion could not be reached. Check your connection and try again.');
+      undo(words.unreachable);
     } finally {
       button.disabled = false;
       status.textContent = '';

@@ -3,8 +3,9 @@
 // connects to the API's `/messages` namespace with { auth: { ticket } } (web/pages/messages.tsx
 // says why). openLiveSocket keeps the page's status line current (connecting, connected,
 // reconnecting, ended, off) and returns the socket for the page's own events; `onReady` runs
-// each time the server says the socket is ready (after every reconnection too).
-window.openLiveSocket = ({ socketUrl, ticketUrl, status, connectedText, onReady }) => {
+// each time the server says the socket is ready (after every reconnection too). `text` holds the
+// status lines in the viewer's language (the page's data block: liveTexts() in web/pages/messages.tsx).
+window.openLiveSocket = ({ socketUrl, ticketUrl, status, text, onReady }) => {
   const setStatus = (state, text) => {
     status.dataset.state = state;
     status.textContent = text;
@@ -31,10 +32,10 @@ window.openLiveSocket = ({ socketUrl, ticketUrl, status, connectedText, onReady 
         (answer) => {
           if (!answer) {
             ended = true;
-            setStatus('ended', 'Your session has ended. Reload the page to sign in again.');
+            setStatus('ended', text.ended);
           } else if (answer.limited) {
             ended = true;
-            setStatus('off', 'Live updates are paused for a few minutes; reload the page to see new messages.');
+            setStatus('off', text.paused);
           }
           send({ ticket: answer?.ticket || '' });
         },
@@ -46,29 +47,29 @@ window.openLiveSocket = ({ socketUrl, ticketUrl, status, connectedText, onReady 
   });
 
   socket.on('ready', () => {
-    setStatus('connected', connectedText);
+    setStatus('connected', text.connected);
     onReady?.();
   });
   socket.on('session:ended', () => {
     ended = true;
-    setStatus('ended', 'Your session has ended. Reload the page to sign in again.');
+    setStatus('ended', text.ended);
   });
   socket.on('disconnect', (reason) => {
-    if (!ended && reason !== 'io client disconnect') setStatus('reconnecting', 'Reconnecting…');
+    if (!ended && reason !== 'io client disconnect') setStatus('reconnecting', text.reconnecting);
   });
   // A refused handshake is not retried by socket.io: try again (with a new ticket) a little later.
   let retries = 0;
   socket.on('connect_error', (error) => {
     if (ended || !error.data) return; // transport errors: socket.io retries by itself
     retries += 1;
-    if (retries > 5) return setStatus('off', 'Live updates are unavailable; reload the page to see new messages.');
-    setStatus('reconnecting', 'Reconnecting…');
+    if (retries > 5) return setStatus('off', text.unavailable);
+    setStatus('reconnecting', text.reconnecting);
     setTimeout(() => socket.connect(), Math.min(30_000, 1000 * 2 ** retries));
   });
   socket.on('connect', () => {
     retries = 0;
   });
-  setStatus('connecting', 'Connecting for live updates…');
+  setStatus('connecting', text.connecting);
   socket.connect();
   return { socket, setStatus };
 };

@@ -36,7 +36,7 @@
     socketUrl: data.socketUrl,
     ticketUrl: data.ticketUrl,
     status,
-    connectedText: 'Live: this list updates as messages arrive.',
+    text: data.text,
     // After a reconnection: what happened while the socket was away.
     onReady: () => {
       if (connectedBefore) reloadSoon();

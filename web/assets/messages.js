@@ -10,12 +10,13 @@
   const form = document.getElementById('send-form');
   if (!list || !status || !data.live || typeof io !== 'function' || typeof openLiveSocket !== 'function') return;
 
-  const formatTime = (iso) => {
-    const date = new Date(iso);
-    const day = date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-    const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
-    return `${day}, ${time} UTC`;
-  };
+  // The same format as the server's (formatTime in web/pages/messages.tsx): the viewer's language and zone.
+  const clock = new Intl.DateTimeFormat(data.clock.locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: data.clock.timeZone,
+  });
+  const formatTime = (iso) => clock.format(new Date(iso));
 
   /** Adds a message at the bottom unless it is already there (the sender gets it twice). */
   const addMessage = (message) => {
@@ -46,7 +47,7 @@
       const button = document.createElement('button');
       button.type = 'submit';
       button.className = 'link';
-      button.textContent = 'Delete for everyone';
+      button.textContent = data.text.deleteForEveryone;
       remove.append(button);
       item.append(remove);
     }
@@ -91,7 +92,7 @@
     socketUrl: data.socketUrl,
     ticketUrl: data.ticketUrl,
     status,
-    connectedText: 'Live: new messages appear here as they are sent.',
+    text: data.text,
     onReady: () => {
       if (readyBefore) catchUp();
       readyBefore = true;
@@ -109,7 +110,7 @@
     list.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`)?.remove();
   });
   socket.on('conversation.left', ({ conversationId }) => {
-    if (conversationId === data.conversationId) setStatus('off', 'You left this conversation.');
+    if (conversationId === data.conversationId) setStatus('off', data.text.left);
   });
   document.addEventListener('visibilitychange', markRead);
 
@@ -141,14 +142,14 @@
         const error = document.createElement('p');
         error.className = 'form-error';
         error.setAttribute('role', 'alert');
-        error.textContent = answer.error?.message || 'The message could not be sent.';
+        error.textContent = answer.error?.message || data.text.sendFailed;
         form.prepend(error);
       }
     } catch {
       const error = document.createElement('p');
       error.className = 'form-error';
       error.setAttribute('role', 'alert');
-      error.textContent = 'The message could not be sent. Check your connection and try again.';
+      error.textContent = data.text.sendOffline;
       form.prepend(error);
     } finally {
       button.disabled = false;

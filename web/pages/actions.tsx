@@ -6,25 +6,20 @@ import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js'
 import { api, rawApiHeaders } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { loginRedirect } from '../server/next-path.js';
 import { clearSessionCookie } from '../server/session.js';
 import { type ApiFailure, failureMessage, formFields, setFailureStatus, tryApi } from '../server/session-route.js';
+import { KINDS, type Kind, kindLabel, LogForm } from './actions-form.js';
+import { confirmFirst } from './confirm.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
 type Entry = RouterOutputs['actions']['list']['items'][number];
-type Kind = Entry['kind'];
 type Suggestion = RouterOutputs['actions']['listSuggestions']['items'][number];
 type CreateInput = RouterInputs['actions']['create'];
 
-const KIND_LABELS: Record<Kind, string> = {
-  outreach: 'Outreach',
-  volunteer_shift: 'Volunteer shift',
-  event_attended: 'Event attended',
-  other: 'Other',
-};
-const KINDS = Object.keys(KIND_LABELS) as Kind[];
 const PAGE_SIZE = 20;
 
 interface Filters {
@@ -59,9 +54,14 @@ function query(params: Record<string, string | undefined>): string {
   return text ? `?${text}` : '';
 }
 
+/** A calendar day ("2026-03-14", no zone of its own) in the viewer's language, as that same day. */
+function calendarDay(day: string): string {
+  return fmt().formatDate(`${day}T12:00:00Z`, { timeZone: 'UTC' });
+}
+
 function hoursText(hours: number | null): string {
   if (hours === null) return '';
-  return hours === 1 ? '1 hour' : `${hours} hours`;
+  return t('actions.log.hoursValue', { count: hours });
 }
 
 function EntryRow({ entry }: { entry: Entry }) {
@@ -69,9 +69,9 @@ function EntryRow({ entry }: { entry: Entry }) {
   return (
     <tr>
       <td>
-        <time datetime={entry.occurredOn}>{entry.occurredOn}</time>
+        <time datetime={entry.occurredOn}>{calendarDay(entry.occurredOn)}</time>
       </td>
-      <td>{KIND_LABELS[entry.kind]}</td>
+      <td>{kindLabel(entry.kind)}</td>
       <td>{hoursText(entry.hours)}</td>
       <td>{details}</td>
       <td>
@@ -79,9 +79,12 @@ function EntryRow({ entry }: { entry: Entry }) {
           <button
             type="submit"
             class="secondary"
-            aria-label={`Delete ${KIND_LABELS[entry.kind]} on ${entry.occurredOn}`}
+            aria-label={t('actions.log.deleteLabel', {
+              kind: kindLabel(entry.kind),
+              date: calendarDay(entry.occurredOn),
+            })}
           >
-            Delete
+            {t('actions.log.delete')}
           </button>
         </form>
       </td>
@@ -93,82 +96,15 @@ function SuggestionItem({ suggestion }: { suggestion: Suggestion }) {
   return (
     <li class="card">
       <p>
-        <strong>{suggestion.title}</strong>, <time datetime={suggestion.startsAt}>{suggestion.occurredOn}</time>
+        <strong>{suggestion.title}</strong>,{' '}
+        <time datetime={suggestion.startsAt}>{calendarDay(suggestion.occurredOn)}</time>
       </p>
       <form method="post" action={urls.actionSuggestionConfirm(suggestion.eventId)} class="inline">
-        <button type="submit" aria-label={`Add to my log: ${suggestion.title}`}>
-          Add to my log
+        <button type="submit" aria-label={t('actions.suggestions.addLabel', { title: suggestion.title })}>
+          {t('actions.suggestions.add')}
         </button>
       </form>
     </li>
-  );
-}
-
-function LogForm({ values, error }: { values: Record<string, string>; error?: string }) {
-  const today = new Date().toISOString().slice(0, 10);
-  return (
-    <>
-      <FormError message={error} />
-      <form method="post" action={urls.actions()} class="stack">
-        <div>
-          <label for="action-kind">Kind</label>
-          <select id="action-kind" name="kind" required>
-            {KINDS.map((kind) => (
-              <option value={kind} selected={(values.kind ?? 'outreach') === kind}>
-                {KIND_LABELS[kind]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="action-date">Date</label>
-          <input id="action-date" name="occurredOn" type="date" required value={values.occurredOn ?? today} />
-        </div>
-        <div>
-          <label for="action-hours">Hours</label>
-          <input
-            id="action-hours"
-            name="hours"
-            type="number"
-            min="0.25"
-            max="24"
-            step="0.25"
-            inputmode="decimal"
-            value={values.hours}
-            aria-describedby="action-hours-hint"
-          />
-          <span id="action-hours-hint" class="hint">
-            In quarter hours; needed for outreach and volunteer shifts.
-          </span>
-        </div>
-        <div>
-          <label for="action-place">Where</label>
-          <input
-            id="action-place"
-            name="placeName"
-            type="text"
-            maxlength={200}
-            value={values.placeName}
-            aria-describedby="action-place-hint"
-          />
-          <span id="action-place-hint" class="hint">
-            Volunteer shifts only, e.g. the sanctuary's name.
-          </span>
-        </div>
-        <div>
-          <label for="action-note">Note</label>
-          <textarea id="action-note" name="note" maxlength={1000} aria-describedby="action-note-hint">
-            {values.note ?? ''}
-          </textarea>
-          <span id="action-note-hint" class="hint">
-            Only you can see your log.
-          </span>
-        </div>
-        <p class="actions">
-          <button type="submit">Log action</button>
-        </p>
-      </form>
-    </>
   );
 }
 
@@ -186,20 +122,20 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
   const exportHref = `${urls.actionsExport()}${query({ ...filters })}`;
   return renderPage(
     c,
-    { title: 'Actions' },
+    { title: t('actions.title') },
     <>
-      <p>Your private log of what you do for animals. Nobody else can see it.</p>
+      <p>{t('actions.intro')}</p>
       <FormError message={view.error} />
 
       <section aria-labelledby="log-form-heading">
-        <h2 id="log-form-heading">Log an action</h2>
+        <h2 id="log-form-heading">{t('actions.form.heading')}</h2>
         <LogForm values={view.values ?? {}} error={view.createError} />
       </section>
 
       <section aria-labelledby="suggestions-heading">
-        <h2 id="suggestions-heading">Suggestions</h2>
+        <h2 id="suggestions-heading">{t('actions.suggestions.heading')}</h2>
         {suggestions.items.length === 0 ? (
-          <p class="muted">Events you said you were going to show up here once they are over.</p>
+          <p class="muted">{t('actions.suggestions.none')}</p>
         ) : (
           <ul class="plain">
             {suggestions.items.map((suggestion) => (
@@ -210,53 +146,53 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
       </section>
 
       <section aria-labelledby="log-heading">
-        <h2 id="log-heading">Your log</h2>
-        <form method="get" action={urls.actions()} class="filters" aria-label="Filter the log">
+        <h2 id="log-heading">{t('actions.log.heading')}</h2>
+        <form method="get" action={urls.actions()} class="filters" aria-label={t('actions.log.filterLabel')}>
           <div>
-            <label for="filter-kind">Show</label>
+            <label for="filter-kind">{t('actions.log.show')}</label>
             <select id="filter-kind" name="kind">
-              <option value="">All kinds</option>
+              <option value="">{t('actions.log.allKinds')}</option>
               {KINDS.map((kind) => (
                 <option value={kind} selected={filters.kind === kind}>
-                  {KIND_LABELS[kind]}
+                  {kindLabel(kind)}
                 </option>
               ))}
             </select>
           </div>
           <div>
-            <label for="filter-from">From</label>
+            <label for="filter-from">{t('actions.log.from')}</label>
             <input id="filter-from" name="from" type="date" value={filters.from} />
           </div>
           <div>
-            <label for="filter-to">To</label>
+            <label for="filter-to">{t('actions.log.to')}</label>
             <input id="filter-to" name="to" type="date" value={filters.to} />
           </div>
           <button type="submit" class="secondary">
-            Filter
+            {t('actions.log.filter')}
           </button>
         </form>
         <p>
           <a href={exportHref} download>
-            Download as CSV
+            {t('actions.log.download')}
           </a>{' '}
-          <span class="hint">(every entry the filter shows, for a spreadsheet)</span>
+          <span class="hint">{t('actions.log.downloadHint')}</span>
         </p>
         {!log.ok ? (
           <FormError message={failureMessage(log.failure)} />
         ) : log.value.items.length === 0 ? (
-          <p class="muted">Nothing logged{cursor ? ' further back' : ' yet'}.</p>
+          <p class="muted">{cursor ? t('actions.log.nothingFurther') : t('actions.log.nothingYet')}</p>
         ) : (
           <div class="table-scroll">
             <table>
-              <caption class="visually-hidden">Your logged actions, newest first</caption>
+              <caption class="visually-hidden">{t('actions.log.caption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Hours</th>
-                  <th scope="col">Details</th>
+                  <th scope="col">{t('actions.log.date')}</th>
+                  <th scope="col">{t('actions.log.kind')}</th>
+                  <th scope="col">{t('actions.log.hours')}</th>
+                  <th scope="col">{t('actions.log.details')}</th>
                   <th scope="col">
-                    <span class="visually-hidden">Delete</span>
+                    <span class="visually-hidden">{t('actions.log.delete')}</span>
                   </th>
                 </tr>
               </thead>
@@ -270,24 +206,23 @@ async function renderActions(c: Context<WebEnv>, view: ActionsView = {}): Promis
         )}
         {log.ok && log.value.nextCursor ? (
           <p>
-            <a href={`${urls.actions()}${query({ ...filters, cursor: log.value.nextCursor })}`}>Older entries</a>
+            <a href={`${urls.actions()}${query({ ...filters, cursor: log.value.nextCursor })}`}>
+              {t('actions.log.older')}
+            </a>
           </p>
         ) : null}
       </section>
 
       <section aria-labelledby="aggregate-heading">
-        <h2 id="aggregate-heading">Totals for your groves</h2>
-        <p>
-          If you opt in, your number of actions and hours (never the entries) count towards the anonymous totals of your
-          groves and of the whole service. Totals from fewer than 5 members are never shown.
-        </p>
+        <h2 id="aggregate-heading">{t('actions.aggregate.heading')}</h2>
+        <p>{t('actions.aggregate.explain')}</p>
         <form method="post" action={urls.actionsOptIn()} class="actions">
           <p>
-            <strong>{optIn.optIn ? 'You contribute your totals.' : 'You do not contribute your totals.'}</strong>
+            <strong>{optIn.optIn ? t('actions.aggregate.on') : t('actions.aggregate.off')}</strong>
           </p>
           <input type="hidden" name="optIn" value={optIn.optIn ? 'false' : 'true'} />
           <button type="submit" class="secondary">
-            {optIn.optIn ? 'Stop contributing my totals' : 'Contribute my totals'}
+            {optIn.optIn ? t('actions.aggregate.stop') : t('actions.aggregate.start')}
           </button>
         </form>
       </section>
@@ -320,21 +255,32 @@ export const logAction: Page = async (c) => {
   const result = await tryApi(() => api(c).actions.create.mutate(createInputOf(fields)));
   if (!result.ok)
     return failedOnPage(c, result.failure, { createError: failureMessage(result.failure), values: fields });
-  return redirectWithNotice(c, urls.actions(), `${KIND_LABELS[result.value.kind]} logged.`);
+  return redirectWithNotice(c, urls.actions(), t('actions.form.logged', { kind: kindLabel(result.value.kind) }));
 };
 
 export const confirmActionSuggestion: Page = async (c) => {
   const eventId = pathParam(c, 'eventId');
   const result = await tryApi(() => api(c).actions.create.mutate({ kind: 'event_attended', eventId }));
   if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
-  return redirectWithNotice(c, urls.actions(), `“${result.value.eventTitle ?? 'The event'}” is in your log.`);
+  const title = result.value.eventTitle ?? t('actions.suggestions.theEvent');
+  return redirectWithNotice(c, urls.actions(), t('actions.suggestions.added', { title }));
 };
 
 export const deleteAction: Page = async (c) => {
   const id = pathParam(c, 'id');
-  const result = await tryApi(() => api(c).actions.delete.mutate({ id }));
-  if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
-  return redirectWithNotice(c, urls.actions(), 'The entry was deleted.');
+  const request = {
+    question: t('actions.confirmDelete.question'),
+    details: <p>{t('actions.confirmDelete.details')}</p>,
+    action: urls.actionDelete(id),
+    fields: await formFields(c),
+    confirmLabel: t('actions.confirmDelete.confirm'),
+    cancelHref: urls.actions(),
+  };
+  return confirmFirst(c, request, async () => {
+    const result = await tryApi(() => api(c).actions.delete.mutate({ id }));
+    if (!result.ok) return failedOnPage(c, result.failure, { error: failureMessage(result.failure) });
+    return redirectWithNotice(c, urls.actions(), t('actions.log.deleted'));
+  });
 };
 
 export const setAggregateOptIn: Page = async (c) => {
@@ -344,7 +290,7 @@ export const setAggregateOptIn: Page = async (c) => {
   return redirectWithNotice(
     c,
     urls.actions(),
-    result.value.optIn ? 'You now contribute your totals.' : 'You no longer contribute your totals.',
+    result.value.optIn ? t('actions.aggregate.nowOn') : t('actions.aggregate.nowOff'),
   );
 };
 
@@ -368,9 +314,7 @@ export const exportActionsCsv: Page = async (c) => {
     c.status(response.status === 400 ? 400 : 502);
     return renderActions(c, {
       error:
-        response.status === 400 && envelope?.error?.message
-          ? envelope.error.message
-          : 'The download could not be prepared. Please try again.',
+        response.status === 400 && envelope?.error?.message ? envelope.error.message : t('actions.log.downloadFailed'),
     });
   }
   return c.body(response.body ?? '', 200, {

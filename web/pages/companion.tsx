@@ -14,8 +14,11 @@ import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, relayHeaders } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { clearSessionCookie, readSessionToken } from '../server/session.js';
+import { formFields } from '../server/session-route.js';
+import { confirmFirst } from './confirm.js';
 import { formatTime } from './messages.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
@@ -34,7 +37,7 @@ const apiStatus = (error: unknown): number | undefined => (isApiError(error) ? e
 
 async function notFound(c: Context<WebEnv>): Promise<Response> {
   c.status(404);
-  return renderPage(c, { title: 'Not found' }, <p>Not found.</p>);
+  return renderPage(c, { title: t('common.notFound.title') }, <p>{t('companion.notFound')}</p>);
 }
 
 function sourceHref(source: { type: 'guide' | 'media'; slug: string }): string {
@@ -46,20 +49,20 @@ function TranscriptItem({ message }: { message: CompanionMessage }) {
   return (
     <li class={mine ? 'message own' : 'message'}>
       <p class="message-meta">
-        <strong>{mine ? 'You' : 'Companion'}</strong>{' '}
+        <strong>{mine ? t('companion.you') : t('companion.companion')}</strong>{' '}
         <time datetime={message.createdAt} class="muted">
           {formatTime(message.createdAt)}
         </time>
       </p>
       {!mine && message.content.startsWith(RETRIEVAL_PREFIX) ? (
         <p>
-          <span class="source-label">Retrieval answer: no language model, matching library items only</span>
+          <span class="source-label">{t('companion.retrievalLabel')}</span>
         </p>
       ) : null}
       <p class="message-body">{message.content}</p>
       {message.sources.length ? (
         <p class="sources">
-          Sources:{' '}
+          {t('companion.sources')}{' '}
           {message.sources.map((source, index) => (
             <>
               {index ? ', ' : ''}
@@ -86,13 +89,13 @@ function ChatForm({
       <FormError message={error} />
       {conversationId ? <input type="hidden" name="conversationId" value={conversationId} /> : null}
       <div>
-        <label for="chat-message">Your message</label>
+        <label for="chat-message">{t('companion.messageLabel')}</label>
         <textarea id="chat-message" name="message" maxlength={4000} required>
           {draft ?? ''}
         </textarea>
       </div>
       <p class="actions">
-        <button type="submit">Send</button>
+        <button type="submit">{t('companion.send')}</button>
         <span id="chat-status" class="muted" role="status" />
       </p>
     </form>
@@ -100,6 +103,7 @@ function ChatForm({
 }
 
 function ConversationActions({ conversation, back }: { conversation: CompanionConversation; back: string }) {
+  const title = conversation.title ?? t('companion.untitled');
   return (
     <span class="actions">
       <form method="post" action={urls.companionPin(conversation._id)} class="inline">
@@ -108,14 +112,14 @@ function ConversationActions({ conversation, back }: { conversation: CompanionCo
         <button
           type="submit"
           class="secondary"
-          aria-label={`${conversation.pinned ? 'Unpin' : 'Pin'} “${conversation.title ?? 'Untitled'}”`}
+          aria-label={t(conversation.pinned ? 'companion.unpinLabel' : 'companion.pinLabel', { title })}
         >
-          {conversation.pinned ? 'Unpin' : 'Pin'}
+          {conversation.pinned ? t('companion.unpin') : t('companion.pin')}
         </button>
       </form>
       <form method="post" action={urls.companionDelete(conversation._id)} class="inline">
-        <button type="submit" class="danger" aria-label={`Delete “${conversation.title ?? 'Untitled'}”`}>
-          Delete
+        <button type="submit" class="danger" aria-label={t('companion.deleteLabel', { title })}>
+          {t('companion.delete')}
         </button>
       </form>
     </span>
@@ -123,6 +127,22 @@ function ConversationActions({ conversation, back }: { conversation: CompanionCo
 }
 
 const pageScripts = ['/assets/companion.js'];
+
+/** The texts companion.js writes, in the viewer's language. */
+function scriptData() {
+  return {
+    text: {
+      you: t('companion.you'),
+      companion: t('companion.companion'),
+      retrievalLabel: t('companion.retrievalLabel'),
+      sources: t('companion.sources'),
+      answering: t('companion.script.answering'),
+      tryAgain: t('companion.script.tryAgain'),
+      brokeOff: t('companion.script.brokeOff'),
+      unreachable: t('companion.script.unreachable'),
+    },
+  };
+}
 
 async function renderIndex(c: Context<WebEnv>, options: { error?: string; draft?: string } = {}) {
   const cursor = c.req.query('cursor')?.slice(0, 64) || undefined;
@@ -132,32 +152,29 @@ async function renderIndex(c: Context<WebEnv>, options: { error?: string; draft?
   } catch (error) {
     if (apiStatus(error) !== 400) throw error;
     c.status(400);
-    return renderPage(c, { title: 'Companion' }, <p>That page link is no longer valid.</p>);
+    return renderPage(c, { title: t('companion.title') }, <p>{t('companion.badCursor')}</p>);
   }
   // Pinned conversations first; the API's activity order within each group.
   const conversations = [...page.items.filter((i) => i.pinned), ...page.items.filter((i) => !i.pinned)];
   return renderPage(
     c,
-    { title: 'Companion', scripts: pageScripts },
+    { title: t('companion.title'), scripts: pageScripts, pageData: scriptData() },
     <>
-      <p>
-        Ask about outreach, cooking, events or anything the library covers. Answers draw on the published guides and
-        media, and name them as sources.
-      </p>
-      <h2>New chat</h2>
-      <ol class="plain messages" id="transcript" aria-live="polite" aria-label="This chat" />
+      <p>{t('companion.intro')}</p>
+      <h2>{t('companion.newChat')}</h2>
+      <ol class="plain messages" id="transcript" aria-live="polite" aria-label={t('companion.thisChat')} />
       <ChatForm error={options.error} draft={options.draft} />
-      <h2>Your conversations</h2>
+      <h2>{t('companion.yours')}</h2>
       {conversations.length === 0 ? (
-        <p class="muted">No conversations yet.</p>
+        <p class="muted">{t('companion.none')}</p>
       ) : (
         <ul class="plain conversation-list">
           {conversations.map((conversation) => (
             <li class="card">
-              <a href={urls.companionConversation(conversation._id)}>{conversation.title ?? 'Untitled'}</a>
-              {conversation.pinned ? <span class="badge">Pinned</span> : null}
+              <a href={urls.companionConversation(conversation._id)}>{conversation.title ?? t('companion.untitled')}</a>
+              {conversation.pinned ? <span class="badge">{t('companion.pinned')}</span> : null}
               <br />
-              <span class="muted">{`Last reply ${formatTime(conversation.updatedAt)}`}</span>{' '}
+              <span class="muted">{t('companion.lastReply', { time: formatTime(conversation.updatedAt) })}</span>{' '}
               <ConversationActions conversation={conversation} back={urls.companion()} />
             </li>
           ))}
@@ -165,7 +182,7 @@ async function renderIndex(c: Context<WebEnv>, options: { error?: string; draft?
       )}
       {page.nextCursor ? (
         <p>
-          <a href={`${urls.companion()}?cursor=${encodeURIComponent(page.nextCursor)}`}>Older conversations</a>
+          <a href={`${urls.companion()}?cursor=${encodeURIComponent(page.nextCursor)}`}>{t('companion.older')}</a>
         </p>
       ) : null}
     </>,
@@ -183,7 +200,7 @@ async function renderConversation(c: Context<WebEnv>, id: string, options: { err
     if (apiStatus(error) === 404) return notFound(c);
     if (apiStatus(error) !== 400) throw error;
     c.status(400);
-    return renderPage(c, { title: 'Companion' }, <p>That page link is no longer valid.</p>);
+    return renderPage(c, { title: t('companion.title') }, <p>{t('companion.badCursor')}</p>);
   }
   // The API has no single-conversation read: its title and pin come from the member's list.
   const listed = (await client.companion.listConversations.query({ limit: 100 })).items.find((i) => i._id === id);
@@ -191,17 +208,17 @@ async function renderConversation(c: Context<WebEnv>, id: string, options: { err
   const back = urls.companionConversation(id);
   return renderPage(
     c,
-    { title: listed?.title ?? 'Companion conversation', scripts: pageScripts },
+    { title: listed?.title ?? t('companion.conversationTitle'), scripts: pageScripts, pageData: scriptData() },
     <>
       <p>
-        <a href={urls.companion()}>All companion conversations</a>
+        <a href={urls.companion()}>{t('companion.all')}</a>
         {listed ? ' ' : null}
         {listed ? <ConversationActions conversation={listed} back={back} /> : null}
       </p>
-      <h2 id="transcript-heading">Conversation</h2>
+      <h2 id="transcript-heading">{t('companion.transcript')}</h2>
       {page.nextCursor ? (
         <p>
-          <a href={`${back}?cursor=${encodeURIComponent(page.nextCursor)}`}>Earlier messages</a>
+          <a href={`${back}?cursor=${encodeURIComponent(page.nextCursor)}`}>{t('companion.earlier')}</a>
         </p>
       ) : null}
       <ol class="plain messages" id="transcript" aria-live="polite" aria-labelledby="transcript-heading">
@@ -209,7 +226,7 @@ async function renderConversation(c: Context<WebEnv>, id: string, options: { err
           <TranscriptItem message={message} />
         ))}
       </ol>
-      <h2>Continue</h2>
+      <h2>{t('companion.continue')}</h2>
       <ChatForm conversationId={id} error={options.error} draft={options.draft} />
     </>,
   );
@@ -221,7 +238,7 @@ async function passThrough(c: Context<WebEnv>, upstream: Response): Promise<Resp
   const type = upstream.headers.get('content-type') ?? '';
   if (!type.includes('application/json')) {
     await upstream.body?.cancel();
-    return c.json({ error: { code: 'internal_error', message: 'The companion could not answer.' } }, 502);
+    return c.json({ error: { code: 'internal_error', message: t('companion.couldNotAnswer') } }, 502);
   }
   return c.body(await upstream.text(), upstream.status as 400, {
     'content-type': 'application/json; charset=utf-8',
@@ -256,7 +273,7 @@ function relayStream(upstream: ReadableStream<Uint8Array>): ReadableStream<Uint8
 /** The stream's body is one message; anything larger is refused before it is read. */
 export const limitStreamBody = bodyLimit({
   maxSize: MAX_STREAM_BODY_BYTES,
-  onError: (c) => c.json({ error: { code: 'payload_too_large', message: 'The message is too long.' } }, 413),
+  onError: (c) => c.json({ error: { code: 'payload_too_large', message: t('companion.tooLong') } }, 413),
 });
 
 export const companionPage: Page = (c) => renderIndex(c);
@@ -334,17 +351,27 @@ export const pinCompanionConversation: Page = async (c) => {
     if (apiStatus(error) === 404) return notFound(c);
     throw error;
   }
-  return redirectWithNotice(c, back, pinned ? 'Conversation pinned.' : 'Conversation unpinned.');
+  return redirectWithNotice(c, back, pinned ? t('companion.pinnedNotice') : t('companion.unpinnedNotice'));
 };
 
 export const deleteCompanionConversation: Page = async (c) => {
   const id = pathParam(c, 'id');
   if (!UUID.test(id)) return notFound(c);
-  try {
-    await api(c).companion.deleteConversation.mutate({ id });
-  } catch (error) {
-    if (apiStatus(error) === 404) return notFound(c);
-    throw error;
-  }
-  return redirectWithNotice(c, urls.companion(), 'Conversation deleted.');
+  const request = {
+    question: t('companion.confirmDelete.question'),
+    details: <p>{t('companion.confirmDelete.details')}</p>,
+    action: urls.companionDelete(id),
+    fields: await formFields(c),
+    confirmLabel: t('companion.confirmDelete.confirm'),
+    cancelHref: urls.companion(),
+  };
+  return confirmFirst(c, request, async () => {
+    try {
+      await api(c).companion.deleteConversation.mutate({ id });
+    } catch (error) {
+      if (apiStatus(error) === 404) return notFound(c);
+      throw error;
+    }
+    return redirectWithNotice(c, urls.companion(), t('companion.deleted'));
+  });
 };

@@ -6,11 +6,12 @@
 // what will happen, and one form that posts the same fields again plus `confirm=1`, and a
 // reason when the decision takes one); nothing changes until that second submit. Cancel is a
 // plain link back. No server state, no script, and a refresh of the confirmation page only asks
-// again. A form that already asks on the page itself (a reason box next to the button) adds
+// again. Callers pass their texts already translated; the few built in are `moderation.confirm.*`. A form that already asks on the page itself (a reason box next to the button) adds
 // <ConfirmedField /> so its single submit counts as the confirmation.
 import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { WebEnv } from '../server/env.js';
+import { t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 
 /** The hidden field that marks the second, confirming submit. */
@@ -57,8 +58,6 @@ export interface ConfirmRequest {
   danger?: boolean;
 }
 
-const DEFAULT_MISSING_REASON = 'Give a reason: it is kept with the decision.';
-
 function reasonName(request: ConfirmRequest): string {
   return request.reason?.name ?? 'reason';
 }
@@ -99,7 +98,7 @@ export function ConfirmForm({ request, reason, error }: { request: ConfirmReques
         <button type="submit" class={request.danger === false ? undefined : 'danger'}>
           {request.confirmLabel}
         </button>
-        <a href={request.cancelHref}>{request.cancelLabel ?? 'Cancel'}</a>
+        <a href={request.cancelHref}>{request.cancelLabel ?? t('moderation.confirm.cancel')}</a>
       </div>
     </form>
   );
@@ -137,13 +136,13 @@ export async function confirmFirst(
   if (!isConfirmed(request.fields)) return askToConfirm(c, request, { reason });
   if (request.reason?.required && !reason) {
     c.status(400);
-    return askToConfirm(c, request, { error: request.reason.missingMessage ?? DEFAULT_MISSING_REASON });
+    return askToConfirm(c, request, { error: request.reason.missingMessage ?? t('moderation.confirm.missingReason') });
   }
   if (request.reason && reason.length > request.reason.maxLength) {
     c.status(400);
     return askToConfirm(c, request, {
       reason,
-      error: `The reason is too long: at most ${request.reason.maxLength} characters.`,
+      error: t('moderation.confirm.reasonTooLong', { max: request.reason.maxLength }),
     });
   }
   return act(reason || undefined);

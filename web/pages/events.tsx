@@ -8,6 +8,7 @@ import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { renderPage } from '../server/layout.js';
+import { OFFLINE_READABLE_CACHE_CONTROL } from '../server/offline-pages.js';
 import {
   apiStatus,
   eventForPost,
@@ -146,8 +147,9 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
   }
   const lists = await organizerLists(c, event);
   const coverImage = safeHttpUrl(event.coverImageUrl);
-  // The page can carry an RSVP-only meeting point: never kept by a shared cache.
-  c.header('Cache-Control', 'private, no-store');
+  // The page can carry an RSVP-only meeting point: never kept by a shared cache, but kept offline
+  // for this member's session (web/server/offline-pages.ts), except an organizer's attendee lists.
+  c.header('Cache-Control', lists ? 'private, no-store' : OFFLINE_READABLE_CACHE_CONTROL);
   return renderPage(
     c,
     { title: event.title, scripts: ['/assets/local-times.js'], styles: ['/assets/events.css'] },

@@ -5,12 +5,13 @@ import type { RouterInputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { apiStatus, formFields, rethrowUnless } from './events-common.js';
 import type { Page } from './page.js';
 import { urls } from '../urls.js';
 import { loadListPage, PagedList, readSearchListQuery, SearchForm } from './search-list.js';
-import { type Grove, grovePath, type JoinPolicy, JoinPolicySelect, joinPolicyLabels } from './groves.js';
+import { type Grove, grovePath, type JoinPolicy, JoinPolicySelect, joinPolicyLabel } from './groves-common.js';
 
 function GroveCard({ grove }: { grove: Grove }) {
   return (
@@ -19,12 +20,31 @@ function GroveCard({ grove }: { grove: Grove }) {
         <a href={grovePath(grove)}>{grove.name}</a>
       </h3>
       <p>
-        {grove.region.name} · {grove.memberCount} {grove.memberCount === 1 ? 'member' : 'members'} ·{' '}
-        {joinPolicyLabels[grove.joinPolicy]}
+        {grove.region.name} · {t('groves.list.members', { count: grove.memberCount })} ·{' '}
+        {joinPolicyLabel(grove.joinPolicy)}
       </p>
-      {grove.myRole ? <p class="muted">You are {grove.myRole === 'organizer' ? 'an organizer' : 'a member'}.</p> : null}
-      {grove.myJoinRequestPending ? <p class="muted">Your request to join is waiting.</p> : null}
+      {grove.myRole ? (
+        <p class="muted">
+          {grove.myRole === 'organizer' ? t('groves.list.youAreOrganizer') : t('groves.list.youAreMember')}
+        </p>
+      ) : null}
+      {grove.myJoinRequestPending ? <p class="muted">{t('groves.list.requestWaiting')}</p> : null}
     </li>
+  );
+}
+
+/** No grove matched, or there is none yet: what to try next. */
+function NoGroves({ q, admin }: { q: string; admin: boolean }) {
+  if (q) {
+    return (
+      <p>
+        {fmt().rich('groves.list.noMatch', { q, link: (chunks: unknown[]) => <a href={urls.groves()}>{chunks}</a> })}
+      </p>
+    );
+  }
+  if (admin) return <p>{t('groves.list.noneYetAdmin')}</p>;
+  return (
+    <p>{fmt().rich('groves.list.noneYet', { link: (chunks: unknown[]) => <a href={urls.events()}>{chunks}</a> })}</p>
   );
 }
 
@@ -36,30 +56,36 @@ async function listPage(c: Context<WebEnv>, form?: { values: Record<string, stri
   const values = form?.values ?? {};
   return renderPage(
     c,
-    { title: 'Groves' },
+    { title: t('groves.list.title') },
     <>
-      <p>Groves are local groups: join one near you to see its events and meet its organizers.</p>
-      <SearchForm action={urls.groves()} name="groves" inputId="grove-q" label="Search by name or region" q={q} />
+      <p>{t('groves.list.intro')}</p>
+      <SearchForm
+        action={urls.groves()}
+        formLabel={t('groves.list.searchForm')}
+        inputId="grove-q"
+        label={t('groves.list.searchLabel')}
+        q={q}
+      />
       <FormError message={error} />
-      <h2>{q ? `Groves matching “${q}”` : 'All groves'}</h2>
+      <h2>{q ? t('groves.list.matching', { q }) : t('groves.list.all')}</h2>
       <PagedList
         items={page.items}
-        empty="No groves found."
+        empty={<NoGroves q={q} admin={member?.role === 'admin'} />}
         card={(grove) => <GroveCard grove={grove} />}
         nextHref={query.nextHref(urls.groves(), page.nextCursor)}
       />
       {member?.role === 'admin' ? (
         <>
-          <h2>Create a grove (site admins)</h2>
+          <h2>{t('groves.list.create.heading')}</h2>
           <FormError message={form?.error} />
-          <form method="post" action={urls.groves()} class="stack" aria-label="Create a grove">
+          <form method="post" action={urls.groves()} class="stack" aria-label={t('groves.list.create.formLabel')}>
             <div>
-              <label for="new-grove-name">Name</label>
+              <label for="new-grove-name">{t('groves.list.create.name')}</label>
               <input id="new-grove-name" name="name" type="text" required maxlength={120} value={values.name ?? ''} />
             </div>
             <div>
               <label for="new-grove-region">
-                Region <span class="hint">(used by the events' area filter)</span>
+                {t('groves.list.create.region')} <span class="hint">{t('groves.list.create.regionHint')}</span>
               </label>
               <input
                 id="new-grove-region"
@@ -71,17 +97,17 @@ async function listPage(c: Context<WebEnv>, form?: { values: Record<string, stri
               />
             </div>
             <div>
-              <label for="new-grove-description">Description</label>
+              <label for="new-grove-description">{t('groves.list.create.description')}</label>
               <textarea id="new-grove-description" name="description" maxlength={5000}>
                 {values.description ?? ''}
               </textarea>
             </div>
             <JoinPolicySelect id="new-grove-policy" value={(values.joinPolicy as JoinPolicy) || 'approval'} />
             <p>
-              <button type="submit">Create grove</button>
+              <button type="submit">{t('groves.list.create.submit')}</button>
             </p>
           </form>
-          <p class="hint">Appoint its organizers through the API (POST /api/admin/groves/:id/organizers).</p>
+          <p class="hint">{t('groves.list.create.organizersHint')}</p>
         </>
       ) : null}
     </>,
@@ -100,7 +126,7 @@ export const createGrove: Page = async (c) => {
   };
   try {
     const grove = await api(c).adminSetup.createGrove.mutate(input);
-    return redirectWithNotice(c, grovePath(grove), 'Grove created.');
+    return redirectWithNotice(c, grovePath(grove), t('groves.list.create.created'));
   } catch (caught) {
     rethrowUnless(caught, 400, 403, 409, 429);
     c.status(apiStatus(caught) === 400 ? 400 : (apiStatus(caught) as 403 | 409 | 429));

@@ -1,77 +1,45 @@
-// A grove's page (/app/groves/:slug: join or ask to, invite codes, leave, upcoming events) and,
-// for the grove's own organizers, its join requests, members, invites, bans and settings. Member
-// lists come from the API only for organizers; nobody else gets them. The list and the admins'
-// create form are groves-list.tsx.
+// A grove's page (/app/groves/:slug: join or ask to, invite codes, leave, upcoming events) and
+// every grove POST, among them the organizers' (their sections of the page are
+// groves-organizers.tsx). Leaving, removing and banning ask first (confirm.tsx); a ban takes a
+// reason. The list and the admins' create form are groves-list.tsx.
 import type { Context } from 'hono';
-import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { t } from '../server/i18n.js';
 import { renderPage } from '../server/layout.js';
-import { formFields, notFoundPage, rethrowUnless, UpcomingEvents, When } from './events-common.js';
+import { formFields, notFoundPage, rethrowUnless, UpcomingEvents } from './events-common.js';
+import { confirmFirst, type ReasonField } from './confirm.js';
+import { type Grove, grovePath, type JoinPolicy, joinPolicyLabel } from './groves-common.js';
+import { type Invite, OrganizerSections, organizerData } from './groves-organizers.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
-export type Grove = RouterOutputs['groves']['get'];
-export type JoinPolicy = Grove['joinPolicy'];
+/** A ban takes a reason: kept with the ban, shown to the grove's organizers only. */
+function banReason(): ReasonField {
+  return {
+    label: t('groves.organizers.confirmBan.reasonLabel'),
+    hint: t('groves.organizers.confirmBan.reasonHint'),
+    required: true,
+    maxLength: 500,
+  };
+}
 
-export const joinPolicyLabels: Record<JoinPolicy, string> = {
-  open: 'Open: anyone can join',
-  approval: 'Approval: organizers accept each request',
-  invite: 'Invite only: join with a code from an organizer',
+/** What leaving costs, by the grove's join policy. */
+const leaveConsequenceKeys: Record<JoinPolicy, string> = {
+  open: 'groves.membership.confirmLeave.open',
+  approval: 'groves.membership.confirmLeave.approval',
+  invite: 'groves.membership.confirmLeave.invite',
 };
-
-export function grovePath(grove: Pick<Grove, 'slug'>): string {
-  return urls.grove(grove.slug);
-}
-
-export function JoinPolicySelect({ id, value }: { id: string; value: JoinPolicy }) {
-  return (
-    <div>
-      <label for={id}>Who can join</label>
-      <select id={id} name="joinPolicy">
-        {(Object.keys(joinPolicyLabels) as JoinPolicy[]).map((policy) => (
-          <option value={policy} selected={policy === value}>
-            {joinPolicyLabels[policy]}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
-type Invite = RouterOutputs['groves']['createInvite'];
-
-interface OrganizerData {
-  requests: RouterOutputs['groves']['joinRequests'];
-  members: RouterOutputs['groves']['members'];
-  bans: RouterOutputs['groves']['bans'];
-}
-
-async function organizerData(c: Context<WebEnv>, grove: Grove): Promise<OrganizerData | null> {
-  if (grove.myRole !== 'organizer') return null;
-  const client = api(c);
-  try {
-    const [requests, members, bans] = await Promise.all([
-      client.groves.joinRequests.query({ id: grove._id, limit: 100 }),
-      client.groves.members.query({ id: grove._id, limit: 100 }),
-      client.groves.bans.query({ id: grove._id, limit: 100 }),
-    ]);
-    return { requests, members, bans };
-  } catch (caught) {
-    rethrowUnless(caught, 403);
-    return null;
-  }
-}
 
 function MembershipControls({ grove }: { grove: Grove }) {
   if (grove.myRole) {
     return (
       <form method="post" action={urls.groveLeave(grove.slug)}>
         <p>
-          You are {grove.myRole === 'organizer' ? 'an organizer' : 'a member'} of this grove.{' '}
+          {grove.myRole === 'organizer' ? t('groves.membership.youAreOrganizer') : t('groves.membership.youAreMember')}{' '}
           <button type="submit" class="secondary">
-            {grove.myRole === 'organizer' ? 'Leave the grove (you stop being an organizer)' : 'Leave the grove'}
+            {grove.myRole === 'organizer' ? t('groves.membership.leaveAsOrganizer') : t('groves.membership.leave')}
           </button>
         </p>
       </form>
@@ -81,9 +49,9 @@ function MembershipControls({ grove }: { grove: Grove }) {
     return (
       <form method="post" action={urls.groveLeave(grove.slug)}>
         <p>
-          Your request to join is waiting for an organizer.{' '}
+          {t('groves.membership.requestWaiting')}{' '}
           <button type="submit" class="secondary">
-            Withdraw the request
+            {t('groves.membership.withdraw')}
           </button>
         </p>
       </form>
@@ -93,130 +61,27 @@ function MembershipControls({ grove }: { grove: Grove }) {
     <>
       {grove.joinPolicy === 'invite' ? null : (
         <form method="post" action={urls.groveJoin(grove.slug)}>
-          <button type="submit">{grove.joinPolicy === 'open' ? 'Join the grove' : 'Ask to join'}</button>
+          <button type="submit">
+            {grove.joinPolicy === 'open' ? t('groves.membership.join') : t('groves.membership.ask')}
+          </button>
         </form>
       )}
-      <form method="post" action={urls.groveJoin(grove.slug)} class="stack" aria-label="Join with an invite code">
+      <form
+        method="post"
+        action={urls.groveJoin(grove.slug)}
+        class="stack"
+        aria-label={t('groves.membership.codeForm')}
+      >
         <div>
           <label for="invite-code">
-            Invite code <span class="hint">(from an organizer; lets you in at once)</span>
+            {t('groves.membership.code')} <span class="hint">{t('groves.membership.codeHint')}</span>
           </label>
           <input id="invite-code" name="code" type="text" required maxlength={16} autocomplete="off" />
         </div>
         <p>
           <button type="submit" class="secondary">
-            Join with the code
+            {t('groves.membership.joinWithCode')}
           </button>
-        </p>
-      </form>
-    </>
-  );
-}
-
-function OrganizerSections({ grove, data, invite }: { grove: Grove; data: OrganizerData; invite?: Invite }) {
-  return (
-    <>
-      <h2>Join requests</h2>
-      {data.requests.items.length === 0 ? (
-        <p>No requests waiting.</p>
-      ) : (
-        <ul class="plain">
-          {data.requests.items.map((request) => (
-            <li class="card">
-              <p>
-                @{request.handle}, asked <When iso={request.requestedAt} />
-              </p>
-              <form method="post" action={urls.groveRequest(grove.slug, request.handle)} class="actions">
-                <button type="submit" name="decision" value="accept">
-                  Accept @{request.handle}
-                </button>{' '}
-                <button type="submit" name="decision" value="decline" class="secondary">
-                  Decline @{request.handle}
-                </button>
-              </form>
-            </li>
-          ))}
-        </ul>
-      )}
-      <h2>Members</h2>
-      <p class="hint">
-        Only the grove's organizers see this list. Removing or banning someone also takes them out of every conversation
-        in which a member of this grove is neither their friend nor in another grove with them.
-      </p>
-      <ul class="plain" aria-label="Members">
-        {data.members.items.map((m) => (
-          <li class="card">
-            <p>
-              @{m.handle} · {m.role === 'organizer' ? 'organizer' : 'member'} · joined <When iso={m.joinedAt} />
-            </p>
-            {m.role === 'member' ? (
-              <form method="post" action={urls.groveMember(grove.slug, m.handle)} class="actions">
-                <button type="submit" name="decision" value="remove" class="secondary">
-                  Remove @{m.handle}
-                </button>
-                <button type="submit" name="decision" value="ban" class="danger">
-                  Ban @{m.handle}
-                </button>
-              </form>
-            ) : null}
-          </li>
-        ))}
-      </ul>
-      {data.bans.items.length > 0 ? (
-        <>
-          <h2>Banned</h2>
-          <ul class="plain">
-            {data.bans.items.map((ban) => (
-              <li>
-                <form method="post" action={urls.groveBan(grove.slug, ban.handle)}>
-                  @{ban.handle}, since <When iso={ban.bannedAt} />{' '}
-                  <button type="submit" class="secondary">
-                    Lift the ban on @{ban.handle}
-                  </button>
-                </form>
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      <h2>Invite codes</h2>
-      {invite ? (
-        <div class="notice" role="status">
-          <label for="new-invite">New invite code (shown only now)</label>
-          <input id="new-invite" type="text" readonly value={invite.code} />
-          <p>
-            For {invite.maxUses} {invite.maxUses === 1 ? 'person' : 'people'}, until <When iso={invite.expiresAt} />.
-          </p>
-        </div>
-      ) : null}
-      <form method="post" action={urls.groveInvites(grove.slug)} class="stack" aria-label="Make an invite code">
-        <div>
-          <label for="invite-uses">How many people may use it</label>
-          <input id="invite-uses" name="maxUses" type="number" min={1} max={100} value="1" />
-        </div>
-        <div>
-          <label for="invite-hours">Valid for (hours, at most 720)</label>
-          <input id="invite-hours" name="expiresInHours" type="number" min={1} max={720} value="168" />
-        </div>
-        <p>
-          <button type="submit">Make an invite code</button>
-        </p>
-      </form>
-      <h2>Grove settings</h2>
-      <form method="post" action={urls.groveSettings(grove.slug)} class="stack" aria-label="Grove settings">
-        <div>
-          <label for="grove-name">Name</label>
-          <input id="grove-name" name="name" type="text" required maxlength={120} value={grove.name} />
-        </div>
-        <div>
-          <label for="grove-description">Description</label>
-          <textarea id="grove-description" name="description" maxlength={5000}>
-            {grove.description}
-          </textarea>
-        </div>
-        <JoinPolicySelect id="grove-policy" value={grove.joinPolicy} />
-        <p>
-          <button type="submit">Save settings</button>
         </p>
       </form>
     </>
@@ -243,29 +108,27 @@ async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Pro
     { title: grove.name, scripts: ['/assets/local-times.js'] },
     <>
       <dl class="details">
-        <dt>Region</dt>
+        <dt>{t('groves.page.region')}</dt>
         <dd>{grove.region.name}</dd>
-        <dt>Members</dt>
-        <dd>
-          {grove.memberCount} ({grove.organizerCount} {grove.organizerCount === 1 ? 'organizer' : 'organizers'})
-        </dd>
-        <dt>Who can join</dt>
-        <dd>{joinPolicyLabels[grove.joinPolicy]}</dd>
+        <dt>{t('groves.page.members')}</dt>
+        <dd>{t('groves.page.memberCount', { count: grove.memberCount, organizers: grove.organizerCount })}</dd>
+        <dt>{t('groves.joinPolicy.label')}</dt>
+        <dd>{joinPolicyLabel(grove.joinPolicy)}</dd>
       </dl>
       {grove.description ? <p class="pre-line">{grove.description}</p> : null}
-      <h2>Membership</h2>
+      <h2>{t('groves.page.membership')}</h2>
       <MembershipControls grove={grove} />
-      <h2>Upcoming events</h2>
+      <h2>{t('groves.page.upcoming')}</h2>
       {grove.myRole === 'organizer' ? (
         <p>
           <a class="button" href={`${urls.eventNew()}?grove=${encodeURIComponent(grove._id)}`}>
-            Create an event for this grove
+            {t('groves.page.createEvent')}
           </a>
         </p>
       ) : null}
       <UpcomingEvents events={events.items} />
       <p>
-        <a href={`${urls.events()}?grove=${encodeURIComponent(grove._id)}`}>All events of this grove</a>
+        <a href={`${urls.events()}?grove=${encodeURIComponent(grove._id)}`}>{t('groves.page.allEvents')}</a>
       </p>
       {data ? <OrganizerSections grove={grove} data={data} invite={invite} /> : null}
     </>,
@@ -299,39 +162,88 @@ export const joinGrove: Page = groveAction(async (c, grove, fields) => {
   const code = fields.code?.trim();
   const result = await api(c).groves.join.mutate({ id: grove._id, ...(code ? { code } : {}) });
   return result.status === 'member'
-    ? `You joined ${grove.name}.`
-    : 'Your request was sent; an organizer of the grove will accept or decline it.';
+    ? t('groves.membership.joined', { name: grove.name })
+    : t('groves.membership.requestSent');
 });
 
-export const leaveGrove: Page = groveAction(async (c, grove) => {
-  await api(c).groves.leave.mutate({ id: grove._id });
-  return grove.myRole ? `You left ${grove.name}.` : 'Your request was withdrawn.';
+export const leaveGrove: Page = groveAction(async (c, grove, fields) => {
+  const leave = async () => {
+    await api(c).groves.leave.mutate({ id: grove._id });
+    return grove.myRole ? t('groves.membership.left', { name: grove.name }) : t('groves.membership.withdrawn');
+  };
+  // Withdrawing a request loses nothing; leaving may need an invite or an approval to undo.
+  if (!grove.myRole) return leave();
+  return confirmFirst(
+    c,
+    {
+      question: t('groves.membership.confirmLeave.question', { name: grove.name }),
+      details: (
+        <>
+          <p>{t(leaveConsequenceKeys[grove.joinPolicy])}</p>
+          {grove.myRole === 'organizer' ? <p>{t('groves.membership.confirmLeave.organizer')}</p> : null}
+        </>
+      ),
+      action: urls.groveLeave(grove.slug),
+      fields,
+      confirmLabel: t('groves.membership.leave'),
+      cancelHref: grovePath(grove),
+    },
+    async () => redirectWithNotice(c, grovePath(grove), await leave()),
+  );
 });
 
 export const decideJoinRequest: Page = groveAction(async (c, grove, fields) => {
   const handle = pathParam(c, 'handle');
   if (fields.decision === 'accept') {
     await api(c).groves.acceptJoinRequest.mutate({ id: grove._id, handle });
-    return `@${handle} is a member now.`;
+    return t('groves.organizers.accepted', { handle });
   }
   await api(c).groves.declineJoinRequest.mutate({ id: grove._id, handle });
-  return `Declined @${handle}'s request.`;
+  return t('groves.organizers.declined', { handle });
 });
 
 export const removeGroveMember: Page = groveAction(async (c, grove, fields) => {
   const handle = pathParam(c, 'handle');
+  const request = {
+    action: urls.groveMember(grove.slug, handle),
+    fields,
+    cancelHref: grovePath(grove),
+  };
   if (fields.decision === 'ban') {
-    await api(c).groves.ban.mutate({ id: grove._id, handle });
-    return `@${handle} was removed and banned.`;
+    return confirmFirst(
+      c,
+      {
+        ...request,
+        question: t('groves.organizers.confirmBan.question', { handle, name: grove.name }),
+        details: <p>{t('groves.organizers.confirmBan.details', { handle })}</p>,
+        confirmLabel: t('groves.organizers.ban', { handle }),
+        reason: banReason(),
+      },
+      async (reason) => {
+        await api(c).groves.ban.mutate({ id: grove._id, handle, reason });
+        return redirectWithNotice(c, grovePath(grove), t('groves.organizers.bannedNotice', { handle }));
+      },
+    );
   }
-  await api(c).groves.removeMember.mutate({ id: grove._id, handle });
-  return `@${handle} was removed.`;
+  return confirmFirst(
+    c,
+    {
+      ...request,
+      question: t('groves.organizers.confirmRemove.question', { handle, name: grove.name }),
+      details: <p>{t('groves.organizers.confirmRemove.details', { handle })}</p>,
+      confirmLabel: t('groves.organizers.remove', { handle }),
+    },
+    async () => {
+      await api(c).groves.removeMember.mutate({ id: grove._id, handle });
+      return redirectWithNotice(c, grovePath(grove), t('groves.organizers.removed', { handle }));
+    },
+  );
 });
 
 export const liftGroveBan: Page = groveAction(async (c, grove) => {
   const handle = pathParam(c, 'handle');
   await api(c).groves.unban.mutate({ id: grove._id, handle });
-  return `The ban on @${handle} was lifted.`;
+  return t('groves.organizers.lifted', { handle });
 });
 
 // The code is shown once, in this answer (not through a redirect or cookie).
@@ -351,5 +263,5 @@ export const updateGroveSettings: Page = groveAction(async (c, grove, fields) =>
     description: fields.description ?? grove.description,
     joinPolicy: (fields.joinPolicy || grove.joinPolicy) as JoinPolicy,
   });
-  return redirectWithNotice(c, grovePath(updated), 'Settings saved.');
+  return redirectWithNotice(c, grovePath(updated), t('groves.organizers.saved'));
 });

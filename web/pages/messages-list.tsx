@@ -6,10 +6,20 @@ import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import type { Page } from './page.js';
 import { urls } from '../urls.js';
-import { apiStatus, conversationName, cursorParam, type Friend, formatTime, PAGE_SIZE, UUID } from './messages.js';
+import {
+  apiStatus,
+  conversationName,
+  cursorParam,
+  type Friend,
+  formatTime,
+  liveTexts,
+  PAGE_SIZE,
+  UUID,
+} from './messages.js';
 
 function StartConversationForm({
   friends,
@@ -24,10 +34,7 @@ function StartConversationForm({
     return (
       <>
         <FormError message={error} />
-        <p class="muted">
-          You can message your friends and members of your groves. Once you have friends, you can start a conversation
-          with them here.
-        </p>
+        <p class="muted">{t('messages.list.noFriends')}</p>
       </>
     );
   }
@@ -36,7 +43,7 @@ function StartConversationForm({
     <form method="post" action={urls.messages()} class="stack">
       <FormError message={error} />
       <fieldset>
-        <legend>Who to message</legend>
+        <legend>{t('messages.list.who')}</legend>
         <ul class="plain">
           {friends.map((friend) => (
             <li>
@@ -56,12 +63,12 @@ function StartConversationForm({
       </fieldset>
       <div>
         <label for="conversation-title">
-          Title <span class="hint">(groups of three or more only, optional)</span>
+          {t('messages.list.titleLabel')} <span class="hint">{t('messages.list.titleHint')}</span>
         </label>
         <input id="conversation-title" name="title" maxlength={100} value={values?.title ?? ''} />
       </div>
       <p>
-        <button type="submit">Start conversation</button>
+        <button type="submit">{t('messages.list.start')}</button>
       </p>
     </form>
   );
@@ -79,7 +86,7 @@ async function renderList(
   } catch (error) {
     if (apiStatus(error) !== 400) throw error;
     c.status(400);
-    return renderPage(c, { title: 'Messages' }, <p>That page link is no longer valid.</p>);
+    return renderPage(c, { title: t('messages.title') }, <p>{t('messages.badCursor')}</p>);
   }
   // The page script's refresh (?part=list) needs the list alone: no friends, no layout.
   if (c.req.query('part') === 'list')
@@ -93,24 +100,25 @@ async function renderList(
   return renderPage(
     c,
     {
-      title: 'Messages',
+      title: t('messages.title'),
       scripts: ['/assets/vendor/socket.io/socket.io.min.js', '/assets/live-socket.js', '/assets/messages-list.js'],
       // Data only: where the socket is. An older page stays as it is (new activity goes to the first).
       pageData: {
         socketUrl: new URL(c.get('web').config.API_URL).origin,
         ticketUrl: urls.messagesTicket(),
         live: !olderPage,
+        text: liveTexts(t('messages.live.connectedList')),
       },
     },
     <>
-      <h2>Conversations</h2>
+      <h2>{t('messages.list.heading')}</h2>
       <div id="conversations">
         <ConversationList items={page.items} viewerId={me!._id} nextCursor={page.nextCursor} />
       </div>
       <p id="live-status" class="muted" role="status" data-state="off">
-        {olderPage ? '' : 'Live updates need JavaScript; reload the page to see new messages.'}
+        {olderPage ? '' : t('messages.live.needsScript')}
       </p>
-      <h2>Start a conversation</h2>
+      <h2>{t('messages.list.startHeading')}</h2>
       <StartConversationForm friends={friends} error={options.error} values={options.values} />
     </>,
   );
@@ -129,18 +137,20 @@ function ConversationList({
   return (
     <>
       {items.length === 0 ? (
-        <p class="muted">No conversations yet.</p>
+        <p class="muted">{t('messages.list.none')}</p>
       ) : (
         <ul class="plain conversation-list">
           {items.map((conversation) => (
             <li class="card" data-conversation-id={conversation._id}>
               <a href={urls.conversation(conversation._id)}>{conversationName(conversation, viewerId)}</a>
-              {conversation.unreadCount > 0 ? <span class="badge">{`${conversation.unreadCount} unread`}</span> : null}
+              {conversation.unreadCount > 0 ? (
+                <span class="badge">{t('messages.list.unread', { count: conversation.unreadCount })}</span>
+              ) : null}
               <br />
               <span class="muted">
                 {conversation.lastMessageAt
-                  ? `Last message ${formatTime(conversation.lastMessageAt)}`
-                  : `Started ${formatTime(conversation.createdAt)}`}
+                  ? t('messages.list.lastMessage', { time: formatTime(conversation.lastMessageAt) })
+                  : t('messages.list.startedAt', { time: formatTime(conversation.createdAt) })}
               </span>
             </li>
           ))}
@@ -148,7 +158,7 @@ function ConversationList({
       )}
       {nextCursor ? (
         <p>
-          <a href={`${urls.messages()}?cursor=${encodeURIComponent(nextCursor)}`}>Older conversations</a>
+          <a href={`${urls.messages()}?cursor=${encodeURIComponent(nextCursor)}`}>{t('messages.list.older')}</a>
         </p>
       ) : null}
     </>
@@ -167,14 +177,14 @@ export const startConversation: Page = async (c) => {
   const values = { memberIds, title };
   if (memberIds.length === 0) {
     c.status(400);
-    return renderList(c, { error: 'Choose at least one person to message.', values });
+    return renderList(c, { error: t('messages.list.chooseSomeone'), values });
   }
   try {
     const conversation = await api(c).conversations.create.mutate({
       memberIds,
       ...(title && memberIds.length > 1 ? { title } : {}),
     });
-    return redirectWithNotice(c, urls.conversation(conversation._id), 'Conversation started.');
+    return redirectWithNotice(c, urls.conversation(conversation._id), t('messages.list.started'));
   } catch (error) {
     const status = apiStatus(error);
     if (!status || status >= 500 || status === 401) throw error;

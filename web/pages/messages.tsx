@@ -17,7 +17,10 @@ import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
+import { formFields } from '../server/session-route.js';
+import { confirmFirst } from './confirm.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
@@ -31,24 +34,42 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const apiStatus = (error: unknown): number | undefined =>
   isApiError(error) ? error.data?.httpStatus : undefined;
 
-/** "24 Nov 2026, 14:05 UTC": the same text on the server and in the page script. */
+/**
+ * A message's date and time in the viewer's language and zone; the page scripts write live ones
+ * with the same Intl options (dateStyle medium, timeStyle short) from `clientClock()`.
+ */
 export function formatTime(iso: string): string {
-  const date = new Date(iso);
-  const day = date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
-  return `${day}, ${time} UTC`;
+  return fmt().formatDateTime(iso);
+}
+
+/** What a page script needs to write times the way the server does. */
+export function clientClock(): { locale: string; timeZone: string } {
+  const { locale, viewer } = fmt();
+  return { locale, timeZone: viewer.timeZone };
+}
+
+/** The live status texts for live-socket.js, in the viewer's language. */
+export function liveTexts(connected: string) {
+  return {
+    connected,
+    connecting: t('messages.live.connecting'),
+    reconnecting: t('messages.live.reconnecting'),
+    ended: t('messages.live.ended'),
+    paused: t('messages.live.paused'),
+    unavailable: t('messages.live.unavailable'),
+  };
 }
 
 /** A conversation's name for the viewer: the group's title, or the other members' handles. */
 export function conversationName(conversation: Pick<Conversation, 'title' | 'members'>, viewerId: string): string {
   if (conversation.title) return conversation.title;
   const others = conversation.members.filter((m) => m._id !== viewerId).map((m) => `@${m.handle}`);
-  return others.length ? others.join(', ') : 'Only you';
+  return others.length ? fmt().formatList(others) : t('messages.onlyYou');
 }
 
 export async function notFound(c: Context<WebEnv>): Promise<Response> {
   c.status(404);
-  return renderPage(c, { title: 'Not found' }, <p>Not found.</p>);
+  return renderPage(c, { title: t('common.notFound.title') }, <p>{t('messages.notFound')}</p>);
 }
 
 /** A cursor from the query string, or undefined (the API validates it). */
@@ -79,7 +100,7 @@ function MessageItem({
       {own ? (
         <form method="post" action={urls.messageDelete(conversationId, message._id)} class="inline">
           <button type="submit" class="link">
-            Delete for everyone
+            {t('messages.conversation.deleteForEveryone')}
           </button>
         </form>
       ) : null}
@@ -104,11 +125,12 @@ async function renderConversation(
     if (apiStatus(error) === 404) return notFound(c);
     if (apiStatus(error) !== 400) throw error;
     c.status(400);
-    return renderPage(c, { title: 'Messages' }, <p>That page link is no longer valid.</p>);
+    return renderPage(c, { title: t('messages.title') }, <p>{t('messages.badCursor')}</p>);
   }
   const olderPage = Boolean(cursorParam(c));
   // The API pages newest first; a conversation reads top to bottom.
   const messages = [...page.items].reverse();
+  const others = conversation.members.filter((m) => m._id !== me!._id).map((m) => `@${m.handle}`);
   return renderPage(
     c,
     {
@@ -122,22 +144,28 @@ async function renderConversation(
         ticketUrl: urls.messagesTicket(),
         readUrl: urls.conversationRead(conversation._id),
         live: !olderPage,
+        clock: clientClock(),
+        text: {
+          ...liveTexts(t('messages.live.connectedConversation')),
+          deleteForEveryone: t('messages.conversation.deleteForEveryone'),
+          sendFailed: t('messages.conversation.sendFailed'),
+          sendOffline: t('messages.conversation.sendOffline'),
+          left: t('messages.conversation.left'),
+        },
       },
     },
     <>
       <p class="muted">
-        {conversation.kind === 'group' ? 'Group' : 'One-to-one'} conversation with{' '}
-        {conversation.members
-          .filter((m) => m._id !== me!._id)
-          .map((m) => `@${m.handle}`)
-          .join(', ') || 'nobody else'}
-        . <a href={urls.messages()}>All conversations</a>
+        {t(conversation.kind === 'group' ? 'messages.conversation.withGroup' : 'messages.conversation.withOne', {
+          members: fmt().formatList(others) || t('messages.conversation.nobodyElse'),
+        })}{' '}
+        <a href={urls.messages()}>{t('messages.conversation.all')}</a>
       </p>
-      <h2 id="messages-heading">Messages</h2>
+      <h2 id="messages-heading">{t('messages.conversation.heading')}</h2>
       {page.nextCursor ? (
         <p>
           <a href={`${urls.conversation(conversation._id)}?cursor=${encodeURIComponent(page.nextCursor)}`}>
-            Older messages
+            {t('messages.conversation.older')}
           </a>
         </p>
       ) : null}
@@ -148,33 +176,33 @@ async function renderConversation(
       </ol>
       {messages.length === 0 ? (
         <p class="muted" id="no-messages">
-          No messages yet.
+          {t('messages.conversation.none')}
         </p>
       ) : null}
       {olderPage ? (
         <p>
-          <a href={urls.conversation(conversation._id)}>Newest messages</a>
+          <a href={urls.conversation(conversation._id)}>{t('messages.conversation.newest')}</a>
         </p>
       ) : null}
       <p id="live-status" class="muted" role="status" data-state="off">
-        {olderPage ? '' : 'Live updates need JavaScript; reload the page to see new messages.'}
+        {olderPage ? '' : t('messages.live.needsScript')}
       </p>
       <form method="post" action={urls.conversation(conversation._id)} class="stack" id="send-form">
         <FormError message={options.error} />
         <div>
-          <label for="message-body">Message</label>
+          <label for="message-body">{t('messages.conversation.bodyLabel')}</label>
           <textarea id="message-body" name="body" maxlength={4000} required>
             {options.draft ?? ''}
           </textarea>
         </div>
         <p class="actions">
-          <button type="submit">Send</button>
+          <button type="submit">{t('messages.conversation.send')}</button>
         </p>
       </form>
       {conversation.unreadCount > 0 ? (
         <form method="post" action={urls.conversationRead(conversation._id)} class="inline" id="read-form">
           <button type="submit" class="secondary">
-            Mark as read
+            {t('messages.conversation.markRead')}
           </button>
         </form>
       ) : null}
@@ -228,7 +256,7 @@ export const markConversationRead: Page = async (c) => {
   try {
     const state = await api(c).conversations.markRead.mutate({ id });
     if (wantsJson(c)) return c.json({ unreadCount: state.unreadCount });
-    return redirectWithNotice(c, urls.conversation(id), 'Marked as read.');
+    return redirectWithNotice(c, urls.conversation(id), t('messages.conversation.markedRead'));
   } catch (error) {
     if (apiStatus(error) === 404) return notFound(c);
     throw error;
@@ -239,13 +267,23 @@ export const deleteMessage: Page = async (c) => {
   const id = pathParam(c, 'id');
   const messageId = pathParam(c, 'messageId');
   if (!UUID.test(id) || !UUID.test(messageId)) return notFound(c);
-  try {
-    await api(c).conversations.deleteMessage.mutate({ id, messageId });
-    return redirectWithNotice(c, urls.conversation(id), 'Message deleted.');
-  } catch (error) {
-    const status = apiStatus(error);
-    if (status === 404) return notFound(c);
-    if (status === 403) return redirectWithNotice(c, urls.conversation(id), apiErrorMessage(error));
-    throw error;
-  }
+  const request = {
+    question: t('messages.confirmDelete.question'),
+    details: <p>{t('messages.confirmDelete.details')}</p>,
+    action: urls.messageDelete(id, messageId),
+    fields: await formFields(c),
+    confirmLabel: t('messages.confirmDelete.confirm'),
+    cancelHref: urls.conversation(id),
+  };
+  return confirmFirst(c, request, async () => {
+    try {
+      await api(c).conversations.deleteMessage.mutate({ id, messageId });
+      return redirectWithNotice(c, urls.conversation(id), t('messages.conversation.deleted'));
+    } catch (error) {
+      const status = apiStatus(error);
+      if (status === 404) return notFound(c);
+      if (status === 403) return redirectWithNotice(c, urls.conversation(id), apiErrorMessage(error));
+      throw error;
+    }
+  });
 };

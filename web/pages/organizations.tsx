@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
+import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { notFoundPage, rethrowUnless, safeHttpUrl, UpcomingEvents } from './events-common.js';
 import { pathParam } from './page.js';
@@ -24,21 +25,32 @@ export async function organizationListPage(c: Context<WebEnv>): Promise<Response
   const q = query.q;
   return renderPage(
     c,
-    { title: 'Organizations' },
+    { title: t('organizations.list.title') },
     <>
-      <p>Organizations host events alongside the groves.</p>
+      <p>{t('organizations.list.intro')}</p>
       <SearchForm
         action={urls.organizations()}
-        name="organizations"
+        formLabel={t('organizations.list.searchForm')}
         inputId="organization-q"
-        label="Search by name"
+        label={t('organizations.list.searchLabel')}
         q={q}
       />
       <FormError message={error} />
-      <h2>{q ? `Organizations matching “${q}”` : 'All organizations'}</h2>
+      <h2>{q ? t('organizations.list.matching', { q }) : t('organizations.list.all')}</h2>
       <PagedList
         items={page.items}
-        empty="No organizations found."
+        empty={
+          <p>
+            {q
+              ? fmt().rich('organizations.list.noMatch', {
+                  q,
+                  link: (chunks: unknown[]) => <a href={urls.organizations()}>{chunks}</a>,
+                })
+              : fmt().rich('organizations.list.noneYet', {
+                  link: (chunks: unknown[]) => <a href={urls.groves()}>{chunks}</a>,
+                })}
+          </p>
+        }
         card={(organization) => (
           <li class="card">
             <h3>
@@ -74,17 +86,21 @@ export async function showOrganization(c: Context<WebEnv>): Promise<Response> {
       {organization.description ? <p class="pre-line">{organization.description}</p> : null}
       {website ? (
         <p>
-          Website:{' '}
-          <a href={website} rel="noopener noreferrer nofollow">
-            {website}
-          </a>
+          {fmt().rich('organizations.page.website', {
+            url: website,
+            link: (chunks: unknown[]) => (
+              <a href={website} rel="noopener noreferrer nofollow">
+                {chunks}
+              </a>
+            ),
+          })}
         </p>
       ) : null}
-      <h2>Upcoming events</h2>
+      <h2>{t('organizations.page.upcoming')}</h2>
       <UpcomingEvents events={events.items} />
       <p>
         <a href={`${urls.events()}?organization=${encodeURIComponent(organization._id)}`}>
-          All events of this organization
+          {t('organizations.page.allEvents')}
         </a>
       </p>
     </>,

@@ -7,6 +7,7 @@ import { isApiError, type RouterInputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { backPath, DateTime, formErrorStatus, Pager, renderNotFound, textField } from './posts-view.js';
 import type { Page } from './page.js';
@@ -17,41 +18,31 @@ type Reason = RouterInputs['reports']['create']['reason'];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const targetLabels: Record<TargetType, string> = {
-  post: 'post',
-  comment: 'comment',
-  member: 'member',
-  message: 'message',
-  place: 'place',
-  review: 'review',
-  event: 'event',
+/** The reportable types (their names are translated inside each message, with ICU select). */
+export const targetTypes: readonly TargetType[] = ['post', 'comment', 'member', 'message', 'place', 'review', 'event'];
+
+/** Catalog keys of the reasons. */
+export const reasonKeys: Record<Reason, string> = {
+  spam: 'reports.reasons.spam',
+  harassment: 'reports.reasons.harassment',
+  hate: 'reports.reasons.hate',
+  violence: 'reports.reasons.violence',
+  misinformation: 'reports.reasons.misinformation',
+  other: 'reports.reasons.other',
 };
 
-export const reasonLabels: Record<Reason, string> = {
-  spam: 'Spam',
-  harassment: 'Harassment',
-  hate: 'Hate',
-  violence: 'Violence',
-  misinformation: 'Misinformation',
-  other: 'Something else',
+/** Catalog keys of the statuses. */
+export const statusKeys: Record<'open' | 'resolved' | 'dismissed', string> = {
+  open: 'reports.statuses.open',
+  resolved: 'reports.statuses.resolved',
+  dismissed: 'reports.statuses.dismissed',
 };
 
-export const statusLabels: Record<'open' | 'resolved' | 'dismissed', string> = {
-  open: 'Open: waiting for an admin',
-  resolved: 'Resolved',
-  dismissed: 'Dismissed',
-};
-
-/** "a post", "an event". */
-export function withArticle(noun: string): string {
-  return /^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`;
-}
-
-function isTargetType(value: unknown): value is TargetType {
-  return typeof value === 'string' && Object.hasOwn(targetLabels, value);
+export function isTargetType(value: unknown): value is TargetType {
+  return typeof value === 'string' && (targetTypes as readonly string[]).includes(value);
 }
 function isReason(value: unknown): value is Reason {
-  return typeof value === 'string' && Object.hasOwn(reasonLabels, value);
+  return typeof value === 'string' && Object.hasOwn(reasonKeys, value);
 }
 
 interface ReportFormState {
@@ -66,38 +57,35 @@ interface ReportFormState {
 function renderReportForm(c: Context<WebEnv>, state: ReportFormState): Promise<Response> {
   return renderPage(
     c,
-    { title: `Report this ${targetLabels[state.type]}` },
+    { title: t('reports.form.title', { type: state.type }) },
     <>
-      <p>
-        The site's admins will see your report, who you are, and a copy of the {targetLabels[state.type]} as it is now.
-        The person you report is not told who reported them.
-      </p>
+      <p>{t('reports.form.intro', { type: state.type })}</p>
       <form method="post" action={urls.reports()} class="stack">
         <FormError message={state.error} />
         <input type="hidden" name="type" value={state.type} />
         <input type="hidden" name="id" value={state.id} />
         <input type="hidden" name="back" value={state.back} />
         <div>
-          <label for="report-reason">Reason</label>
+          <label for="report-reason">{t('reports.form.reason')}</label>
           <select id="report-reason" name="reason" required>
-            {Object.entries(reasonLabels).map(([value, label]) => (
+            {Object.entries(reasonKeys).map(([value, key]) => (
               <option value={value} selected={value === state.reason}>
-                {label}
+                {t(key)}
               </option>
             ))}
           </select>
         </div>
         <div>
           <label for="report-details">
-            Details <span class="hint">(optional, up to 1000 characters)</span>
+            {t('reports.form.details')} <span class="hint">{t('reports.form.detailsHint')}</span>
           </label>
           <textarea id="report-details" name="details" maxlength={1000}>
             {state.details ?? ''}
           </textarea>
         </div>
         <div class="actions">
-          <button type="submit">Send the report</button>
-          <a href={state.back}>Cancel</a>
+          <button type="submit">{t('reports.form.submit')}</button>
+          <a href={state.back}>{t('reports.form.cancel')}</a>
         </div>
       </form>
     </>,
@@ -121,7 +109,7 @@ export const fileReport: Page = async (c) => {
   if (!isTargetType(type) || !UUID.test(id)) return renderNotFound(c);
   if (!isReason(reason)) {
     c.status(400);
-    return renderReportForm(c, { type, id, back, reason, details, error: 'Choose a reason.' });
+    return renderReportForm(c, { type, id, back, reason, details, error: t('reports.form.chooseReason') });
   }
   try {
     await api(c).reports.create.mutate({
@@ -134,12 +122,10 @@ export const fileReport: Page = async (c) => {
     if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
     if (isApiError(error, 'not_found')) return renderNotFound(c);
     c.status(formErrorStatus(error));
-    const message = isApiError(error, 'conflict')
-      ? `You already reported this ${targetLabels[type]}; the admins have not decided yet.`
-      : apiErrorMessage(error);
+    const message = isApiError(error, 'conflict') ? t('reports.form.already', { type }) : apiErrorMessage(error);
     return renderReportForm(c, { type, id, back, reason, details, error: message });
   }
-  return redirectWithNotice(c, urls.reports(), 'Thank you: your report is sent to the admins.');
+  return redirectWithNotice(c, urls.reports(), t('reports.form.sent'));
 };
 
 export const myReportsPage: Page = async (c) => {
@@ -153,36 +139,38 @@ export const myReportsPage: Page = async (c) => {
   }
   return renderPage(
     c,
-    { title: 'My reports' },
+    { title: t('reports.mine.title') },
     <>
-      <p class="muted">What you reported and what the admins decided. Only you see this list.</p>
+      <p class="muted">{t('reports.mine.intro')}</p>
       {page.items.length === 0 ? (
-        <p class="muted">You have not reported anything.</p>
+        <p>{t('reports.mine.empty')}</p>
       ) : (
         <ul class="plain">
           {page.items.map((report) => (
             <li class="card report">
               <p>
-                <strong>Report on {withArticle(targetLabels[report.targetType])}</strong> for{' '}
-                {reasonLabels[report.reason].toLowerCase()}, sent <DateTime value={report.createdAt} />
+                <strong>{t('reports.mine.on', { type: report.targetType })}</strong>:{' '}
+                {fmt().rich('reports.mine.reasonSent', {
+                  reason: t(reasonKeys[report.reason]),
+                  when: <DateTime value={report.createdAt} />,
+                })}
               </p>
-              {report.details ? <p class="muted">Your details: {report.details}</p> : null}
+              {report.details ? <p class="muted">{t('reports.mine.details', { details: report.details })}</p> : null}
               <p>
-                Status: <strong>{statusLabels[report.status]}</strong>
+                {fmt().rich('reports.mine.status', { status: <strong>{t(statusKeys[report.status])}</strong> })}
                 {report.decidedAt ? (
-                  <>
-                    {' '}
-                    (<DateTime value={report.decidedAt} />)
-                  </>
+                  <> {fmt().rich('reports.mine.decidedAt', { when: <DateTime value={report.decidedAt} /> })}</>
                 ) : null}
               </p>
-              {report.action === 'hide' ? <p>The {targetLabels[report.targetType]} was hidden.</p> : null}
-              {report.publicNote ? <p class="public-note">Note from the admins: {report.publicNote}</p> : null}
+              {report.action === 'hide' ? <p>{t('reports.mine.hidden', { type: report.targetType })}</p> : null}
+              {report.publicNote ? (
+                <p class="public-note">{t('reports.mine.publicNote', { note: report.publicNote })}</p>
+              ) : null}
             </li>
           ))}
         </ul>
       )}
-      <Pager basePath={urls.reports()} cursor={cursor} nextCursor={page.nextCursor} label="Reports" />
+      <Pager basePath={urls.reports()} cursor={cursor} nextCursor={page.nextCursor} label={t('reports.mine.pager')} />
     </>,
   );
 };

@@ -4,6 +4,7 @@
 import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import { apiErrorMessage } from '../server/api.js';
+import { t } from '../server/i18n.js';
 import type { WebEnv } from '../server/env.js';
 import { rethrowUnless } from './events-common.js';
 
@@ -50,38 +51,39 @@ export async function loadListPage<Item>(
 }
 
 /** The GET search box above a list. */
-export function SearchForm(props: { action: string; name: string; inputId: string; label: string; q: string }) {
+export function SearchForm(props: { action: string; formLabel: string; inputId: string; label: string; q: string }) {
   return (
-    <form method="get" action={props.action} class="stack" aria-label={`Search ${props.name}`}>
+    <form method="get" action={props.action} class="stack" aria-label={props.formLabel}>
       <div>
         <label for={props.inputId}>{props.label}</label>
         <input id={props.inputId} name="q" type="search" value={props.q} maxlength={100} />
       </div>
       <p>
-        <button type="submit">Search</button>
+        <button type="submit">{t('common.actions.search')}</button>
       </p>
     </form>
   );
 }
 
-/** The items as cards, or one line saying there are none, then the next-page link if any. */
+/** The items as cards, or what to do when there are none, then the next-page link if any. */
 export function PagedList<Item>(props: {
   items: Item[];
-  empty: string;
+  /** The empty state: says what to do next (search wider, join, create). */
+  empty: Child;
   card: (item: Item) => Child;
   nextHref: string | null;
 }) {
   return (
     <>
       {props.items.length === 0 ? (
-        <p>{props.empty}</p>
+        <div class="empty-state">{props.empty}</div>
       ) : (
         <ul class="plain">{props.items.map((item) => props.card(item))}</ul>
       )}
       {props.nextHref ? (
         <p>
           <a href={props.nextHref} rel="next">
-            Next page
+            {t('groves.pager.next')}
           </a>
         </p>
       ) : null}

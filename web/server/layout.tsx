@@ -7,6 +7,8 @@ import { currentMember } from './api.js';
 import type { Member, WebEnv } from './env.js';
 import { fmt, t } from './i18n.js';
 import { LanguageAndTime } from './language-switch.js';
+import { OfflineBanner, ShellHead } from './shell-head.js';
+import { readTheme, ThemeSwitch } from './theme.js';
 import { urls } from '../urls.js';
 
 export interface PageOptions {
@@ -88,15 +90,17 @@ export async function renderPage(c: Context<WebEnv>, options: PageOptions, body:
   const flash = c.get('flash');
   const { locale, dir } = fmt();
   const url = new URL(c.req.url);
+  const theme = readTheme(c);
   return c.html(
     '<!doctype html>' +
       (
-        <html lang={locale} dir={dir}>
+        <html lang={locale} dir={dir} data-theme={theme}>
           <head>
             <meta charset="utf-8" />
             <meta name="viewport" content="width=device-width, initial-scale=1" />
             <title>{t('common.site.title', { title: options.title })}</title>
             <link rel="stylesheet" href="/assets/app.css" />
+            <ShellHead theme={theme} />
             {(options.styles ?? []).map((href) => (
               <link rel="stylesheet" href={href} />
             ))}
@@ -121,6 +125,8 @@ export async function renderPage(c: Context<WebEnv>, options: PageOptions, body:
                 {t('common.site.name')}
               </a>
               <Navigation member={member} path={c.req.path} />
+              <ThemeSwitch c={c} />
+              <OfflineBanner />
             </header>
             <main id="main" tabindex={-1}>
               <h1>{options.title}</h1>

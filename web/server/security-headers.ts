@@ -1,10 +1,19 @@
 // Headers on every web response. The policy allows no inline script and no inline style
 // attribute: pages load /assets/*.js and /assets/app.css only. Map tiles come from the
-// configured tile server; live messages connect to the API's socket.io endpoint.
+// configured tile server; live messages connect to the API's socket.io endpoint. The web app
+// manifest and the service worker come from this origin only (worker-src, manifest-src).
 import type { MiddlewareHandler } from 'hono';
 import { documentSecurityHeaders } from '../../server/shared/secure-headers.js';
 import type { WebConfig } from './config.js';
 import type { WebEnv } from './env.js';
+import {
+  isOfflineReadable,
+  OFFLINE_CACHE_HEADER,
+  OFFLINE_READABLE_CACHE_CONTROL,
+  offlineCacheKey,
+} from './offline-pages.js';
+import { readSessionToken } from './session.js';
+import { SERVICE_WORKER_PATH } from './static.js';
 
 function originOf(urlTemplate: string): string | null {
   try {
@@ -29,6 +38,8 @@ function policyDirectives(config: WebConfig) {
     styleSrc: ["'self'"],
     imgSrc: ["'self'", 'data:', ...tileHosts],
     fontSrc: ["'self'"],
+    manifestSrc: ["'self'"],
+    workerSrc: ["'self'"],
     connectSrc: ["'self'", api, apiSocket],
     formAction: ["'self'"],
     baseUri: ["'none'"],
@@ -45,10 +56,24 @@ export function securityHeaders(config: WebConfig): MiddlewareHandler<WebEnv> {
   return async (c, next) => {
     await headers(c, async () => {
       await next();
-      // Pages are per member and never cached; assets and relayed images (image-relay.ts) choose
-      // their own caching.
-      const cachedByItself = c.req.path.startsWith('/assets/') || (c.res.ok && c.req.path.startsWith('/img/'));
-      if (!cachedByItself) c.res.headers.set('Cache-Control', 'no-store');
+      // Assets, the service worker and relayed images (image-relay.ts) choose their own caching.
+      const path = c.req.path;
+      if (path.startsWith('/assets/') || path === SERVICE_WORKER_PATH || (c.res.ok && path.startsWith('/img/'))) return;
+      pageCaching(c.req.method, path, c.res, readSessionToken(c));
     });
   };
+}
+
+/**
+ * Pages are per member: never in a shared cache, and `no-store` unless the page is on the
+ * offline allow-list (offline-pages.ts) and did not opt out itself. A signed-in visitor's pages
+ * name the session's offline cache key, so the service worker keeps nothing across sessions.
+ */
+function pageCaching(method: string, path: string, res: Response, sessionToken: string | undefined): void {
+  const chosen = res.headers.get('Cache-Control') ?? '';
+  const readableOffline =
+    method === 'GET' && res.status === 200 && isOfflineReadable(path) && !/no-store/i.test(chosen);
+  res.headers.set('Cache-Control', readableOffline ? OFFLINE_READABLE_CACHE_CONTROL : 'no-store');
+  const signingOut = res.headers.has('Clear-Site-Data');
+  if (sessionToken && !signingOut) res.headers.set(OFFLINE_CACHE_HEADER, offlineCacheKey(sessionToken));
 }

@@ -97,9 +97,14 @@ describe('the action log', () => {
     expect(await logRows(page).first().textContent()).toContain('Hillside');
 
     await page.goto('/app/actions');
+    await page.getByRole('button', { name: 'Delete Other on Jan 15, 2026' }).click();
+    await page.waitForLoadState();
+    // Asked first: the entry stays until the confirming button.
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Delete this entry from your action log?');
+    expect((await stack.api.trpc(member.token).actions.list.query({})).items).toHaveLength(3);
     await Promise.all([
       page.waitForURL('**/app/actions'),
-      page.getByRole('button', { name: 'Delete Other on 2026-01-15' }).click(),
+      page.getByRole('button', { name: 'Delete the entry' }).click(),
     ]);
     expect(await notice(page)).toBe('The entry was deleted.');
     const kinds = (await stack.api.trpc(member.token).actions.list.query({})).items.map((entry) => entry.kind);
@@ -158,7 +163,9 @@ describe('the action log', () => {
       headers: { cookie: `app_session=${member.token}` },
     });
     expect(revoked.status).toBe(303);
-    expect(revoked.headers.get('location')).toBe(`/login?next=${encodeURIComponent('/app/actions')}`);
+    // The frame loads the member (language, zone) before the route runs, so the rejected session is
+    // caught there and the way back is the address asked for.
+    expect(revoked.headers.get('location')).toBe(`/login?next=${encodeURIComponent('/app/actions/export.csv')}`);
     expect(revoked.headers.getSetCookie().find((c) => c.startsWith('app_session='))).toMatch(/Max-Age=0/);
   });
 

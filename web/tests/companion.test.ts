@@ -141,6 +141,11 @@ describe('conversations', () => {
 
     await page.getByRole('button', { name: `Delete “Second ${topic} question”` }).click();
     await page.waitForLoadState();
+    // Asked first: nothing is deleted until the confirming button.
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Delete this companion conversation?');
+    expect((await client.companion.listConversations.query({})).items).toHaveLength(2);
+    await page.getByRole('button', { name: 'Delete the conversation' }).click();
+    await page.waitForLoadState();
     expect(await page.locator('.notice').textContent()).toBe('Conversation deleted.');
     expect(await titles()).toEqual([`First ${topic} question`]);
     expect((await client.companion.listConversations.query({})).items.map((c) => c._id)).toEqual([

@@ -367,7 +367,12 @@ describe('reports', () => {
     expect(refused.html).toContain('Looked fine to us.');
 
     const dismissed = await web(admin, `/app/admin/reports/${report!._id}/resolve`, {
-      form: { status: 'dismissed', publicNote: 'Looked fine to us.', back: '/app/admin/reports?status=any' },
+      form: {
+        status: 'dismissed',
+        publicNote: 'Looked fine to us.',
+        back: '/app/admin/reports?status=any',
+        confirm: '1',
+      },
     });
     expect(dismissed.status).toBe(303);
     expect(dismissed.location).toBe('/app/admin/reports?status=any');

@@ -226,9 +226,12 @@ describe('feed, friends and reports in the browser', () => {
     await saveScreenshot(m.page, 'admin-reports');
     await report.getByRole('radio', { name: 'Resolve' }).check();
     await report.getByLabel(/Hide the post/).check();
-    await report.getByLabel(/Internal note/).fill('Second time this week.');
+    await report.getByLabel(/^Reason/).fill('Second time this week.');
     await report.getByLabel(/Public note/).fill('Thanks, the post is hidden now.');
     await report.getByRole('button', { name: 'Record the decision' }).click();
+    // Hiding asks first (web/pages/confirm.tsx), the reason carried over.
+    expect(await m.page.getByLabel(/^Reason/).inputValue()).toBe('Second time this week.');
+    await m.page.getByRole('button', { name: 'Hide the post' }).click();
     expect(await notice(m.page)).toContain('Report resolved and the content hidden');
     expect(await m.page.locator('article.report', { hasText: secret }).count()).toBe(0);
     // Filters: resolved post reports.

@@ -94,6 +94,8 @@ describe('groves', () => {
 
     // Leaving works from the same page.
     await page.getByRole('button', { name: 'Leave the grove' }).click();
+    await page.getByRole('heading', { name: `Leave ${name}?` }).waitFor();
+    await page.getByRole('button', { name: 'Leave the grove' }).click();
     await page.waitForURL(`**/app/groves/${grove.slug}`);
     expect(await page.getByRole('button', { name: 'Ask to join' }).count()).toBe(1);
 

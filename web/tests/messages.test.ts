@@ -206,8 +206,12 @@ describe('a conversation page', () => {
     expect(tickets.length).toBeGreaterThan(0);
     for (const answer of tickets) expectNoToken(answer, ana.token, 'the ticket answer');
 
-    // Deleting it for everyone (a plain form) takes it off the other page live too.
+    // Deleting it for everyone (a plain form, asked first) takes it off the other page live too.
     await ana.page.getByRole('button', { name: 'Delete for everyone' }).click();
+    await ana.page.waitForLoadState();
+    expect(await ana.page.getByRole('heading', { level: 1 }).textContent()).toBe('Delete this message for everyone?');
+    expect(await ben.page.getByText('I will, see you at 2').count()).toBe(1);
+    await ana.page.getByRole('button', { name: 'Delete the message' }).click();
     await ana.page.waitForLoadState();
     expect(await ana.page.locator('.notice').textContent()).toBe('Message deleted.');
     await expect.poll(() => ben.page.getByText('I will, see you at 2').count(), { timeout: 10_000 }).toBe(0);

@@ -17,13 +17,17 @@ function appWith(env: Record<string, string>) {
   app.get('/', (c) => c.text('page'));
   app.get('/assets/app.css', (c) => c.text('css', 200, { 'Cache-Control': 'public, max-age=3600' }));
   app.post('/refused', (c) => c.text('no', 403));
+  app.get('/app/events/:slug', (c) => c.text('event'));
+  app.get('/app/groves/:slug', (c) => c.text('grove with an invite', 200, { 'Cache-Control': 'private, no-store' }));
+  app.get('/app/messages', (c) => c.text('messages'));
+  app.get('/app/guides/:slug', (c) => c.text('gone', 404));
   return app;
 }
 
 const env = { API_URL: 'https://api.example.org', WEB_URL: 'https://example.org' };
 const policy =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https://tile.openstreetmap.org; " +
-  "font-src 'self'; connect-src 'self' https://api.example.org wss://api.example.org; form-action 'self'; " +
+  "font-src 'self'; manifest-src 'self'; worker-src 'self'; connect-src 'self' https://api.example.org wss://api.example.org; form-action 'self'; " +
   "base-uri 'none'; object-src 'none'; frame-ancestors 'none'";
 
 describe('web security headers', () => {
@@ -62,5 +66,24 @@ describe('web security headers', () => {
       "img-src 'self' data: https://a.tiles.example.net https://*.tiles.example.net;",
     );
     expect(await policyFor('not a url')).toContain("img-src 'self' data:;");
+  });
+
+  it('lets allow-listed pages be kept offline for the session, and nothing else', async () => {
+    const app = appWith(env);
+    const signedIn = { headers: { cookie: 'app_session=token-one' } };
+    const event = await app.request('/app/events/street-stall', signedIn);
+    expect(event.headers.get('cache-control')).toBe('private, no-cache');
+    const key = event.headers.get('x-offline-cache');
+    expect(key).toMatch(/^[\w-]{22}$/);
+    expect(key).not.toContain('token-one');
+    // Another session, another key; no session, no key.
+    const other = await app.request('/app/events/street-stall', { headers: { cookie: 'app_session=token-two' } });
+    expect(other.headers.get('x-offline-cache')).not.toBe(key);
+    expect((await app.request('/app/events/street-stall')).headers.get('x-offline-cache')).toBeNull();
+    for (const path of ['/app/groves/a-grove', '/app/messages', '/app/guides/missing', '/']) {
+      const response = await app.request(path, signedIn);
+      expect(response.headers.get('cache-control'), path).toBe('no-store');
+      expect(response.headers.get('x-offline-cache'), path).toBe(key);
+    }
   });
 });

@@ -248,7 +248,7 @@ export async function signInWithProvider(
       `An account already uses this email address, and ${providerLabels[provider]} cannot vouch that the mailbox is still yours. We mailed a link to that address: open it to sign in and link ${providerLabels[provider]}. Or sign in with your password or a magic link. Nothing was linked.`,
     );
   }
-  if (outcome.linkedExisting) noticeIdentityLinked(ctx, user.email, provider);
+  if (outcome.linkedExisting) noticeIdentityLinked(ctx, user, provider);
   ctx.log.info({ userId: user.id, provider }, 'member signed in with identity provider');
   return grantSession(ctx, user);
 }

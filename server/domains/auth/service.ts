@@ -13,14 +13,21 @@ import { isRecognisedAddress, rememberSignInAddress } from '../../auth/recognise
 import { createSession, invalidateSession } from '../../auth/sessions.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
-import { identityLinkConfirmationMail, identityLinkedNotice, type ProviderLabel } from '../../mail/account-notices.js';
+import {
+  identityLinkConfirmationMail,
+  identityLinkedNotice,
+  magicLinkMail,
+  type ProviderLabel,
+  SIGN_IN_LINK_MINUTES,
+} from '../../mail/account-notices.js';
+import { renderMail } from '../../mail/localized-mail.js';
 import type { AddressedServiceContext, ServiceContext } from '../../service/context.js';
 
 /** A live session of the caller, as far as sign-in reads it. */
 type SignedIn = { user: { email: string }; session: { id: string } };
 import { RESERVED_HANDLES, type AccountOutput } from './schemas.js';
 
-export const MAGIC_LINK_TTL_MS = 15 * 60_000;
+export const MAGIC_LINK_TTL_MS = SIGN_IN_LINK_MINUTES * 60_000;
 
 export function toAccount(user: User): AccountOutput {
   return {
@@ -303,7 +310,11 @@ async function sendMagicLink(
     );
     if (!perAccount.allowed) return;
   }
-  const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+  const [user] = await ctx.db
+    .select({ id: users.id, locale: users.locale, timeZone: users.timeZone })
+    .from(users)
+    .where(eq(users.email, email))
+    .limit(1);
   if (!user) return;
   const token = generateSecretToken();
   await ctx.db.insert(magicLinkTokens).values({
@@ -317,14 +328,12 @@ async function sendMagicLink(
   const link = new URL(config.MAGIC_LINK_URL);
   link.searchParams.set('token', token);
   if (identity) {
-    await ctx.mailer.send(identityLinkConfirmationMail(email, providerLabels[identity.provider], link.toString()));
+    await ctx.mailer.send(
+      renderMail(identityLinkConfirmationMail(email, user, providerLabels[identity.provider], link.toString())),
+    );
     return;
   }
-  await ctx.mailer.send({
-    to: email,
-    subject: 'Your sign-in link',
-    text: `Use this link to sign in. It works once and expires in 15 minutes.\n\n${link.toString()}\n\nIf you did not ask for it, ignore this message.`,
-  });
+  await ctx.mailer.send(renderMail(magicLinkMail(email, user, link.toString())));
 }
 
 /** Consumes the token in one statement, so two parallel verifies give exactly one session. */
@@ -364,16 +373,19 @@ async function linkConfirmedIdentity(ctx: ServiceContext, user: User, identity: 
     return;
   }
   ctx.log.info({ userId: user.id, provider: identity.provider }, 'identity linked after mail confirmation');
-  noticeIdentityLinked(ctx, user.email, identity.provider);
+  noticeIdentityLinked(ctx, user, identity.provider);
 }
 
 export const providerLabels: Record<IdentityProvider, ProviderLabel> = { apple: 'Apple', google: 'Google' };
 
-/** Tells the account's mailbox that an Apple or Google identity now signs in to it. */
-export function noticeIdentityLinked(ctx: ServiceContext, email: string, provider: IdentityProvider): void {
+/** Tells the account's mailbox, in its language, that an Apple or Google identity now signs in to it. */
+export function noticeIdentityLinked(ctx: ServiceContext, user: User, provider: IdentityProvider): void {
   sendInBackground(
     ctx,
-    ctx.mailer.send(identityLinkedNotice(email, providerLabels[provider], ctx.clock.now())),
+    // Rendered inside the promise: whatever goes wrong is logged like a failed send.
+    Promise.resolve().then(() =>
+      ctx.mailer.send(renderMail(identityLinkedNotice(user.email, user, providerLabels[provider], ctx.clock.now()))),
+    ),
     'identity-linked notice could not be sent',
   );
 }

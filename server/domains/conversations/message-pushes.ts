@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../../db/client.js';
 import type { Logger } from '../../log.js';
 import { type OutboxRow, type PushKind, rowValues } from '../../push/outbox.js';
-import type { PushMessage } from '../../push/web-push.js';
+import type { PushContent } from '../../push/push-texts.js';
 import { readableGroupTitle, type TitleReader, titleKeyring } from './titles.js';
 
 /** A push service keeps an undelivered message push this long for an offline device. */
@@ -31,29 +31,29 @@ interface Recipient {
   details: boolean;
 }
 
-/** The push for one recipient; `details` is their `pushShowsDetails` preference. */
+/**
+ * The push for one recipient; `details` is their `pushShowsDetails` preference. Texts are catalog
+ * keys (server/locales/<locale>/push.json), rendered in the recipient's language when sent.
+ */
 export function newMessagePush(recipient: {
   conversationId: string;
   kind: 'direct' | 'group';
   title: string | null;
   senderHandle: string;
   details: boolean;
-}): PushMessage {
-  const payload = recipient.details
+}): PushContent {
+  const text: Pick<PushContent, 'title' | 'body'> = recipient.details
     ? {
-        type: 'message',
-        title: recipient.kind === 'group' && recipient.title ? recipient.title : `@${recipient.senderHandle}`,
-        body: `New message from @${recipient.senderHandle}`,
-        conversationId: recipient.conversationId,
+        title:
+          recipient.kind === 'group' && recipient.title
+            ? { verbatim: recipient.title }
+            : { key: 'push.message.titleDirect', values: { handle: recipient.senderHandle } },
+        body: { key: 'push.message.body', values: { handle: recipient.senderHandle } },
       }
-    : {
-        type: 'message',
-        title: 'New message',
-        body: 'You have a new message.',
-        conversationId: recipient.conversationId,
-      };
+    : { title: { key: 'push.message.titleGeneric' }, body: { key: 'push.message.bodyGeneric' } };
   return {
-    payload,
+    ...text,
+    payload: { type: 'message', conversationId: recipient.conversationId },
     ttlSeconds: TTL_SECONDS,
     // One pending push per conversation on a device: a burst of messages shows as one.
     topic: recipient.conversationId.replace(/-/g, ''),

@@ -15,7 +15,8 @@ import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
 import type { Database, Tx } from '../../../db/client.js';
 import { eventReminderDeliveries, pushOutbox } from '../../../db/schema/index.js';
 import { type PushKind, rowValues } from '../../push/outbox.js';
-import type { PushMessage, WebPushSender } from '../../push/web-push.js';
+import type { PushContent } from '../../push/push-texts.js';
+import type { WebPushSender } from '../../push/web-push.js';
 import type { Job } from '../job.js';
 
 export const REMINDER_LEAD_HOURS = 24;
@@ -45,30 +46,29 @@ export const rsvpMemberSeesEvent = sql.raw(`(
           or exists (select 1 from users u where u.id = r.user_id and u.role = 'admin')
         )`);
 
-/** The message for one member; `details` is their `pushShowsDetails` preference. */
+/**
+ * The message for one member; `details` is their `pushShowsDetails` preference. Texts are catalog
+ * keys (server/locales/<locale>/push.json), rendered in the member's language and zone when sent.
+ */
 export function reminderMessage(
   reminder: { eventId: string; title: string; startsAt: Date; details: boolean },
   now: Date,
-): PushMessage {
+): PushContent {
   const untilStart = reminder.startsAt.getTime() - now.getTime();
   const hours = Math.max(1, Math.round(untilStart / HOUR_MS));
-  const when = `in about ${hours} hour${hours === 1 ? '' : 's'}`;
-  const payload = reminder.details
+  const text: Pick<PushContent, 'payload' | 'title' | 'body'> = reminder.details
     ? {
-        type: 'event-reminder',
-        title: reminder.title,
-        body: `Starts ${when}.`,
-        eventId: reminder.eventId,
-        startsAt: reminder.startsAt.toISOString(),
+        payload: { type: 'event-reminder', eventId: reminder.eventId, startsAt: reminder.startsAt.toISOString() },
+        title: { verbatim: reminder.title },
+        body: { key: 'push.eventReminder.body', values: { hours, startsAt: { dateTime: reminder.startsAt } } },
       }
     : {
-        type: 'event-reminder',
-        title: 'Event reminder',
-        body: `An event you're going to starts ${when}.`,
-        eventId: reminder.eventId,
+        payload: { type: 'event-reminder', eventId: reminder.eventId },
+        title: { key: 'push.eventReminder.titleGeneric' },
+        body: { key: 'push.eventReminder.bodyGeneric', values: { hours } },
       };
   return {
-    payload,
+    ...text,
     // Useless once the event has started: the push service drops it rather than deliver it late.
     ttlSeconds: Math.max(60, Math.floor(untilStart / 1000)),
     // One pending reminder per event on a device (32 base64url characters at most).

@@ -11,7 +11,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../../db/client.js';
 import { type OutboxRow, type PushKind, rowValues } from '../../push/outbox.js';
-import type { PushMessage } from '../../push/web-push.js';
+import type { PushContent } from '../../push/push-texts.js';
 import { rsvpMemberSeesEvent } from './event-reminders.js';
 
 const WEEK_SECONDS = 7 * 24 * 3600;
@@ -27,31 +27,29 @@ interface Recipient {
   details: boolean;
 }
 
-/** The push for one member; `details` is their `pushShowsDetails` preference. */
+/**
+ * The push for one member; `details` is their `pushShowsDetails` preference. Texts are catalog keys
+ * (server/locales/<locale>/push.json), rendered in the member's language when sent.
+ */
 export function eventUpdatePush(
   update: { eventId: string; title: string; startsAt: Date; change: Change; details: boolean },
   now: Date,
-): PushMessage {
+): PushContent {
   const cancelled = update.change === 'cancelled';
-  const payload = update.details
+  const text: Pick<PushContent, 'payload' | 'title' | 'body'> = update.details
     ? {
-        type: 'event-update',
-        title: update.title,
-        body: cancelled ? 'Cancelled.' : 'New time or place: open the event.',
-        eventId: update.eventId,
-        startsAt: update.startsAt.toISOString(),
+        payload: { type: 'event-update', eventId: update.eventId, startsAt: update.startsAt.toISOString() },
+        title: { verbatim: update.title },
+        body: { key: cancelled ? 'push.eventUpdate.cancelled' : 'push.eventUpdate.changed' },
       }
     : {
-        type: 'event-update',
-        title: 'Event update',
-        body: cancelled
-          ? "An event you're going to was cancelled."
-          : "An event you're going to has a new time or place.",
-        eventId: update.eventId,
+        payload: { type: 'event-update', eventId: update.eventId },
+        title: { key: 'push.eventUpdate.titleGeneric' },
+        body: { key: cancelled ? 'push.eventUpdate.cancelledGeneric' : 'push.eventUpdate.changedGeneric' },
       };
   const untilStart = Math.floor((update.startsAt.getTime() - now.getTime()) / 1000);
   return {
-    payload,
+    ...text,
     // Kept for an offline device until the event starts (at least 10 minutes, at most a week).
     ttlSeconds: Math.min(WEEK_SECONDS, Math.max(600, untilStart)),
     // The event's topic, as its reminder's: the newest news about an event replaces older ones.

@@ -1,4 +1,4 @@
-// Events created before the time_zone column (migration 0039_event_time_zone) have none: this
+// Events created before the time_zone column (migration 0040_event_time_zone) have none: this
 // job gives them the zone a new event would get (time-zone.ts: place, public meeting point,
 // grove region, else UTC), in batches, shortly after start. The lookup is JavaScript
 // (tz-lookup), so SQL in the migration could not do it. Once every row has a zone each run is

@@ -231,13 +231,20 @@ export async function removeMember(ctx: MemberServiceContext, input: { id: strin
  * meeting point is no longer shown to them (events/rsvp.ts refuses new RSVPs while the ban
  * lasts; the reveal log keeps what they were already shown). Idempotent.
  */
-export async function banMember(ctx: MemberServiceContext, input: { id: string; handle: string }) {
+export async function banMember(ctx: MemberServiceContext, input: { id: string; handle: string; reason?: string }) {
   await assertOrganizesGrove(ctx, input.id);
   const userId = await userIdByHandle(ctx.db, input.handle);
   if (userId === ctx.user.id) throw new AppError('conflict', 'You cannot ban yourself; leave the grove instead.');
   const cut = await ctx.db.transaction(async (tx) => {
     await lockGrove(tx, input.id, 'update');
-    await tx.insert(groveBans).values({ groveId: input.id, userId, createdAt: ctx.clock.now() }).onConflictDoNothing();
+    const ban = { groveId: input.id, userId, createdAt: ctx.clock.now(), reason: input.reason ?? null };
+    // Banning again keeps the first ban's time; a new reason replaces the old one.
+    if (input.reason === undefined) await tx.insert(groveBans).values(ban).onConflictDoNothing();
+    else
+      await tx
+        .insert(groveBans)
+        .values(ban)
+        .onConflictDoUpdate({ target: [groveBans.groveId, groveBans.userId], set: { reason: input.reason } });
     await tx.delete(groveMembers).where(and(eq(groveMembers.groveId, input.id), eq(groveMembers.userId, userId)));
     await tx
       .delete(groveJoinRequests)
@@ -272,7 +279,7 @@ export async function listBans(ctx: MemberServiceContext, input: { id: string; c
   await assertOrganizesGrove(ctx, input.id);
   const after = input.cursor === undefined ? undefined : decodeHandleCursor(input.cursor);
   const rows = await ctx.db
-    .select({ handle: users.handle, bannedAt: groveBans.createdAt })
+    .select({ handle: users.handle, bannedAt: groveBans.createdAt, reason: groveBans.reason })
     .from(groveBans)
     .innerJoin(users, eq(users.id, groveBans.userId))
     .where(and(eq(groveBans.groveId, input.id), after ? gt(users.handle, after) : undefined))
@@ -280,7 +287,7 @@ export async function listBans(ctx: MemberServiceContext, input: { id: string; c
     .limit(input.limit + 1);
   const page = pageByHandle(rows, input.limit);
   return {
-    items: page.items.map((r) => ({ handle: r.handle, bannedAt: r.bannedAt.toISOString() })),
+    items: page.items.map((r) => ({ handle: r.handle, bannedAt: r.bannedAt.toISOString(), reason: r.reason })),
     nextCursor: page.nextCursor,
   };
 }

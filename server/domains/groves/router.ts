@@ -183,7 +183,8 @@ export const grovesRouter = router({
         path: '/api/groves/{id}/bans',
         tags,
         summary: 'Banned members (organizers only)',
-        description: 'Ordered by handle.',
+        description:
+          "Ordered by handle, each with the organizers' `reason` (null when none was given). Organizers of the grove only.",
       },
     })
     .input(schemas.groveListInput())
@@ -200,10 +201,10 @@ export const grovesRouter = router({
         tags,
         summary: 'Ban a member from the grove (organizers)',
         description:
-          "Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403, an answer anybody could get: never one that names the ban). They leave every conversation (one-to-one or group) in which another member of the grove is neither their friend nor in another grove with them (a one-to-one conversation closes; realtime `conversation.left` to them, `conversation.changed` to the others). Their RSVPs to the grove's events that are not over are withdrawn, public events included, and new ones answer 403 (a refusal that does not name the ban) while the ban lasts, so an RSVP-only meeting point is no longer shown to them (the reveal log keeps what they already saw). Idempotent; banning yourself answers 409.",
+          "Removes the membership (and the organizer role) and any pending request; the member cannot join again, not even with an invite code (403, an answer anybody could get: never one that names the ban). They leave every conversation (one-to-one or group) in which another member of the grove is neither their friend nor in another grove with them (a one-to-one conversation closes; realtime `conversation.left` to them, `conversation.changed` to the others). Their RSVPs to the grove's events that are not over are withdrawn, public events included, and new ones answer 403 (a refusal that does not name the ban) while the ban lasts, so an RSVP-only meeting point is no longer shown to them (the reveal log keeps what they already saw). Idempotent; banning yourself answers 409. `reason` (optional, up to 500 characters) is kept with the ban for the grove's organizers (GET /api/groves/{id}/bans) and never shown to the member.",
       },
     })
-    .input(schemas.banInput)
+    .input(schemas.banMemberInput)
     .output(okOutput)
     .mutation(({ ctx, input }) => membership.banMember(ctx, input)),
 

@@ -167,6 +167,26 @@ export const banInput = z
   .strict()
   .meta({ examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', handle: 'sam_sprouts' }] });
 
+/** A ban takes the organizers' reason (shown to the grove's organizers only). */
+export const banMemberInput = z
+  .object({
+    id: z.uuid(),
+    handle: handleParam(),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe(
+        "Why the member is banned, for the grove's organizers (GET /api/groves/{id}/bans); never shown to the member. A ban of someone already banned replaces the reason when one is given.",
+      ),
+  })
+  .strict()
+  .meta({
+    examples: [{ id: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', handle: 'sam_sprouts', reason: 'Threatened members' }],
+  });
+
 export const groveMemberOutput = z
   .object({ handle: z.string(), role: z.enum(groveRoles), joinedAt: z.string() })
   .strict()
@@ -179,7 +199,10 @@ export const joinRequestOutput = z
   .meta({ id: 'GroveJoinRequest' });
 export const joinRequestListOutput = listEnvelope(joinRequestOutput);
 
-export const groveBanOutput = z.object({ handle: z.string(), bannedAt: z.string() }).strict().meta({ id: 'GroveBan' });
+export const groveBanOutput = z
+  .object({ handle: z.string(), bannedAt: z.string(), reason: z.string().nullable() })
+  .strict()
+  .meta({ id: 'GroveBan' });
 export const groveBanListOutput = listEnvelope(groveBanOutput);
 
 export const createInviteInput = z

@@ -10,7 +10,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../../db/client.js';
 import type { OutboxRow, PushKind } from '../../push/outbox.js';
-import type { PushMessage } from '../../push/web-push.js';
+import type { PushContent } from '../../push/push-texts.js';
 
 const TTL_SECONDS = 7 * 24 * 3600;
 
@@ -26,28 +26,27 @@ interface Due {
   report_status: 'resolved' | 'dismissed' | null;
 }
 
-/** The push for one queued entry; `details` is the member's `pushShowsDetails` preference. */
-export function memberPush(due: Omit<Due, 'user_id'>): PushMessage {
+/**
+ * The push for one queued entry; `details` is the member's `pushShowsDetails` preference. Texts are
+ * catalog keys (server/locales/<locale>/push.json), rendered in the member's language when sent.
+ */
+export function memberPush(due: Omit<Due, 'user_id'>): PushContent {
   if (due.kind === 'friendInvitesAccepted')
     return {
-      payload: {
-        type: 'friend-invite-accepted',
-        title: 'New friend',
-        body: due.details
-          ? `@${due.friend_handle} accepted your friend invite.`
-          : 'Someone accepted your friend invite.',
-        userId: due.subject_id,
-      },
+      payload: { type: 'friend-invite-accepted', userId: due.subject_id },
+      title: { key: 'push.friendInviteAccepted.title' },
+      body: due.details
+        ? { key: 'push.friendInviteAccepted.body', values: { handle: due.friend_handle ?? '' } }
+        : { key: 'push.friendInviteAccepted.bodyGeneric' },
       ttlSeconds: TTL_SECONDS,
       urgency: 'normal',
     };
   return {
-    payload: {
-      type: 'report-outcome',
-      title: 'Report update',
-      body: due.details ? `Your report was ${due.report_status}.` : 'A report you filed was decided.',
-      reportId: due.subject_id,
-    },
+    payload: { type: 'report-outcome', reportId: due.subject_id },
+    title: { key: 'push.reportOutcome.title' },
+    body: due.details
+      ? { key: 'push.reportOutcome.body', values: { status: due.report_status ?? 'other' } }
+      : { key: 'push.reportOutcome.bodyGeneric' },
     ttlSeconds: TTL_SECONDS,
     // The newest decision on a report replaces an undelivered older one.
     topic: due.subject_id.replace(/-/g, ''),

@@ -1,0 +1,1 @@
+ALTER TABLE "grove_bans" ADD COLUMN "reason" text;
