@@ -1,5 +1,5 @@
 // The month view: a server-rendered grid (weeks from Monday, days in the viewer's zone) with each
-// day's events, links to the day's agenda and to the months around it. No JavaScript needed.
+// day's events, links to the agenda of each day that has events and to the months around it. No JavaScript needed.
 import type { Context } from 'hono';
 import type { RouterInputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
@@ -62,6 +62,27 @@ export function monthWeeks(month: string): (string | null)[][] {
   return weeks;
 }
 
+/**
+ * The months around as buttons of one GET form (the list's filters as hidden fields): works
+ * without JavaScript, and an endless chain of month links is no trap for link-following crawlers.
+ */
+function MonthNavigation({ href, months }: { href: string; months: [month: string, label: string][] }) {
+  const url = new URL(href, 'http://web.invalid');
+  const kept = [...url.searchParams].filter(([name]) => name !== 'month');
+  return (
+    <form method="get" action={url.pathname} class="actions month-nav">
+      {kept.map(([name, value]) => (
+        <input type="hidden" name={name} value={value} />
+      ))}
+      {months.map(([month, label]) => (
+        <button type="submit" name="month" value={month} class="secondary">
+          {label}
+        </button>
+      ))}
+    </form>
+  );
+}
+
 export function MonthGrid(props: {
   month: string;
   events: EventView[];
@@ -92,15 +113,14 @@ export function MonthGrid(props: {
   return (
     <section aria-labelledby="month-title" class="month">
       <h2 id="month-title">{title}</h2>
-      <p class="actions">
-        <a href={props.monthHref(shiftMonth(props.month, -1))} rel="prev">
-          {t('events.month.previous')}
-        </a>
-        <a href={props.monthHref(readMonth('', props.now, zone))}>{t('events.month.current')}</a>
-        <a href={props.monthHref(shiftMonth(props.month, 1))} rel="next">
-          {t('events.month.next')}
-        </a>
-      </p>
+      <MonthNavigation
+        href={props.monthHref(props.month)}
+        months={[
+          [shiftMonth(props.month, -1), t('events.month.previous')],
+          [readMonth('', props.now, zone), t('events.month.current')],
+          [shiftMonth(props.month, 1), t('events.month.next')],
+        ]}
+      />
       {props.truncated ? <p class="hint">{t('events.month.truncated', { count: props.events.length })}</p> : null}
       <div class="month-scroll">
         <table class="month-grid">
@@ -122,9 +142,14 @@ export function MonthGrid(props: {
                   const dayEvents = byDay.get(day) ?? [];
                   return (
                     <td class={day === today ? 'today' : undefined}>
-                      <a class="day-number" href={props.dayHref(day)} aria-label={fullDate.format(utcDay(day))}>
-                        {Number(day.slice(8))}
-                      </a>
+                      {/* Only days with events link to their agenda: an empty day has nothing to open. */}
+                      {dayEvents.length > 0 ? (
+                        <a class="day-number" href={props.dayHref(day)} aria-label={fullDate.format(utcDay(day))}>
+                          {Number(day.slice(8))}
+                        </a>
+                      ) : (
+                        <span class="day-number">{Number(day.slice(8))}</span>
+                      )}
                       {dayEvents.length > 0 ? (
                         <ul class="plain">
                           {dayEvents.map((event) => (

@@ -181,9 +181,9 @@ describe('the agenda and the month', () => {
     // 18 March 2031 is a Tuesday: the second column.
     expect(await cell.evaluate((td) => (td as HTMLTableCellElement).cellIndex)).toBe(1);
 
-    await page.getByRole('link', { name: 'Next month' }).click();
+    await Promise.all([page.waitForURL(/month=2031-04/), page.getByRole('button', { name: 'Next month' }).click()]);
     expect(await page.locator('#month-title').textContent()).toBe('April 2031');
-    await page.getByRole('link', { name: 'Previous month' }).click();
+    await Promise.all([page.waitForURL(/month=2031-03/), page.getByRole('button', { name: 'Previous month' }).click()]);
     await page.getByRole('link', { name: 'Tuesday, March 18, 2031' }).click();
     expect(await page.locator('main li.card h3 a').allTextContents()).toEqual([title]);
     await context.close();
