@@ -29,6 +29,8 @@ export const ADVISORY_LOCKS = {
    * never to be reused: 7_310_203, 7_310_204, 7_310_402 (the per-kind push jobs it replaced).
    */
   pushOutbox: 7_310_205,
+  /** Job: give events from before the time_zone column their zone (server/domains/events/time-zone-backfill.ts). */
+  eventTimeZoneBackfill: 7_310_206,
   /** Job: delete messages past their expiresAt (server/domains/conversations/messages-sweep.ts). */
   expiredMessagesSweep: 7_310_401,
   /** Job: delete report snapshots' private text when its retention ends (server/domains/reports/texts-sweep.ts). */

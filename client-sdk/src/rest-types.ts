@@ -2739,6 +2739,11 @@ export interface components {
             startsAt: string;
             /** @enum {string} */
             status: "scheduled" | "cancelled";
+            /**
+             * @description IANA time zone of the event (the venue's local time); `startsAt`/`endsAt` stay UTC instants.
+             * @example Europe/Berlin
+             */
+            timeZone: string;
             title: string;
             /** @enum {string} */
             type: "protest" | "vigil" | "outreach" | "potluck" | "sanctuary_day" | "screening" | "meeting" | "other";
@@ -8695,6 +8700,11 @@ export interface operations {
                      * @example 2026-12-05T14:00:00Z
                      */
                     startsAt: string;
+                    /**
+                     * @description The IANA time zone the event happens in (shown beside the viewer's own). When absent: the zone of the event's place, else of its meeting point when that is shown to everyone, else of the hosting grove's region box, else UTC. Never derived from an RSVP-only meeting point.
+                     * @example Europe/Berlin
+                     */
+                    timeZone?: string;
                     title: string;
                     /** @enum {string} */
                     type: "protest" | "vigil" | "outreach" | "potluck" | "sanctuary_day" | "screening" | "meeting" | "other";
@@ -8945,6 +8955,11 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "scheduled" | "cancelled";
+                    /**
+                     * @description A new IANA zone. When absent and the PATCH sets a new `placeId`, the zone follows the new place; otherwise it stays.
+                     * @example Europe/Berlin
+                     */
+                    timeZone?: string;
                     title?: string;
                     /** @enum {string} */
                     type?: "protest" | "vigil" | "outreach" | "potluck" | "sanctuary_day" | "screening" | "meeting" | "other";

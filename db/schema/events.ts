@@ -51,6 +51,11 @@ export const events = pgTable(
     description: text().notNull().default(''),
     visibility: text({ enum: eventVisibilities }).notNull().default('public'),
     status: text({ enum: eventStatuses }).notNull().default('scheduled'),
+    /**
+     * The IANA zone the event happens in (server/domains/events/time-zone.ts). Null only on rows
+     * from before the column existed, until the backfill job (event-time-zone-backfill.ts) fills them.
+     */
+    timeZone: text(),
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -71,6 +76,8 @@ export const events = pgTable(
     // The longest event, read from the end of this index, bounds `from` on starts_at too
     // (server/domains/events/service.ts listEvents), so an upcoming list skips past events.
     index('events_duration_idx').on(sql`(${t.endsAt} - ${t.startsAt})`),
+    // The time zone backfill finds the rows it has left to do without reading every event.
+    index('events_time_zone_missing_idx').on(t.id).where(sql`${t.timeZone} is null`),
   ],
 );
 

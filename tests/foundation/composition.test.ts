@@ -74,6 +74,7 @@ describe('composition root', () => {
         'sweep-expired-credentials',
         'sweep-expired-idempotency-keys',
         'sweep-old-rsvps',
+        'backfill-event-time-zones',
         'sweep-abandoned-video-uploads',
         'sweep-unattached-image-uploads',
         'sweep-expired-friend-invites',

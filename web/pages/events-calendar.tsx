@@ -8,7 +8,7 @@ import { api } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { renderPage } from '../server/layout.js';
-import { When } from './events-common.js';
+import { fmt, t } from '../server/i18n.js';
 import type { Page } from './page.js';
 import { urls } from '../urls.js';
 
@@ -24,45 +24,40 @@ async function calendarPage(c: Context<WebEnv>, created: CalendarFeed | null): P
   c.header('Cache-Control', 'private, no-store');
   return renderPage(
     c,
-    { title: 'Your calendar feed', scripts: ['/assets/local-times.js'] },
+    { title: t('events.calendar.title'), scripts: ['/assets/local-times.js'] },
     <>
-      <p>
-        A private link that lets your calendar app show the events you RSVP to. <strong>Keep it secret:</strong> anyone
-        who has the link can read those events, meeting points included, without signing in. If it may have leaked, make
-        a new link (the old one stops working) or turn it off.
-      </p>
+      <p>{fmt().rich('events.calendar.intro', { strong: (chunks: unknown[]) => <strong>{chunks}</strong> })}</p>
       {created ? (
         <section aria-labelledby="feed-created">
-          <h2 id="feed-created">Your new link</h2>
-          <p>
-            It is shown only now: copy it into your calendar app. Leaving this page loses it (you can make a new one).
-          </p>
-          <label for="feed-url">Feed address (https)</label>
+          <h2 id="feed-created">{t('events.calendar.newLink')}</h2>
+          <p>{t('events.calendar.shownOnce')}</p>
+          <label for="feed-url">{t('events.calendar.address')}</label>
           <input id="feed-url" type="text" readonly value={created.url} />
           <p>
-            <a href={webcalUrl(created.url)}>Subscribe in your calendar app (webcal link)</a>
+            <a href={webcalUrl(created.url)}>{t('events.calendar.webcal')}</a>
           </p>
-          <p class="muted">
-            Works until <When iso={created.expiresAt} />.
-          </p>
+          <p class="muted">{t('events.calendar.worksUntil', { date: fmt().formatDateTime(created.expiresAt) })}</p>
         </section>
       ) : null}
-      <h2>Status</h2>
+      <h2>{t('events.calendar.status')}</h2>
       {calendarFeed ? (
         <p>
-          A link is live: made <When iso={calendarFeed.createdAt} />, works until <When iso={calendarFeed.expiresAt} />.
+          {t('events.calendar.live', {
+            made: fmt().formatDateTime(calendarFeed.createdAt),
+            until: fmt().formatDateTime(calendarFeed.expiresAt),
+          })}
         </p>
       ) : (
-        <p>You have no calendar link.</p>
+        <p>{t('events.calendar.none')}</p>
       )}
       <div class="actions">
         <form method="post" action={urls.calendar()} class="inline">
-          <button type="submit">{calendarFeed ? 'Make a new link (the old one stops working)' : 'Make a link'}</button>
+          <button type="submit">{calendarFeed ? t('events.calendar.renew') : t('events.calendar.make')}</button>
         </form>
         {calendarFeed ? (
           <form method="post" action={urls.calendarRevoke()} class="inline">
             <button type="submit" class="secondary">
-              Turn the link off
+              {t('events.calendar.revoke')}
             </button>
           </form>
         ) : null}
@@ -81,5 +76,5 @@ export const createCalendarFeed: Page = async (c) => {
 
 export const revokeCalendarFeed: Page = async (c) => {
   await api(c).events.revokeCalendarToken.mutate({});
-  return redirectWithNotice(c, urls.calendar(), 'The calendar link was turned off.');
+  return redirectWithNotice(c, urls.calendar(), t('events.calendar.revoked'));
 };

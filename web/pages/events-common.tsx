@@ -9,6 +9,8 @@ import { api } from '../server/api.js';
 import { chosenFiles } from '../server/image-upload.js';
 import type { WebEnv } from '../server/env.js';
 import { renderPage } from '../server/layout.js';
+import { fmt, t } from '../server/i18n.js';
+import { EventTime } from './events-time.js';
 import { pathParam } from './page.js';
 import { urls } from '../urls.js';
 
@@ -20,12 +22,12 @@ export function apiStatus(error: unknown): number | null {
 /** Spec rule for pages: an API 404 says nothing more than "not found". */
 export function notFoundPage(c: Context<WebEnv>): Promise<Response> {
   c.status(404);
-  return renderPage(c, { title: 'Not found' }, <p>Not found.</p>);
+  return renderPage(c, { title: t('events.page.notFoundTitle') }, <p>{t('events.page.notFound')}</p>);
 }
 
 export function forbiddenPage(c: Context<WebEnv>, message: string): Promise<Response> {
   c.status(403);
-  return renderPage(c, { title: 'Not allowed' }, <p>{message}</p>);
+  return renderPage(c, { title: t('events.page.forbiddenTitle') }, <p>{message}</p>);
 }
 
 /** Only http(s) links are ever rendered from API data (the API checks too; a `javascript:` href never). */
@@ -49,27 +51,36 @@ export function rethrowUnless(error: unknown, ...statuses: number[]): void {
 
 export type EventView = RouterOutputs['events']['get'];
 
-export const eventTypeLabels: Record<EventView['type'], string> = {
-  protest: 'Protest',
-  vigil: 'Vigil',
-  outreach: 'Outreach',
-  potluck: 'Potluck',
-  sanctuary_day: 'Sanctuary day',
-  screening: 'Screening',
-  meeting: 'Meeting',
-  other: 'Other',
+// Label tables hold catalog keys (written out, so the catalog test finds them); the labels
+// themselves are read per request, in the viewer's language.
+const typeKeys: Record<EventView['type'], string> = {
+  protest: 'events.types.protest',
+  vigil: 'events.types.vigil',
+  outreach: 'events.types.outreach',
+  potluck: 'events.types.potluck',
+  sanctuary_day: 'events.types.sanctuary_day',
+  screening: 'events.types.screening',
+  meeting: 'events.types.meeting',
+  other: 'events.types.other',
 };
 
-export const visibilityLabels: Record<EventView['visibility'], string> = {
-  public: 'Public: every member',
-  grove: 'Grove: members of the hosting grove',
-  friends: "Friends: the organizer's friends",
+const visibilityKeys: Record<EventView['visibility'], string> = {
+  public: 'events.visibility.public',
+  grove: 'events.visibility.grove',
+  friends: 'events.visibility.friends',
 };
 
-export const rsvpLabels: Record<NonNullable<EventView['myRsvp']>, string> = {
-  going: 'Going',
-  interested: 'Interested',
+const rsvpKeys: Record<NonNullable<EventView['myRsvp']>, string> = {
+  going: 'events.rsvp.going',
+  interested: 'events.rsvp.interested',
 };
+
+const translated = <K extends string>(keys: Record<K, string>) =>
+  Object.fromEntries(Object.entries(keys).map(([value, key]) => [value, t(key as string)])) as Record<K, string>;
+
+export const eventTypeLabels = () => translated(typeKeys);
+export const visibilityLabels = () => translated(visibilityKeys);
+export const rsvpLabel = (status: NonNullable<EventView['myRsvp']>) => t(rsvpKeys[status]);
 
 export function hostPath(host: EventView['host']): string {
   return host.kind === 'grove' ? urls.grove(host.slug) : urls.organization(host.slug);
@@ -91,7 +102,7 @@ export async function eventForPost(c: Context<WebEnv>): Promise<EventView | null
 
 /** The upcoming events of a grove or an organization, or one line saying there are none. */
 export function UpcomingEvents({ events }: { events: EventView[] }) {
-  if (events.length === 0) return <p>No upcoming events you can see.</p>;
+  if (events.length === 0) return <p>{t('events.card.noUpcoming')}</p>;
   return (
     <ul class="plain">
       {events.map((event) => (
@@ -107,36 +118,34 @@ export function EventCard({ event }: { event: EventView }) {
     <li class="card">
       <h3>
         <a href={eventPath(event)}>{event.title}</a>
-        {event.status === 'cancelled' ? <span class="badge danger">Cancelled</span> : null}
+        {event.status === 'cancelled' ? <span class="badge danger">{t('events.card.cancelled')}</span> : null}
       </h3>
       <p>
-        <When iso={event.startsAt} /> · {eventTypeLabels[event.type]} · {event.area}
+        <EventTime startsAt={event.startsAt} timeZone={event.timeZone} /> · {t(typeKeys[event.type])} · {event.area}
       </p>
       <p class="muted">
-        Hosted by <a href={hostPath(event.host)}>{event.host.name}</a> · {event.rsvpCounts.going} going,{' '}
-        {event.rsvpCounts.interested} interested
-        {event.myRsvp ? ` · you: ${rsvpLabels[event.myRsvp]}${event.myRsvpPending ? ' (awaiting approval)' : ''}` : ''}
+        {fmt().rich('events.card.hostedBy', {
+          name: event.host.name,
+          host: (chunks: unknown[]) => <a href={hostPath(event.host)}>{chunks}</a>,
+        })}{' '}
+        · {t('events.card.counts', { going: event.rsvpCounts.going, interested: event.rsvpCounts.interested })}
+        {event.myRsvp
+          ? ` · ${t(event.myRsvpPending ? 'events.card.yoursPending' : 'events.card.yours', { rsvp: rsvpLabel(event.myRsvp) })}`
+          : ''}
       </p>
     </li>
   );
 }
 
-const utcFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'UTC',
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** A date in UTC, marked for the browser script to show in the visitor's own zone. */
+/**
+ * A date in the viewer's locale and zone. While the server knows no zone (source "utc") it is
+ * marked for /assets/local-times.js, which rewrites it in the browser's.
+ */
 export function When({ iso }: { iso: string }) {
+  const { viewer, formatDateTime } = fmt();
   return (
-    <time datetime={iso} data-local="">
-      {`${utcFormat.format(new Date(iso))} UTC`}
+    <time datetime={iso} data-local={viewer.timeZoneSource === 'utc' ? '' : undefined}>
+      {formatDateTime(iso)}
     </time>
   );
 }
@@ -146,8 +155,17 @@ export function When({ iso }: { iso: string }) {
 export const timeZones: string[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')];
 const knownZones = new Set(timeZones);
 
+/** A zone Intl knows: listed ones, and aliases an event may carry from the API (Asia/Calcutta). */
 export function validTimeZone(value: string | undefined): string | null {
-  return value && knownZones.has(value) ? value : null;
+  if (!value) return null;
+  if (knownZones.has(value)) return value;
+  if (!/^[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+$/.test(value)) return null;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return value;
+  } catch {
+    return null;
+  }
 }
 
 /** Milliseconds the zone is ahead of UTC at that instant. */
@@ -191,14 +209,17 @@ export function isoToZonedLocal(iso: string, timeZone: string): string {
  * The zone picker. `auto`: the visitor has not chosen yet, so the script may switch it (and the
  * form's dates, from their data-utc values) to the browser's zone.
  */
-export function TimeZoneSelect({ id, value, auto }: { id: string; value: string; auto: boolean }) {
+export function TimeZoneSelect(props: { id: string; value: string; auto: boolean; label?: string; hint?: string }) {
+  const { id, value, auto } = props;
+  // An alias the list does not name (an event's zone from the API) is offered too, selected.
+  const zones = knownZones.has(value) ? timeZones : [value, ...timeZones];
   return (
     <div>
       <label for={id}>
-        Time zone <span class="hint">(of the dates on this form)</span>
+        {props.label ?? t('events.zone.label')} <span class="hint">({props.hint ?? t('events.zone.hint')})</span>
       </label>
       <select id={id} name="timeZone" data-time-zone="" data-auto-zone={auto ? '' : undefined}>
-        {timeZones.map((zone) => (
+        {zones.map((zone) => (
           <option value={zone} selected={zone === value}>
             {zone}
           </option>

@@ -1,4 +1,5 @@
 import type { RouterInputs } from '../../client-sdk/src/index.js';
+import { fmt, t } from '../server/i18n.js';
 import {
   eventTypeLabels,
   type EventView,
@@ -36,7 +37,7 @@ function Field({ id, label, hint, children }: { id: string; label: string; hint?
 /** An optional coordinate of the meeting point, typed as text (a decimal keyboard on phones). */
 function MeetingCoordinate(props: { id: string; label: string; name: string; value: string }) {
   return (
-    <Field id={props.id} label={props.label} hint="optional">
+    <Field id={props.id} label={props.label} hint={t('events.form.optional')}>
       <input id={props.id} name={props.name} type="text" inputmode="decimal" value={props.value} />
     </Field>
   );
@@ -66,11 +67,11 @@ export function EventForm({
   return (
     <form method="post" action={action} class="stack" aria-label={submitLabel} enctype="multipart/form-data">
       {hosts ? (
-        <Field id="event-host" label="Host" hint="a grove you organize or an organization you administer">
+        <Field id="event-host" label={t('events.form.host')} hint={t('events.form.hostHint')}>
           <select id="event-host" name="host" required>
-            <option value="">Choose the host</option>
+            <option value="">{t('events.form.chooseHost')}</option>
             {hosts.groves.length > 0 ? (
-              <optgroup label="Groves you organize">
+              <optgroup label={t('events.form.grovesYouOrganize')}>
                 {hosts.groves.map((host) => (
                   <option value={host.value} selected={v('host') === host.value}>
                     {host.label}
@@ -79,7 +80,7 @@ export function EventForm({
               </optgroup>
             ) : null}
             {hosts.organizations.length > 0 ? (
-              <optgroup label="Organizations (only if you are one of its admins)">
+              <optgroup label={t('events.form.organizations')}>
                 {hosts.organizations.map((host) => (
                   <option value={host.value} selected={v('host') === host.value}>
                     {host.label}
@@ -91,32 +92,37 @@ export function EventForm({
         </Field>
       ) : fixedHost ? (
         <p>
-          Host: <a href={hostPath(fixedHost)}>{fixedHost.name}</a> (the host cannot change)
+          {fmt().rich('events.form.fixedHost', {
+            name: fixedHost.name,
+            host: (chunks: unknown[]) => <a href={hostPath(fixedHost)}>{chunks}</a>,
+          })}
         </p>
       ) : null}
-      <Field id="event-title" label="Title">
+      <Field id="event-title" label={t('events.form.title')}>
         <input id="event-title" name="title" type="text" required maxlength={200} value={v('title')} />
       </Field>
       {hosts ? (
-        <Field
-          id="event-slug"
-          label="Web address name"
-          hint="optional; made automatically when empty; a few random letters are always added at the end"
-        >
+        <Field id="event-slug" label={t('events.form.slug')} hint={t('events.form.slugHint')}>
           <input id="event-slug" name="slug" type="text" maxlength={80} value={v('slug')} />
         </Field>
       ) : null}
-      <Field id="event-type" label="Type">
+      <Field id="event-type" label={t('events.form.type')}>
         <select id="event-type" name="type" required>
-          {Object.entries(eventTypeLabels).map(([value, label]) => (
+          {Object.entries(eventTypeLabels()).map(([value, label]) => (
             <option value={value} selected={v('type') === value}>
               {label}
             </option>
           ))}
         </select>
       </Field>
-      <TimeZoneSelect id="event-zone" value={v('timeZone') || 'UTC'} auto={autoZone} />
-      <Field id="event-starts" label="Starts">
+      <TimeZoneSelect
+        id="event-zone"
+        value={v('timeZone') || 'UTC'}
+        auto={autoZone}
+        label={t('events.form.timeZone')}
+        hint={t('events.form.timeZoneHint')}
+      />
+      <Field id="event-starts" label={t('events.form.starts')}>
         <input
           id="event-starts"
           name="startsAt"
@@ -126,26 +132,26 @@ export function EventForm({
           data-utc={utc.startsAt}
         />
       </Field>
-      <Field id="event-ends" label="Ends">
+      <Field id="event-ends" label={t('events.form.ends')}>
         <input id="event-ends" name="endsAt" type="datetime-local" required value={v('endsAt')} data-utc={utc.endsAt} />
       </Field>
-      <Field id="event-area" label="Area" hint="town or region, shown to everyone">
+      <Field id="event-area" label={t('events.form.area')} hint={t('events.form.areaHint')}>
         <input id="event-area" name="area" type="text" required maxlength={120} value={v('area')} />
       </Field>
-      <Field id="event-venue" label="Venue name" hint="optional">
+      <Field id="event-venue" label={t('events.form.venue')} hint={t('events.form.optional')}>
         <input id="event-venue" name="venueName" type="text" maxlength={200} value={v('venueName')} />
       </Field>
-      <Field id="event-address" label="Address" hint="optional, shown to everyone who sees the event">
+      <Field id="event-address" label={t('events.form.address')} hint={t('events.form.addressHint')}>
         <input id="event-address" name="address" type="text" maxlength={500} value={v('address')} />
       </Field>
-      <Field id="event-description" label="Description">
+      <Field id="event-description" label={t('events.form.description')}>
         <textarea id="event-description" name="description" maxlength={10000}>
           {v('description')}
         </textarea>
       </Field>
-      <Field id="event-visibility" label="Who can see the event">
+      <Field id="event-visibility" label={t('events.form.audience')}>
         <select id="event-visibility" name="visibility">
-          {Object.entries(visibilityLabels).map(([value, label]) => (
+          {Object.entries(visibilityLabels()).map(([value, label]) => (
             <option value={value} selected={(v('visibility') || 'public') === value}>
               {label}
             </option>
@@ -153,8 +159,8 @@ export function EventForm({
         </select>
       </Field>
       <fieldset>
-        <legend>Exact meeting point</legend>
-        <Field id="event-meeting-text" label="Meeting point" hint="optional, e.g. by the fountain, north side">
+        <legend>{t('events.form.pointLegend')}</legend>
+        <Field id="event-meeting-text" label={t('events.form.point')} hint={t('events.form.pointHint')}>
           <input
             id="event-meeting-text"
             name="meetingPointText"
@@ -165,23 +171,23 @@ export function EventForm({
         </Field>
         <MeetingCoordinate
           id="event-meeting-lat"
-          label="Latitude"
+          label={t('events.form.latitude')}
           name="meetingPointLat"
           value={v('meetingPointLat')}
         />
         <MeetingCoordinate
           id="event-meeting-lng"
-          label="Longitude"
+          label={t('events.form.longitude')}
           name="meetingPointLng"
           value={v('meetingPointLng')}
         />
-        <Field id="event-meeting-visibility" label="Who sees the meeting point">
+        <Field id="event-meeting-visibility" label={t('events.form.pointAudience')}>
           <select id="event-meeting-visibility" name="meetingPointVisibility">
             <option value="everyone" selected={v('meetingPointVisibility') !== 'rsvp'}>
-              Everyone who can see the event
+              {t('events.form.pointEveryone')}
             </option>
             <option value="rsvp" selected={v('meetingPointVisibility') === 'rsvp'}>
-              Only members who RSVP (others see the area and time)
+              {t('events.form.pointRsvp')}
             </option>
           </select>
         </Field>
@@ -194,23 +200,17 @@ export function EventForm({
             checked={v('rsvpApproval') === 'on'}
           />{' '}
           <label for="event-rsvp-approval" class="inline-label">
-            Approve each RSVP before the meeting point is shown (needs "Only members who RSVP"; on by default). Without
-            it, anyone who can see the event gets the meeting point with one RSVP, even a second account of someone your
-            grove banned.
+            {t('events.form.approval')}
           </label>
         </div>
       </fieldset>
-      <Field id="event-place" label="Place id" hint="optional: the id of an approved place on the map">
+      <Field id="event-place" label={t('events.form.place')} hint={t('events.form.placeHint')}>
         <input id="event-place" name="placeId" type="text" maxlength={36} value={v('placeId')} />
       </Field>
-      <Field id="event-cover" label="Cover image address" hint="optional, https://…">
+      <Field id="event-cover" label={t('events.form.cover')} hint={t('events.form.coverHint')}>
         <input id="event-cover" name="coverImage" maxlength={1000} value={v('coverImage')} />
       </Field>
-      <Field
-        id="event-cover-file"
-        label="Or upload a cover image"
-        hint="optional, JPEG, PNG, WebP or HEIC, 10 MB; replaces the address; location and camera details are removed"
-      >
+      <Field id="event-cover-file" label={t('events.form.coverFile')} hint={t('events.form.coverFileHint')}>
         <input
           id="event-cover-file"
           name="coverFile"
@@ -232,25 +232,27 @@ export function eventFields(
   const zone = validTimeZone(values.timeZone) ?? 'UTC';
   const startsAt = zonedLocalToIso(values.startsAt ?? '', zone);
   const endsAt = zonedLocalToIso(values.endsAt ?? '', zone);
-  if (!startsAt) return { error: 'Give the start as a date and time.' };
-  if (!endsAt) return { error: 'Give the end as a date and time.' };
+  if (!startsAt) return { error: t('events.form.errors.start') };
+  if (!endsAt) return { error: t('events.form.errors.end') };
   const optional = (name: string) => (values[name] ?? '').trim() || null;
   const latText = optional('meetingPointLat');
   const lngText = optional('meetingPointLng');
-  if ((latText === null) !== (lngText === null)) return { error: 'Give both latitude and longitude, or neither.' };
+  if ((latText === null) !== (lngText === null)) return { error: t('events.form.errors.bothCoordinates') };
   const lat = latText === null ? null : Number(latText);
   const lng = lngText === null ? null : Number(lngText);
   if (lat !== null && (!Number.isFinite(lat) || !Number.isFinite(lng))) {
-    return { error: 'Latitude and longitude must be numbers.' };
+    return { error: t('events.form.errors.numbers') };
   }
   const meetingText = optional('meetingPointText');
-  if (meetingText === null && lat !== null) return { error: 'Describe the meeting point to go with its coordinates.' };
+  if (meetingText === null && lat !== null) return { error: t('events.form.errors.describePoint') };
   return {
     fields: {
       title: values.title ?? '',
       type: (values.type ?? 'other') as CreateInput['type'],
       startsAt,
       endsAt,
+      // The zone the dates were typed in is the event's own (shown beside each viewer's).
+      timeZone: zone,
       area: values.area ?? '',
       venueName: optional('venueName'),
       address: optional('address'),

@@ -19,6 +19,7 @@ import {
   notFoundPage,
   rethrowUnless,
 } from './events-common.js';
+import { fmt, t } from '../server/i18n.js';
 import type { Page } from './page.js';
 import { urls } from '../urls.js';
 import {
@@ -91,14 +92,11 @@ async function createPage(
   const hosts = await hostOptions(c);
   return renderPage(
     c,
-    { title: 'Create an event', scripts: ['/assets/local-times.js', '/assets/upload-progress.js'] },
+    { title: t('events.create.title'), scripts: ['/assets/local-times.js', '/assets/upload-progress.js'] },
     <>
-      <p>
-        Events are hosted by a grove you organize or an organization you administer. Dates are entered in the time zone
-        you choose below and shown to others in theirs.
-      </p>
+      <p>{t('events.create.intro')}</p>
       {hosts.groves.length === 0 && hosts.organizations.length === 0 ? (
-        <p class="muted">You do not organize any grove yet, so there is no host to choose.</p>
+        <p class="muted">{t('events.create.noHost')}</p>
       ) : null}
       <FormError message={options.error} />
       <EventForm
@@ -107,7 +105,7 @@ async function createPage(
         hosts={hosts}
         autoZone={options.autoZone}
         utc={{}}
-        submitLabel="Create event"
+        submitLabel={t('events.create.submit')}
       />
     </>,
   );
@@ -123,10 +121,10 @@ async function editPage(
   c.header('Cache-Control', 'private, no-store');
   return renderPage(
     c,
-    { title: `Edit: ${event.title}`, scripts: ['/assets/local-times.js', '/assets/upload-progress.js'] },
+    { title: t('events.edit.title', { title: event.title }), scripts: ['/assets/local-times.js', '/assets/upload-progress.js'] },
     <>
       <p>
-        <a href={eventPath(event)}>Back to the event</a>
+        <a href={eventPath(event)}>{t('events.edit.back')}</a>
       </p>
       <FormError message={options.error} />
       <EventForm
@@ -135,20 +133,25 @@ async function editPage(
         fixedHost={event.host}
         autoZone={options.autoZone}
         utc={options.autoZone ? { startsAt: event.startsAt, endsAt: event.endsAt } : {}}
-        submitLabel="Save changes"
+        submitLabel={t('events.edit.submit')}
       />
-      <h2>Cancel the event</h2>
-      <p>Cancelling is final: the event stays visible, marked cancelled, and nobody can RSVP any more.</p>
-      <form method="post" action={urls.eventCancel(event.slug)} class="stack" aria-label="Cancel the event">
+      <h2>{t('events.edit.cancelHeading')}</h2>
+      <p>{t('events.edit.cancelIntro')}</p>
+      <form
+        method="post"
+        action={urls.eventCancel(event.slug)}
+        class="stack"
+        aria-label={t('events.edit.cancelHeading')}
+      >
         <div>
           <input id="cancel-confirm" name="confirm" type="checkbox" value="yes" required />{' '}
           <label for="cancel-confirm" class="inline-label">
-            Yes, cancel this event for everyone
+            {t('events.edit.cancelConfirm')}
           </label>
         </div>
         <p>
           <button type="submit" class="danger">
-            Cancel event
+            {t('events.edit.cancelSubmit')}
           </button>
         </p>
       </form>
@@ -160,10 +163,10 @@ async function editPage(
 async function manageableEvent(c: Context<WebEnv>): Promise<EventView | Response> {
   const event = await eventForPost(c);
   if (!event) return notFoundPage(c);
-  if (!event.canManage) return forbiddenPage(c, 'Only the organizers of the host can edit this event.');
+  if (!event.canManage) return forbiddenPage(c, t('events.edit.forbidden'));
   if (event.status === 'cancelled') {
     c.status(409);
-    return renderPage(c, { title: 'Cancelled' }, <p>This event was cancelled and can no longer be changed.</p>);
+    return renderPage(c, { title: t('events.edit.cancelledTitle') }, <p>{t('events.edit.cancelledText')}</p>);
   }
   return event;
 }
@@ -171,7 +174,14 @@ async function manageableEvent(c: Context<WebEnv>): Promise<EventView | Response
 export const newEventPage: Page = async (c) => {
   const grove = c.req.query('grove');
   // Approval starts ticked: it applies as soon as the point is made RSVP-only.
-  return createPage(c, { rsvpApproval: 'on', ...(grove ? { host: `grove:${grove}` } : {}) }, { autoZone: true });
+  // The event's zone starts as the organizer's own; the browser's script may still pick a better
+  // one while the server knows none (zone source "utc").
+  const { viewer } = fmt();
+  return createPage(
+    c,
+    { rsvpApproval: 'on', timeZone: viewer.timeZone, ...(grove ? { host: `grove:${grove}` } : {}) },
+    { autoZone: viewer.timeZoneSource === 'utc' },
+  );
 };
 
 export const createEvent: Page = async (c) => {
@@ -180,7 +190,7 @@ export const createEvent: Page = async (c) => {
   const built = eventFields(values);
   if (!hostId || (kind !== 'grove' && kind !== 'organization')) {
     c.status(400);
-    return createPage(c, values, { error: 'Choose the host.', autoZone: false });
+    return createPage(c, values, { error: t('events.create.chooseHost'), autoZone: false });
   }
   if ('error' in built) {
     c.status(400);
@@ -198,7 +208,7 @@ export const createEvent: Page = async (c) => {
   };
   try {
     const event = await api(c).events.create.mutate(input);
-    return redirectWithNotice(c, eventPath(event), 'Event created.');
+    return redirectWithNotice(c, eventPath(event), t('events.notices.created'));
   } catch (caught) {
     rethrowUnless(caught, 400, 403, 404, 409, 429);
     c.status(refusedStatus(caught));
@@ -210,7 +220,8 @@ export const createEvent: Page = async (c) => {
 export const editEventPage: Page = async (c) => {
   const event = await manageableEvent(c);
   if (event instanceof Response) return event;
-  return editPage(c, event, valuesOf(event, 'UTC'), { autoZone: true });
+  // The dates are shown and typed in the event's own zone, the one the form keeps.
+  return editPage(c, event, valuesOf(event, event.timeZone), { autoZone: false });
 };
 
 export const updateEvent: Page = async (c) => {
@@ -230,7 +241,7 @@ export const updateEvent: Page = async (c) => {
   const input: UpdateInput = { event: event._id, ...built.fields };
   try {
     const updated = await api(c).events.update.mutate(input);
-    return redirectWithNotice(c, eventPath(updated), 'Changes saved.');
+    return redirectWithNotice(c, eventPath(updated), t('events.notices.saved'));
   } catch (caught) {
     rethrowUnless(caught, 400, 403, 404, 409, 429);
     c.status(refusedStatus(caught));
@@ -243,11 +254,11 @@ export const cancelEvent: Page = async (c) => {
   const event = await manageableEvent(c);
   if (event instanceof Response) return event;
   if ((await formFields(c)).confirm !== 'yes') {
-    return redirectWithNotice(c, urls.eventEdit(event.slug), 'Tick the box to confirm the cancellation.');
+    return redirectWithNotice(c, urls.eventEdit(event.slug), t('events.notices.tickToCancel'));
   }
   try {
     await api(c).events.update.mutate({ event: event._id, status: 'cancelled' });
-    return redirectWithNotice(c, eventPath(event), 'The event was cancelled.');
+    return redirectWithNotice(c, eventPath(event), t('events.notices.cancelled'));
   } catch (caught) {
     rethrowUnless(caught, 400, 403, 404, 409, 429);
     return redirectWithNotice(c, eventPath(event), apiErrorMessage(caught));

@@ -1,4 +1,6 @@
-// /app/events: the list with the API's filters and cursor paging (the event page is events.tsx).
+// /app/events: the events with the API's filters, in three views: the agenda (default: grouped
+// by the viewer's days, cursor paging), the plain list in start-time order (cursor paging) and
+// the month grid (events-month.tsx). The event page is events.tsx.
 import type { Context } from 'hono';
 import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage } from '../server/api.js';
@@ -14,6 +16,17 @@ import {
 } from './events-common.js';
 import { urls } from '../urls.js';
 import { PagedList } from './search-list.js';
+import { Agenda } from './events-agenda.js';
+import { fmt, t } from '../server/i18n.js';
+import { MonthGrid, monthEvents, readMonth } from './events-month.js';
+
+type View = 'agenda' | 'list' | 'month';
+const views: View[] = ['agenda', 'list', 'month'];
+const viewKeys: Record<View, string> = {
+  agenda: 'events.views.agenda',
+  list: 'events.views.list',
+  month: 'events.views.month',
+};
 
 type ListInput = RouterInputs['events']['list'];
 
@@ -21,6 +34,9 @@ const PAGE_SIZE = 20;
 
 /** The list's query string: the visitor's own words, kept as typed, so the form shows them again. */
 interface ListQuery {
+  view: View;
+  /** The month view's month, "2026-12" (empty: the current one). */
+  month: string;
   when: 'upcoming' | 'past' | 'all';
   fromDate: string;
   toDate: string;
@@ -38,7 +54,10 @@ function readListQuery(c: Context<WebEnv>): ListQuery {
   const q = (name: string) => (c.req.query(name) ?? '').trim();
   const when = q('when');
   const now = q('now');
+  const view = q('view');
   return {
+    view: views.includes(view as View) ? (view as View) : 'agenda',
+    month: q('month'),
     when: when === 'past' || when === 'all' ? when : 'upcoming',
     fromDate: q('from'),
     toDate: q('to'),
@@ -54,18 +73,18 @@ function readListQuery(c: Context<WebEnv>): ListQuery {
 
 /** The API's input for the list, or an error sentence for the filter form. */
 function listInput(query: ListQuery): { input: ListInput } | { error: string } {
-  const zone = query.timeZone ?? 'UTC';
+  const zone = query.timeZone ?? fmt().viewer.timeZone;
   const input: ListInput = { limit: PAGE_SIZE };
   if (query.when === 'upcoming') input.from = query.now;
   if (query.when === 'past') input.to = query.now;
   if (query.fromDate) {
     const from = zonedLocalToIso(`${query.fromDate}T00:00`, zone);
-    if (!from) return { error: 'The "from" date is not a date.' };
+    if (!from) return { error: t('events.filters.badFrom') };
     input.from = from;
   }
   if (query.toDate) {
     const to = zonedLocalToIso(`${query.toDate}T23:59:59`, zone);
-    if (!to) return { error: 'The "to" date is not a date.' };
+    if (!to) return { error: t('events.filters.badTo') };
     input.to = to;
   }
   if (query.area) input.area = query.area;
@@ -76,8 +95,11 @@ function listInput(query: ListQuery): { input: ListInput } | { error: string } {
   return { input };
 }
 
-function listHref(query: ListQuery, cursor: string): string {
+function listHref(query: ListQuery, cursor: string, change: Partial<ListQuery> = {}): string {
+  query = { ...query, ...change };
   const params = new URLSearchParams();
+  if (query.view !== 'agenda') params.set('view', query.view);
+  if (query.view === 'month') params.set('month', query.month);
   params.set('when', query.when);
   if (query.when !== 'all') params.set('now', query.now);
   for (const [name, value] of [
@@ -91,8 +113,45 @@ function listHref(query: ListQuery, cursor: string): string {
   ] as const) {
     if (value) params.set(name, value);
   }
-  params.set('cursor', cursor);
+  if (cursor) params.set('cursor', cursor);
   return `${urls.events()}?${params.toString()}`;
+}
+
+/** The three views, as links keeping the filters; the current one marked. */
+function ViewSwitch({ query }: { query: ListQuery }) {
+  return (
+    <nav aria-label={t('events.views.label')} class="view-switch">
+      {views.map((view) => (
+        <a
+          href={listHref(query, '', { view, cursor: '' })}
+          aria-current={query.view === view ? 'page' : undefined}
+          class={query.view === view ? 'current' : undefined}
+        >
+          {t(viewKeys[view])}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+/** The month grid with the list's filters (the dates and "when" do not apply to it). */
+async function monthView(c: Context<WebEnv>, query: ListQuery, built: { input: ListInput }, now: Date) {
+  const zone = fmt().viewer.timeZone;
+  const month = readMonth(query.month, now, zone);
+  const { from: _f, to: _t, cursor: _c, limit: _l, ...filters } = built.input;
+  const { events, truncated } = await monthEvents(c, filters, month, zone);
+  return (
+    <MonthGrid
+      month={month}
+      events={events}
+      truncated={truncated}
+      now={now}
+      monthHref={(other) => listHref(query, '', { month: other, cursor: '' })}
+      dayHref={(day) =>
+        listHref(query, '', { view: 'agenda', when: 'all', fromDate: day, toDate: day, timeZone: zone, cursor: '' })
+      }
+    />
+  );
 }
 
 /** One of the filters that picks from a list: "any" (empty) or one value. */
@@ -129,9 +188,12 @@ export async function eventListPage(c: Context<WebEnv>): Promise<Response> {
   const built = listInput(query);
   let error: string | null = 'error' in built ? built.error : null;
   let page: RouterOutputs['events']['list'] = { items: [], nextCursor: null };
+  const now = new Date(query.now);
+  let month: Awaited<ReturnType<typeof monthView>> | null = null;
   if ('input' in built) {
     try {
-      page = await client.events.list.query(built.input);
+      if (query.view === 'month') month = await monthView(c, query, built, now);
+      else page = await client.events.list.query(built.input);
     } catch (caught) {
       rethrowUnless(caught, 400, 404);
       error = apiErrorMessage(caught);
@@ -140,81 +202,105 @@ export async function eventListPage(c: Context<WebEnv>): Promise<Response> {
   if (error) c.status(400);
   return renderPage(
     c,
-    { title: 'Events', scripts: ['/assets/local-times.js'] },
+    { title: t('events.list.title'), scripts: ['/assets/local-times.js'], styles: ['/assets/events.css'] },
     <>
       <p class="actions">
         <a class="button" href={urls.eventNew()}>
-          Create an event
+          {t('events.list.create')}
         </a>
-        <a href={urls.calendar()}>Subscribe in your calendar</a>
+        <a href={urls.calendar()}>{t('events.list.subscribe')}</a>
       </p>
       <details class="filters" open={error !== null || query.area !== '' || query.grove !== '' || query.type !== ''}>
-        <summary>Filters</summary>
-        <form method="get" action={urls.events()} class="stack" aria-label="Filter events">
+        <summary>{t('events.filters.summary')}</summary>
+        <form method="get" action={urls.events()} class="stack" aria-label={t('events.filters.label')}>
+          {query.view === 'agenda' ? null : <input type="hidden" name="view" value={query.view} />}
+          {query.view === 'month' && query.month ? <input type="hidden" name="month" value={query.month} /> : null}
           <div>
-            <label for="filter-when">When</label>
+            <label for="filter-when">{t('events.filters.when')}</label>
             <select id="filter-when" name="when">
               <option value="upcoming" selected={query.when === 'upcoming'}>
-                Upcoming and ongoing
+                {t('events.filters.upcoming')}
               </option>
               <option value="past" selected={query.when === 'past'}>
-                Past
+                {t('events.filters.past')}
               </option>
               <option value="all" selected={query.when === 'all'}>
-                All
+                {t('events.filters.all')}
               </option>
             </select>
           </div>
           <div>
-            <label for="filter-from">From date</label>
+            <label for="filter-from">{t('events.filters.from')}</label>
             <input id="filter-from" name="from" type="date" value={query.fromDate} />
           </div>
           <div>
-            <label for="filter-to">To date</label>
+            <label for="filter-to">{t('events.filters.to')}</label>
             <input id="filter-to" name="to" type="date" value={query.toDate} />
           </div>
-          <TimeZoneSelect id="filter-zone" value={query.timeZone ?? 'UTC'} auto={query.timeZone === null} />
+          <TimeZoneSelect
+            id="filter-zone"
+            value={query.timeZone ?? fmt().viewer.timeZone}
+            auto={query.timeZone === null && fmt().viewer.timeZoneSource === 'utc'}
+          />
           <div>
             <label for="filter-area">
-              Area <span class="hint">(a town or region, e.g. Bristol)</span>
+              {t('events.filters.area')} <span class="hint">({t('events.filters.areaHint')})</span>
             </label>
             <input id="filter-area" name="area" type="text" value={query.area} maxlength={120} />
           </div>
           <FilterSelect
             name="type"
-            label="Type"
-            any="Any type"
-            options={Object.entries(eventTypeLabels)}
+            label={t('events.filters.type')}
+            any={t('events.filters.anyType')}
+            options={Object.entries(eventTypeLabels())}
             selected={query.type}
           />
           <FilterSelect
             name="grove"
-            label="Grove"
-            any="Any grove"
+            label={t('events.filters.grove')}
+            any={t('events.filters.anyGrove')}
             options={groves.items.map((grove) => [grove._id, grove.name])}
             selected={query.grove}
           />
           <FilterSelect
             name="organization"
-            label="Organization"
-            any="Any organization"
+            label={t('events.filters.organization')}
+            any={t('events.filters.anyOrganization')}
             options={organizations.items.map((organization) => [organization._id, organization.name])}
             selected={query.organization}
           />
           <p class="actions">
-            <button type="submit">Show events</button>
-            <a href={urls.events()}>Clear filters</a>
+            <button type="submit">{t('events.filters.show')}</button>
+            <a href={urls.events()}>{t('events.filters.clear')}</a>
           </p>
         </form>
       </details>
       <FormError message={error} />
-      <h2>{query.cursor ? 'More events' : 'Events'}</h2>
-      <PagedList
-        items={page.items}
-        empty="No events match."
-        card={(event) => <EventCard event={event} />}
-        nextHref={page.nextCursor ? listHref(query, page.nextCursor) : null}
-      />
+      <ViewSwitch query={query} />
+      {query.view === 'month' ? (
+        month
+      ) : query.view === 'agenda' ? (
+        <>
+          <Agenda events={page.items} now={now} empty={t('events.list.empty')} />
+          {page.nextCursor ? (
+            <p>
+              <a href={listHref(query, page.nextCursor)} rel="next">
+                {t('events.list.nextPage')}
+              </a>
+            </p>
+          ) : null}
+        </>
+      ) : (
+        <>
+          <h2>{query.cursor ? t('events.list.more') : t('events.list.heading')}</h2>
+          <PagedList
+            items={page.items}
+            empty={t('events.list.empty')}
+            card={(event) => <EventCard event={event} />}
+            nextHref={page.nextCursor ? listHref(query, page.nextCursor) : null}
+          />
+        </>
+      )}
     </>,
   );
 }

@@ -19,11 +19,12 @@ import {
   hostPath,
   notFoundPage,
   rethrowUnless,
-  rsvpLabels,
+  rsvpLabel,
   safeHttpUrl,
   visibilityLabels,
-  When,
 } from './events-common.js';
+import { fmt, t } from '../server/i18n.js';
+import { EventTime } from './events-time.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
@@ -55,36 +56,33 @@ function MeetingPoint({ event }: { event: EventView }) {
       <div class="meeting-point">
         <p>{event.meetingPoint.text}</p>
         {location ? (
-          <p class="muted">
-            Coordinates: {location.lat}, {location.lng}
-          </p>
+          <p class="muted">{t('events.page.coordinates', { lat: location.lat, lng: location.lng })}</p>
         ) : null}
       </div>
     );
   }
   if (event.meetingPointHidden) {
-    const afterApproval = event.rsvpApproval ? ', once an organizer has approved the RSVP' : '';
     return (
       <p class="muted">
-        The exact meeting point is shown only to members who RSVP{afterApproval}. Until then: {event.area}, from{' '}
-        <When iso={event.startsAt} />.
+        {t(event.rsvpApproval ? 'events.page.pointHiddenApproval' : 'events.page.pointHidden', { area: event.area })}{' '}
+        <EventTime startsAt={event.startsAt} timeZone={event.timeZone} />
       </p>
     );
   }
-  return <p class="muted">No meeting point given.</p>;
+  return <p class="muted">{t('events.page.noPoint')}</p>;
 }
 
 function RsvpControls({ event }: { event: EventView }) {
-  if (event.status === 'cancelled') return <p>This event was cancelled; RSVPs are closed.</p>;
-  if (Date.parse(event.endsAt) < Date.now()) return <p>This event is over.</p>;
+  if (event.status === 'cancelled') return <p>{t('events.rsvp.closed')}</p>;
+  if (Date.parse(event.endsAt) < Date.now()) return <p>{t('events.rsvp.over')}</p>;
   const mine = event.myRsvp;
   return (
     <>
       <p>
         {mine
-          ? `Your RSVP: ${rsvpLabels[mine]}${event.myRsvpPending ? ', waiting for an organizer to approve it' : ''}.`
-          : 'You have not RSVPed.'}
-        {event.rsvpApproval && !mine ? ' An organizer approves each RSVP before the meeting point is shown.' : ''}
+          ? t(event.myRsvpPending ? 'events.rsvp.mineWaiting' : 'events.rsvp.mine', { rsvp: rsvpLabel(mine) })
+          : t('events.rsvp.none')}
+        {event.rsvpApproval && !mine ? ` ${t('events.rsvp.approvalNote')}` : ''}
       </p>
       <div class="actions">
         {(['going', 'interested'] as const)
@@ -93,14 +91,14 @@ function RsvpControls({ event }: { event: EventView }) {
             <form method="post" action={urls.eventRsvp(event.slug)} class="inline">
               <input type="hidden" name="status" value={status} />
               <button type="submit" class={status === 'going' ? undefined : 'secondary'}>
-                {status === 'going' ? "RSVP: I'm going" : "RSVP: I'm interested"}
+                {status === 'going' ? t('events.rsvp.sayGoing') : t('events.rsvp.sayInterested')}
               </button>
             </form>
           ))}
         {mine ? (
           <form method="post" action={urls.eventRsvpWithdraw(event.slug)} class="inline">
             <button type="submit" class="secondary">
-              Withdraw my RSVP
+              {t('events.rsvp.withdraw')}
             </button>
           </form>
         ) : null}
@@ -110,22 +108,26 @@ function RsvpControls({ event }: { event: EventView }) {
 }
 
 function AttendeeList({ event, attendees }: { event: EventView; attendees: Attendees }) {
-  if (attendees.items.length === 0) return <p>No RSVPs yet.</p>;
+  if (attendees.items.length === 0) return <p>{t('events.attendees.none')}</p>;
   return (
-    <ul class="plain" aria-label="Attendees">
+    <ul class="plain" aria-label={t('events.attendees.heading')}>
       {attendees.items.map((attendee) => (
         <li class="card">
           <p>
-            @{attendee.handle} · {rsvpLabels[attendee.status]} since <When iso={attendee.respondedAt} />
-            {attendee.pending ? ' · waiting for approval' : ''}
+            {t('events.attendees.since', {
+              handle: attendee.handle,
+              rsvp: rsvpLabel(attendee.status),
+              date: fmt().formatDateTime(attendee.respondedAt),
+            })}
+            {attendee.pending ? ` · ${t('events.attendees.waiting')}` : ''}
           </p>
           {attendee.pending ? (
             <form method="post" action={urls.eventAttendee(event.slug, attendee.handle)} class="actions">
               <button type="submit" name="decision" value="approve">
-                Approve @{attendee.handle}
+                {t('events.attendees.approve', { handle: attendee.handle })}
               </button>
               <button type="submit" name="decision" value="decline" class="secondary">
-                Decline @{attendee.handle}
+                {t('events.attendees.decline', { handle: attendee.handle })}
               </button>
             </form>
           ) : null}
@@ -150,46 +152,47 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
   c.header('Cache-Control', lists ? 'private, no-store' : OFFLINE_READABLE_CACHE_CONTROL);
   return renderPage(
     c,
-    { title: event.title, scripts: ['/assets/local-times.js'] },
+    { title: event.title, scripts: ['/assets/local-times.js'], styles: ['/assets/events.css'] },
     <>
       {event.status === 'cancelled' ? (
         <p class="form-error" role="note">
-          This event was cancelled.
+          {t('events.page.cancelled')}
         </p>
       ) : null}
       <dl class="details">
-        <dt>When</dt>
+        <dt>{t('events.page.when')}</dt>
         <dd>
-          <When iso={event.startsAt} /> to <When iso={event.endsAt} />
+          <EventTime startsAt={event.startsAt} endsAt={event.endsAt} timeZone={event.timeZone} />
         </dd>
-        <dt>Type</dt>
-        <dd>{eventTypeLabels[event.type]}</dd>
-        <dt>Hosted by</dt>
+        <dt>{t('events.page.type')}</dt>
+        <dd>{eventTypeLabels()[event.type]}</dd>
+        <dt>{t('events.page.host')}</dt>
         <dd>
-          <a href={hostPath(event.host)}>{event.host.name}</a> ({event.host.kind})
+          <a href={hostPath(event.host)}>{event.host.name}</a> (
+          {t(event.host.kind === 'grove' ? 'events.page.hostGrove' : 'events.page.hostOrganization')})
         </dd>
-        <dt>Area</dt>
+        <dt>{t('events.page.area')}</dt>
         <dd>{event.area}</dd>
         {event.venueName ? (
           <>
-            <dt>Venue</dt>
+            <dt>{t('events.page.venue')}</dt>
             <dd>{event.venueName}</dd>
           </>
         ) : null}
         {event.address ? (
           <>
-            <dt>Address</dt>
+            <dt>{t('events.page.address')}</dt>
             <dd>{event.address}</dd>
           </>
         ) : null}
-        <dt>Who can see it</dt>
-        <dd>{visibilityLabels[event.visibility]}</dd>
+        <dt>{t('events.page.audience')}</dt>
+        <dd>{visibilityLabels()[event.visibility]}</dd>
         {coverImage ? (
           <>
-            <dt>Cover image</dt>
+            <dt>{t('events.page.cover')}</dt>
             <dd>
               <a href={coverImage} rel="noopener noreferrer nofollow">
-                Open the cover image (another site)
+                {t('events.page.openCover')}
               </a>
             </dd>
           </>
@@ -198,39 +201,39 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
       {event.canManage ? (
         <p class="actions">
           <a class="button secondary" href={urls.eventEdit(event.slug)}>
-            Edit event
+            {t('events.page.edit')}
           </a>
         </p>
       ) : null}
-      <h2>Meeting point</h2>
+      <h2>{t('events.page.meetingPoint')}</h2>
       <MeetingPoint event={event} />
       {event.description ? (
         <>
-          <h2>About</h2>
+          <h2>{t('events.page.about')}</h2>
           <p class="pre-line">{event.description}</p>
         </>
       ) : null}
-      <h2>RSVP</h2>
-      <p>
-        {event.rsvpCounts.going} going, {event.rsvpCounts.interested} interested.
-      </p>
+      <h2>{t('events.rsvp.heading')}</h2>
+      <p>{t('events.card.counts', { going: event.rsvpCounts.going, interested: event.rsvpCounts.interested })}</p>
       <RsvpControls event={event} />
       {lists ? (
         <>
-          <h2>Attendees</h2>
-          <p class="hint">Only the organizers of the host see this list.</p>
+          <h2>{t('events.attendees.heading')}</h2>
+          <p class="hint">{t('events.attendees.organizersOnly')}</p>
           <AttendeeList event={event} attendees={lists.attendees} />
           {lists.reveals ? (
             <>
-              <h2>Who was shown the meeting point</h2>
+              <h2>{t('events.reveals.heading')}</h2>
               {lists.reveals.items.length === 0 ? (
-                <p>Nobody yet.</p>
+                <p>{t('events.reveals.none')}</p>
               ) : (
                 <ul>
                   {lists.reveals.items.map((reveal) => (
                     <li>
-                      @{reveal.handle}, first on <When iso={reveal.firstRevealedAt} />
-                      {reveal.rsvp ? '' : ' (RSVP withdrawn since)'}
+                      {t(reveal.rsvp ? 'events.reveals.entry' : 'events.reveals.entryWithdrawn', {
+                        handle: reveal.handle,
+                        date: fmt().formatDateTime(reveal.firstRevealedAt),
+                      })}
                     </li>
                   ))}
                 </ul>
@@ -257,8 +260,8 @@ export const rsvpToEvent: Page = async (c) => {
   try {
     const state = await api(c).events.rsvp.mutate({ id: event._id, status });
     const message = state.myRsvpPending
-      ? 'RSVP sent. An organizer will approve it; the meeting point shows once they have.'
-      : `RSVP saved: ${rsvpLabels[status]}.`;
+      ? t('events.notices.rsvpSent')
+      : t('events.notices.rsvpSaved', { rsvp: rsvpLabel(status) });
     return redirectWithNotice(c, eventPath(event), message);
   } catch (caught) {
     return backWithError(c, event, caught);
@@ -270,7 +273,7 @@ export const withdrawRsvp: Page = async (c) => {
   if (!event) return notFoundPage(c);
   try {
     await api(c).events.removeRsvp.mutate({ id: event._id });
-    return redirectWithNotice(c, eventPath(event), 'Your RSVP was withdrawn.');
+    return redirectWithNotice(c, eventPath(event), t('events.notices.rsvpWithdrawn'));
   } catch (caught) {
     return backWithError(c, event, caught);
   }
@@ -284,11 +287,11 @@ export const decideAttendee: Page = async (c) => {
   try {
     if (decision === 'approve') await api(c).events.approveRsvp.mutate({ id: event._id, handle });
     else if (decision === 'decline') await api(c).events.declineRsvp.mutate({ id: event._id, handle });
-    else return redirectWithNotice(c, eventPath(event), 'Choose approve or decline.');
+    else return redirectWithNotice(c, eventPath(event), t('events.notices.chooseDecision'));
     return redirectWithNotice(
       c,
       eventPath(event),
-      decision === 'approve' ? `Approved @${handle}.` : `Declined @${handle}.`,
+      t(decision === 'approve' ? 'events.notices.approved' : 'events.notices.declined', { handle }),
     );
   } catch (caught) {
     return backWithError(c, event, caught);

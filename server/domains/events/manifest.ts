@@ -1,8 +1,9 @@
 // What the events domain contributes: events and RSVPs, the calendar feed (a raw route: it is
-// not JSON), the RSVP retention sweep, reminder and update pushes, and events as report targets.
+// not JSON), the RSVP retention sweep, the time zone backfill, reminder and update pushes, and events as report targets.
 import { createEventReminderJob, eventReminderPushKind } from './event-reminders.js';
 import { eventUpdatePushKind } from './event-update-pushes.js';
 import { rsvpSweep } from './rsvp-sweep.js';
+import { eventTimeZoneBackfill } from './time-zone-backfill.js';
 import { defineManifest } from '../manifest.js';
 import { documentCalendarFeed, mountCalendarFeed } from './calendar-route.js';
 import { eventReportTarget } from './report-target.js';
@@ -14,7 +15,7 @@ export const eventsManifest = defineManifest({
   rawRoutes: [
     { mount: (app, _deps, contextFor) => mountCalendarFeed(app, contextFor), document: documentCalendarFeed },
   ],
-  jobs: [() => rsvpSweep, createEventReminderJob],
+  jobs: [() => rsvpSweep, createEventReminderJob, () => eventTimeZoneBackfill],
   pushKinds: [eventReminderPushKind, eventUpdatePushKind],
   reportTargets: [eventReportTarget],
 });

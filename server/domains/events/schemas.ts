@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ifThen } from '../../shared/patterns.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { imageRefInput } from '../uploads/image-ref.js';
+import { isIanaTimeZone } from './time-zone.js';
 import { hostSlugInput } from '../../shared/schemas.js';
 import { imageOutput } from '../uploads/image-output.js';
 import {
@@ -34,11 +35,22 @@ const meetingPointInput = z
   })
   .strict();
 
+const timeZoneInput = z
+  .string()
+  .max(64)
+  .refine(isIanaTimeZone, { message: 'Must be an IANA time zone, like Europe/Berlin or UTC.' })
+  .meta({
+    description:
+      "The IANA time zone the event happens in (shown beside the viewer's own). When absent: the zone of the event's place, else of its meeting point when that is shown to everyone, else of the hosting grove's region box, else UTC. Never derived from an RSVP-only meeting point.",
+    example: 'Europe/Berlin',
+  });
+
 const eventFields = {
   title: z.string().trim().min(1).max(200),
   type: z.enum(eventTypes),
   startsAt: isoDateTime(),
   endsAt: isoDateTime(),
+  timeZone: timeZoneInput.optional(),
   venueName: z.string().trim().max(200).nullable().optional(),
   address: z.string().trim().max(500).nullable().optional(),
   area: z.string().trim().min(1).max(120).meta({
@@ -131,6 +143,10 @@ export const updateEventInput = z
     type: eventFields.type.optional(),
     startsAt: eventFields.startsAt.optional(),
     endsAt: eventFields.endsAt.optional(),
+    timeZone: eventFields.timeZone.meta({
+      description:
+        'A new IANA zone. When absent and the PATCH sets a new `placeId`, the zone follows the new place; otherwise it stays.',
+    }),
     venueName: eventFields.venueName,
     address: eventFields.address,
     area: eventFields.area.optional(),
@@ -169,6 +185,10 @@ export const eventOutput = z
     type: z.enum(eventTypes),
     startsAt: z.string(),
     endsAt: z.string(),
+    timeZone: z.string().meta({
+      description: "IANA time zone of the event (the venue's local time); `startsAt`/`endsAt` stay UTC instants.",
+      example: 'Europe/Berlin',
+    }),
     status: z.enum(eventStatuses),
     visibility: z.enum(eventVisibilities),
     host: z

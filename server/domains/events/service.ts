@@ -11,6 +11,7 @@ import { afterImagesAttached, attachImageRefs, droppedImageRefs, releaseImages }
 import { isGroveOrganizer } from '../groves/service.js';
 import { isOrganizationAdmin } from '../organizations/service.js';
 import type { CreateEventInput, UpdateEventInput } from './schemas.js';
+import { deriveEventTimeZone } from './time-zone.js';
 import { selectEvents, selectOneEvent, toEvent, canManage, type EventRow } from './view.js';
 import { viewerOf, visibleTo, type Viewer } from './visibility.js';
 
@@ -121,6 +122,14 @@ function meetingPointColumns(point: CreateEventInput['meetingPoint']) {
 export async function createEvent(ctx: MemberServiceContext, input: CreateEventInput) {
   await assertMayHost(ctx, input);
   await assertApprovedPlace(ctx, input.placeId);
+  const timeZone =
+    input.timeZone ??
+    (await deriveEventTimeZone(ctx.db, {
+      placeId: input.placeId,
+      meetingPoint: input.meetingPoint?.location,
+      meetingPointVisibility: input.meetingPointVisibility,
+      groveId: input.groveId,
+    }));
   const now = ctx.clock.now();
   // An uploaded cover (an `event` key) is attached in the transaction that writes the event: a
   // refused cover leaves no event, a refused event leaves the key attachable.
@@ -138,6 +147,7 @@ export async function createEvent(ctx: MemberServiceContext, input: CreateEventI
             type: input.type,
             startsAt: new Date(input.startsAt),
             endsAt: new Date(input.endsAt),
+            timeZone,
             hostGroveId: input.groveId ?? null,
             hostOrganizationId: input.organizationId ?? null,
             creatorId: ctx.user.id,
@@ -212,6 +222,10 @@ export async function updateEvent(ctx: MemberServiceContext, input: UpdateEventI
   await assertApprovedPlace(ctx, input.placeId);
 
   const { id, startsAt: _s, endsAt: _e, meetingPoint, ...rest } = input;
+  // A new place brings its zone unless the same PATCH names one (the zone is otherwise kept: an
+  // organizer's explicit choice is not overwritten by an edit of the meeting point).
+  if (rest.timeZone === undefined && rest.placeId && rest.placeId !== e.placeId)
+    rest.timeZone = await deriveEventTimeZone(ctx.db, { placeId: rest.placeId });
   // Making the point RSVP-only turns approval on unless the same PATCH says otherwise.
   if (rest.meetingPointVisibility === 'rsvp' && e.meetingPointVisibility !== 'rsvp' && rest.rsvpApproval === undefined)
     rest.rsvpApproval = true;

@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import { imageRefUrl } from '../uploads/image-refs.js';
 import { type ImageDetails, imageDetailsColumn, imageOutputFor } from '../uploads/image-output.js';
 import type { EventOutput } from './schemas.js';
+import { FALLBACK_TIME_ZONE } from './time-zone.js';
 import { organizesHost, type Viewer } from './visibility.js';
 
 type RsvpStatus = 'going' | 'interested';
@@ -101,6 +102,8 @@ export function toEvent(row: EventRow, viewer: Viewer, config: Pick<Config, 'PUB
     type: e.type,
     startsAt: e.startsAt.toISOString(),
     endsAt: e.endsAt.toISOString(),
+    // Null only until the backfill job reaches a row older than the column.
+    timeZone: e.timeZone ?? FALLBACK_TIME_ZONE,
     status: e.status,
     visibility: e.visibility,
     host,
