@@ -121,7 +121,10 @@ async function editPage(
   c.header('Cache-Control', 'private, no-store');
   return renderPage(
     c,
-    { title: t('events.edit.title', { title: event.title }), scripts: ['/assets/local-times.js', '/assets/upload-progress.js'] },
+    {
+      title: t('events.edit.title', { title: event.title }),
+      scripts: ['/assets/local-times.js', '/assets/upload-progress.js'],
+    },
     <>
       <p>
         <a href={eventPath(event)}>{t('events.edit.back')}</a>
