@@ -119,6 +119,8 @@ describe('privacy rule 1: the submitter is never shown', () => {
         // The review aggregate (tests/place-social/): numbers, no member data.
         'averageRating',
         'reviewCount',
+        // The moderator's reason on a rejected place, read only by its submitter and admins.
+        'rejectionReason',
       ].sort(),
     );
   });

@@ -98,7 +98,10 @@ function validationSentences(details: unknown): string | null {
   return [...byField]
     .map(([path, message]) => {
       const [key, values] = reasonOf(message);
-      return t('errors.fieldSentence', { field: fieldLabel(path), reason: t(key, values) });
+      // A reason the catalog has no sentence for: in English the API's own words say more than
+      // "is not valid" (e.g. why an upload or a date was refused); other locales get the generic one.
+      const reason = key === 'errors.reasons.invalid' && fmt().locale === 'en' ? message : t(key, values);
+      return t('errors.fieldSentence', { field: fieldLabel(path), reason });
     })
     .join(' ');
 }

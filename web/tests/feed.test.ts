@@ -288,7 +288,8 @@ describe('a post with a photo, from the browser', () => {
       .getByLabel(/^Images/)
       .setInputFiles({ name: 'stall.jpg', mimeType: 'image/jpeg', buffer: await jpegWithGps() });
     await v.page.getByRole('button', { name: 'Publish' }).click();
-    expect(await notice(v.page)).toContain('published');
+    // With JavaScript the form goes up with a progress bar and the answer replaces the page.
+    await expect.poll(() => notice(v.page), { timeout: 20_000 }).toContain('published');
     const card = v.page.locator('article.post', { hasText: text });
     // Inline, from the web's own origin (the relay), lazily, with a text alternative.
     const img = card.locator('img.picture');
