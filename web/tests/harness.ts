@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { type RealtimeService, startRealtime } from '../../server/realtime/service.js';
 import { testDatabaseUrl } from '../../tests/setup/database.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../../tests/setup/harness.js';
@@ -18,6 +18,10 @@ import { loadWebConfig, type WebConfig } from '../server/config.js';
 import type { WebEnv } from '../server/env.js';
 import { SESSION_COOKIE } from '../server/session.js';
 import type { Hono } from 'hono';
+
+// A browser journey takes seconds per page on a loaded 2-core machine and grows with every
+// language and theme it checks: every file that drives Chromium gets 90 s per test.
+vi.setConfig({ testTimeout: 90_000 });
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
