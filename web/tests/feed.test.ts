@@ -286,7 +286,7 @@ describe('a post with a photo, from the browser', () => {
     await v.page.getByLabel('Who can see it').selectOption('public');
     await v.page
       .getByLabel(/^Images/)
-      .setInputFiles({ name: 'stall.jpg', mimeType: 'image/jpeg', buffer: await jpegWithGps() });
+      .setInputFiles({ name: 'stall.jpg', mimeType: 'image/jpeg', buffer: await jpegWithGps(900, 600) });
     await v.page.getByRole('button', { name: 'Publish' }).click();
     // With JavaScript the form goes up with a progress bar and the answer replaces the page.
     await expect.poll(() => notice(v.page), { timeout: 20_000 }).toContain('published');
@@ -298,15 +298,13 @@ describe('a post with a photo, from the browser', () => {
     expect(src).toMatch(/^\/img\//);
     expect(await img.getAttribute('loading')).toBe('lazy');
     expect(await img.getAttribute('alt')).toContain(`@${v.member.handle}`);
-    // Once the API describes a post's images (sizes and resized variants: the `images` field),
-    // the <img> has srcset, width and height; until then it has the one URL.
+    // The API describes the post's image (size and resized variants), so the <img> has a srcset
+    // of relayed variants and its width and height (nothing jumps while it loads).
     const [posted] = (await stack.api.trpc(v.member.token).handles.listPosts.query({ handle: v.member.handle })).items;
-    const described = (posted as { images?: Array<{ variants: unknown[] }> }).images;
-    if (described?.[0]?.variants.length) {
-      expect(await img.getAttribute('srcset')).toMatch(/^\/img\/\S+ \d+w, /);
-      expect(Number(await img.getAttribute('width'))).toBeGreaterThan(0);
-      expect(Number(await img.getAttribute('height'))).toBeGreaterThan(0);
-    }
+    expect(posted!.images[0]!.variants.length).toBeGreaterThan(0);
+    expect(await img.getAttribute('srcset')).toMatch(/^\/img\/\S+ \d+w, /);
+    expect(Number(await img.getAttribute('width'))).toBe(900);
+    expect(Number(await img.getAttribute('height'))).toBe(600);
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
     const image = await v.context.request.get(src);
     expect(image.status()).toBe(200);
