@@ -75,7 +75,12 @@ async function renderFriends(c: Context<WebEnv>, state: FriendsPageState = {}): 
             ))}
           </ul>
         )}
-        <Pager basePath={urls.friends()} cursor={cursor} nextCursor={friends.nextCursor} label="Friends" />
+        <Pager
+          basePath={urls.friends()}
+          cursor={cursor}
+          nextCursor={friends.nextCursor}
+          label={t('friends.list.heading')}
+        />
       </section>
 
       <section aria-labelledby="invite-heading">

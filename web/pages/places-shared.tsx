@@ -102,17 +102,6 @@ export function queryString(params: Record<string, string | undefined | null>): 
 /** Links leaving the site: no referrer, no opener, no ranking credit. */
 export const EXTERNAL_REL = 'noopener noreferrer nofollow';
 
-/** A date as the reader expects it in a list ("24 Nov 2026"), in UTC so server and tests agree. */
-export function shortDate(iso: string | null): string {
-  if (!iso) return '';
-  return new Date(iso).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-}
-
 type PlaceType = RouterInputs['places']['create']['type'];
 type VeganLevel = RouterInputs['places']['create']['veganLevel'];
 
