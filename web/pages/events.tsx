@@ -25,6 +25,7 @@ import {
 } from './events-common.js';
 import { fmt, t } from '../server/i18n.js';
 import { EventTime } from './events-time.js';
+import { Picture } from './picture.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
@@ -191,9 +192,13 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
           <>
             <dt>{t('events.page.cover')}</dt>
             <dd>
-              <a href={coverImage} rel="noopener noreferrer nofollow">
-                {t('events.page.openCover')}
-              </a>
+              {/* Inline from this site (the image relay, with srcset); an image hosted elsewhere stays a link. */}
+              <Picture
+                image={event.coverImageDetails ?? coverImage}
+                alt={t('events.page.coverAlt', { title: event.title })}
+                externalLabel={t('events.page.openCover')}
+                eager
+              />
             </dd>
           </>
         ) : null}

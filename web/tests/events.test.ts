@@ -247,6 +247,11 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
     const bytes = Buffer.from(await image.arrayBuffer());
     expect((await sharp(bytes).metadata()).exif).toBeUndefined();
     expect(bytes.toString('latin1')).not.toContain('SN-CAMERA');
+    // The event page shows the cover inline, from the web's own origin (the image relay).
+    const cover = org.page.locator('img.picture');
+    expect(await cover.getAttribute('src')).toMatch(/^\/img\//);
+    expect(await cover.getAttribute('alt')).toContain(event.title);
+    await expect.poll(() => cover.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
 
     // Saved again without a file: the key round-trips through the address field and is kept.
     await org.page.goto(editPath);
