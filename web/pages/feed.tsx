@@ -62,6 +62,8 @@ function scopeLabel(scope: string, groves: GroveChoice[]): string {
 interface ComposeState {
   body: string;
   audience: string;
+  /** What each image shows, one line per image in the order chosen (its alt text). */
+  imageAlts?: string;
   error?: string;
 }
 
@@ -124,6 +126,14 @@ function ComposeForm({ scope, groves, state }: { scope: string; groves: GroveCho
             multiple
             accept="image/jpeg,image/png,image/webp,image/heic,.heic,.heif"
           />
+        </div>
+        <div>
+          <label for="post-image-alts">
+            {t('feed.compose.imageAlts')} <span class="hint">{t('feed.compose.imageAltsHint')}</span>
+          </label>
+          <textarea id="post-image-alts" name="imageAlts" rows={2} maxlength={4000}>
+            {state.imageAlts ?? ''}
+          </textarea>
         </div>
         <div>
           <button type="submit">{t('feed.compose.publish')}</button>
@@ -236,26 +246,32 @@ export const feedPage: Page = (c) =>
     tagOf(c.req.query('tag')),
   );
 
+/** One alt text per line, in the order the images were chosen; a blank line leaves that image undescribed. */
+function chosenAltLines(text: string): (string | undefined)[] {
+  return text.split(/\r?\n/).map((line) => line.trim() || undefined);
+}
+
 export const createPost: Page = async (c) => {
   const form = await c.req.parseBody({ all: true });
   const body = textField(form, 'body');
   const audience = textField(form, 'audience');
+  const imageAlts = textField(form, 'imageAlts');
   const scope = scopeOf(textField(form, 'scope'));
   const target = audienceToInput(audience);
   if (!target) {
     c.status(400);
-    return renderFeed(c, scope, undefined, { body, audience, error: t('feed.compose.chooseAudience') });
+    return renderFeed(c, scope, undefined, { body, audience, imageAlts, error: t('feed.compose.chooseAudience') });
   }
   // The browser does not send files back: after a refusal the member chooses them again.
   const images = chosenFiles(form, 'images');
   try {
     checkImages(images, IMAGE_LIMITS.perPost);
-    const imageKeys = await uploadImages(c, images, 'post');
+    const imageKeys = await uploadImages(c, images, 'post', chosenAltLines(imageAlts));
     await api(c).posts.create.mutate({ body, ...target, imageKeys });
   } catch (error) {
     if (error instanceof ImageFormError) {
       c.status(400);
-      return renderFeed(c, scope, undefined, { body, audience, error: error.message });
+      return renderFeed(c, scope, undefined, { body, audience, imageAlts, error: error.message });
     }
     if (!isApiError(error) || formErrorStatus(error) === 500) throw error;
     c.status(formErrorStatus(error));
@@ -263,7 +279,7 @@ export const createPost: Page = async (c) => {
     const message = apiErrorMessage(error).replace(/^imageKeys\[(\d+)\]: /, (whole, index: string) =>
       images[Number(index)] ? `"${images[Number(index)]!.name}": ` : whole,
     );
-    return renderFeed(c, scope, undefined, { body, audience, error: message });
+    return renderFeed(c, scope, undefined, { body, audience, imageAlts, error: message });
   }
   return redirectWithNotice(c, `${urls.feed()}?scope=${encodeURIComponent(audience)}`, t('feed.published'));
 };

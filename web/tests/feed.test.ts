@@ -287,6 +287,7 @@ describe('a post with a photo, from the browser', () => {
     await v.page
       .getByLabel(/^Images/)
       .setInputFiles({ name: 'stall.jpg', mimeType: 'image/jpeg', buffer: await jpegWithGps(900, 600) });
+    await v.page.getByLabel(/^Describe the images/).fill('Our leaflet stall at the Saturday market');
     await v.page.getByRole('button', { name: 'Publish' }).click();
     // With JavaScript the form goes up with a progress bar and the answer replaces the page.
     await expect.poll(() => notice(v.page), { timeout: 20_000 }).toContain('published');
@@ -297,7 +298,8 @@ describe('a post with a photo, from the browser', () => {
     const src = (await img.getAttribute('src'))!;
     expect(src).toMatch(/^\/img\//);
     expect(await img.getAttribute('loading')).toBe('lazy');
-    expect(await img.getAttribute('alt')).toContain(`@${v.member.handle}`);
+    // The uploader's description is the image's text alternative (the page's fallback names the author).
+    expect(await img.getAttribute('alt')).toBe('Our leaflet stall at the Saturday market');
     // The API describes the post's image (size and resized variants), so the <img> has a srcset
     // of relayed variants and its width and height (nothing jumps while it loads).
     const [posted] = (await stack.api.trpc(v.member.token).handles.listPosts.query({ handle: v.member.handle })).items;
