@@ -218,6 +218,9 @@ export function EventForm({
           accept="image/jpeg,image/png,image/webp,image/heic,.heic,.heif"
         />
       </Field>
+      <Field id="event-cover-alt" label={t('events.form.coverAlt')} hint={t('events.form.coverAltHint')}>
+        <input id="event-cover-alt" name="coverAlt" maxlength={1000} value={v('coverAlt')} />
+      </Field>
       <p class="actions">
         <button type="submit">{submitLabel}</button>
       </p>

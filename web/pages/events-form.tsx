@@ -6,7 +6,7 @@ import type { RouterInputs, RouterOutputs } from '../../client-sdk/src/index.js'
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
-import { checkImages, ImageFormError, nameFilesInMessage, uploadImages } from '../server/image-upload.js';
+import { altLines, checkImages, ImageFormError, nameFilesInMessage, uploadImages } from '../server/image-upload.js';
 import { FormError, renderPage } from '../server/layout.js';
 import {
   apiStatus,
@@ -66,6 +66,7 @@ async function uploadChosenCover(
   c: Context<WebEnv>,
   fields: { coverImage?: string | null },
   files: File[],
+  alt?: string,
 ): Promise<string | null> {
   if (files.length === 0) return null;
   try {
@@ -74,7 +75,7 @@ async function uploadChosenCover(
     if (error instanceof ImageFormError) return error.message;
     throw error;
   }
-  [fields.coverImage] = await uploadImages(c, files, 'event');
+  [fields.coverImage] = await uploadImages(c, files, 'event', altLines(alt));
   return null;
 }
 
@@ -199,7 +200,7 @@ export const createEvent: Page = async (c) => {
     c.status(400);
     return createPage(c, values, { error: built.error, autoZone: false });
   }
-  const coverRefused = await uploadChosenCover(c, built.fields, files);
+  const coverRefused = await uploadChosenCover(c, built.fields, files, values.coverAlt);
   if (coverRefused) {
     c.status(400);
     return createPage(c, values, { error: coverRefused, autoZone: false });
@@ -236,7 +237,7 @@ export const updateEvent: Page = async (c) => {
     c.status(400);
     return editPage(c, event, values, { error: built.error, autoZone: false });
   }
-  const coverRefused = await uploadChosenCover(c, built.fields, files);
+  const coverRefused = await uploadChosenCover(c, built.fields, files, values.coverAlt);
   if (coverRefused) {
     c.status(400);
     return editPage(c, event, values, { error: coverRefused, autoZone: false });

@@ -9,7 +9,14 @@ import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { redirectWithNotice } from '../server/flash.js';
-import { checkImages, chosenFiles, IMAGE_LIMITS, ImageFormError, uploadImages } from '../server/image-upload.js';
+import {
+  altLines,
+  checkImages,
+  chosenFiles,
+  IMAGE_LIMITS,
+  ImageFormError,
+  uploadImages,
+} from '../server/image-upload.js';
 import { currentPath, formErrorStatus, isNotFound, Pager, PostList, renderNotFound, textField } from './posts-view.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
@@ -246,11 +253,6 @@ export const feedPage: Page = (c) =>
     tagOf(c.req.query('tag')),
   );
 
-/** One alt text per line, in the order the images were chosen; a blank line leaves that image undescribed. */
-function chosenAltLines(text: string): (string | undefined)[] {
-  return text.split(/\r?\n/).map((line) => line.trim() || undefined);
-}
-
 export const createPost: Page = async (c) => {
   const form = await c.req.parseBody({ all: true });
   const body = textField(form, 'body');
@@ -266,7 +268,7 @@ export const createPost: Page = async (c) => {
   const images = chosenFiles(form, 'images');
   try {
     checkImages(images, IMAGE_LIMITS.perPost);
-    const imageKeys = await uploadImages(c, images, 'post', chosenAltLines(imageAlts));
+    const imageKeys = await uploadImages(c, images, 'post', altLines(imageAlts));
     await api(c).posts.create.mutate({ body, ...target, imageKeys });
   } catch (error) {
     if (error instanceof ImageFormError) {

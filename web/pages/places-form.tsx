@@ -11,6 +11,7 @@ import {
   IMAGE_LIMITS,
   ImageFormError,
   nameFilesInMessage,
+  altLines,
   uploadImages,
 } from '../server/image-upload.js';
 import { t } from '../server/i18n.js';
@@ -48,7 +49,7 @@ function placeFieldLabels(): Record<string, string> {
 // ---- the submit form ---------------------------------------------------------------------------
 
 type PlaceFormValues = Record<
-  'name' | 'type' | 'veganLevel' | 'address' | 'hours' | 'website' | 'tags' | 'photos' | 'lat' | 'lng',
+  'name' | 'type' | 'veganLevel' | 'address' | 'hours' | 'website' | 'tags' | 'photos' | 'photoAlts' | 'lat' | 'lng',
   string
 >;
 
@@ -61,6 +62,7 @@ const emptyPlaceForm: PlaceFormValues = {
   website: '',
   tags: '',
   photos: '',
+  photoAlts: '',
   lat: '',
   lng: '',
 };
@@ -179,6 +181,14 @@ function PlaceForm({ values, error }: { values: PlaceFormValues; error?: string 
           accept="image/jpeg,image/png,image/webp,image/heic,.heic,.heif"
         />
       </div>
+      <div>
+        <label for="place-photo-alts">
+          {t('place.form.photoAlts')} <span class="hint">{t('place.form.photoAltsHint')}</span>
+        </label>
+        <textarea id="place-photo-alts" name="photoAlts" rows={2} maxlength={4000}>
+          {values.photoAlts}
+        </textarea>
+      </div>
       <fieldset>
         <legend>{t('place.details.location')}</legend>
         <p class="hint" id="location-hint">
@@ -270,7 +280,7 @@ export const createPlace: Page = async (c) => {
   const addresses = input.photos?.length ?? 0;
   try {
     checkImages(files, Math.min(IMAGE_LIMITS.perPlaceForm, Math.max(0, IMAGE_LIMITS.perPlace - addresses)));
-    input.photos = [...(input.photos ?? []), ...(await uploadImages(c, files, 'place'))];
+    input.photos = [...(input.photos ?? []), ...(await uploadImages(c, files, 'place', altLines(values.photoAlts)))];
   } catch (error) {
     if (!(error instanceof ImageFormError)) throw error;
     c.status(400);

@@ -70,6 +70,11 @@ export function chosenAlts(form: Record<string, unknown>, name: string): (string
   return values.map((v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined));
 }
 
+/** Alt texts typed one per line, in the order the files were chosen; a blank line leaves that image undescribed. */
+export function altLines(text: string | undefined): (string | undefined)[] {
+  return (text ?? '').split(/\r?\n/).map((line) => line.trim() || undefined);
+}
+
 /**
  * Uploads the files for `purpose` and returns their keys, in order. `alts[i]` (optional) is what
  * file i shows, in the uploader's words: the API keeps it and answers it as the image's `alt`.

@@ -266,8 +266,9 @@ describe('the map without JavaScript and its filters', () => {
 
 describe('photos on the place form', () => {
   /** The place form as a browser sends it, with photo files. */
-  function submitPlace(name: string, addresses: string, files: FormFile[]) {
+  function submitPlace(name: string, addresses: string, files: FormFile[], photoAlts = '') {
     const fields = {
+      photoAlts,
       name,
       type: 'cafe',
       veganLevel: 'full',
@@ -282,9 +283,12 @@ describe('photos on the place form', () => {
 
   it('uploads the chosen photos after the addresses: stored clean; a refused one is named, nothing created', async () => {
     const photo = await jpegWithGps();
-    const created = await submitPlace('Photo Café Vienna', 'https://images.example.org/front.jpg', [
-      { name: 'counter.jpg', bytes: photo },
-    ]);
+    const created = await submitPlace(
+      'Photo Café Vienna',
+      'https://images.example.org/front.jpg',
+      [{ name: 'counter.jpg', bytes: photo }],
+      'The counter with the cake display',
+    );
     expect(created.status, created.html).toBe(303);
     const slug = decodeURIComponent(created.location!.split('/').pop()!);
     const place = await stack.api.trpc(submitter.token).places.get.query({ slug });
@@ -294,6 +298,8 @@ describe('photos on the place form', () => {
     expect(image.status).toBe(200);
     const bytes = Buffer.from(await image.arrayBuffer());
     expect((await sharp(bytes).metadata()).exif).toBeUndefined();
+    // The submitter's description of the uploaded photo is its alt text.
+    expect(place.photoImages[1]!.alt).toBe('The counter with the cake display');
 
     const fake = await submitPlace('Fake Photo Café', 'https://images.example.org/a.jpg', [
       { name: 'menu.jpg', bytes: Buffer.from('a menu, not a photo') },
