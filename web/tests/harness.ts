@@ -148,14 +148,17 @@ export async function newVisitor(browser: Browser, stack: WebStack): Promise<{ c
   return { context, page };
 }
 
-/** Signs in through the login form (labels "Email", "Password"; button "Sign in"). */
+/**
+ * Signs in through the login form, in whatever language the profile gets it (the fields by id,
+ * the form's own submit button), so a German or Spanish profile signs in the same way.
+ */
 export async function signIn(page: Page, member: Pick<TestMember, 'email' | 'password'>, next?: string): Promise<void> {
   await page.goto(next ? `/login?next=${encodeURIComponent(next)}` : '/login');
-  await page.getByLabel('Email').fill(member.email);
-  await page.getByLabel('Password').fill(member.password);
+  await page.locator('#login-email').fill(member.email);
+  await page.locator('#login-password').fill(member.password);
   await Promise.all([
     page.waitForURL((url) => url.pathname.startsWith('/app/')),
-    page.getByRole('button', { name: 'Sign in' }).click(),
+    page.locator('form:has(#login-email) button[type="submit"]').click(),
   ]);
 }
 
