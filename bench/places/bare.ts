@@ -25,6 +25,7 @@ import type { DbOrTx } from '../../db/client.js';
 import type { BoundingBox } from '../../server/domains/places/schemas.js';
 import { encodeCursor } from '../../server/lib/pagination.js';
 import { imageRefUrl } from '../../server/domains/uploads/image-refs.js';
+import { imageOutputsFor } from '../../server/domains/uploads/image-output.js';
 
 export type BareMode = 'design' | 'naive' | 'naive-prepared';
 
@@ -124,6 +125,8 @@ export function createBareApp(url: string, mode: BareMode, publicUrl: string, po
       photos: r[9],
       // In the output schema's field order (the API's output validation writes fields in it).
       photoUrls: r[9].flatMap((ref) => imageRefUrl(config, ref) ?? []),
+      // The bench's photos are https addresses: no upload details to look up (the API skips the query too).
+      photoImages: imageOutputsFor(config, r[9], new Map()),
       location: { lng: Number(r[10]), lat: Number(r[11]) },
       status: r[12],
       createdAt: new Date(r[13]).toISOString(),
