@@ -36,6 +36,7 @@ import { postsManifest } from './domains/posts/manifest.js';
 import { realtimeManifest } from './domains/realtime/manifest.js';
 import { reportsManifest } from './domains/reports/manifest.js';
 import { statsManifest } from './domains/stats/manifest.js';
+import { twoFactorManifest } from './domains/two-factor/manifest.js';
 import { uploadsManifest } from './domains/uploads/manifest.js';
 import type { AnyJob } from './jobs/runner.js';
 import { platformJobs } from './jobs/sweeps.js';
@@ -50,6 +51,7 @@ import { mergeRouters, router } from './trpc/init.js';
 export const domainManifests = [
   authManifest,
   meManifest,
+  twoFactorManifest,
   statsManifest,
   eventsManifest,
   grovesManifest,

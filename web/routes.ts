@@ -36,6 +36,7 @@ import { updateRegion } from './pages/settings-region.js';
 import { chooseLanguage } from './server/language-switch.js';
 import type { WebEnv } from './server/env.js';
 import { SESSION_ROUTE, sessionRouteHandlers } from './server/session-route.js';
+import { renderSecondFactor } from './pages/second-factor-step.js';
 import { chooseTheme, THEME_ROUTE } from './server/theme.js';
 import { type UrlBuilder, urls } from './urls.js';
 
@@ -61,7 +62,7 @@ const post = (url: UrlBuilder<string>, ...handlers: [Step, ...Step[]]): WebRoute
 
 // The session route is the API's own address on the web origin ({web_url}/api/session): the
 // sign-in forms post there, and its failures re-render those forms.
-const session = sessionRouteHandlers({ renderFailure: auth.renderFailure });
+const session = sessionRouteHandlers({ renderFailure: auth.renderFailure, renderSecondFactor });
 
 const wayIn: WebRoute[] = [
   get(urls.home, home.startPage),

@@ -631,6 +631,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a sign-in with the second factor
+         * @description Send the `ticket` a sign-in answered (`{ secondFactor: { ticket, methods } }`) with exactly one of `code` (the authenticator app), `recoveryCode` (used up) or `passkey` (an assertion for options from POST /api/auth/passkeys/options `{ ticket }`). Answers `{ token, user, expiresAt }` like login and uses the ticket up. 401 `invalid_second_factor`: the answer is wrong, try again (a code is accepted only once, and not before a later one). 401 `invalid_credentials`: the ticket is unknown, used, older than 5 minutes or has had its 5 answers — sign in again. Rate limited per client address, per account and address, and by a per-account ceiling that backs off (429 `rate_limited` with Retry-After), like password guesses.
+         */
+        post: operations["auth-secondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/calendar/{token}.ics": {
         parameters: {
             query?: never;
@@ -1686,6 +1706,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the recovery codes
+         * @description Ten new single-use codes, shown this once; the old ones stop working. Needs `password` (when the account has one) and a `code` of the app or an unused recovery code. 404 `not_found` when no app is on. Wrong password or code: 403 `forbidden` (not 401: the session is fine). Password and code checks are rate-limited like sign-in (429 `rate_limited` with Retry-After).
+         */
+        post: operations["me-createRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/reports": {
         parameters: {
             query?: never;
@@ -1718,6 +1758,26 @@ export interface paths {
          * @description Private to the caller. A saved post the caller can no longer see (deleted, hidden, a friendship ended, a grove left) is not listed.
          */
         get: operations["me-listSavedPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/second-factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The second factors on the account
+         * @description Whether an authenticator app is on, how many passkeys and unused recovery codes there are. Never a secret.
+         */
+        get: operations["me-getSecondFactors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1777,6 +1837,66 @@ export interface paths {
          * @description Revokes every session but the calling one, the calendar feed link and unused sign-in links. Effective on the very next request.
          */
         post: operations["me-revokeOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start turning on an authenticator app (TOTP)
+         * @description Answers the new secret and its otpauth:// URI, shown this once; the app is not on until POST /api/me/totp/confirm. Needs `password` when the account has one (400 when missing), so a session alone cannot put a factor on the account. Starting again replaces an unconfirmed secret; 409 `conflict` when an app is already on. Wrong password or code: 403 `forbidden` (not 401: the session is fine). Password and code checks are rate-limited like sign-in (429 `rate_limited` with Retry-After).
+         */
+        post: operations["me-createTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn the authenticator app on with its first code
+         * @description A current code from the app turns it on: from then on every sign-in asks for a code. Answers ten single-use recovery codes, shown this once. 403 `forbidden` for a wrong code; 409 `conflict` when already on or no enrolment was started. Wrong password or code: 403 `forbidden` (not 401: the session is fine). Password and code checks are rate-limited like sign-in (429 `rate_limited` with Retry-After).
+         */
+        post: operations["me-confirmTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/totp/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn the authenticator app off
+         * @description Needs `password` (when the account has one) and a `code` of the app or an unused recovery code: a signed-in session alone (a stolen phone) cannot turn it off. Deletes the secret and the recovery codes. A POST, not DELETE: the password travels in the body, never in a URL. 404 `not_found` when no app is on. Wrong password or code: 403 `forbidden` (not 401: the session is fine). Password and code checks are rate-limited like sign-in (429 `rate_limited` with Retry-After).
+         */
+        post: operations["me-disableTotp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2679,7 +2799,7 @@ export interface components {
                  * @description Stable machine-readable code; see the table in the description of this document.
                  * @enum {string}
                  */
-                code: "validation_failed" | "invalid_cursor" | "unauthorized" | "invalid_credentials" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "request_header_fields_too_large" | "internal_error" | "not_implemented" | "unavailable";
+                code: "validation_failed" | "invalid_cursor" | "unauthorized" | "invalid_credentials" | "invalid_second_factor" | "forbidden" | "second_factor_enrollment_required" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "request_header_fields_too_large" | "internal_error" | "not_implemented" | "unavailable";
                 /** @description On `validation_failed` only: every failing field (up to 50). `path` is dotted (`location.lat`); an empty path means the request as a whole. */
                 details?: {
                     message: string;
@@ -3009,6 +3129,13 @@ export interface components {
             ok: true;
             revokedSessions: number;
         };
+        PasskeyAssertion: {
+            challengeId: string;
+            /** @description The WebAuthn assertion (AuthenticationResponseJSON). */
+            response: {
+                [key: string]: unknown;
+            };
+        };
         Place: {
             _id: string;
             address: string;
@@ -3132,6 +3259,10 @@ export interface components {
             /** @description Opaque, single use: `io(api + "/messages", { auth: { ticket } })`. Never put it in a URL (a handshake with a credential in the query is refused). */
             ticket: string;
         };
+        RecoveryCodes: {
+            /** @description Ten single-use codes, shown this once; each signs in instead of a code. */
+            recoveryCodes: string[];
+        };
         /** @description A report as its reporter sees it: its status and the public part of the latest decision. Who decided, and the admins' internal note, are never shown to the reporter. */
         Report: {
             _id: string;
@@ -3212,6 +3343,22 @@ export interface components {
         SavedState: {
             saved: boolean;
         };
+        SecondFactorChallenge: {
+            secondFactor: {
+                /** @description The ticket ends 5 minutes after the first factor, or after 5 answers. */
+                expiresAt: string;
+                /** @description The answers this account can give: `totp`, `recovery`, `passkey`. */
+                methods: ("totp" | "recovery" | "passkey")[];
+                /** @description Single-use; send it to POST /api/auth/second-factor. Never a session. */
+                ticket: string;
+            };
+        };
+        SecondFactors: {
+            passkeys: number;
+            recoveryCodesLeft: number;
+            /** @description An authenticator app is confirmed. */
+            totp: boolean;
+        };
         Session: {
             _id: string;
             createdAt: string;
@@ -3228,6 +3375,8 @@ export interface components {
             token: string;
             user: components["schemas"]["Account"];
         };
+        /** @description A session `{ token, user, expiresAt }`, or, when the account has a second factor (an authenticator app or a passkey), no session but `{ secondFactor: { ticket, methods, expiresAt } }`: finish with POST /api/auth/second-factor. */
+        SignInResult: components["schemas"]["SessionGrant"] | components["schemas"]["SecondFactorChallenge"];
         Stats: {
             /** @description Anonymous sum of the action totals of every member who opted in; null while fewer than 5 contribute. Cached like the rest: an opt-out leaves it within 5 minutes. */
             actions: components["schemas"]["ActionTotals"] | null;
@@ -3256,6 +3405,12 @@ export interface components {
                     venue: number;
                 };
             };
+        };
+        TotpEnrolment: {
+            /** @description The otpauth:// URI (a QR code of it is what apps scan). */
+            otpauthUri: string;
+            /** @description Base32, in groups of four: to type into the app. Shown this once. */
+            secret: string;
         };
         Video: {
             _id: string;
@@ -6473,7 +6628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionGrant"];
+                    "application/json": components["schemas"]["SignInResult"];
                 };
             };
             /** @description The input is not valid: `validation_failed`. */
@@ -6605,7 +6760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionGrant"];
+                    "application/json": components["schemas"]["SignInResult"];
                 };
             };
             /** @description The input is not valid: `validation_failed`. */
@@ -6732,7 +6887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionGrant"];
+                    "application/json": components["schemas"]["SignInResult"];
                 };
             };
             /** @description The input is not valid: `validation_failed`. */
@@ -6999,7 +7154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionGrant"];
+                    "application/json": components["schemas"]["SignInResult"];
                 };
             };
             /** @description The input is not valid: `validation_failed`. */
@@ -7113,6 +7268,120 @@ export interface operations {
             };
             /** @description Conflicts with the current state: `conflict`. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "auth-secondFactor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ticket": "q1Zb8mV6kPqS0r3T_wY7xA2cD5eF9gH4jK6lM8nO0pQ",
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The 6-digit code the authenticator app shows now (spaces are ignored).
+                     * @example 492039
+                     */
+                    code?: string;
+                    passkey?: components["schemas"]["PasskeyAssertion"];
+                    /**
+                     * @description One of the recovery codes shown when TOTP was turned on (dashes and spaces are ignored); each works once.
+                     * @example K7QM-2XPA-9RTB-4WND
+                     */
+                    recoveryCode?: string;
+                    /**
+                     * @description The `secondFactor.ticket` a sign-in answered.
+                     * @example q1Zb8mV6kPqS0r3T_wY7xA2cD5eF9gH4jK6lM8nO0pQ
+                     */
+                    ticket: string;
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionGrant"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `invalid_credentials`, `invalid_second_factor`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12700,6 +12969,123 @@ export interface operations {
             };
         };
     };
+    "me-createRecoveryCodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A code of the authenticator app, or one of the recovery codes (used up).
+                     * @example 492039
+                     */
+                    code: string;
+                    /** @description The account's current password; required when the account has one (ignored when it has none). */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "me-listReports": {
         parameters: {
             query?: {
@@ -12795,6 +13181,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-getSecondFactors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactors"];
                 };
             };
             /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
@@ -13017,6 +13452,353 @@ export interface operations {
             /** @description The body is not application/json: `unsupported_media_type`. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-createTotp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The account's current password; required when the account has one (ignored when it has none). */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpEnrolment"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-confirmTotp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The 6-digit code the authenticator app shows now (spaces are ignored).
+                     * @example 492039
+                     */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-disableTotp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A code of the authenticator app, or one of the recovery codes (used up).
+                     * @example 492039
+                     */
+                    code: string;
+                    /** @description The account's current password; required when the account has one (ignored when it has none). */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
