@@ -27,12 +27,9 @@ export const exportStateOutput = z
       .strict()
       .nullable()
       .meta({ description: 'Ready only: a fresh single-use link.' }),
-    nextRequestAt: z
-      .string()
-      .nullable()
-      .meta({
-        description: 'The earliest time POST /api/me/export accepts a new request; null: now (or never asked).',
-      }),
+    nextRequestAt: z.string().nullable().meta({
+      description: 'The earliest time POST /api/me/export accepts a new request; null: now (or never asked).',
+    }),
   })
   .strict()
   .meta({ id: 'DataExport' });
