@@ -7,9 +7,7 @@
 // describe the file in docs/data-export.md. Never export another member's handle or text, key
 // material, secrets or hashes: tests/data-export/canaries.test.ts checks every file.
 import { strToU8, zipSync } from 'fflate';
-import type { Database, DbOrTx } from '../../../db/client.js';
-import type { MessageKeyring } from '../../crypto/message-keys.js';
-import type { Logger } from '../../log.js';
+import type { ExportReader, ExportSection } from './reader.js';
 import {
   actionLogSection,
   commentsSection,
@@ -29,24 +27,6 @@ import {
   uploadsSection,
   watchlistSection,
 } from './sections.js';
-
-/** What a section reads with: the member's id, a read-only view of the database, the keyring. */
-export interface ExportReader {
-  userId: string;
-  db: DbOrTx;
-  database: Database;
-  now: Date;
-  keyring: MessageKeyring;
-  log: Pick<Logger, 'error'>;
-}
-
-export interface ExportSection {
-  /** The file's name in the zip (lower-case, `.json`). */
-  file: string;
-  /** One line for manifest.json. */
-  description: string;
-  build(reader: ExportReader): Promise<unknown>;
-}
 
 /** Every file of the archive, in order. One entry per section: add yours here. */
 export const exportSections: readonly ExportSection[] = [

@@ -30,7 +30,7 @@ import { MessageDecryptError } from '../../crypto/message-cipher.js';
 import { openMessage } from '../../crypto/message-cipher.js';
 import { rsvpMemberSeesEvent } from '../events/event-reminders.js';
 import { openCompanionMessage, openCompanionSources, openCompanionTitle } from '../companion/sealing.js';
-import type { ExportReader } from './builder.js';
+import type { ExportReader } from './reader.js';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
