@@ -21,6 +21,7 @@ import { actionsManifest } from './domains/actions/manifest.js';
 import { authManifest } from './domains/auth/manifest.js';
 import { companionManifest } from './domains/companion/manifest.js';
 import { conversationsManifest } from './domains/conversations/manifest.js';
+import { dataExportManifest } from './domains/data-export/manifest.js';
 import { eventsManifest } from './domains/events/manifest.js';
 import { friendsManifest } from './domains/friends/manifest.js';
 import { grovesManifest } from './domains/groves/manifest.js';
@@ -69,6 +70,7 @@ export const domainManifests = [
   reportsManifest,
   companionManifest,
   realtimeManifest,
+  dataExportManifest,
 ] as const satisfies readonly DomainManifest[];
 
 // The app router's type, derived from the list: each namespace's procedures are the union of the

@@ -32,6 +32,7 @@ import * as placeForm from './pages/places-form.js';
 import * as posts from './pages/posts.js';
 import * as reports from './pages/reports.js';
 import * as settings from './pages/settings.js';
+import * as dataExport from './pages/data-export.js';
 import { updateRegion } from './pages/settings-region.js';
 import { chooseLanguage } from './server/language-switch.js';
 import type { WebEnv } from './server/env.js';
@@ -155,6 +156,9 @@ const memberArea: WebRoute[] = [
   post(urls.settingsPanic, settings.panic),
   get(urls.settingsDelete, settings.deleteAccountPage),
   post(urls.settingsDelete, settings.deleteAccount),
+  get(urls.settingsDataExport, dataExport.dataExportPage),
+  post(urls.settingsDataExport, dataExport.requestDataExport),
+  post(urls.settingsDataExportDownload, dataExport.downloadDataExport),
   get(urls.actions, actions.actionLogPage),
   post(urls.actions, actions.logAction),
   post(urls.actionSuggestionConfirm, actions.confirmActionSuggestion),

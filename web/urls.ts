@@ -128,6 +128,8 @@ export const urls = {
   settingsRegion: route('/app/settings/region'),
   settingsPanic: route('/app/settings/panic'),
   settingsDelete: route('/app/settings/delete'),
+  settingsDataExport: route('/app/settings/data-export'),
+  settingsDataExportDownload: route('/app/settings/data-export/download'),
   sessionsRevokeOthers: route('/app/settings/sessions/revoke-others'),
   sessionRevoke: route('/app/settings/sessions/:id/revoke'),
 } as const;

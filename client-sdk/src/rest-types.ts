@@ -1662,6 +1662,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The state of your data export
+         * @description `none`, `queued`, `building`, `ready`, `expired` (downloaded, or 24 hours passed: the archive is deleted) or `failed`. While `ready`, `download.url` is a fresh single-use link (GET /api/me/export/download?token=…, with the same member's session): each read of this state issues a new link and retires the previous one.
+         */
+        get: operations["me-getExport"];
+        put?: never;
+        /**
+         * Ask for an archive of your own data
+         * @description Queues an export of everything the caller owns or sent (a zip of JSON files; schema in docs/data-export.md), built by a background job within seconds to minutes; poll GET /api/me/export. One a day: 409 `conflict` while one is queued or building, 429 `rate_limited` with Retry-After within 24 hours of the last request (a failed build may be asked again at once). Answers 202 with the state (`queued`).
+         */
+        post: operations["me-createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/export/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download your data archive, once (application/zip)
+         * @description The archive GET /api/me/export announced as `download.url`. Needs both the link's token and the session of the member it belongs to (a leaked link alone opens nothing). Works once: the archive is deleted as it is handed out, so a second request, an older link (each read of GET /api/me/export issues a new one), an expired archive or another member's token all answer 404 `not_found`. Contents: docs/data-export.md. REST only (not JSON).
+         */
+        get: operations["me-downloadExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/notification-preferences": {
         parameters: {
             query?: never;
@@ -2778,6 +2822,31 @@ export interface components {
             } | null;
             /** @description Live sessions; listed one by one at GET /api/me/sessions. */
             sessions: number;
+        };
+        DataExport: {
+            /** @description Ready only: a fresh single-use link. */
+            download: {
+                expiresAt: string;
+                /** @description GET it with the same session (Authorization header) to receive the zip, once. Reading the state again issues a new link and retires this one. */
+                url: string;
+            } | null;
+            downloadedAt: string | null;
+            /** @description Ready: when the archive and its link are deleted. */
+            expiresAt: string | null;
+            /** @description JSON files in the zip (ready only). */
+            files: number | null;
+            /** @description The earliest time POST /api/me/export accepts a new request; null: now (or never asked). */
+            nextRequestAt: string | null;
+            /** @description When the archive was built (or the build failed). */
+            readyAt: string | null;
+            requestedAt: string | null;
+            /** @description The zip, in bytes (ready only). */
+            sizeBytes: number | null;
+            /**
+             * @description `none`: never asked (or the row was swept); `queued`/`building`: the job is on it; `ready`: downloadable once, until `expiresAt`; `expired`: downloaded, or 24 hours passed (the archive is deleted); `failed`: the build failed (ask again at once).
+             * @enum {string}
+             */
+            state: "none" | "queued" | "building" | "ready" | "expired" | "failed";
         };
         /**
          * @example {
@@ -12692,6 +12761,228 @@ export interface operations {
                 };
             };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-getExport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataExport"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-createExport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataExport"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-downloadExport": {
+        parameters: {
+            query: {
+                /** @description The single-use token of `download.url`. */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip (`Content-Disposition: attachment; filename="data-export-YYYY-MM-DD.zip"`). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="data-export-YYYY-MM-DD.zip" (the day it was asked for, UTC). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such download (used, replaced, expired, or not the caller's): `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline): `unavailable`. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */

@@ -21,3 +21,4 @@ export * from './realtime.js';
 export * from './companion.js';
 export * from './image-uploads.js';
 export * from './two-factor.js';
+export * from './data-exports.js';
