@@ -12,6 +12,7 @@ import { createSession } from '../../server/auth/sessions.js';
 import type { AuthLevel } from '../../server/trpc/init.js';
 import type { ApiResponse, TestApp } from '../setup/harness.js';
 import { insertMember, type Caller, type CallerLevel, type CallerSet, type OrganizerHook } from './callers.js';
+import { blocksRules } from './blocks-rules.js';
 import { infiltrationRules } from './infiltration-rules.js';
 import { messagingRules } from './messaging-rules.js';
 import { postsRules } from './posts-rules.js';
@@ -672,4 +673,7 @@ export const authorizationMatrix: Record<string, RouteRule> = {
 
   // Conversations and messages (issue 12)
   ...messagingRules,
+
+  // Blocks and mutes (issue 25)
+  ...blocksRules,
 };
