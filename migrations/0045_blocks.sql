@@ -19,4 +19,4 @@ ALTER TABLE "member_blocks" ADD CONSTRAINT "member_blocks_blocked_id_users_id_fk
 ALTER TABLE "member_mutes" ADD CONSTRAINT "member_mutes_muter_id_users_id_fk" FOREIGN KEY ("muter_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "member_mutes" ADD CONSTRAINT "member_mutes_muted_id_users_id_fk" FOREIGN KEY ("muted_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "member_blocks_blocked_id_blocker_id_idx" ON "member_blocks" USING btree ("blocked_id","blocker_id");--> statement-breakpoint
-CREATE INDEX "member_mutes_muted_id_idx" ON "member_mutes" USING btree ("muted_id");
+CREATE INDEX "member_mutes_muted_id_muter_id_idx" ON "member_mutes" USING btree ("muted_id","muter_id");

@@ -39,8 +39,9 @@ export const memberMutes = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.muterId, t.mutedId] }),
-    // Deleting the muted account cascades through muted_id: without it that is a full scan.
-    index('member_mutes_muted_id_idx').on(t.mutedId),
+    // Deleting the muted account cascades through muted_id: without it that is a full scan. Both
+    // columns, so a probe from this side never filters the many muters of a much-muted member.
+    index('member_mutes_muted_id_muter_id_idx').on(t.mutedId, t.muterId),
     check('member_mutes_not_self', sql`${t.muterId} <> ${t.mutedId}`),
   ],
 );
