@@ -2,7 +2,7 @@
 // the answers are the same whether or not they blocked or muted the caller. A block also ends a
 // friendship and closes a one-to-one conversation (the caller leaves it, exactly as with
 // POST /api/conversations/{id}/leave); the reads that honour blocks and mutes live in their own
-// domains (filters.ts gives them the conditions).
+// domains (server/shared/block-filters.ts gives them the conditions).
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { directConversations, friendships, memberBlocks, memberMutes, users } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';

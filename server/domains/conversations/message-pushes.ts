@@ -15,7 +15,7 @@ import type { Logger } from '../../log.js';
 import { type OutboxRow, type PushKind, rowValues } from '../../push/outbox.js';
 import type { PushContent } from '../../push/push-texts.js';
 import { readableGroupTitle, type TitleReader, titleKeyring } from './titles.js';
-import { notMutedBy } from '../blocks/filters.js';
+import { notMutedBy } from '../../shared/block-filters.js';
 
 /** A push service keeps an undelivered message push this long for an offline device. */
 const TTL_SECONDS = 12 * 3600;

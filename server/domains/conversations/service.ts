@@ -14,7 +14,7 @@ import { MESSAGE_TTL_SECONDS } from './schemas.js';
 import { sealGroupTitle, titleKeyring } from './titles.js';
 import { conversationView, listConversationViews, notFound, summaryOf } from './views.js';
 import type { MemberServiceContext } from '../../service/context.js';
-import { notBlockedEitherWay } from '../blocks/filters.js';
+import { notBlockedEitherWay } from '../../shared/block-filters.js';
 
 /** The members among `ids` the caller may message: friends, or sharing a grove. Decided in SQL. */
 async function messageableMembers(ctx: MemberServiceContext, ids: string[]): Promise<string[]> {

@@ -9,7 +9,7 @@ import { decodeCursor, toPage } from '../../lib/pagination.js';
 import { assertVisiblePost } from './service.js';
 import { commentVisibleTo, memberViewer, nowSql, postVisibleTo } from './visibility.js';
 import type { MemberServiceContext } from '../../service/context.js';
-import { shownTo } from '../blocks/filters.js';
+import { shownTo } from '../../shared/block-filters.js';
 
 interface CommentRow {
   id: string;

@@ -12,7 +12,7 @@ import type { Caller, MemberServiceContext, ServiceContext } from '../../service
 import type { PostOutput } from './schemas.js';
 import { postColumns, selectPosts, toPost, type PostRow } from './view.js';
 import type { Config } from '../../config.js';
-import { notMutedBy } from '../blocks/filters.js';
+import { notMutedBy } from '../../shared/block-filters.js';
 import {
   memberViewer,
   postByFriendOrSelfVisibleTo,

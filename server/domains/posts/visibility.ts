@@ -15,7 +15,7 @@
 // The friends feed uses postByFriendOrSelfVisibleTo: these rules with its own friend check shared.
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Caller, ServiceContext } from '../../service/context.js';
-import { notBlockedEitherWay } from '../blocks/filters.js';
+import { notBlockedEitherWay } from '../../shared/block-filters.js';
 
 export interface PostViewer {
   /** null: anonymous. A placeholder when the statement is prepared once and run for many viewers. */
