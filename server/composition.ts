@@ -19,6 +19,7 @@
 import type { AnyRouter } from '@trpc/server';
 import { actionsManifest } from './domains/actions/manifest.js';
 import { authManifest } from './domains/auth/manifest.js';
+import { blocksManifest } from './domains/blocks/manifest.js';
 import { companionManifest } from './domains/companion/manifest.js';
 import { conversationsManifest } from './domains/conversations/manifest.js';
 import { dataExportManifest } from './domains/data-export/manifest.js';
@@ -61,6 +62,7 @@ export const domainManifests = [
   placeSocialManifest,
   uploadsManifest,
   friendsManifest,
+  blocksManifest,
   notificationsManifest,
   mediaManifest,
   guidesManifest,

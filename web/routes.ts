@@ -5,6 +5,7 @@
 // /app/media/watchlist, /app/messages/ticket, /app/companion/stream) come before the :slug or
 // :id route beside them.
 import type { Hono, MiddlewareHandler } from 'hono';
+import * as blocks from './pages/blocks.js';
 import * as actions from './pages/actions.js';
 import * as adminPlaces from './pages/admin-places.js';
 import * as adminReports from './pages/admin-reports.js';
@@ -153,6 +154,11 @@ const memberArea: WebRoute[] = [
   post(urls.sessionRevoke, settings.revokeSession),
   post(urls.settingsNotifications, settings.updateNotifications),
   post(urls.settingsRegion, updateRegion),
+  get(urls.settingsBlocks, blocks.blocksSettingsPage),
+  post(urls.memberBlock, blocks.blockMember),
+  post(urls.memberUnblock, blocks.unblockMember),
+  post(urls.memberMute, blocks.muteMember),
+  post(urls.memberUnmute, blocks.unmuteMember),
   post(urls.settingsPanic, settings.panic),
   get(urls.settingsDelete, settings.deleteAccountPage),
   post(urls.settingsDelete, settings.deleteAccount),

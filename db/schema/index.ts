@@ -22,3 +22,4 @@ export * from './companion.js';
 export * from './image-uploads.js';
 export * from './two-factor.js';
 export * from './data-exports.js';
+export * from './blocks.js';

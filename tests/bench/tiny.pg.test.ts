@@ -33,6 +33,11 @@ const tinyBenches: TinyBench[] = [
     checks: ['feed: api, bare, naive, floor answer byte-identical', 'feed:'],
   },
   {
+    name: 'blocks',
+    script: 'bench/feed/blocks.ts',
+    checks: ['blocks: the page is the same', 'blocks: the checks are per-row probes', 'blocks: ratio'],
+  },
+  {
     name: 'transport',
     script: 'bench/transport/run.ts',
     checks: ['transport city:', 'transport continent:', 'transport slug:', 'transport:'],

@@ -13,6 +13,7 @@ import type { AuthLevel } from '../../server/trpc/init.js';
 import type { ApiResponse, TestApp } from '../setup/harness.js';
 import { insertMember, type Caller, type CallerLevel, type CallerSet, type OrganizerHook } from './callers.js';
 import { dataExportRules } from './data-export-rules.js';
+import { blocksRules } from './blocks-rules.js';
 import { infiltrationRules } from './infiltration-rules.js';
 import { messagingRules } from './messaging-rules.js';
 import { postsRules } from './posts-rules.js';
@@ -676,4 +677,6 @@ export const authorizationMatrix: Record<string, RouteRule> = {
 
   // The member's data export (issue 25)
   ...dataExportRules,
+  // Blocks and mutes (issue 25)
+  ...blocksRules,
 };

@@ -18,6 +18,7 @@ import {
   uploadImages,
 } from '../server/image-upload.js';
 import { currentPath, formErrorStatus, isNotFound, Pager, PostList, renderNotFound, textField } from './posts-view.js';
+import { MemberSafetyActions } from './member-safety.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 import { fmt, t } from '../server/i18n.js';
@@ -324,6 +325,7 @@ export const profilePage: Page = async (c) => {
     c,
     { title: `@${handle}` },
     <>
+      {me && me.handle !== handle.toLowerCase() ? <MemberSafetyActions handle={handle} back={currentPath(c)} /> : null}
       <h2>{t('feed.profile.heading')}</h2>
       <PostList posts={page.items} back={currentPath(c)} me={me} empty={t('feed.profile.empty', { handle })} />
       <Pager

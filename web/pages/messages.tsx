@@ -17,6 +17,7 @@ import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { api, apiErrorMessage, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
+import { MemberSafetyActions } from './member-safety.js';
 import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { formFields } from '../server/session-route.js';
@@ -161,6 +162,12 @@ async function renderConversation(
         })}{' '}
         <a href={urls.messages()}>{t('messages.conversation.all')}</a>
       </p>
+      {/* Blocking closes a one-to-one conversation (the blocker leaves it): back to the list. */}
+      {conversation.kind === 'direct'
+        ? conversation.members
+            .filter((m) => m._id !== me!._id)
+            .map((m) => <MemberSafetyActions handle={m.handle} back={urls.messages()} />)
+        : null}
       <h2 id="messages-heading">{t('messages.conversation.heading')}</h2>
       {page.nextCursor ? (
         <p>

@@ -9,6 +9,7 @@ import type { WebEnv } from '../server/env.js';
 import { renderPage } from '../server/layout.js';
 import { safeNextPath } from '../server/next-path.js';
 import { APP_AREA, urls } from '../urls.js';
+import { MemberSafetyActions } from './member-safety.js';
 import { LinkedText } from './post-text.js';
 import { Picture, type PictureImage } from './picture.js';
 import { fmt, t } from '../server/i18n.js';
@@ -198,6 +199,7 @@ export function PostCard({
             <span class="visually-hidden"> {t('posts.card.thePostBy', { handle: post.author.handle })}</span>
           </a>
         )}
+        {mine || !me ? null : <MemberSafetyActions handle={post.author.handle} back={back} />}
         {mine || me?.role === 'admin' ? (
           <form method="post" action={urls.postDelete(post._id)} class="inline">
             <input type="hidden" name="back" value={back} />

@@ -12,6 +12,7 @@ import { FormError, renderPage } from '../server/layout.js';
 import { type ApiFailure, failureMessage, formFields, setFailureStatus, tryApi } from '../server/session-route.js';
 import { clearSessionCookie } from '../server/session.js';
 import { type Page, pathParam } from './page.js';
+import { BlocksLink } from './blocks.js';
 import { LanguageAndTimeZone } from './settings-region.js';
 import { urls } from '../urls.js';
 
@@ -241,7 +242,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
           </p>
         </form>
       </section>
-
+      <BlocksLink />
       <section aria-labelledby="panic-heading">
         <h2 id="panic-heading">{t('settings.panic.heading')}</h2>
         <p>{t('settings.panic.intro')}</p>
@@ -252,7 +253,6 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
           </button>
         </form>
       </section>
-
       <section aria-labelledby="delete-heading">
         <h2 id="delete-heading">{t('settings.delete.heading')}</h2>
         <p>{t('settings.delete.intro')}</p>

@@ -8,12 +8,14 @@
 // otherwise sit in the device's notification history and on its lock screen. By default it says
 // only that there is a new message, with the conversation id the app opens after sign-in; with
 // `pushShowsDetails` it names the sender (and a group's title, sealed at rest and opened here).
+// A member who blocked or muted the sender gets no push for their messages (docs/safety.md).
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../../db/client.js';
 import type { Logger } from '../../log.js';
 import { type OutboxRow, type PushKind, rowValues } from '../../push/outbox.js';
 import type { PushContent } from '../../push/push-texts.js';
 import { readableGroupTitle, type TitleReader, titleKeyring } from './titles.js';
+import { notMutedBy } from '../../shared/block-filters.js';
 
 /** A push service keeps an undelivered message push this long for an offline device. */
 const TTL_SECONDS = 12 * 3600;
@@ -80,6 +82,8 @@ async function recipientsOf(database: Database, tx: Tx, rows: OutboxRow[]): Prom
       left join notification_preferences p on p.user_id = cm.user_id
       where (q.recipient_id is null or cm.user_id = q.recipient_id)
         and coalesce(p.push_messages, true)
+        and not exists (select 1 from member_blocks bk where bk.blocker_id = cm.user_id and bk.blocked_id = m.sender_id)
+        and ${notMutedBy(sql`cm.user_id`, sql`m.sender_id`)}
         and exists (select 1 from push_subscriptions s where s.user_id = cm.user_id and s.platform = 'web')
       order by q.row_id, cm.user_id`,
     tx,

@@ -1,7 +1,8 @@
 // Conversations: start (one-to-one or group), list, read one, leave, change title or
 // disappearing-message lifetime, mark read. Who may be messaged: only the caller's friends and
 // members who share a grove with them; anyone else gets the answer a member who does not exist
-// gets (404). Realtime events go out after each commit (publish.ts).
+// gets (404), and so does a member the caller blocked or was blocked by (docs/safety.md).
+// Realtime events go out after each commit (publish.ts).
 import { and, eq, sql } from 'drizzle-orm';
 import { conversationMembers, conversations, directConversations } from '../../../db/schema/index.js';
 import type { Tx } from '../../../db/client.js';
@@ -13,6 +14,7 @@ import { MESSAGE_TTL_SECONDS } from './schemas.js';
 import { sealGroupTitle, titleKeyring } from './titles.js';
 import { conversationView, listConversationViews, notFound, summaryOf } from './views.js';
 import type { MemberServiceContext } from '../../service/context.js';
+import { notBlockedEitherWay } from '../../shared/block-filters.js';
 
 /** The members among `ids` the caller may message: friends, or sharing a grove. Decided in SQL. */
 async function messageableMembers(ctx: MemberServiceContext, ids: string[]): Promise<string[]> {
@@ -23,6 +25,7 @@ async function messageableMembers(ctx: MemberServiceContext, ids: string[]): Pro
       sql`, `,
     )})
       and u.id <> ${ctx.user.id}::uuid
+      and ${notBlockedEitherWay(sql`${ctx.user.id}::uuid`, sql`u.id`)}
       and (
         exists (select 1 from friendships f where f.user_id = ${ctx.user.id}::uuid and f.friend_id = u.id)
         or exists (

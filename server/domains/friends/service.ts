@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { and, asc, count, eq, gt, lte, or } from 'drizzle-orm';
-import { friendInvites, friendships, pushOutbox, users } from '../../../db/schema/index.js';
+import { friendInvites, friendships, memberBlocks, pushOutbox, users } from '../../../db/schema/index.js';
 import { newId } from '../../../db/ids.js';
 import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
@@ -69,6 +69,19 @@ export async function acceptInvite(ctx: MemberServiceContext, input: { code: str
     // The errors below roll the transaction back: the code stays open for the person it was meant for.
     if (invite.issuerId === me)
       throw new AppError('conflict', 'This is your own invite code: share it with the person you want to befriend.');
+    // Between members who blocked one another (either way) the code answers like an unknown one
+    // and stays open: neither learns of the block from it (docs/safety.md).
+    const [blocked] = await tx
+      .select({ one: memberBlocks.blockerId })
+      .from(memberBlocks)
+      .where(
+        or(
+          and(eq(memberBlocks.blockerId, me), eq(memberBlocks.blockedId, invite.issuerId)),
+          and(eq(memberBlocks.blockerId, invite.issuerId), eq(memberBlocks.blockedId, me)),
+        ),
+      )
+      .limit(1);
+    if (blocked) throw new AppError('not_found', 'That invite code is unknown, already used or expired.');
     const id = newId(now.getTime());
     // The pair's two rows in one order whoever accepts (lower user id first): two invites
     // accepted crosswise at once then wait on the same first key instead of each holding one

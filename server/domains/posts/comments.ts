@@ -1,6 +1,7 @@
 // Comments: readable by whoever can read the post (visibility.ts, in SQL), oldest first; deleted
 // by their author, the post's author or a site admin. Hidden comments answer 404 to everyone but
-// site admins and drop out of lists.
+// site admins and drop out of lists. A list leaves out the comments of members the caller blocked,
+// muted or was blocked by (docs/safety.md); the post's comment count stays the plain total.
 import { sql } from 'drizzle-orm';
 import { newId } from '../../../db/ids.js';
 import { AppError } from '../../errors.js';
@@ -8,6 +9,7 @@ import { decodeCursor, toPage } from '../../lib/pagination.js';
 import { assertVisiblePost } from './service.js';
 import { commentVisibleTo, memberViewer, nowSql, postVisibleTo } from './visibility.js';
 import type { MemberServiceContext } from '../../service/context.js';
+import { shownTo } from '../../shared/block-filters.js';
 
 interface CommentRow {
   id: string;
@@ -40,6 +42,7 @@ export async function listComments(ctx: MemberServiceContext, input: { id: strin
     sql`select ${commentColumns}
         from post_comments c join posts p on p.id = c.post_id join users u on u.id = c.author_id
         where c.post_id = ${input.id} and c.hidden_at is null ${after} and ${postVisibleTo(viewer)}
+          and ${shownTo(ctx.user.id, sql`c.author_id`)}
         order by c.id asc limit ${input.limit + 1}`,
   );
   const cut = toPage(rows, input.limit, (r) => r.id);

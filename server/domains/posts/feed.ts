@@ -1,6 +1,8 @@
 // Lists of posts, newest first, cursor over `_id` (UUIDv7: id order is creation order):
 // the feed in its three scopes, a member's public posts, and the caller's saved posts. Every list
 // applies postVisibleTo in its SQL; hidden posts are left out of every list (admins open them by id).
+// Blocks are part of postVisibleTo; the feeds also leave out the posts of members the caller
+// muted (notMutedBy), a member's own page and the saved posts do not (docs/safety.md).
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { preparedObjectRows, sqlToQuery, type PreparedRows } from '../../../db/drizzle-internals.js';
@@ -10,6 +12,7 @@ import type { Caller, MemberServiceContext, ServiceContext } from '../../service
 import type { PostOutput } from './schemas.js';
 import { postColumns, selectPosts, toPost, type PostRow } from './view.js';
 import type { Config } from '../../config.js';
+import { notMutedBy } from '../../shared/block-filters.js';
 import {
   memberViewer,
   postByFriendOrSelfVisibleTo,
@@ -40,6 +43,11 @@ function taggedWith(tag: string | undefined): SQL {
   return tag === undefined
     ? sql``
     : sql`and exists (select 1 from post_tags pt where pt.tag = ${tag} and pt.post_id = p.id)`;
+}
+
+/** The feeds' mute condition (anonymous readers have no mutes). */
+function mutedLeftOut(viewer: PostViewer): SQL {
+  return viewer.id ? notMutedBy(viewer.id, sql`p.author_id`) : sql`true`;
 }
 
 export async function feed(
@@ -90,7 +98,7 @@ export function friendsFeedStatement(shape: FriendsFeedShape): SQL {
   return sql`select ${postColumns(viewer)}
     from feed_entries fe join posts p on p.id = fe.post_id join users u on u.id = p.author_id
     where fe.owner_id = ${me} ${shape.cursor ? sql`and fe.post_id < ${sql.placeholder('before')}` : sql``}
-      and p.hidden_at is null and ${postByFriendOrSelfVisibleTo(viewer)}
+      and p.hidden_at is null and ${postByFriendOrSelfVisibleTo(viewer)} and ${notMutedBy(me, sql`p.author_id`)}
       ${shape.tag ? sql`and exists (select 1 from post_tags pt where pt.tag = ${sql.placeholder('tag')} and pt.post_id = p.id)` : sql``}
     order by fe.post_id desc limit ${sql.placeholder('pageSize')}`;
 }
@@ -128,7 +136,7 @@ async function publicFeed(
     viewer,
     sql`from posts p join users u on u.id = p.author_id
         where p.visibility = 'public' and p.hidden_at is null ${before(sql`p.id`, input.cursor)}
-          and ${postVisibleTo(viewer)}
+          and ${postVisibleTo(viewer)} and ${mutedLeftOut(viewer)}
         order by p.id desc limit ${input.limit + 1}`,
   );
   return page(rows, input.limit, ctx.config);
@@ -148,7 +156,7 @@ async function publicTagFeed(
     viewer,
     sql`from post_tags pt join posts p on p.id = pt.post_id join users u on u.id = p.author_id
         where pt.tag = ${input.tag} ${before(sql`pt.post_id`, input.cursor)}
-          and p.visibility = 'public' and p.hidden_at is null and ${postVisibleTo(viewer)}
+          and p.visibility = 'public' and p.hidden_at is null and ${postVisibleTo(viewer)} and ${mutedLeftOut(viewer)}
         order by pt.post_id desc limit ${input.limit + 1}`,
   );
   return page(rows, input.limit, ctx.config);
@@ -170,7 +178,7 @@ async function groveFeed(
     viewer,
     sql`from posts p join users u on u.id = p.author_id
         where p.grove_id = ${groveId} and p.hidden_at is null ${before(sql`p.id`, input.cursor)}
-          and ${postVisibleTo(viewer)} ${taggedWith(input.tag)}
+          and ${postVisibleTo(viewer)} and ${mutedLeftOut(viewer)} ${taggedWith(input.tag)}
         order by p.id desc limit ${input.limit + 1}`,
   );
   return page(rows, input.limit, ctx.config);

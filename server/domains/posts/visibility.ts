@@ -6,12 +6,16 @@
 //   friends          → the author's friends now (friendships: two rows, one per direction);
 //   grove            → members of the post's grove now (any role);
 //   hidden posts     → nobody (moderation hid them: 404 like a missing post), except site admins,
-//                      who still see a hidden post that the rules above let them read.
+//                      who still see a hidden post that the rules above let them read;
+//   blocks           → a post whose author and viewer blocked one another (either way) is, for
+//                      the viewer, a missing post: 404, never listed, no comment or reaction
+//                      (docs/safety.md). Mutes only leave feeds and comment lists (feed.ts).
 // Site admins get no blanket read access to friends-only and grove posts: an admin account is a
 // target too, and moderation works from what members report (the report keeps a snapshot).
 // The friends feed uses postByFriendOrSelfVisibleTo: these rules with its own friend check shared.
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Caller, ServiceContext } from '../../service/context.js';
+import { notBlockedEitherWay } from '../../shared/block-filters.js';
 
 export interface PostViewer {
   /** null: anonymous. A placeholder when the statement is prepared once and run for many viewers. */
@@ -34,9 +38,11 @@ export function postVisibleTo(viewer: PostViewer): SQL {
   const me = viewer.id;
   return sql`(${notHidden} and (
     p.author_id = ${me}
-    or p.visibility = 'public'
-    or (p.visibility = 'friends' and exists (select 1 from friendships vf where vf.user_id = ${me} and vf.friend_id = p.author_id))
-    or (p.visibility = 'grove' and exists (select 1 from grove_members vg where vg.grove_id = p.grove_id and vg.user_id = ${me}))
+    or (${notBlockedEitherWay(me, sql`p.author_id`)} and (
+      p.visibility = 'public'
+      or (p.visibility = 'friends' and exists (select 1 from friendships vf where vf.user_id = ${me} and vf.friend_id = p.author_id))
+      or (p.visibility = 'grove' and exists (select 1 from grove_members vg where vg.grove_id = p.grove_id and vg.user_id = ${me}))
+    ))
   ))`;
 }
 
@@ -71,10 +77,14 @@ export function friendOrSelfPostVisibleTo(viewer: PostViewer): SQL {
   const me = viewer.id;
   if (!me) return sql`false`;
   const notHidden = viewer.isSiteAdmin ? sql`true` : sql`p.hidden_at is null`;
+  // A block ends the friendship and refuses a new one, so a friend's post needs no block check;
+  // the feed keeps one anyway (two probes per row) against a friendship made in a race with a block.
   return sql`(${notHidden} and (
       p.author_id = ${me}
-      or p.visibility in ('public', 'friends')
-      or (p.visibility = 'grove' and exists (select 1 from grove_members vg where vg.grove_id = p.grove_id and vg.user_id = ${me}))
+      or (${notBlockedEitherWay(me, sql`p.author_id`)} and (
+        p.visibility in ('public', 'friends')
+        or (p.visibility = 'grove' and exists (select 1 from grove_members vg where vg.grove_id = p.grove_id and vg.user_id = ${me}))
+      ))
     ))`;
 }
 
