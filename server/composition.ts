@@ -35,6 +35,7 @@ import { placesManifest } from './domains/places/manifest.js';
 import { postsManifest } from './domains/posts/manifest.js';
 import { realtimeManifest } from './domains/realtime/manifest.js';
 import { reportsManifest } from './domains/reports/manifest.js';
+import { signInAlertsManifest } from './domains/sign-in-alerts/manifest.js';
 import { statsManifest } from './domains/stats/manifest.js';
 import { uploadsManifest } from './domains/uploads/manifest.js';
 import type { AnyJob } from './jobs/runner.js';
@@ -49,6 +50,7 @@ import { mergeRouters, router } from './trpc/init.js';
  */
 export const domainManifests = [
   authManifest,
+  signInAlertsManifest,
   meManifest,
   statsManifest,
   eventsManifest,

@@ -22,6 +22,7 @@ import {
 } from '../../mail/account-notices.js';
 import { renderMail } from '../../mail/localized-mail.js';
 import type { AddressedServiceContext, ServiceContext } from '../../service/context.js';
+import { noticeSignIn, signInDevice } from '../sign-in-alerts/alerts.js';
 
 /** A live session of the caller, as far as sign-in reads it. */
 type SignedIn = { user: { email: string }; session: { id: string } };
@@ -69,9 +70,11 @@ export function rethrowAccountConflict(error: unknown): never {
 
 export async function grantSession(ctx: AddressedServiceContext, user: User) {
   const now = ctx.clock.now();
-  const { token, session } = await createSession(ctx.db, user.id, now, ctx.config.SESSION_TTL_DAYS);
+  const device = signInDevice(ctx);
+  const { token, session } = await createSession(ctx.db, user.id, now, ctx.config.SESSION_TTL_DAYS, device);
   // From now on this address skips the account's ceiling backoff (enforcePasswordGuessLimits).
   await rememberSignInAddress(ctx, user.email, ctx.clientIp, now);
+  await noticeSignIn(ctx, user, device, now); // a browser family new to the account: alert (sign-in-alerts)
   return { token, user: toAccount(user), expiresAt: session.expiresAt.toISOString() };
 }
 

@@ -18,6 +18,7 @@ import {
 } from '../auth/service.js';
 import { calendarFeedExpiry } from '../events/calendar.js';
 import { deleteAccountData } from './account-deletion.js';
+import { sessionDevice } from '../sign-in-alerts/session-view.js';
 import type { AddressedServiceContext, MemberServiceContext } from '../../service/context.js';
 
 /** A member's call that checks a password: rate-limited by the caller's address too. */
@@ -93,7 +94,7 @@ async function assertCurrentPassword(ctx: AddressedMember, currentPassword: stri
  * Every session but `keepSessionId`, the calendar feed link and unused magic links. Returns the
  * revoked session ids: once committed, the caller disconnects their open sockets.
  */
-async function revokeOtherCredentials(tx: Tx, userId: string, keepSessionId: string | null): Promise<string[]> {
+export async function revokeOtherCredentials(tx: Tx, userId: string, keepSessionId: string | null): Promise<string[]> {
   const revoked = await tx
     .delete(sessions)
     .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined))
@@ -197,6 +198,7 @@ export async function listSessions(ctx: MemberServiceContext, input: { cursor?: 
       createdAt: s.createdAt.toISOString(),
       expiresAt: s.expiresAt.toISOString(),
       current: s.id === ctx.session.id,
+      ...sessionDevice(s),
     })),
     nextCursor: page.nextCursor,
   };
