@@ -33,7 +33,9 @@ describe('sign-in alerts on the web', () => {
     // Opening the page changed nothing.
     expect((await stack.api.request('GET', '/api/me', { token: signedIn.token })).status).toBe(200);
     await Promise.all([page.waitForURL(/\/not-me$/), page.locator('main form button[type="submit"]').click()]);
-    await expect(page.locator('[role="status"]').innerText()).resolves.toBe('2 sessions were signed out.');
+    await expect(page.locator('main [role="status"]:not([hidden])').innerText()).resolves.toBe(
+      '2 sessions were signed out.',
+    );
     await expectAccessible(page);
     expect((await stack.api.request('GET', '/api/me', { token: signedIn.token })).status).toBe(401);
     expect((await stack.api.request('GET', '/api/me', { token: member.token })).status).toBe(401);
