@@ -5,7 +5,8 @@
 // for a member to tell sessions apart, too coarse to trace anyone's hours.
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import { sessions } from '../../db/schema/index.js';
-import type { AppDeps } from '../service/context.js';
+import type { Database } from '../../db/client.js';
+import type { Logger } from '../log.js';
 import type { AuthenticatedSession } from './sessions.js';
 
 /** The UTC calendar day of a moment, `YYYY-MM-DD` (a `date` column's value). */
@@ -18,7 +19,7 @@ export function utcDay(now: Date): string {
  * write is logged and never fails the request (the day is a convenience, not a credential).
  */
 export async function noteSessionSeen(
-  deps: Pick<AppDeps, 'database' | 'log'>,
+  deps: { database: Database; log: Logger },
   auth: AuthenticatedSession | null,
   now: Date,
 ): Promise<void> {

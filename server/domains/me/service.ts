@@ -94,7 +94,7 @@ async function assertCurrentPassword(ctx: AddressedMember, currentPassword: stri
  * Every session but `keepSessionId`, the calendar feed link and unused magic links. Returns the
  * revoked session ids: once committed, the caller disconnects their open sockets.
  */
-export async function revokeOtherCredentials(tx: Tx, userId: string, keepSessionId: string | null): Promise<string[]> {
+async function revokeOtherCredentials(tx: Tx, userId: string, keepSessionId: string | null): Promise<string[]> {
   const revoked = await tx
     .delete(sessions)
     .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined))

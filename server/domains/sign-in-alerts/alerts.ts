@@ -11,7 +11,6 @@ import { utcDay } from '../../auth/session-last-seen.js';
 import { generateSecretToken, hashSecretToken } from '../../auth/tokens.js';
 import { renderMail } from '../../mail/localized-mail.js';
 import type { AddressedServiceContext, ServiceContext } from '../../service/context.js';
-import { sendInBackground } from '../auth/service.js';
 import { signInAlertMail } from './alert-texts.js';
 import { type DeviceKey, deviceFamilyOf, deviceKey, familyOfKey } from './device.js';
 
@@ -41,6 +40,8 @@ export async function noticeSignIn(
   user: User,
   device: DeviceKey,
   now: Date,
+  /** The sign-in's own way of running a mail after the answer (auth's sendInBackground). */
+  inBackground: (ctx: ServiceContext, send: Promise<unknown>, failure: string) => void,
 ): Promise<void> {
   const added = await ctx.db
     .insert(knownDevices)
@@ -55,7 +56,7 @@ export async function noticeSignIn(
     .limit(1);
   if (!other) return;
   ctx.log.info({ userId: user.id }, 'sign-in from a new browser family: alert sent');
-  sendInBackground(ctx, sendAlert(ctx, user, device, now), 'sign-in alert could not be sent');
+  inBackground(ctx, sendAlert(ctx, user, device, now), 'sign-in alert could not be sent');
 }
 
 async function sendAlert(ctx: ServiceContext, user: User, device: DeviceKey, now: Date): Promise<void> {

@@ -2,12 +2,18 @@
 // out everywhere — what panic revokes (every session, the calendar feed link, unused sign-in
 // links) — and forgets the browser family it was about, so a next sign-in from it alerts again.
 import { and, eq, lt } from 'drizzle-orm';
-import { knownDevices, signInAlertTokens, users } from '../../../db/schema/index.js';
+import {
+  calendarFeeds,
+  knownDevices,
+  magicLinkTokens,
+  sessions,
+  signInAlertTokens,
+  users,
+} from '../../../db/schema/index.js';
 import { enforceRateLimit } from '../../auth/rate-limit.js';
 import { hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
 import type { AddressedServiceContext } from '../../service/context.js';
-import { revokeOtherCredentials } from '../me/service.js';
 import type { notMeNextSteps } from './schemas.js';
 
 const invalid = () =>
@@ -35,7 +41,10 @@ export async function notMe(ctx: AddressedServiceContext, input: { token: string
       .returning();
     if (!consumed || consumed.expiresAt <= now) throw invalid();
     const userId = consumed.userId;
-    const revoked = await revokeOtherCredentials(tx, userId, null);
+    // What panic revokes (server/domains/me/service.ts): every session, the feed link, sign-in links.
+    const revoked = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+    await tx.delete(calendarFeeds).where(eq(calendarFeeds.userId, userId));
+    await tx.delete(magicLinkTokens).where(eq(magicLinkTokens.userId, userId));
     await tx.delete(knownDevices).where(and(eq(knownDevices.userId, userId), eq(knownDevices.family, consumed.family)));
     await tx.delete(signInAlertTokens).where(lt(signInAlertTokens.expiresAt, now));
     const [user] = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
