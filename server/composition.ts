@@ -37,6 +37,7 @@ import { placesManifest } from './domains/places/manifest.js';
 import { postsManifest } from './domains/posts/manifest.js';
 import { realtimeManifest } from './domains/realtime/manifest.js';
 import { reportsManifest } from './domains/reports/manifest.js';
+import { signInAlertsManifest } from './domains/sign-in-alerts/manifest.js';
 import { statsManifest } from './domains/stats/manifest.js';
 import { twoFactorManifest } from './domains/two-factor/manifest.js';
 import { uploadsManifest } from './domains/uploads/manifest.js';
@@ -52,6 +53,7 @@ import { mergeRouters, router } from './trpc/init.js';
  */
 export const domainManifests = [
   authManifest,
+  signInAlertsManifest,
   meManifest,
   twoFactorManifest,
   statsManifest,

@@ -26,6 +26,7 @@ import * as mapSearch from './pages/map-search.js';
 import * as media from './pages/media.js';
 import * as messages from './pages/messages.js';
 import * as messageList from './pages/messages-list.js';
+import * as notMe from './pages/not-me.js';
 import * as organizations from './pages/organizations.js';
 import type { Page } from './pages/page.js';
 import * as places from './pages/places.js';
@@ -78,6 +79,8 @@ const wayIn: WebRoute[] = [
   get(urls.magicLinkRequest, auth.magicLinkRequestPage),
   post(urls.magicLinkRequest, auth.requestMagicLink),
   get(urls.magicLinkLanding, auth.magicLinkLandingPage),
+  get(urls.notMe, notMe.notMePage),
+  post(urls.notMe, notMe.signOutEverywhere),
 ];
 
 const mapArea: WebRoute[] = [

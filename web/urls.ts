@@ -35,6 +35,8 @@ export const urls = {
   register: route('/register'),
   magicLinkRequest: route('/login/magic-link'),
   magicLinkLanding: route('/login/magic'),
+  /** The "this was not me" link of a sign-in alert mail (the API builds it beside /login/magic). */
+  notMe: route('/not-me'),
   logout: route('/logout'),
   /** The language switch's form (any page's footer). */
   language: route('/language'),

@@ -611,6 +611,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/not-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * This was not me: sign the account out everywhere
+         * @description Takes the token of the link in a sign-in alert mail (sent when an account signs in from a browser family it has not used before). Signs out every session of the account, revokes the calendar feed link and unused sign-in links, and forgets that browser family, so a next sign-in from it alerts again. The token works once, for 24 hours; 401 `invalid_credentials` when it is unknown, used or expired (nothing changes). Rate limited per client address (429 `rate_limited` with Retry-After). The Authorization header is ignored. `next` says what the member should do now.
+         */
+        post: operations["auth-notMe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/register": {
         parameters: {
             query?: never;
@@ -3282,6 +3302,14 @@ export interface components {
             /** @description Whether a push may name things (an event title and start time). Off (default): generic text plus an id the app resolves after sign-in, so a locked screen shows nothing about the event. */
             pushShowsDetails: boolean;
         };
+        NotMeResult: {
+            /** @description What the member should do now, in order: sign in again by a mailed link (the password may be known), change the password (when the account has one), enrol a second factor. */
+            next: ("sign_in_by_mail" | "change_password" | "enroll_second_factor")[];
+            /** @constant */
+            ok: true;
+            /** @description Sessions signed out (every one the account had). */
+            revokedSessions: number;
+        };
         /** @description An invite of the caller that is neither used nor expired. The code itself is not kept. */
         OpenFriendInvite: {
             _id: string;
@@ -3534,12 +3562,28 @@ export interface components {
         };
         Session: {
             _id: string;
+            /**
+             * @description The browser family that signed in, in English ("Firefox on Linux", "Safari on iOS", "the API client" when the client named none); null for a session older than this field.
+             * @example Firefox on Linux
+             */
+            browser: string | null;
+            /** @description The browser alone ("Firefox"), for clients that word it themselves; null when unknown. */
+            browserName: string | null;
             createdAt: string;
             /** @description True for the session making this request. */
             current: boolean;
             expiresAt: string;
+            /**
+             * Format: date
+             * @description The UTC day the session signed in.
+             */
+            firstSeenOn: string;
             /** @description Same value as `_id`; the spec names it `id` for DELETE /api/me/sessions/:id. */
             id: string;
+            /** @description The last UTC day the session was used (recorded once a day); null for a session not used since this field was added. */
+            lastSeenOn: string | null;
+            /** @description The operating system alone ("Linux"); null when unknown. */
+            osName: string | null;
         };
         SessionGrant: {
             /** @description When the session ends (SESSION_TTL_DAYS after sign-in). */
@@ -7360,6 +7404,105 @@ export interface operations {
             /** @description The body is not application/json: `unsupported_media_type`. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "auth-notMe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "mk3q7x2v5n4p6r8t2w4y6z3b5d7f9h2j4l6n8p3r5t7v9x2z4b6d8f"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The token of the alert mail's link. */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotMeResult"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `invalid_credentials`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,7 +1,7 @@
 // Members, their sessions and their magic-link tokens.
 
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, date, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, idColumn } from './columns.js';
 
 export const userRoles = ['member', 'admin'] as const;
@@ -45,6 +45,14 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    /**
+     * The browser family that signed in, as a key `Browser|OS` ("Firefox|Linux", "|" when the
+     * client named neither: the API client); null for sessions older than this column. Never the
+     * raw User-Agent (server/domains/sign-in-alerts/device.ts).
+     */
+    device: text(),
+    /** The last UTC day the session was used, written at most once a day (null: not since this column). */
+    lastSeenOn: date({ mode: 'string' }),
   },
   (t) => [
     uniqueIndex('sessions_token_hash_key').on(t.tokenHash),

@@ -23,3 +23,4 @@ export * from './image-uploads.js';
 export * from './two-factor.js';
 export * from './data-exports.js';
 export * from './blocks.js';
+export * from './sign-in-alerts.js';

@@ -140,6 +140,7 @@ export const pushOutboxKinds = [
   'eventReminder',
   'friendInviteAccepted',
   'reportOutcome',
+  'signInAlert',
 ] as const;
 export type PushOutboxKind = (typeof pushOutboxKinds)[number];
 

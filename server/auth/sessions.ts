@@ -15,6 +15,8 @@ export async function createSession(
   userId: string,
   now: Date,
   ttlDays: number,
+  /** The browser family key (server/domains/sign-in-alerts/device.ts); null: not known. */
+  device: string | null = null,
 ): Promise<{ token: string; session: Session }> {
   const token = generateSecretToken();
   const [session] = await db
@@ -24,6 +26,8 @@ export async function createSession(
       userId,
       createdAt: now,
       expiresAt: new Date(now.getTime() + ttlDays * DAY_MS),
+      device,
+      lastSeenOn: now.toISOString().slice(0, 10),
     })
     .returning();
   return { token, session: session! };

@@ -83,4 +83,8 @@ export type Caller = { user: Pick<User, 'id' | 'role'> } | null;
  * (sign-in, password checks). A request passes its own (server/trpc/context.ts `clientIp`); a
  * script names itself.
  */
-export type AddressedServiceContext = ServiceContext & { clientIp: string };
+export type AddressedServiceContext = ServiceContext & {
+  clientIp: string;
+  /** The caller's User-Agent, read for its browser family at sign-in (never stored); unset for scripts. */
+  userAgent?: string | null;
+};

@@ -5,6 +5,7 @@ import type { AppDeps, ServiceContext } from '../service/context.js';
 import { validateSessionToken, type AuthenticatedSession } from '../auth/sessions.js';
 import type { RateLimitRule } from '../auth/rate-limit.js';
 import { validateSessionAndHit, type SessionWithHit } from '../auth/session-write-limit.js';
+import { noteSessionSeen } from '../auth/session-last-seen.js';
 
 export type { AppDeps, Contributions } from '../service/context.js';
 
@@ -17,6 +18,11 @@ export interface Context extends ServiceContext {
   requestId: string;
   /** The caller's address, for rate limits only; never stored with sessions. */
   clientIp: string;
+  /**
+   * The caller's User-Agent (clientUserAgent), read only for its browser family when signing in
+   * (server/domains/sign-in-alerts/device.ts); never stored or logged.
+   */
+  userAgent: string | null;
   /** The bearer token from the Authorization header, or null when none was sent. */
   bearerToken: string | null;
   /** True when an Authorization header was sent but is not `Bearer <token>`. */
@@ -82,6 +88,18 @@ export function clientAddress(
   return remoteAddress ?? 'unknown';
 }
 
+/**
+ * The User-Agent of the browser or app calling. Through the web front end (the relay secret
+ * matches) it is the visitor's, which the web server sends as `X-Forwarded-User-Agent` (its own
+ * is a server's): believed only with the secret, and absent → unknown. Any other caller: its own
+ * `User-Agent`, which it chooses freely anyway (the family only labels its own session).
+ */
+export function clientUserAgent(deps: Pick<AppDeps, 'config'>, headers: HeaderReader): string | null {
+  const relaySecret = deps.config.WEB_RELAY_SECRET;
+  if (relaySecret && sameSecret(headers.get('x-web-relay'), relaySecret)) return headers.get('x-forwarded-user-agent');
+  return headers.get('user-agent');
+}
+
 export function createRequestContext(deps: AppDeps, facts: RequestFacts): Context {
   const { token, malformed } = parseAuthorization(facts.headers.get('authorization'));
   let authenticated: Promise<AuthenticatedSession | null> | undefined;
@@ -93,17 +111,28 @@ export function createRequestContext(deps: AppDeps, facts: RequestFacts): Contex
     requestId: facts.requestId,
     log: deps.log.child({ requestId: facts.requestId }),
     clientIp: clientAddress(deps, facts.headers, facts.remoteAddress),
+    userAgent: clientUserAgent(deps, facts.headers),
     bearerToken: token,
     malformedAuthorization: malformed,
     idempotencyKey: facts.headers.get('idempotency-key'),
     authenticate() {
       if (!token) return Promise.resolve(null);
-      authenticated ??= validateSessionToken(deps.database.db, token, deps.clock.now());
+      if (!authenticated) {
+        const now = deps.clock.now();
+        authenticated = validateSessionToken(deps.database.db, token, now).then(async (auth) => {
+          await noteSessionSeen(deps, auth, now);
+          return auth;
+        });
+      }
       return authenticated;
     },
     authenticateCountingWrite(rule: RateLimitRule) {
       if (!token || authenticated) return null;
-      const both = validateSessionAndHit(deps, token, rule, deps.clock.now());
+      const now = deps.clock.now();
+      const both = validateSessionAndHit(deps, token, rule, now).then(async (result) => {
+        await noteSessionSeen(deps, result.auth, now);
+        return result;
+      });
       authenticated = both.then((result) => result.auth);
       authenticated.catch(() => undefined); // the caller awaits `both` and sees the failure there
       return both;

@@ -39,7 +39,18 @@ describe('GET /api/me/sessions', () => {
     expect(seen.filter((s) => s.current)).toHaveLength(1);
     for (const s of seen) {
       expect(s.id).toBe(s._id);
-      expect(Object.keys(s).sort()).toEqual(['_id', 'createdAt', 'current', 'expiresAt', 'id']);
+      expect(Object.keys(s).sort()).toEqual([
+        '_id',
+        'browser',
+        'browserName',
+        'createdAt',
+        'current',
+        'expiresAt',
+        'firstSeenOn',
+        'id',
+        'lastSeenOn',
+        'osName',
+      ]);
       const days = (Date.parse(s.expiresAt) - Date.parse(s.createdAt)) / 86_400_000;
       expect(days).toBe(t.config.SESSION_TTL_DAYS);
     }

@@ -14,11 +14,11 @@ import { clearSessionCookie } from '../server/session.js';
 import { type Page, pathParam } from './page.js';
 import { BlocksLink } from './blocks.js';
 import { LanguageAndTimeZone } from './settings-region.js';
+import { SessionRow } from './settings-sessions.js';
 import { urls } from '../urls.js';
 
 type Preferences = RouterOutputs['me']['getNotificationPreferences'];
 type NotificationKind = keyof Preferences['push'];
-type Session = RouterOutputs['me']['listSessions']['items'][number];
 
 /** Each kind's label key (settings.notifications.*). */
 const KIND_LABELS: Record<NotificationKind, string> = {
@@ -45,39 +45,8 @@ interface SettingsView {
   values?: Record<string, string>;
 }
 
-function when(iso: string): string {
-  return fmt().formatDateTime(iso);
-}
-
 function SectionError({ view, section }: { view: SettingsView; section: Section }) {
   return <FormError message={view.error?.section === section ? view.error.message : null} />;
-}
-
-function SessionRow({ session }: { session: Session }) {
-  return (
-    <li class="card">
-      <p>
-        {fmt().rich('settings.sessions.row', {
-          created: when(session.createdAt),
-          expires: when(session.expiresAt),
-          start: (chunks: unknown[]) => <time datetime={session.createdAt}>{chunks}</time>,
-          end: (chunks: unknown[]) => <time datetime={session.expiresAt}>{chunks}</time>,
-        })}
-        {session.current ? <strong>{t('settings.sessions.thisBrowser')}</strong> : null}
-      </p>
-      {session.current ? null : (
-        <form method="post" action={urls.sessionRevoke(session._id)} class="inline">
-          <button
-            type="submit"
-            class="secondary"
-            aria-label={t('settings.sessions.revokeLabel', { created: when(session.createdAt) })}
-          >
-            {t('settings.sessions.revoke')}
-          </button>
-        </form>
-      )}
-    </li>
-  );
 }
 
 async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Promise<Response> {

@@ -19,13 +19,20 @@ function visitorAddress(c: Context<WebEnv>): string | undefined {
 
 /**
  * Headers that let the API rate-limit the visitor rather than the web server: the visitor's
- * address, believed by the API only with the shared relay secret (WEB_RELAY_SECRET).
+ * address, believed by the API only with the shared relay secret (WEB_RELAY_SECRET); and the
+ * visitor's User-Agent, of which the API keeps only the browser family for the session list and
+ * sign-in alerts (docs/accounts.md, "Sign-in alerts").
  */
 export function relayHeaders(c: Context<WebEnv>): Record<string, string> {
   const { config } = c.get('web');
   const address = visitorAddress(c);
   if (!config.WEB_RELAY_SECRET || !address) return {};
-  return { 'x-forwarded-for': address, 'x-web-relay': config.WEB_RELAY_SECRET };
+  const userAgent = c.req.header('user-agent');
+  return {
+    'x-forwarded-for': address,
+    'x-web-relay': config.WEB_RELAY_SECRET,
+    ...(userAgent ? { 'x-forwarded-user-agent': userAgent } : {}),
+  };
 }
 
 /** A client for this request: signed in with the cookie's token when there is one. */

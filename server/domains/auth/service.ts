@@ -29,7 +29,9 @@ import { firstFactorPassed } from './second-factor.js';
 import { RESERVED_HANDLES } from './schemas.js';
 import { grantSession } from './session-grant.js';
 
+export { pendingMagicLinks, sendInBackground } from './background-sends.js';
 export { grantSession, toAccount } from './session-grant.js';
+import { sendInBackground } from './background-sends.js';
 
 export const MAGIC_LINK_TTL_MS = SIGN_IN_LINK_MINUTES * 60_000;
 
@@ -223,16 +225,6 @@ export async function requestMagicLink(
   }
   sendInBackground(ctx, sendMagicLink(ctx, email, ctx.clientIp, now), 'magic link could not be sent');
   return { accepted: true };
-}
-
-/** Background sends still running (magic links, identity mails); tests and shutdown wait for them. */
-export const pendingMagicLinks = new Set<Promise<unknown>>();
-
-/** Runs a mail send after the answer: neither its time nor a failing mail server shows in it. */
-export function sendInBackground(ctx: ServiceContext, send: Promise<unknown>, failure: string): void {
-  const work = send.catch((error: unknown) => ctx.log.error({ err: error }, failure));
-  pendingMagicLinks.add(work);
-  void work.finally(() => pendingMagicLinks.delete(work));
 }
 
 /** An Apple or Google identity to link when the mailed link is opened. */

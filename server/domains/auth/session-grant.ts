@@ -6,6 +6,8 @@ import type { User } from '../../../db/schema/index.js';
 import { rememberSignInAddress } from '../../auth/recognised-addresses.js';
 import { createSession } from '../../auth/sessions.js';
 import type { AddressedServiceContext } from '../../service/context.js';
+import { noticeSignIn, signInDevice } from '../sign-in-alerts/alerts.js';
+import { sendInBackground } from './background-sends.js';
 import type { AccountOutput } from './schemas.js';
 
 export function toAccount(user: User): AccountOutput {
@@ -23,8 +25,10 @@ export function toAccount(user: User): AccountOutput {
 /** Creates the session. Call only after every factor passed (firstFactorPassed decides). */
 export async function grantSession(ctx: AddressedServiceContext, user: User) {
   const now = ctx.clock.now();
-  const { token, session } = await createSession(ctx.db, user.id, now, ctx.config.SESSION_TTL_DAYS);
+  const device = signInDevice(ctx);
+  const { token, session } = await createSession(ctx.db, user.id, now, ctx.config.SESSION_TTL_DAYS, device);
   // From now on this address skips the account's ceiling backoff (enforcePasswordGuessLimits).
   await rememberSignInAddress(ctx, user.email, ctx.clientIp, now);
+  await noticeSignIn(ctx, user, device, now, sendInBackground); // a browser family new to the account: alert
   return { token, user: toAccount(user), expiresAt: session.expiresAt.toISOString() };
 }

@@ -4,6 +4,7 @@ import { pageQueryFields, listEnvelope } from '../../lib/pagination.js';
 import { accountLocales } from '../../../db/schema/accounts.js';
 import { timeZoneInput } from '../../shared/time-zones.js';
 import { emailInput, handleInput, passwordInput } from '../auth/schemas.js';
+import { sessionDeviceFields } from '../sign-in-alerts/session-view.js';
 
 export const updateAccountInput = z
   .object({
@@ -50,6 +51,7 @@ export const sessionOutput = z
     createdAt: z.string(),
     expiresAt: z.string(),
     current: z.boolean().meta({ description: 'True for the session making this request.' }),
+    ...sessionDeviceFields,
   })
   .meta({ id: 'Session' });
 

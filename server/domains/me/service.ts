@@ -18,6 +18,7 @@ import {
 } from '../auth/service.js';
 import { calendarFeedExpiry } from '../events/calendar.js';
 import { deleteAccountData } from './account-deletion.js';
+import { sessionDevice } from '../sign-in-alerts/session-view.js';
 import type { AddressedServiceContext, MemberServiceContext } from '../../service/context.js';
 
 /** A member's call that checks a password: rate-limited by the caller's address too. */
@@ -197,6 +198,7 @@ export async function listSessions(ctx: MemberServiceContext, input: { cursor?: 
       createdAt: s.createdAt.toISOString(),
       expiresAt: s.expiresAt.toISOString(),
       current: s.id === ctx.session.id,
+      ...sessionDevice(s),
     })),
     nextCursor: page.nextCursor,
   };
