@@ -118,7 +118,9 @@ async function check(page: Page, path: string, combination: Combination, named: 
   expect(await page.locator('html').getAttribute('data-theme'), path).toBe(combination.theme);
   await expectAccessible(page);
   const name = named.get(path);
-  if (name && wantsShot(combination, name)) await saveScreenshot(page, shotName(combination, name));
+  // Twice the viewport's height: most pages put a form first and their content below it.
+  if (name && wantsShot(combination, name))
+    await saveScreenshot(page, shotName(combination, name), { height: 2 * (page.viewportSize()?.height ?? 800) });
   if (process.env.MATRIX_TRACE) process.stderr.write(`  ${Date.now() - started} ms\n`);
 }
 

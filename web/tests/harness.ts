@@ -368,12 +368,21 @@ const screenshotsDir = fileURLToPath(new URL('../../docs/screenshots/', import.m
 
 /**
  * Saves docs/screenshots/<name>.png when SCREENSHOTS=1 (kept out of ordinary runs: CI does not
- * rewrite docs): the viewport, unless `fullPage` (keeps the PNGs small).
+ * rewrite docs): the viewport, or with `height` the top of the whole page up to that many pixels
+ * (a page whose content starts below a form), which keeps the PNGs small.
  */
-export async function saveScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+export async function saveScreenshot(page: Page, name: string, options: { height?: number } = {}): Promise<void> {
   if (process.env.SCREENSHOTS !== '1') return;
   await mkdir(screenshotsDir, { recursive: true });
-  await writeFile(`${screenshotsDir}${name}.png`, await page.screenshot({ fullPage: options.fullPage ?? false }));
+  const width = page.viewportSize()?.width ?? 1280;
+  const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+  const shot = options.height
+    ? await page.screenshot({
+        fullPage: true,
+        clip: { x: 0, y: 0, width, height: Math.min(options.height, pageHeight) },
+      })
+    : await page.screenshot();
+  await writeFile(`${screenshotsDir}${name}.png`, shot);
 }
 
 /** Fails when the session token appears anywhere in `text` (a page, a script, a JSON block). */
