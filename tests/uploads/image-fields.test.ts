@@ -4,11 +4,8 @@
 // member or another purpose (400, nothing written); and when the record replaces or loses the
 // image (an edit, a deletion, the account's deletion), the old URL answers 404 and the bytes are
 // gone. The sweep releases attached images whose record went without telling (a cascade).
-import { serve, type ServerType } from '@hono/node-server';
 import { eq, sql } from 'drizzle-orm';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,24 +14,19 @@ import { unattachedImageUploadsSweep } from '../../server/domains/uploads/image-
 import { groveWithOrganizer, eventBody } from '../events/helpers.js';
 import { createCategory } from '../library/helpers.js';
 import { approvePlace, placeInput } from '../places/helpers.js';
-import { createMember, createTestApp, unique, type TestApp, type TestMember } from '../setup/harness.js';
-import { jpegWithGps } from './image-fixtures.js';
+import { createMember, unique, type TestApp, type TestMember } from '../setup/harness.js';
+import { type ServedApp, startServedApp, uploadedImage } from './image-fixtures.js';
 
+let served: ServedApp;
 let t: TestApp;
-let server: ServerType;
 let dataDir: string;
 let admin: TestMember;
 let member: TestMember;
 let other: TestMember;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'image-fields-'));
-  t = await createTestApp({ DATA_DIR: dataDir });
-  await new Promise<void>((resolve) => {
-    server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve());
-  });
-  // Upload and image URLs are built from PUBLIC_URL: point it at the port the server got.
-  t.config.PUBLIC_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await startServedApp('image-fields-');
+  ({ t, dataDir } = served);
   [admin, member, other] = await Promise.all([
     createMember(t, { admin: true, prefix: 'imfa' }),
     createMember(t, { prefix: 'imfm' }),
@@ -42,31 +34,12 @@ beforeAll(async () => {
   ]);
 });
 
-afterAll(async () => {
-  (server as { closeAllConnections?: () => void })?.closeAllConnections?.();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await t?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => served?.close());
 
 type Purpose = 'post' | 'place' | 'event' | 'media' | 'guide';
 
-/** Presigns and uploads a JPEG with GPS EXIF and a camera serial; returns the key. */
-async function uploaded(owner: TestMember, purpose: Purpose): Promise<string> {
-  const bytes = await jpegWithGps();
-  const presigned = await t.request<{ url: string; key: string }>('POST', '/api/uploads/image/presign', {
-    token: owner.token,
-    body: { contentType: 'image/jpeg', purpose, contentLength: bytes.length },
-  });
-  expect(presigned.status, presigned.text).toBe(200);
-  const put = await fetch(presigned.body.url, {
-    method: 'PUT',
-    headers: { 'Content-Type': 'image/jpeg' },
-    body: new Uint8Array(bytes),
-  });
-  expect(put.status).toBe(200);
-  return presigned.body.key;
-}
+/** Uploads a JPEG with GPS EXIF and a camera serial; returns the key. */
+const uploaded = (owner: TestMember, purpose: Purpose) => uploadedImage(t, owner, purpose);
 
 const urlOf = (key: string) => `${t.config.PUBLIC_URL}/uploads/images/${key}`;
 

@@ -2,59 +2,32 @@
 // place photos (`photoImages`), event and guide covers (`coverImageDetails`), media posters
 // (`posterImage`); post images are in image-variants.test.ts. An uploaded image carries its size,
 // the uploader's alt and its variants; an https URL given instead carries only its URL.
-import { serve, type ServerType } from '@hono/node-server';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody, groveWithOrganizer } from '../events/helpers.js';
 import { createCategory } from '../library/helpers.js';
 import { approvePlace, placeInput } from '../places/helpers.js';
-import { createMember, createTestApp, unique, type TestApp, type TestMember } from '../setup/harness.js';
-import { jpegWithGps } from './image-fixtures.js';
+import { createMember, unique, type TestApp, type TestMember } from '../setup/harness.js';
+import { jpegWithGps, type ServedApp, startServedApp, uploadedImage } from './image-fixtures.js';
 
+let served: ServedApp;
 let t: TestApp;
-let server: ServerType;
-let dataDir: string;
 let admin: TestMember;
 let member: TestMember;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'image-objects-'));
-  t = await createTestApp({ DATA_DIR: dataDir });
-  await new Promise<void>((resolve) => {
-    server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve());
-  });
-  t.config.PUBLIC_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await startServedApp('image-objects-');
+  t = served.t;
   [admin, member] = await Promise.all([
     createMember(t, { admin: true, prefix: 'imoa' }),
     createMember(t, { prefix: 'imom' }),
   ]);
 });
 
-afterAll(async () => {
-  (server as { closeAllConnections?: () => void })?.closeAllConnections?.();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await t?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => served?.close());
 
 /** A 700×350 JPEG (variants 320 and 640), uploaded with `alt`; returns the key. */
 async function uploaded(owner: TestMember, purpose: string, alt: string): Promise<string> {
-  const bytes = await jpegWithGps(700, 350);
-  const presigned = await t.request<{ url: string; key: string }>('POST', '/api/uploads/image/presign', {
-    token: owner.token,
-    body: { contentType: 'image/jpeg', purpose, contentLength: bytes.length, alt },
-  });
-  expect(presigned.status, presigned.text).toBe(200);
-  const put = await fetch(presigned.body.url, {
-    method: 'PUT',
-    headers: { 'Content-Type': 'image/jpeg' },
-    body: new Uint8Array(bytes),
-  });
-  expect(put.status).toBe(200);
-  return presigned.body.key;
+  return uploadedImage(t, owner, purpose, { bytes: await jpegWithGps(700, 350), alt });
 }
 
 function imageOf(key: string, alt: string) {

@@ -2,27 +2,14 @@
 // ended event, filter, delete, the CSV download streamed through the web server, and the
 // aggregate opt-in, each checked against the API.
 import { readFile } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { afterTheEvents, rsvp, soonEvent } from '../../tests/actions/helpers.js';
 import { groveWithOrganizer } from '../../tests/events/helpers.js';
 import type { TestMember } from '../../tests/setup/harness.js';
-import {
-  expectAccessible,
-  expectNoToken,
-  saveScreenshot,
-  signedInVisitor,
-  useWebStackAndBrowser,
-  type WebStack,
-} from './harness.js';
+import { expectAccessible, expectNoToken, signedInVisitor, useSignedInStack } from './harness.js';
 
-let stack: WebStack;
-let browser: Browser;
-
-useWebStackAndBrowser((ready) => {
-  stack = ready.stack;
-  browser = ready.browser;
-});
+const { stack, browser } = useSignedInStack();
 
 async function browserToken(context: BrowserContext): Promise<string> {
   return (await context.cookies()).find((cookie) => cookie.name === 'app_session')!.value;
@@ -83,7 +70,6 @@ describe('the action log', () => {
 
     const { context, page } = await signedInVisitor(browser, stack, member, { next: '/app/actions' });
     await expectAccessible(page);
-    await saveScreenshot(page, 'actions');
     const suggestion = page.getByRole('button', { name: 'Add to my log: Vigil at the abattoir' });
     await Promise.all([page.waitForURL('**/app/actions'), suggestion.click()]);
     expect(await notice(page)).toContain('Vigil at the abattoir');

@@ -6,14 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCategory, createGuide, uniqueSlug } from '../../tests/library/helpers.js';
 import type { TestMember } from '../../tests/setup/harness.js';
-import {
-  expectAccessible,
-  expectNoToken,
-  saveScreenshot,
-  signedInVisitor,
-  useWebStackAndBrowser,
-  type WebStack,
-} from './harness.js';
+import { expectAccessible, expectNoToken, signedInVisitor, useWebStackAndBrowser, type WebStack } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
@@ -89,7 +82,6 @@ describe('a new chat', () => {
     expect(new URL(page.url()).pathname).toMatch(/^\/app\/companion\/[0-9a-f-]{36}$/);
 
     await expectAccessible(page);
-    await saveScreenshot(page, 'companion');
     await expectPageHasNoToken(page, token);
 
     // A reload shows the stored turn, and the next message continues the same conversation.

@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Response as PageResponse } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectNoToken, signedInVisitor, useWebStackAndBrowser, type WebStack } from './harness.js';
+import { crawlSite, expectNoToken, signedInVisitor, useWebStackAndBrowser, type WebStack } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
@@ -20,16 +20,6 @@ useWebStackAndBrowser((ready) => {
 });
 
 // Up to 60 pages in Chromium per crawl: minutes on a loaded 2-core machine, hence the timeouts.
-
-/** Pages the crawl opens at most (the navigation has about 15 links; their pages link a few more). */
-const MAX_PAGES = 60;
-
-/** Same-site GET links worth following; sign-out is a form, so it is never reached by a link. */
-function followable(href: string, origin: string): string | null {
-  const url = new URL(href, origin);
-  if (url.origin !== origin || url.pathname.startsWith('/assets/')) return null;
-  return `${url.pathname}${url.search}`;
-}
 
 /** Text that looks like a key of one of the web's namespaces (`common.nav.feed`). */
 const namespaces = readdirSync(fileURLToPath(new URL('../locales/en', import.meta.url))).map((file) =>
@@ -78,41 +68,18 @@ async function crawl(language: 'en' | 'de'): Promise<void> {
       );
     });
 
-    // A page of this part (the feed may not be built yet: an unknown page shows the visitor's navigation).
-    await page.goto('/app/settings');
-    const navigation = await page
-      .locator('.site-header nav a')
-      .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
-    expect(navigation.length).toBeGreaterThanOrEqual(10);
-    const queue = navigation.map((href) => followable(href, stack.webUrl)).filter((path): path is string => !!path);
-    const visited = new Set<string>();
-    const downloads: string[] = [];
-    while (queue.length > 0 && visited.size < MAX_PAGES) {
-      const path = queue.shift()!;
-      if (visited.has(path)) continue;
-      visited.add(path);
-      if (path.endsWith('.csv') || path.includes('.csv?')) {
-        downloads.push(path);
-        continue;
-      }
-      const answer = await page.goto(path);
-      await page.waitForLoadState('networkidle');
-      expect(answer?.status() ?? 0, path).toBeLessThan(500);
-      if (language !== 'en') {
-        expect(await page.locator('html').getAttribute('lang'), path).toBe(language);
-        const text = (await page.locator('body').innerText()) + (await page.title());
-        expect(text.match(rawKey)?.[0], `a raw catalog key on ${path}`).toBeUndefined();
-      }
-      // Still signed in: the crawl never lost its session on the way.
-      expect(new URL(page.url()).pathname, path).not.toBe('/login');
-      const links = await page
-        .locator('a[href]')
-        .evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
-      for (const href of links) {
-        const next = followable(href, stack.webUrl);
-        if (next && !visited.has(next)) queue.push(next);
-      }
-    }
+    const { pages, downloads } = await crawlSite(page, stack.webUrl, {
+      async visit(path, answer) {
+        expect(answer?.status() ?? 0, path).toBeLessThan(500);
+        if (language !== 'en') {
+          expect(await page.locator('html').getAttribute('lang'), path).toBe(language);
+          const text = (await page.locator('body').innerText()) + (await page.title());
+          expect(text.match(rawKey)?.[0], `a raw catalog key on ${path}`).toBeUndefined();
+        }
+        // Still signed in: the crawl never lost its session on the way.
+        expect(new URL(page.url()).pathname, path).not.toBe('/login');
+      },
+    });
     await Promise.all(pending);
 
     for (const path of downloads) {
@@ -123,7 +90,7 @@ async function crawl(language: 'en' | 'de'): Promise<void> {
     }
 
     // The crawl saw the pages of this part and their assets.
-    for (const path of ['/app/settings', '/app/actions', '/app/settings/delete']) expect(visited).toContain(path);
+    for (const path of ['/app/settings', '/app/actions', '/app/settings/delete']) expect(pages).toContain(path);
     expect(downloads.length).toBeGreaterThanOrEqual(1);
     expect([...scanned].some((url) => url.endsWith('/assets/app.css'))).toBe(true);
     await context.close();

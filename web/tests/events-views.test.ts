@@ -1,25 +1,12 @@
 // Event times and views in Chromium: a member in America/New_York sees a Berlin event in both
 // zones (English and German), the event form keeps the event's own zone, the agenda groups by
 // the viewer's days, the month grid works without JavaScript and links to each day's agenda.
-import type { Browser } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appointOrganizer, createAdmin, createEvent, createGrove } from '../../tests/events/helpers.js';
 import { unique, type TestMember } from '../../tests/setup/harness.js';
-import { expectAccessible, signedInVisitor, useWebStackAndBrowser, type WebStack } from './harness.js';
+import { expectAccessible, useSignedInStack } from './harness.js';
 
-let stack: WebStack;
-let browser: Browser;
-
-useWebStackAndBrowser((ready) => {
-  stack = ready.stack;
-  browser = ready.browser;
-});
-
-const pageErrors: string[] = [];
-afterEach(() => {
-  expect(pageErrors).toEqual([]);
-  pageErrors.length = 0;
-});
+const { stack, visitor: signedIn } = useSignedInStack();
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -37,12 +24,8 @@ async function setAccount(member: TestMember, body: { timeZone?: string; locale?
   expect(res.status, res.text).toBe(200);
 }
 
-async function visitor(member: TestMember, options: { locale?: string; javaScriptEnabled?: boolean } = {}) {
-  const signedIn = await signedInVisitor(browser, stack, member, {
-    context: { locale: options.locale, javaScriptEnabled: options.javaScriptEnabled },
-  });
-  signedIn.page.on('pageerror', (error) => pageErrors.push(String(error)));
-  return signedIn;
+function visitor(member: TestMember, options: { locale?: string; javaScriptEnabled?: boolean } = {}) {
+  return signedIn(member, { context: { locale: options.locale, javaScriptEnabled: options.javaScriptEnabled } });
 }
 
 /** "2026-12-05" in UTC, `days` from today. */

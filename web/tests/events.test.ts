@@ -3,9 +3,8 @@
 // point, RSVPs on the page and then sees it; the organizer sees the attendee; a non-organizer
 // sees neither attendees nor the edit link and is refused the edit URL), the filters and the
 // paging, and the private calendar link shown only to its owner.
-import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   appointOrganizer,
   createAdmin,
@@ -13,40 +12,12 @@ import {
   createGrove,
   createOrganization,
 } from '../../tests/events/helpers.js';
-import { unique, type TestMember } from '../../tests/setup/harness.js';
+import { unique } from '../../tests/setup/harness.js';
 import { jpegWithGps } from '../../tests/uploads/image-fixtures.js';
-import {
-  expectAccessible,
-  expectNoToken,
-  type SignedInVisitor,
-  saveScreenshot,
-  signedInVisitor,
-  useWebStackAndBrowser,
-  type WebStack,
-} from './harness.js';
+import { expectAccessible, expectNoToken, useSignedInStack } from './harness.js';
 
-let stack: WebStack;
-let browser: Browser;
-
-useWebStackAndBrowser((ready) => {
-  stack = ready.stack;
-  browser = ready.browser;
-});
-
-/** Script errors in any page a test opened (the pages' own scripts must run under the CSP). */
-const pageErrors: string[] = [];
-
-afterEach(() => {
-  expect(pageErrors).toEqual([]);
-  pageErrors.length = 0;
-});
-
-/** A fresh profile signed in through the login form, its script errors collected. */
-async function visitorSignedIn(member: TestMember): Promise<SignedInVisitor> {
-  const visitor = await signedInVisitor(browser, stack, member);
-  visitor.page.on('pageerror', (error) => pageErrors.push(String(error)));
-  return visitor;
-}
+// Visitors signed in through the login form; a script error in their pages fails the test.
+const { stack, visitor: visitorSignedIn } = useSignedInStack();
 
 const HOUR = 3_600_000;
 
@@ -69,7 +40,6 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
     const org = await visitorSignedIn(organizer);
     await org.page.goto('/app/events/new');
     await expectAccessible(org.page);
-    await saveScreenshot(org.page, 'event-create');
     const year = new Date().getUTCFullYear() + 1;
     await org.page.getByLabel('Host').selectOption({ label: grove.name });
     await org.page.getByLabel('Title').fill(title);
@@ -127,7 +97,6 @@ describe("the newcomer's journey, part 2: an event with a hidden meeting point",
     expect(await att.page.textContent('main')).toContain('Your RSVP: Going.');
     expect(await att.page.getByRole('heading', { name: 'Attendees' }).count()).toBe(0);
     await expectAccessible(att.page);
-    await saveScreenshot(att.page, 'event');
     expectNoToken(await att.page.content(), attendee.token, 'the event page');
 
     // The organizer sees the attendee (and who was shown the meeting point).
@@ -372,7 +341,6 @@ describe('the events list', () => {
     // Upcoming (default): 23 events, 20 then 3; the past one only under "Past".
     await page.goto(`/app/events?area=${area}`);
     await expectAccessible(page);
-    await saveScreenshot(page, 'events');
     const first = await page.locator('main li.card h3 a').allTextContents();
     expect(first).toHaveLength(20);
     await page.getByRole('link', { name: 'Next page' }).click();
@@ -416,10 +384,7 @@ describe("the visitor's time zone", () => {
       { startsAt: '2031-01-10T19:00:00.000Z', endsAt: '2031-01-10T21:00:00.000Z' },
     );
     expect(event.timeZone).toBe('UTC');
-    const { context, page } = await signedInVisitor(browser, stack, organizer, {
-      context: { timezoneId: 'America/New_York' },
-    });
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    const { context, page } = await visitorSignedIn(organizer, { context: { timezoneId: 'America/New_York' } });
 
     // The browser's zone reached the server (cookie tz, set by /assets/time-zone.js on sign-in).
     await page.goto(`/app/events/${event.slug}`);

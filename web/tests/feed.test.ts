@@ -3,28 +3,14 @@
 // member gets the 404 page, the friend reports the post, an admin resolves the report with a
 // public note and hides the post, the reporter sees the outcome, and the post is gone for
 // everyone but admins. Every page is checked with axe and scanned for the session token.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestMember } from '../../tests/setup/harness.js';
 import { jpegWithGps } from '../../tests/uploads/image-fixtures.js';
-import {
-  expectAccessible,
-  expectNoToken,
-  newVisitor,
-  saveScreenshot,
-  signIn,
-  useWebStackAndBrowser,
-  type WebStack,
-} from './harness.js';
+import { expectAccessible, expectNoToken, signedInVisitor, useSignedInStack } from './harness.js';
 
-let stack: WebStack;
-let browser: Browser;
-
-useWebStackAndBrowser((ready) => {
-  stack = ready.stack;
-  browser = ready.browser;
-});
+const { stack, browser } = useSignedInStack();
 
 interface Visitor {
   member: TestMember;
@@ -35,11 +21,7 @@ interface Visitor {
 }
 
 async function visitor(member: TestMember): Promise<Visitor> {
-  const { context, page } = await newVisitor(browser, stack);
-  await signIn(page, member);
-  const cookie = (await context.cookies()).find((c) => c.name === 'app_session');
-  expect(cookie?.value).toBeTruthy();
-  return { member, token: cookie!.value, context, page };
+  return { member, ...(await signedInVisitor(browser, stack, member)) };
 }
 
 /** Opens `path`, checks the answer's status and that the token appears nowhere in the HTML. */
@@ -116,7 +98,6 @@ describe('feed, friends and reports in the browser', () => {
     await a.page.getByRole('button', { name: 'Create an invite code' }).click();
     await open(a, '/app/friends');
     await expectAccessible(a.page);
-    await saveScreenshot(a.page, 'friends');
     await a.page.getByRole('button', { name: /^Revoke/ }).click();
     expect(await notice(a.page)).toContain('revoked');
     expect(await a.page.getByText('No open invite codes.').count()).toBe(1);
@@ -149,7 +130,6 @@ describe('feed, friends and reports in the browser', () => {
     await card.getByRole('button', { name: 'Save' }).click();
     expect(await card.getByRole('button', { name: 'Unsave' }).count()).toBe(1);
     await expectAccessible(b.page);
-    await saveScreenshot(b.page, 'feed');
 
     // The public scope shows the public post, not the friends-only one.
     await b.page.getByRole('link', { name: 'Public', exact: true }).click();
@@ -196,7 +176,6 @@ describe('feed, friends and reports in the browser', () => {
     expect(await b.page.getByText('Oops, wrong post.').count()).toBe(0);
     expect(await b.page.getByRole('heading', { name: /Comments/ }).textContent()).toContain('(1)');
     await expectAccessible(b.page);
-    await saveScreenshot(b.page, 'post');
 
     // Carol, not a friend, gets the plain 404 page.
     await open(c, postPath, 404);
@@ -227,7 +206,6 @@ describe('feed, friends and reports in the browser', () => {
     expect(await report.textContent()).toContain(`@${bob.handle}`);
     expect(await report.textContent()).toContain('still there');
     await expectAccessible(m.page);
-    await saveScreenshot(m.page, 'admin-reports');
     await report.getByRole('radio', { name: 'Resolve' }).check();
     await report.getByLabel(/Hide the post/).check();
     await report.getByLabel(/^Reason/).fill('Second time this week.');

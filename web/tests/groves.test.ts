@@ -2,7 +2,6 @@
 // the organizer accepts it on the grove page, the new member sees the grove's events), invite
 // codes, member lists for organizers only, search and paging, the site admin's create form,
 // and the organization pages.
-import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   appointOrganizer,
@@ -12,22 +11,9 @@ import {
   createOrganization,
 } from '../../tests/events/helpers.js';
 import { unique } from '../../tests/setup/harness.js';
-import {
-  expectAccessible,
-  expectNoToken,
-  saveScreenshot,
-  signedInVisitor,
-  useWebStackAndBrowser,
-  type WebStack,
-} from './harness.js';
+import { expectAccessible, expectNoToken, signedInVisitor, useSignedInStack } from './harness.js';
 
-let stack: WebStack;
-let browser: Browser;
-
-useWebStackAndBrowser((ready) => {
-  stack = ready.stack;
-  browser = ready.browser;
-});
+const { stack, browser } = useSignedInStack();
 
 describe('groves', () => {
   it('a newcomer asks to join an approval grove, its organizer accepts, the newcomer sees its events', async () => {
@@ -51,7 +37,6 @@ describe('groves', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/q=/);
     await expectAccessible(page);
-    await saveScreenshot(page, 'groves');
     await page.getByRole('link', { name }).click();
     await page.waitForURL(`**/app/groves/${grove.slug}`);
     expect(await page.getByRole('heading', { name: 'Members', exact: true }).count()).toBe(0);
@@ -70,7 +55,6 @@ describe('groves', () => {
     await org.page.goto(`/app/groves/${grove.slug}`);
     expect(await org.page.textContent('main')).toContain(`@${newcomer.handle}`);
     await expectAccessible(org.page);
-    await saveScreenshot(org.page, 'grove');
     await org.page.getByRole('button', { name: `Accept @${newcomer.handle}` }).click();
     await org.page.waitForURL(`**/app/groves/${grove.slug}`);
     expect(await org.page.getByRole('status').textContent()).toContain(`@${newcomer.handle} is a member now.`);
@@ -175,13 +159,11 @@ describe('organizations', () => {
     const { context, page } = await signedInVisitor(browser, stack, member);
     await page.goto(`/app/organizations?q=${encodeURIComponent(organization.name)}`);
     await expectAccessible(page);
-    await saveScreenshot(page, 'organizations');
     await page.getByRole('link', { name: organization.name }).click();
     await page.waitForURL(`**/app/organizations/${organization.slug}`);
     expect(await page.getByRole('link', { name: event.title }).count()).toBe(1);
     expect(await page.getByRole('link', { name: 'https://org.example/' }).getAttribute('rel')).toContain('noopener');
     await expectAccessible(page);
-    await saveScreenshot(page, 'organization');
     expect((await page.goto('/app/organizations/no-such-organization'))?.status()).toBe(404);
     await context.close();
   });

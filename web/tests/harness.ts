@@ -8,8 +8,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, vi } from 'vitest';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+  type Response as PageResponse,
+} from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { type RealtimeService, startRealtime } from '../../server/realtime/service.js';
 import { testDatabaseUrl } from '../../tests/setup/database.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../../tests/setup/harness.js';
@@ -141,6 +148,67 @@ export function useWebStackAndBrowser(
   });
 }
 
+/** Stands for an object made later (in a beforeAll): every use reaches that object once it exists. */
+function late<T extends object>(what: string, current: () => T | undefined): T {
+  const target = (): T => {
+    const value = current();
+    if (!value) throw new Error(`${what} is used before the file's beforeAll started it`);
+    return value;
+  };
+  return new Proxy({} as T, {
+    get(_, key) {
+      const object = target();
+      const value = Reflect.get(object, key, object);
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+    set: (_, key, value) => Reflect.set(target(), key, value),
+    has: (_, key) => Reflect.has(target(), key),
+  });
+}
+
+/** What a browser test file works with: see useSignedInStack. */
+export interface SignedInStack {
+  /** The file's stack (usable in tests and hooks: it starts in the file's first beforeAll). */
+  stack: WebStack;
+  /** The file's Chromium (same). */
+  browser: Browser;
+  /**
+   * A fresh profile signed in as `member` (signedInVisitor's options); a script error in any of
+   * its pages fails the test that opened it (the pages' own scripts must run under the CSP).
+   */
+  visitor(
+    member: Pick<TestMember, 'email' | 'password'>,
+    options?: Parameters<typeof signedInVisitor>[3],
+  ): Promise<SignedInVisitor>;
+}
+
+/**
+ * The setup of a browser test file in one line: `const { stack, browser, visitor } =
+ * useSignedInStack();` starts the stack and Chromium for the file (useWebStackAndBrowser; `options`
+ * go to startWebStack) and checks after each test that no visitor's page threw a script error.
+ */
+export function useSignedInStack(options: Parameters<typeof startWebStack>[0] = {}): SignedInStack {
+  let ready: { stack: WebStack; browser: Browser } | undefined;
+  useWebStackAndBrowser((started) => {
+    ready = started;
+  }, options);
+  const pageErrors: string[] = [];
+  afterEach(() => {
+    expect(pageErrors.splice(0), 'script errors in the pages').toEqual([]);
+  });
+  const stack = late('the web stack', () => ready?.stack);
+  const browser = late('the browser', () => ready?.browser);
+  return {
+    stack,
+    browser,
+    async visitor(member, visitorOptions) {
+      const signedIn = await signedInVisitor(browser, stack, member, visitorOptions);
+      signedIn.page.on('pageerror', (error) => pageErrors.push(String(error)));
+      return signedIn;
+    },
+  };
+}
+
 /** A fresh browser profile (own cookies) on the web front end. */
 export async function newVisitor(browser: Browser, stack: WebStack): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: stack.webUrl, viewport: { width: 1200, height: 900 } });
@@ -196,6 +264,71 @@ export async function signedInVisitor(
   return { context, page, token: cookie.value };
 }
 
+/** A same-site GET link worth following (never an asset), as path and query; null otherwise. */
+export function followable(href: string, origin: string): string | null {
+  const url = new URL(href, origin);
+  if (url.origin !== origin || url.pathname.startsWith('/assets/')) return null;
+  return `${url.pathname}${url.search}`;
+}
+
+/**
+ * Waits until the page's network is quiet, for a while at most: a page that keeps a connection
+ * busy (live messages without WebSocket, a streamed reply) is taken as it is after 5 s.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
+}
+
+/** What a crawl of the signed-in site reached: pages opened (in order) and downloads seen. */
+export interface CrawledSite {
+  pages: string[];
+  downloads: string[];
+}
+
+/**
+ * Crawls the signed-in site in `page`: the links of the site navigation (read on /app/settings),
+ * then the same-site links on every page opened, breadth first, up to `maxPages` (sign-out is a
+ * form, so it is never reached by a link). Each page is opened, left to settle, and handed to
+ * `visit` with the answer; CSV downloads are listed, not opened.
+ */
+export async function crawlSite(
+  page: Page,
+  origin: string,
+  options: { maxPages?: number; visit?: (path: string, answer: PageResponse | null) => Promise<void> } = {},
+): Promise<CrawledSite> {
+  const maxPages = options.maxPages ?? 60;
+  await page.goto('/app/settings');
+  const navigation = await page
+    .locator('.site-header nav a')
+    .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
+  expect(navigation.length).toBeGreaterThanOrEqual(10);
+  const queue = navigation.map((href) => followable(href, origin)).filter((path): path is string => !!path);
+  const seen = new Set<string>();
+  const site: CrawledSite = { pages: [], downloads: [] };
+  while (queue.length > 0 && seen.size < maxPages) {
+    const path = queue.shift()!;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    if (path.endsWith('.csv') || path.includes('.csv?')) {
+      site.downloads.push(path);
+      continue;
+    }
+    const answer = await page.goto(path);
+    await settled(page);
+    site.pages.push(path);
+    await options.visit?.(path, answer);
+    const links = await page
+      .locator('a[href]')
+      .evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
+    for (const href of links) {
+      const next = followable(href, origin);
+      if (next && !seen.has(next)) queue.push(next);
+    }
+  }
+  return site;
+}
+
 const axeSource = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
 
 /**
@@ -233,11 +366,23 @@ interface AxeRunner {
 
 const screenshotsDir = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 
-/** Saves docs/screenshots/<name>.png when SCREENSHOTS=1 (kept out of ordinary runs: CI does not rewrite docs). */
-export async function saveScreenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saves docs/screenshots/<name>.png when SCREENSHOTS=1 (kept out of ordinary runs: CI does not
+ * rewrite docs): the viewport, or with `height` the top of the whole page up to that many pixels
+ * (a page whose content starts below a form), which keeps the PNGs small.
+ */
+export async function saveScreenshot(page: Page, name: string, options: { height?: number } = {}): Promise<void> {
   if (process.env.SCREENSHOTS !== '1') return;
   await mkdir(screenshotsDir, { recursive: true });
-  await writeFile(`${screenshotsDir}${name}.png`, await page.screenshot({ fullPage: true }));
+  const width = page.viewportSize()?.width ?? 1280;
+  const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+  const shot = options.height
+    ? await page.screenshot({
+        fullPage: true,
+        clip: { x: 0, y: 0, width, height: Math.min(options.height, pageHeight) },
+      })
+    : await page.screenshot();
+  await writeFile(`${screenshotsDir}${name}.png`, shot);
 }
 
 /** Fails when the session token appears anywhere in `text` (a page, a script, a JSON block). */

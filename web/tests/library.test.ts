@@ -8,7 +8,6 @@ import {
   expectAccessible,
   expectNoToken,
   type SignedInVisitor,
-  saveScreenshot,
   signedInVisitor,
   useWebStackAndBrowser,
   type WebStack,
@@ -101,7 +100,6 @@ describe('the media library', () => {
     const titles = () => page.locator('main li.card > a').allTextContents();
     expect(await titles()).toEqual(['Dominion', 'Kitchen Basics']);
     await expectAccessible(page);
-    await saveScreenshot(page, 'media-library');
     expectNoToken(await page.content(), visitor.token, 'the media page');
 
     await page.getByLabel('Kind').selectOption('talk');
@@ -172,7 +170,6 @@ describe('the guides', () => {
     expect(await community.getByRole('link').allTextContents()).toEqual(['Hosting a potluck']);
     expect(await page.locator('main').textContent()).not.toContain('Draft guide');
     await expectAccessible(page);
-    await saveScreenshot(page, 'guides-list');
 
     await page.getByLabel('Category').selectOption('community');
     await page.getByRole('button', { name: 'Show' }).click();
@@ -201,7 +198,6 @@ describe('the guides', () => {
     expect(await body.getByRole('link', { name: 'Image: A stall at the market' }).isVisible()).toBe(true);
     expect(alerts).toEqual([]);
     await expectAccessible(page);
-    await saveScreenshot(page, 'guides-guide');
     expectNoToken(await page.content(), visitor.token, 'the guide page');
 
     // Status only: a plain fetch with the API token as the cookie.

@@ -13,7 +13,6 @@ import {
   type FormFile,
   newVisitor,
   postFormWithFiles,
-  saveScreenshot,
   signedInVisitor,
   useWebStackAndBrowser,
   type WebStack,
@@ -107,7 +106,6 @@ describe("a newcomer's journey, part 1", () => {
     await page.getByLabel('Latitude').fill('52.4871');
     await page.getByLabel('Longitude').fill('13.4321');
     await expectAccessible(page);
-    await saveScreenshot(page, 'map-submit');
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await page.waitForURL((url) => url.pathname.startsWith('/app/places/') && !url.pathname.endsWith('/new'));
     await expect.poll(() => page.getByRole('status').textContent()).toContain('submitted for review');
@@ -128,7 +126,6 @@ describe("a newcomer's journey, part 1", () => {
     await moderator.page.goto('/app/admin/places');
     expect(await moderator.page.getByRole('heading', { level: 2, name }).isVisible()).toBe(true);
     await expectAccessible(moderator.page);
-    await saveScreenshot(moderator.page, 'map-admin-places');
     await moderator.page.getByRole('button', { name: `Approve ${name}` }).click();
     await moderator.page.waitForURL('**/app/admin/places');
     await expect.poll(() => moderator.page.getByRole('status').textContent()).toContain(`Approved “${name}”`);
@@ -147,13 +144,11 @@ describe("a newcomer's journey, part 1", () => {
     await expectAccessible(page);
     await marker.click();
     await page.locator('.leaflet-popup').waitFor();
-    await saveScreenshot(page, 'map-map');
     await page.locator('.leaflet-popup').getByRole('link', { name }).click();
     await page.waitForURL((url) => url.pathname.startsWith('/app/places/'));
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
     expect(await page.locator('main').textContent()).not.toContain('Waiting for review');
     await expectAccessible(page);
-    await saveScreenshot(page, 'map-place');
     await newcomer.context.close();
   });
 });
@@ -538,7 +533,6 @@ describe('finding a city on the map', () => {
     expect(new URL(page.url()).searchParams.get('bbox')).toMatch(/^-9\.\d+,38\.\d+,-[89]\.\d+,38\.\d+$/);
     expect(await page.locator('input[name="bbox"]').getAttribute('type')).toBe('hidden');
     await expectAccessible(page);
-    await saveScreenshot(page, 'map-search-light-en');
     await context.close();
   });
 
@@ -597,7 +591,6 @@ describe('the map in dark mode, in German, on a phone', () => {
     expect(await page.locator('#places-heading').textContent()).toBe('Orte rund um Lisbon, Portugal');
     await page.locator('.leaflet-container').waitFor();
     await expectAccessible(page);
-    await saveScreenshot(page, 'map-search-dark-de-390');
     await context.close();
   });
 });

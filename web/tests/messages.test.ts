@@ -6,14 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { conversationRoom, userRoom } from '../../server/shared/realtime-publisher.js';
 import { befriend, send, startConversation } from '../../tests/messaging/helpers.js';
 import type { TestMember } from '../../tests/setup/harness.js';
-import {
-  expectAccessible,
-  expectNoToken,
-  saveScreenshot,
-  signedInVisitor,
-  useWebStackAndBrowser,
-  type WebStack,
-} from './harness.js';
+import { expectAccessible, expectNoToken, signedInVisitor, useWebStackAndBrowser, type WebStack } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
@@ -60,7 +53,6 @@ describe('the conversations list', () => {
     expect(await page.locator('.conversation-list').textContent()).toContain('1 unread');
     await expectAccessible(page);
     await expectPageHasNoToken(page, token);
-    await saveScreenshot(page, 'messages-list');
     await context.close();
   });
 
@@ -198,7 +190,6 @@ describe('a conversation page', () => {
     expect(await ana.page.getByLabel('Message', { exact: true }).inputValue()).toBe('');
 
     await expectAccessible(ben.page);
-    await saveScreenshot(ben.page, 'messages-conversation');
     await expectPageHasNoToken(ana.page, ana.token);
     await expectPageHasNoToken(ben.page, ben.token);
     ana.page.off('response', readTicket);

@@ -10,7 +10,6 @@ import { loadWebConfig } from '../server/config.js';
 import {
   expectAccessible,
   newVisitor,
-  saveScreenshot,
   signIn,
   signedInVisitor,
   useWebStackAndBrowser,
@@ -405,7 +404,6 @@ describe('sign-in pages in Chromium', () => {
     const { context, page } = await newVisitor(browser, stack);
     await page.goto('/login?next=%2Fapp%2Fsettings');
     await expectAccessible(page);
-    await saveScreenshot(page, 'auth-login');
     expect(await page.locator('input[type=hidden][name=next]').getAttribute('value')).toBe('/app/settings');
     const main = page.locator('main');
     expect(await main.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe(

@@ -4,14 +4,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestMember } from '../../tests/setup/harness.js';
-import {
-  expectAccessible,
-  expectNoToken,
-  saveScreenshot,
-  signedInVisitor,
-  useWebStackAndBrowser,
-  type WebStack,
-} from './harness.js';
+import { expectAccessible, expectNoToken, signedInVisitor, useWebStackAndBrowser, type WebStack } from './harness.js';
 
 let stack: WebStack;
 let browser: Browser;
@@ -67,7 +60,6 @@ describe('settings', () => {
     expect(await sessions.count()).toBe(2);
     expect(await sessions.filter({ hasText: 'this browser' }).count()).toBe(1);
     await expectAccessible(page);
-    await saveScreenshot(page, 'settings');
     await context.close();
   });
 

@@ -1,26 +1,14 @@
 // Themes, install and offline (docs/web.md): dark mode from the system and from the switch (with
-// and without JavaScript), the manifest and the service worker served with the right types and
+// and without JavaScript, one dark set for both), the manifest and the service worker served with the right types and
 // policy, pages kept offline for the signed-in session only, and nothing left after sign-out.
-import type { Browser, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appointOrganizer, createAdmin, createEvent, createGrove } from '../../tests/events/helpers.js';
-import { befriend, send, startConversation } from '../../tests/messaging/helpers.js';
-import {
-  expectAccessible,
-  newVisitor,
-  saveScreenshot,
-  signedInVisitor,
-  useWebStackAndBrowser,
-  type WebStack,
-} from './harness.js';
+import { expectAccessible, newVisitor, signedInVisitor, useSignedInStack } from './harness.js';
 
-let stack: WebStack;
-let browser: Browser;
-
-useWebStackAndBrowser((ready) => {
-  stack = ready.stack;
-  browser = ready.browser;
-});
+const { stack, browser } = useSignedInStack();
 
 const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
@@ -107,64 +95,25 @@ describe('themes', () => {
   });
 });
 
-describe("the shell part's pages in both themes", () => {
-  it('messages, a conversation, the companion and the action log are axe clean in light and dark, in two languages', {
-    timeout: 120_000,
-  }, async () => {
-    const ana = await stack.member({ prefix: 'ana' });
-    const ben = await stack.member({ prefix: 'ben' });
-    await befriend(stack.api, ana, ben);
-    const conversation = await startConversation(stack.api, ben, [ana]);
-    await send(stack.api, ben, conversation._id, 'Banners at six?');
-    const { context, page } = await signedInVisitor(browser, stack, ana);
-    // Page and the name of its screenshot (docs/screenshots/, SCREENSHOTS=1; English light ones
-    // come from the pages' own tests).
-    const pages: Array<[path: string, shot: string]> = [
-      ['/app/messages', 'messages-list'],
-      [`/app/messages/${conversation._id}`, 'messages-conversation'],
-      ['/app/companion', 'companion'],
-      ['/app/actions', 'actions'],
-    ];
-    // In English, then in German (the language switch's cookie).
-    for (const language of ['en', 'de']) {
-      if (language === 'de') await context.addCookies([{ name: 'lang', value: 'de', url: stack.webUrl }]);
-      for (const [path, shot] of pages) {
-        await page.goto(path);
-        expect(await page.locator('html').getAttribute('lang')).toBe(language);
-        for (const colorScheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme });
-          await expectAccessible(page);
-          if (language !== 'en' || colorScheme !== 'light')
-            await saveScreenshot(page, `${shot}-${language}-${colorScheme}`);
-        }
-      }
-    }
-    expect(await page.getByRole('button', { name: 'Dunkel' }).count()).toBe(1);
-    // A phone, dark.
-    await page.setViewportSize({ width: 390, height: 844 });
-    for (const [path, shot] of pages.slice(1, 3)) {
-      await page.goto(path);
-      await saveScreenshot(page, `${shot}-de-dark-390`);
-    }
-    await context.close();
-  });
-});
-
-describe('every page in dark mode', () => {
-  it('the pages of the navigation are axe clean under a dark colour scheme', { timeout: 120_000 }, async () => {
-    const admin = await stack.member({ admin: true });
-    const { context, page } = await signedInVisitor(browser, stack, admin);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    const links = await page
-      .locator('nav[aria-label="Site"] a')
-      .evaluateAll((anchors) => anchors.map((anchor) => new URL((anchor as HTMLAnchorElement).href).pathname));
-    expect(links.length).toBeGreaterThanOrEqual(10);
-    for (const path of links) {
-      await page.goto(path);
-      expect(await bodyBackground(page), path).toBe('rgb(18, 22, 20)');
-      await expectAccessible(page);
-    }
-    await context.close();
+// Every page in both themes and two languages is the accessibility matrix's
+// (accessibility-matrix.test.ts), under the switch's `data-theme`. The system's dark set must be
+// the switch's, so the matrix speaks for pages that follow a dark system too.
+describe('the dark set', () => {
+  it('is the same under a dark system preference as under the switch', () => {
+    const css = readFileSync(fileURLToPath(new URL('../assets/app.css', import.meta.url)), 'utf8');
+    const block = (selector: string) => {
+      const start = css.indexOf(`${selector} {`);
+      expect(start, selector).toBeGreaterThan(-1);
+      const end = css.indexOf('}', start);
+      return css
+        .slice(css.lastIndexOf('{', end) + 1, end)
+        .split(';')
+        .map((declaration) => declaration.trim())
+        .filter(Boolean);
+    };
+    const system = block('@media (prefers-color-scheme: dark) {\n  :root:not([data-theme="light"])');
+    expect(system.length).toBeGreaterThan(5);
+    expect(system).toEqual(block(':root[data-theme="dark"]'));
   });
 });
 
