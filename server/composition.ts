@@ -29,6 +29,7 @@ import type { DomainContributions, DomainManifest, JobDeps } from './domains/man
 import { mediaManifest } from './domains/media/manifest.js';
 import { meManifest } from './domains/me/manifest.js';
 import { notificationsManifest } from './domains/notifications/manifest.js';
+import { passkeysManifest } from './domains/passkeys/manifest.js';
 import { organizationsManifest } from './domains/organizations/manifest.js';
 import { placeSocialManifest } from './domains/place-social/manifest.js';
 import { placesManifest } from './domains/places/manifest.js';
@@ -50,6 +51,7 @@ import { mergeRouters, router } from './trpc/init.js';
 export const domainManifests = [
   authManifest,
   meManifest,
+  passkeysManifest,
   statsManifest,
   eventsManifest,
   grovesManifest,

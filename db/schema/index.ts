@@ -20,3 +20,4 @@ export * from './reports.js';
 export * from './realtime.js';
 export * from './companion.js';
 export * from './image-uploads.js';
+export * from './passkeys.js';
