@@ -43,7 +43,10 @@ export const webauthnChallenges = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('webauthn_challenges_expires_at_idx').on(t.expiresAt)],
+  (t) => [
+    index('webauthn_challenges_expires_at_idx').on(t.expiresAt),
+    index('webauthn_challenges_user_id_idx').on(t.userId),
+  ],
 );
 
 export type Passkey = typeof passkeys.$inferSelect;

@@ -47,7 +47,7 @@ export const authenticationResponseInput = z
     response: z.looseObject({
       clientDataJSON: b64url(8192),
       authenticatorData: b64url(8192),
-      signature: b64url(2048),
+      signature: b64url(8192),
       userHandle: b64url(512).optional(),
     }),
     authenticatorAttachment: attachment,
