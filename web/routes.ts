@@ -32,6 +32,8 @@ import * as placeForm from './pages/places-form.js';
 import * as posts from './pages/posts.js';
 import * as reports from './pages/reports.js';
 import * as settings from './pages/settings.js';
+import * as settingsPasskeys from './pages/settings-passkeys.js';
+import * as passkeySignIn from './pages/passkey-sign-in.js';
 import { updateRegion } from './pages/settings-region.js';
 import { chooseLanguage } from './server/language-switch.js';
 import type { WebEnv } from './server/env.js';
@@ -75,6 +77,8 @@ const wayIn: WebRoute[] = [
   get(urls.magicLinkRequest, auth.magicLinkRequestPage),
   post(urls.magicLinkRequest, auth.requestMagicLink),
   get(urls.magicLinkLanding, auth.magicLinkLandingPage),
+  post(urls.passkeyLoginOptions, passkeySignIn.passkeyLoginOptions),
+  post(urls.passkeyLogin, passkeySignIn.passkeyLogin),
 ];
 
 const mapArea: WebRoute[] = [
@@ -153,6 +157,11 @@ const memberArea: WebRoute[] = [
   post(urls.settingsRegion, updateRegion),
   post(urls.settingsPanic, settings.panic),
   get(urls.settingsDelete, settings.deleteAccountPage),
+  get(urls.settingsPasskeys, settingsPasskeys.passkeysPage),
+  post(urls.settingsPasskeys, settingsPasskeys.addPasskey),
+  post(urls.settingsPasskeyOptions, settingsPasskeys.passkeyOptions),
+  post(urls.settingsPasskeyRename, settingsPasskeys.renamePasskey),
+  post(urls.settingsPasskeyRemove, settingsPasskeys.removePasskey),
   post(urls.settingsDelete, settings.deleteAccount),
   get(urls.actions, actions.actionLogPage),
   post(urls.actions, actions.logAction),

@@ -35,6 +35,9 @@ export const urls = {
   register: route('/register'),
   magicLinkRequest: route('/login/magic-link'),
   magicLinkLanding: route('/login/magic'),
+  /** Sign-in with a passkey: the script's JSON relay to the API (options, then the answer). */
+  passkeyLoginOptions: route('/login/passkey/options'),
+  passkeyLogin: route('/login/passkey'),
   logout: route('/logout'),
   /** The language switch's form (any page's footer). */
   language: route('/language'),
@@ -128,6 +131,10 @@ export const urls = {
   settingsRegion: route('/app/settings/region'),
   settingsPanic: route('/app/settings/panic'),
   settingsDelete: route('/app/settings/delete'),
+  settingsPasskeys: route('/app/settings/passkeys'),
+  settingsPasskeyOptions: route('/app/settings/passkeys/options'),
+  settingsPasskeyRename: route('/app/settings/passkeys/:id/rename'),
+  settingsPasskeyRemove: route('/app/settings/passkeys/:id/remove'),
   sessionsRevokeOthers: route('/app/settings/sessions/revoke-others'),
   sessionRevoke: route('/app/settings/sessions/:id/revoke'),
 } as const;
