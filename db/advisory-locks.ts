@@ -38,6 +38,13 @@ export const ADVISORY_LOCKS = {
   /** Job: delete report snapshots' private text when its retention ends (server/domains/reports/texts-sweep.ts). */
   reportTextsSweep: 7_310_501,
   /**
+   * Job: build queued data exports (server/domains/data-export/jobs.ts). Taken on PGlite only: on
+   * PostgreSQL the job claims its export with SKIP LOCKED and runs in every process at once.
+   */
+  dataExportBuilder: 7_310_901,
+  /** Job: delete data export archives past their 24 hours (server/domains/data-export/jobs.ts). */
+  dataExportSweep: 7_310_902,
+  /**
    * Not a job: the friends-feed triggers (migrations/0019_posts_feed_triggers.sql) take the
    * two-key transaction lock (this id, hashtext(author id)) so a post and a new friendship of its
    * author never miss each other's inbox rows.

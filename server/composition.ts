@@ -21,6 +21,7 @@ import { actionsManifest } from './domains/actions/manifest.js';
 import { authManifest } from './domains/auth/manifest.js';
 import { companionManifest } from './domains/companion/manifest.js';
 import { conversationsManifest } from './domains/conversations/manifest.js';
+import { dataExportManifest } from './domains/data-export/manifest.js';
 import { eventsManifest } from './domains/events/manifest.js';
 import { friendsManifest } from './domains/friends/manifest.js';
 import { grovesManifest } from './domains/groves/manifest.js';
@@ -37,6 +38,7 @@ import { postsManifest } from './domains/posts/manifest.js';
 import { realtimeManifest } from './domains/realtime/manifest.js';
 import { reportsManifest } from './domains/reports/manifest.js';
 import { statsManifest } from './domains/stats/manifest.js';
+import { twoFactorManifest } from './domains/two-factor/manifest.js';
 import { uploadsManifest } from './domains/uploads/manifest.js';
 import type { AnyJob } from './jobs/runner.js';
 import { platformJobs } from './jobs/sweeps.js';
@@ -52,6 +54,7 @@ export const domainManifests = [
   authManifest,
   meManifest,
   passkeysManifest,
+  twoFactorManifest,
   statsManifest,
   eventsManifest,
   grovesManifest,
@@ -69,6 +72,7 @@ export const domainManifests = [
   reportsManifest,
   companionManifest,
   realtimeManifest,
+  dataExportManifest,
 ] as const satisfies readonly DomainManifest[];
 
 // The app router's type, derived from the list: each namespace's procedures are the union of the

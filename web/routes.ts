@@ -34,10 +34,12 @@ import * as reports from './pages/reports.js';
 import * as settings from './pages/settings.js';
 import * as settingsPasskeys from './pages/settings-passkeys.js';
 import * as passkeySignIn from './pages/passkey-sign-in.js';
+import * as dataExport from './pages/data-export.js';
 import { updateRegion } from './pages/settings-region.js';
 import { chooseLanguage } from './server/language-switch.js';
 import type { WebEnv } from './server/env.js';
 import { SESSION_ROUTE, sessionRouteHandlers } from './server/session-route.js';
+import { renderSecondFactor } from './pages/second-factor-step.js';
 import { chooseTheme, THEME_ROUTE } from './server/theme.js';
 import { type UrlBuilder, urls } from './urls.js';
 
@@ -63,7 +65,7 @@ const post = (url: UrlBuilder<string>, ...handlers: [Step, ...Step[]]): WebRoute
 
 // The session route is the API's own address on the web origin ({web_url}/api/session): the
 // sign-in forms post there, and its failures re-render those forms.
-const session = sessionRouteHandlers({ renderFailure: auth.renderFailure });
+const session = sessionRouteHandlers({ renderFailure: auth.renderFailure, renderSecondFactor });
 
 const wayIn: WebRoute[] = [
   get(urls.home, home.startPage),
@@ -163,6 +165,9 @@ const memberArea: WebRoute[] = [
   post(urls.settingsPasskeyRename, settingsPasskeys.renamePasskey),
   post(urls.settingsPasskeyRemove, settingsPasskeys.removePasskey),
   post(urls.settingsDelete, settings.deleteAccount),
+  get(urls.settingsDataExport, dataExport.dataExportPage),
+  post(urls.settingsDataExport, dataExport.requestDataExport),
+  post(urls.settingsDataExportDownload, dataExport.downloadDataExport),
   get(urls.actions, actions.actionLogPage),
   post(urls.actions, actions.logAction),
   post(urls.actionSuggestionConfirm, actions.confirmActionSuggestion),

@@ -135,6 +135,8 @@ export const urls = {
   settingsPasskeyOptions: route('/app/settings/passkeys/options'),
   settingsPasskeyRename: route('/app/settings/passkeys/:id/rename'),
   settingsPasskeyRemove: route('/app/settings/passkeys/:id/remove'),
+  settingsDataExport: route('/app/settings/data-export'),
+  settingsDataExportDownload: route('/app/settings/data-export/download'),
   sessionsRevokeOthers: route('/app/settings/sessions/revoke-others'),
   sessionRevoke: route('/app/settings/sessions/:id/revoke'),
 } as const;

@@ -671,6 +671,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a sign-in with the second factor
+         * @description Send the `ticket` a sign-in answered (`{ secondFactor: { ticket, methods } }`) with exactly one of `code` (the authenticator app), `recoveryCode` (used up) or `passkey` (an assertion for options from POST /api/auth/passkeys/options `{ ticket }`). Answers `{ token, user, expiresAt }` like login and uses the ticket up. 401 `invalid_second_factor`: the answer is wrong, try again (a code is accepted only once, and not before a later one). 401 `invalid_credentials`: the ticket is unknown, used, older than 5 minutes or has had its 5 answers — sign in again. Rate limited per client address, per account and address, and by a per-account ceiling that backs off (429 `rate_limited` with Retry-After), like password guesses.
+         */
+        post: operations["auth-secondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/calendar/{token}.ics": {
         parameters: {
             query?: never;
@@ -1682,6 +1702,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The state of your data export
+         * @description `none`, `queued`, `building`, `ready`, `expired` (downloaded, or 24 hours passed: the archive is deleted) or `failed`. While `ready`, `download.url` is a fresh single-use link (GET /api/me/export/download?token=…, with the same member's session): each read of this state issues a new link and retires the previous one.
+         */
+        get: operations["me-getExport"];
+        put?: never;
+        /**
+         * Ask for an archive of your own data
+         * @description Queues an export of everything the caller owns or sent (a zip of JSON files; schema in docs/data-export.md), built by a background job within seconds to minutes; poll GET /api/me/export. One a day: 409 `conflict` while one is queued or building, 429 `rate_limited` with Retry-After within 24 hours of the last request (a failed build may be asked again at once). Answers 202 with the state (`queued`).
+         */
+        post: operations["me-createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/export/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download your data archive, once (application/zip)
+         * @description The archive GET /api/me/export announced as `download.url`. Needs both the link's token and the session of the member it belongs to (a leaked link alone opens nothing). Works once: the archive is deleted as it is handed out, so a second request, an older link (each read of GET /api/me/export issues a new one), an expired archive or another member's token all answer 404 `not_found`. Contents: docs/data-export.md. REST only (not JSON).
+         */
+        get: operations["me-downloadExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/notification-preferences": {
         parameters: {
             query?: never;
@@ -1810,6 +1874,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the recovery codes
+         * @description Ten new single-use codes, shown this once; the old ones stop working. Needs `password` (when the account has one) and a `code` of the app or an unused recovery code. 404 `not_found` when no app is on. Wrong password or code: 403 `forbidden` (not 401: the session is fine). Password and code checks are rate-limited like sign-in (429 `rate_limited` with Retry-After).
+         */
+        post: operations["me-createRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/reports": {
         parameters: {
             query?: never;
@@ -1842,6 +1926,26 @@ export interface paths {
          * @description Private to the caller. A saved post the caller can no longer see (deleted, hidden, a friendship ended, a grove left) is not listed.
          */
         get: operations["me-listSavedPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/second-factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The second factors on the account
+         * @description Whether an authenticator app is on, how many passkeys and unused recovery codes there are. Never a secret.
+         */
+        get: operations["me-getSecondFactors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1901,6 +2005,66 @@ export interface paths {
          * @description Revokes every session but the calling one, the calendar feed link and unused sign-in links. Effective on the very next request.
          */
         post: operations["me-revokeOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start turning on an authenticator app (TOTP)
+         * @description Answers the new secret and its otpauth:// URI, shown this once; the app is not on until POST /api/me/totp/confirm. Needs `password` when the account has one (400 when missing), so a session alone cannot put a factor on the account. Starting again replaces an unconfirmed secret; 409 `conflict` when an app is already on. Wrong password or code: 403 `forbidden` (not 401: the session is fine). Password and code checks are rate-limited like sign-in (429 `rate_limited` with Retry-After).
+         */
+        post: operations["me-createTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn the authenticator app on with its first code
+         * @description A current code from the app turns it on: from then on every sign-in asks for a code. Answers ten single-use recovery codes, shown this once. 403 `forbidden` for a wrong code; 409 `conflict` when already on or no enrolment was started. Wrong password or code: 403 `forbidden` (not 401: the session is fine). Password and code checks are rate-limited like sign-in (429 `rate_limited` with Retry-After).
+         */
+        post: operations["me-confirmTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/totp/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn the authenticator app off
+         * @description Needs `password` (when the account has one) and a `code` of the app or an unused recovery code: a signed-in session alone (a stolen phone) cannot turn it off. Deletes the secret and the recovery codes. A POST, not DELETE: the password travels in the body, never in a URL. 404 `not_found` when no app is on. Wrong password or code: 403 `forbidden` (not 401: the session is fine). Password and code checks are rate-limited like sign-in (429 `rate_limited` with Retry-After).
+         */
+        post: operations["me-disableTotp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2783,6 +2947,31 @@ export interface components {
             /** @description Live sessions; listed one by one at GET /api/me/sessions. */
             sessions: number;
         };
+        DataExport: {
+            /** @description Ready only: a fresh single-use link. */
+            download: {
+                expiresAt: string;
+                /** @description GET it with the same session (Authorization header) to receive the zip, once. Reading the state again issues a new link and retires this one. */
+                url: string;
+            } | null;
+            downloadedAt: string | null;
+            /** @description Ready: when the archive and its link are deleted. */
+            expiresAt: string | null;
+            /** @description JSON files in the zip (ready only). */
+            files: number | null;
+            /** @description The earliest time POST /api/me/export accepts a new request; null: now (or never asked). */
+            nextRequestAt: string | null;
+            /** @description When the archive was built (or the build failed). */
+            readyAt: string | null;
+            requestedAt: string | null;
+            /** @description The zip, in bytes (ready only). */
+            sizeBytes: number | null;
+            /**
+             * @description `none`: never asked (or the row was swept); `queued`/`building`: the job is on it; `ready`: downloadable once, until `expiresAt`; `expired`: downloaded, or 24 hours passed (the archive is deleted); `failed`: the build failed (ask again at once).
+             * @enum {string}
+             */
+            state: "none" | "queued" | "building" | "ready" | "expired" | "failed";
+        };
         /**
          * @example {
          *       "error": {
@@ -2803,7 +2992,7 @@ export interface components {
                  * @description Stable machine-readable code; see the table in the description of this document.
                  * @enum {string}
                  */
-                code: "validation_failed" | "invalid_cursor" | "unauthorized" | "invalid_credentials" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "request_header_fields_too_large" | "internal_error" | "not_implemented" | "unavailable";
+                code: "validation_failed" | "invalid_cursor" | "unauthorized" | "invalid_credentials" | "invalid_second_factor" | "forbidden" | "second_factor_enrollment_required" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "request_header_fields_too_large" | "internal_error" | "not_implemented" | "unavailable";
                 /** @description On `validation_failed` only: every failing field (up to 50). `path` is dotted (`location.lat`); an empty path means the request as a whole. */
                 details?: {
                     message: string;
@@ -3141,8 +3330,15 @@ export interface components {
             lastUsedAt: string | null;
             name: string;
         };
-        /** @description The browser's PublicKeyCredential from `navigator.credentials.get()`, as JSON. */
         PasskeyAssertion: {
+            challengeId: string;
+            /** @description The WebAuthn assertion (AuthenticationResponseJSON). */
+            response: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description The browser's PublicKeyCredential from `navigator.credentials.get()`, as JSON. */
+        PasskeyAuthenticationResponse: {
             /** @enum {string} */
             authenticatorAttachment?: "platform" | "cross-platform";
             /** @description clientExtensionResults, as sent. */
@@ -3318,6 +3514,10 @@ export interface components {
             /** @description Opaque, single use: `io(api + "/messages", { auth: { ticket } })`. Never put it in a URL (a handshake with a credential in the query is refused). */
             ticket: string;
         };
+        RecoveryCodes: {
+            /** @description Ten single-use codes, shown this once; each signs in instead of a code. */
+            recoveryCodes: string[];
+        };
         /** @description A report as its reporter sees it: its status and the public part of the latest decision. Who decided, and the admins' internal note, are never shown to the reporter. */
         Report: {
             _id: string;
@@ -3398,6 +3598,22 @@ export interface components {
         SavedState: {
             saved: boolean;
         };
+        SecondFactorChallenge: {
+            secondFactor: {
+                /** @description The ticket ends 5 minutes after the first factor, or after 5 answers. */
+                expiresAt: string;
+                /** @description The answers this account can give: `totp`, `recovery`, `passkey`. */
+                methods: ("totp" | "recovery" | "passkey")[];
+                /** @description Single-use; send it to POST /api/auth/second-factor. Never a session. */
+                ticket: string;
+            };
+        };
+        SecondFactors: {
+            passkeys: number;
+            recoveryCodesLeft: number;
+            /** @description An authenticator app is confirmed. */
+            totp: boolean;
+        };
         Session: {
             _id: string;
             createdAt: string;
@@ -3414,6 +3630,8 @@ export interface components {
             token: string;
             user: components["schemas"]["Account"];
         };
+        /** @description A session `{ token, user, expiresAt }`, or, when the account has a second factor (an authenticator app or a passkey), no session but `{ secondFactor: { ticket, methods, expiresAt } }`: finish with POST /api/auth/second-factor. */
+        SignInResult: components["schemas"]["SessionGrant"] | components["schemas"]["SecondFactorChallenge"];
         Stats: {
             /** @description Anonymous sum of the action totals of every member who opted in; null while fewer than 5 contribute. Cached like the rest: an opt-out leaves it within 5 minutes. */
             actions: components["schemas"]["ActionTotals"] | null;
@@ -3442,6 +3660,12 @@ export interface components {
                     venue: number;
                 };
             };
+        };
+        TotpEnrolment: {
+            /** @description The otpauth:// URI (a QR code of it is what apps scan). */
+            otpauthUri: string;
+            /** @description Base32, in groups of four: to type into the app. Shown this once. */
+            secret: string;
         };
         Video: {
             _id: string;
@@ -6659,7 +6883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionGrant"];
+                    "application/json": components["schemas"]["SignInResult"];
                 };
             };
             /** @description The input is not valid: `validation_failed`. */
@@ -6791,7 +7015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionGrant"];
+                    "application/json": components["schemas"]["SignInResult"];
                 };
             };
             /** @description The input is not valid: `validation_failed`. */
@@ -6918,7 +7142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionGrant"];
+                    "application/json": components["schemas"]["SignInResult"];
                 };
             };
             /** @description The input is not valid: `validation_failed`. */
@@ -7185,7 +7409,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionGrant"];
+                    "application/json": components["schemas"]["SignInResult"];
                 };
             };
             /** @description The input is not valid: `validation_failed`. */
@@ -7261,7 +7485,7 @@ export interface operations {
                      * @description The `challengeId` of the options this response answers.
                      */
                     challengeId: string;
-                    response: components["schemas"]["PasskeyAssertion"];
+                    response: components["schemas"]["PasskeyAuthenticationResponse"];
                 };
             };
         };
@@ -7480,6 +7704,120 @@ export interface operations {
             };
             /** @description Conflicts with the current state: `conflict`. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "auth-secondFactor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ticket": "q1Zb8mV6kPqS0r3T_wY7xA2cD5eF9gH4jK6lM8nO0pQ",
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The 6-digit code the authenticator app shows now (spaces are ignored).
+                     * @example 492039
+                     */
+                    code?: string;
+                    passkey?: components["schemas"]["PasskeyAssertion"];
+                    /**
+                     * @description One of the recovery codes shown when TOTP was turned on (dashes and spaces are ignored); each works once.
+                     * @example K7QM-2XPA-9RTB-4WND
+                     */
+                    recoveryCode?: string;
+                    /**
+                     * @description The `secondFactor.ticket` a sign-in answered.
+                     * @example q1Zb8mV6kPqS0r3T_wY7xA2cD5eF9gH4jK6lM8nO0pQ
+                     */
+                    ticket: string;
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionGrant"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `invalid_credentials`, `invalid_second_factor`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12802,6 +13140,228 @@ export interface operations {
             };
         };
     };
+    "me-getExport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataExport"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-createExport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataExport"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-downloadExport": {
+        parameters: {
+            query: {
+                /** @description The single-use token of `download.url`. */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip (`Content-Disposition: attachment; filename="data-export-YYYY-MM-DD.zip"`). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="data-export-YYYY-MM-DD.zip" (the day it was asked for, UTC). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such download (used, replaced, expired, or not the caller's): `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline): `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "me-getNotificationPreferences": {
         parameters: {
             query?: never;
@@ -13339,7 +13899,7 @@ export interface operations {
                          * @description The `challengeId` of the options this response answers.
                          */
                         challengeId: string;
-                        response: components["schemas"]["PasskeyAssertion"];
+                        response: components["schemas"]["PasskeyAuthenticationResponse"];
                     };
                     /** @description The account's password (accounts that have one). */
                     password?: string;
@@ -13547,6 +14107,123 @@ export interface operations {
             };
         };
     };
+    "me-createRecoveryCodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A code of the authenticator app, or one of the recovery codes (used up).
+                     * @example 492039
+                     */
+                    code: string;
+                    /** @description The account's current password; required when the account has one (ignored when it has none). */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "me-listReports": {
         parameters: {
             query?: {
@@ -13642,6 +14319,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-getSecondFactors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactors"];
                 };
             };
             /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
@@ -13864,6 +14590,353 @@ export interface operations {
             /** @description The body is not application/json: `unsupported_media_type`. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-createTotp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The account's current password; required when the account has one (ignored when it has none). */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpEnrolment"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-confirmTotp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The 6-digit code the authenticator app shows now (spaces are ignored).
+                     * @example 492039
+                     */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-disableTotp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A code of the authenticator app, or one of the recovery codes (used up).
+                     * @example 492039
+                     */
+                    code: string;
+                    /** @description The account's current password; required when the account has one (ignored when it has none). */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -21,3 +21,5 @@ export * from './realtime.js';
 export * from './companion.js';
 export * from './image-uploads.js';
 export * from './passkeys.js';
+export * from './two-factor.js';
+export * from './data-exports.js';

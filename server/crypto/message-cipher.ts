@@ -12,6 +12,7 @@
 //   companion-sources  cas-companion-sources:v1:<conversationId>:<messageId>
 //   conversation-title cas-conversation-title:v1:<conversationId>
 //   report-snapshot    cas-report-snapshot:v1:<reportId>
+//   totp-secret        cas-totp-secret:v1:<userId>
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import type { MessageKeyring } from './message-keys.js';
 
@@ -31,7 +32,8 @@ export type SealedTextAddress =
   | { record: 'companion-title'; conversationId: string }
   | { record: 'companion-sources'; conversationId: string; messageId: string }
   | { record: 'conversation-title'; conversationId: string }
-  | { record: 'report-snapshot'; reportId: string };
+  | { record: 'report-snapshot'; reportId: string }
+  | { record: 'totp-secret'; userId: string };
 
 export interface SealedMessage {
   keyId: string;
@@ -59,6 +61,8 @@ function additionalData(address: SealedTextAddress): Buffer {
       return Buffer.from(`cas-conversation-title:v1:${address.conversationId}`, 'utf8');
     case 'report-snapshot':
       return Buffer.from(`cas-report-snapshot:v1:${address.reportId}`, 'utf8');
+    case 'totp-secret':
+      return Buffer.from(`cas-totp-secret:v1:${address.userId}`, 'utf8');
   }
 }
 
@@ -77,6 +81,8 @@ function describe(address: SealedTextAddress): string {
       return `title of conversation ${address.conversationId}`;
     case 'report-snapshot':
       return `snapshot of report ${address.reportId}`;
+    case 'totp-secret':
+      return `authenticator secret of member ${address.userId}`;
   }
 }
 

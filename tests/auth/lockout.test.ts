@@ -12,6 +12,7 @@ import { addressGroup } from '../../server/auth/recognised-addresses.js';
 import { loadConfig } from '../../server/config.js';
 import { createHash } from 'node:crypto';
 import { createMember, createTestApp, uniqueIp, type TestApp, type TestMember } from '../setup/harness.js';
+import { granted } from '../setup/granted.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -39,7 +40,7 @@ describe('an attacker cannot lock a member out (login)', () => {
     const res = await t.request('POST', '/api/auth/login', { body: right(victim), ip: home });
     expect(res.status).toBe(200);
     expect(res.body.user.email).toBe(victim.email);
-    const viaTrpc = await t.trpc(undefined, home).auth.login.mutate(right(victim));
+    const viaTrpc = granted(await t.trpc(undefined, home).auth.login.mutate(right(victim)));
     expect(viaTrpc.token).toMatch(/^[a-z2-7]{52}$/);
   });
 
@@ -301,7 +302,7 @@ describe('distributed lockout at the per-account ceiling (issue #21)', () => {
     const res = await login(victim, home);
     expect(res.status, res.text).toBe(200);
     expect(res.body.user._id).toBe(victim.id);
-    const viaTrpc = await app.trpc(undefined, home).auth.login.mutate(right(victim));
+    const viaTrpc = granted(await app.trpc(undefined, home).auth.login.mutate(right(victim)));
     expect(viaTrpc.user._id).toBe(victim.id);
     // A recognised address is still held to the per-account-and-address limit (3 here, every
     // attempt counted): no free guesses.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailMessage, Mailer } from '../../server/mail/mailer.js';
 import { createMember, createTestApp, linkIn, SIGN_IN_SUBJECT, unique, type TestApp } from '../setup/harness.js';
+import { granted } from '../setup/granted.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -60,7 +61,7 @@ describe('POST /api/auth/magic-link', () => {
     const m = await createMember(t);
     expect(await t.trpc().auth.requestMagicLink.mutate({ email: m.email })).toEqual({ accepted: true });
     await t.settleMail();
-    const grant = await t.trpc().auth.verifyMagicLink.mutate({ token: await linkTokenFor(m.email) });
+    const grant = granted(await t.trpc().auth.verifyMagicLink.mutate({ token: await linkTokenFor(m.email) }));
     expect(grant.user._id).toBe(m.id);
     await expect(t.trpc().auth.verifyMagicLink.mutate({ token: await linkTokenFor(m.email) })).rejects.toMatchObject({
       data: { code: 'invalid_credentials', httpStatus: 401 },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createTestApp, unique, type TestApp } from '../setup/harness.js';
+import { granted } from '../setup/granted.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -151,7 +152,7 @@ describe('account rules', () => {
       t.trpc().auth.login.mutate({ email: `${unique('x')}@example.test`, password: 'nope nope' }),
     ).rejects.toMatchObject({ data: { code: 'invalid_credentials', httpStatus: 401 } });
     const m = await createMember(t);
-    const grant = await t.trpc().auth.login.mutate({ email: m.email, password: m.password });
+    const grant = granted(await t.trpc().auth.login.mutate({ email: m.email, password: m.password }));
     expect(grant.user._id).toBe(m.id);
   });
 });

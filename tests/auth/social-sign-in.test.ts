@@ -18,6 +18,7 @@ import {
   uniqueIp,
   type TestApp,
 } from '../setup/harness.js';
+import { granted } from '../setup/granted.js';
 
 const APPLE_AUD = 'org.example.activism';
 const GOOGLE_AUD = 'test-client.apps.googleusercontent.com';
@@ -369,7 +370,7 @@ describe('Sign in with Google', () => {
 
   it('works through the typed tRPC client', async () => {
     const handle = unique('typed');
-    const grant = await t.trpc().auth.google.mutate({ idToken: await googleToken(), handle });
+    const grant = granted(await t.trpc().auth.google.mutate({ idToken: await googleToken(), handle }));
     expect(grant.user.handle).toBe(handle.toLowerCase());
     const me = await t.trpc(grant.token).me.get.query({});
     expect(me._id).toBe(grant.user._id);
@@ -443,7 +444,7 @@ describe('Sign in with Apple', () => {
 
   it('works through the typed tRPC client', async () => {
     const nonce = unique('n');
-    const grant = await t.trpc().auth.apple.mutate({ identityToken: await appleToken(nonce), nonce });
+    const grant = granted(await t.trpc().auth.apple.mutate({ identityToken: await appleToken(nonce), nonce }));
     expect(grant.user.role).toBe('member');
   });
 });

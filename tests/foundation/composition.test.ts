@@ -83,6 +83,8 @@ describe('composition root', () => {
         'sweep-report-texts',
         'event-reminders',
         'push-outbox',
+        'build-data-exports',
+        'sweep-data-exports',
       ].sort(),
     );
   });
@@ -113,9 +115,9 @@ describe('composition root', () => {
     for (const [type, target] of contributions.reportTargets) expect(target.type).toBe(type);
   });
 
-  it('mounts every raw route and documents the three that are API operations', () => {
-    expect(rawRoutes).toHaveLength(5);
-    expect(rawRoutes.filter((route) => route.document)).toHaveLength(3);
+  it('mounts every raw route and documents the four that are API operations', () => {
+    expect(rawRoutes).toHaveLength(6);
+    expect(rawRoutes.filter((route) => route.document)).toHaveLength(4);
   });
 });
 

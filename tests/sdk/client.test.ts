@@ -18,6 +18,7 @@ import {
   type RouterOutputs,
 } from '../../client-sdk/src/index.js';
 import { createTestApp, unique, type TestApp } from '../setup/harness.js';
+import { granted } from '../setup/granted.js';
 
 let t: TestApp;
 let server: ServerType;
@@ -206,7 +207,9 @@ describe('tokens', () => {
     const registered = await signUp(createClient({ baseUrl }));
     let stored: string | undefined;
     const client = createClient({ baseUrl, token: async () => stored });
-    const login = await client.auth.login.mutate({ email: registered.user.email, password: registered.password });
+    const login = granted(
+      await client.auth.login.mutate({ email: registered.user.email, password: registered.password }),
+    );
     stored = login.token;
     expect((await client.me.get.query({})).handle).toBe(registered.user.handle);
     await client.auth.logout.mutate({});

@@ -12,6 +12,7 @@ import { createSession } from '../../server/auth/sessions.js';
 import type { AuthLevel } from '../../server/trpc/init.js';
 import type { ApiResponse, TestApp } from '../setup/harness.js';
 import { insertMember, type Caller, type CallerLevel, type CallerSet, type OrganizerHook } from './callers.js';
+import { dataExportRules } from './data-export-rules.js';
 import { infiltrationRules } from './infiltration-rules.js';
 import { messagingRules } from './messaging-rules.js';
 import { postsRules } from './posts-rules.js';
@@ -739,4 +740,7 @@ export const authorizationMatrix: Record<string, RouteRule> = {
 
   // Conversations and messages (issue 12)
   ...messagingRules,
+
+  // The member's data export (issue 25)
+  ...dataExportRules,
 };

@@ -32,7 +32,6 @@ const CHANNELS = [
   ['push', 'settings.notifications.push', 'settings.notifications.pushHint'],
   ['email', 'settings.notifications.email', 'settings.notifications.emailHint'],
 ] as const;
-
 /** Sessions shown at once: the API's largest page (a member rarely has more). */
 const SESSIONS_PAGE = 100;
 
@@ -260,6 +259,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
         <p>
           <a href={urls.settingsDelete()}>{t('settings.delete.link')}</a>
         </p>
+        <a href={urls.settingsDataExport()}>{t('dataExport.settingsLink')}</a>
       </section>
     </>,
   );

@@ -1,6 +1,9 @@
 // `{web_url}/api/session` (spec, "Web front end"): the one route that touches the `app_session`
 // cookie. POST `{ email, password }` signs in, POST `{ magicToken }` verifies a magic link,
 // POST `{ email, password, handle }` registers; each answers `{ user }` and sets the cookie.
+// An account with a second factor gets no cookie from the first two: the answer is the API's
+// `{ secondFactor: { ticket, methods, expiresAt } }`, and POST `{ ticket, code }` (or
+// `{ ticket, recoveryCode }`) then finishes the sign-in (docs/accounts.md, "Two-step sign-in").
 // DELETE signs out and clears the cookie with Max-Age=0. The API's error envelope and status
 // pass through unchanged (Retry-After too). The global Origin check (origin-check.ts) has run
 // before any of this, so a cross-site request never reaches the API.
@@ -25,12 +28,16 @@ export const SESSION_ROUTE = '/api/session';
 /** Where a visitor goes after signing in when no (safe) `next` was given (spec rule 5). */
 export const DEFAULT_AFTER_SIGN_IN = urls.feed();
 
-export type Account = RouterOutputs['auth']['login']['user'];
+export type Account = RouterOutputs['auth']['register']['user'];
+
+/** The API's answer to a first factor of an account with a second factor: a ticket, no session. */
+export type SecondFactorChallenge = Extract<RouterOutputs['auth']['login'], { secondFactor: unknown }>['secondFactor'];
 
 /** What the body asks for, told apart by its fields as the spec's table does. */
 export type SessionIntent =
   | { kind: 'login'; email: unknown; password: unknown }
   | { kind: 'magic'; magicToken: unknown }
+  | { kind: 'secondFactor'; ticket: unknown; code: unknown; recoveryCode: unknown }
   | { kind: 'register'; email: unknown; password: unknown; handle: unknown };
 
 /** An API error, as the API's REST envelope would have carried it. */
@@ -40,10 +47,15 @@ export interface ApiFailure {
   retryAfter?: string;
 }
 
-export type SessionOutcome = { ok: true; user: Account; status: 200 | 201 } | { ok: false; failure: ApiFailure };
+export type SessionOutcome =
+  | { ok: true; user: Account; status: 200 | 201 }
+  | { ok: false; failure: ApiFailure }
+  | { ok: false; challenge: SecondFactorChallenge };
 
 export function intentOf(fields: Record<string, unknown>): SessionIntent {
   if ('magicToken' in fields) return { kind: 'magic', magicToken: fields.magicToken };
+  if ('ticket' in fields)
+    return { kind: 'secondFactor', ticket: fields.ticket, code: fields.code, recoveryCode: fields.recoveryCode };
   if ('handle' in fields)
     return { kind: 'register', email: fields.email, password: fields.password, handle: fields.handle };
   return { kind: 'login', email: fields.email, password: fields.password };
@@ -116,16 +128,28 @@ export async function startSession(c: Context<WebEnv>, intent: SessionIntent): P
         ? await client.auth.login.mutate({ email: intent.email as string, password: intent.password as string })
         : intent.kind === 'magic'
           ? await client.auth.verifyMagicLink.mutate({ token: intent.magicToken as string })
-          : await client.auth.register.mutate({
-              email: intent.email as string,
-              password: intent.password as string,
-              handle: intent.handle as string,
-            });
+          : intent.kind === 'secondFactor'
+            ? await client.auth.secondFactor.mutate(secondFactorAnswer(intent))
+            : await client.auth.register.mutate({
+                email: intent.email as string,
+                password: intent.password as string,
+                handle: intent.handle as string,
+              });
+    // Only the ticket travels on: the password is never put back into a page.
+    if ('secondFactor' in grant) return { ok: false, challenge: grant.secondFactor };
     setSessionCookie(c, c.get('web').config, grant.token);
     return { ok: true, user: grant.user, status: intent.kind === 'register' ? 201 : 200 };
   } catch (error) {
     return { ok: false, failure: apiFailure(error) };
   }
+}
+
+/** The second-factor step's body: the code, or the recovery code when no code was typed. */
+function secondFactorAnswer(intent: Extract<SessionIntent, { kind: 'secondFactor' }>) {
+  const ticket = intent.ticket as string;
+  const code = typeof intent.code === 'string' ? intent.code : '';
+  const recoveryCode = typeof intent.recoveryCode === 'string' ? intent.recoveryCode.trim() : '';
+  return recoveryCode && !code.trim() ? { ticket, recoveryCode } : { ticket, code };
 }
 
 /**
@@ -175,6 +199,13 @@ export interface SessionForms {
     fields: Record<string, string>,
     failure: ApiFailure,
   ): Promise<Response>;
+  /** The code step after a first factor (or a wrong code: `failure`); carries the ticket and `next`. */
+  renderSecondFactor(
+    c: Context<WebEnv>,
+    challenge: SecondFactorChallenge | { ticket: string },
+    fields: Record<string, string>,
+    failure?: ApiFailure,
+  ): Promise<Response>;
 }
 
 /** Bodies are a few short fields; anything larger is refused before it is read. */
@@ -194,7 +225,11 @@ export function sessionRouteHandlers(forms: SessionForms) {
       const intent = intentOf(fields);
       const outcome = await startSession(c, intent);
       if (outcome.ok) return c.redirect(safeNextPath(fields.next) ?? DEFAULT_AFTER_SIGN_IN, 303);
+      if ('challenge' in outcome) return forms.renderSecondFactor(c, outcome.challenge, fields);
       setFailureStatus(c, outcome.failure);
+      // A wrong code keeps the (still live) ticket; a dead ticket starts over at the sign-in form.
+      if (intent.kind === 'secondFactor' && outcome.failure.body.error.code === 'invalid_second_factor')
+        return forms.renderSecondFactor(c, { ticket: String(fields.ticket) }, fields, outcome.failure);
       return forms.renderFailure(c, intent, fields, outcome.failure);
     }
     if (!isJson(contentType)) {
@@ -215,6 +250,7 @@ export function sessionRouteHandlers(forms: SessionForms) {
     const outcome = await startSession(c, intentOf(body as Record<string, unknown>));
     // `{ user }` only: where to go next is the client's decision (spec rule 5), never this answer's.
     if (outcome.ok) return c.json({ user: outcome.user }, outcome.status);
+    if ('challenge' in outcome) return c.json({ secondFactor: outcome.challenge }, 200);
     return failureResponse(c, outcome.failure);
   };
 

@@ -35,13 +35,13 @@ import { AppError, isUniqueViolation } from '../../errors.js';
 import type { AddressedServiceContext, ServiceContext } from '../../service/context.js';
 import {
   assertHandleAllowed,
-  grantSession,
   noticeIdentityLinked,
   normaliseEmail,
   providerLabels,
   requestIdentityLinkConfirmation,
   uniqueViolationField,
 } from './service.js';
+import { firstFactorPassed } from './second-factor.js';
 
 const providerNames: Record<IdentityProvider, string> = { apple: 'Sign in with Apple', google: 'Sign in with Google' };
 
@@ -250,7 +250,7 @@ export async function signInWithProvider(
   }
   if (outcome.linkedExisting) noticeIdentityLinked(ctx, user, provider);
   ctx.log.info({ userId: user.id, provider }, 'member signed in with identity provider');
-  return grantSession(ctx, user);
+  return firstFactorPassed(ctx, user);
 }
 
 type SignInOutcome =

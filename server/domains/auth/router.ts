@@ -5,6 +5,8 @@ import { emptyInput, okOutput } from '../../shared/schemas.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
 import { signInWithProvider } from './identity-providers.js';
+import { completeSecondFactor } from './second-factor.js';
+import { secondFactorInput, signInOutput } from './second-factor-schemas.js';
 
 const tags = ['auth'];
 
@@ -52,7 +54,7 @@ export const authRouter = router({
       },
     })
     .input(schemas.loginInput)
-    .output(schemas.sessionGrantOutput)
+    .output(signInOutput)
     .mutation(async ({ ctx, input }) => service.login(ctx, input, await ctx.authenticate())),
 
   requestMagicLink: signInProcedure
@@ -87,7 +89,7 @@ export const authRouter = router({
       },
     })
     .input(schemas.magicLinkVerifyInput)
-    .output(schemas.sessionGrantOutput)
+    .output(signInOutput)
     .mutation(({ ctx, input }) => service.verifyMagicLink(ctx, input)),
 
   apple: signInProcedure
@@ -108,7 +110,7 @@ export const authRouter = router({
       },
     })
     .input(schemas.appleSignInInput)
-    .output(schemas.sessionGrantOutput)
+    .output(signInOutput)
     .mutation(({ ctx, input }) =>
       signInWithProvider(ctx, 'apple', { token: input.identityToken, nonce: input.nonce, handle: input.handle }),
     ),
@@ -131,8 +133,26 @@ export const authRouter = router({
       },
     })
     .input(schemas.googleSignInInput)
-    .output(schemas.sessionGrantOutput)
+    .output(signInOutput)
     .mutation(({ ctx, input }) => signInWithProvider(ctx, 'google', { token: input.idToken, handle: input.handle })),
+
+  secondFactor: signInProcedure
+    .meta({
+      auth: 'public',
+      errors: ['invalid_credentials', 'invalid_second_factor', 'rate_limited'],
+      openapi: {
+        method: 'POST',
+        path: '/api/auth/second-factor',
+        tags,
+        protect: false,
+        summary: 'Finish a sign-in with the second factor',
+        description:
+          'Send the `ticket` a sign-in answered (`{ secondFactor: { ticket, methods } }`) with exactly one of `code` (the authenticator app), `recoveryCode` (used up) or `passkey` (an assertion for options from POST /api/auth/passkeys/options `{ ticket }`). Answers `{ token, user, expiresAt }` like login and uses the ticket up. 401 `invalid_second_factor`: the answer is wrong, try again (a code is accepted only once, and not before a later one). 401 `invalid_credentials`: the ticket is unknown, used, older than 5 minutes or has had its 5 answers — sign in again. Rate limited per client address, per account and address, and by a per-account ceiling that backs off (429 `rate_limited` with Retry-After), like password guesses.',
+      },
+    })
+    .input(secondFactorInput)
+    .output(schemas.sessionGrantOutput)
+    .mutation(({ ctx, input }) => completeSecondFactor(ctx, input)),
 
   logout: memberProcedure
     .meta({

@@ -9,8 +9,8 @@ import {
 } from '../../../db/schema/index.js';
 import { checkPassword, hashPassword, passwordProblem } from '../../auth/passwords.js';
 import { enforceRateLimit, hitRateLimit } from '../../auth/rate-limit.js';
-import { isRecognisedAddress, rememberSignInAddress } from '../../auth/recognised-addresses.js';
-import { createSession, invalidateSession } from '../../auth/sessions.js';
+import { isRecognisedAddress } from '../../auth/recognised-addresses.js';
+import { invalidateSession } from '../../auth/sessions.js';
 import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import {
@@ -25,21 +25,13 @@ import type { AddressedServiceContext, ServiceContext } from '../../service/cont
 
 /** A live session of the caller, as far as sign-in reads it. */
 type SignedIn = { user: { email: string }; session: { id: string } };
-import { RESERVED_HANDLES, type AccountOutput } from './schemas.js';
+import { firstFactorPassed } from './second-factor.js';
+import { RESERVED_HANDLES } from './schemas.js';
+import { grantSession } from './session-grant.js';
+
+export { grantSession, toAccount } from './session-grant.js';
 
 export const MAGIC_LINK_TTL_MS = SIGN_IN_LINK_MINUTES * 60_000;
-
-export function toAccount(user: User): AccountOutput {
-  return {
-    _id: user.id,
-    email: user.email,
-    handle: user.handle,
-    role: user.role,
-    locale: user.locale,
-    timeZone: user.timeZone,
-    createdAt: user.createdAt.toISOString(),
-  };
-}
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -65,14 +57,6 @@ export function rethrowAccountConflict(error: unknown): never {
       field === 'email' ? 'An account with that email already exists.' : 'That handle is taken.',
     );
   throw error;
-}
-
-export async function grantSession(ctx: AddressedServiceContext, user: User) {
-  const now = ctx.clock.now();
-  const { token, session } = await createSession(ctx.db, user.id, now, ctx.config.SESSION_TTL_DAYS);
-  // From now on this address skips the account's ceiling backoff (enforcePasswordGuessLimits).
-  await rememberSignInAddress(ctx, user.email, ctx.clientIp, now);
-  return { token, user: toAccount(user), expiresAt: session.expiresAt.toISOString() };
 }
 
 export async function register(
@@ -205,7 +189,7 @@ export async function login(
       .update(users)
       .set({ passwordHash: await hashPassword(input.password) })
       .where(eq(users.id, user.id));
-  return grantSession(ctx, user);
+  return firstFactorPassed(ctx, user);
 }
 
 /**
@@ -354,7 +338,7 @@ export async function verifyMagicLink(ctx: AddressedServiceContext, input: { tok
   if (!user) throw invalid;
   if (consumed.linkProvider && consumed.linkSubject)
     await linkConfirmedIdentity(ctx, user, { provider: consumed.linkProvider, subject: consumed.linkSubject });
-  return grantSession(ctx, user);
+  return firstFactorPassed(ctx, user);
 }
 
 /**

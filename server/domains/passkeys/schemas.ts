@@ -54,7 +54,7 @@ export const authenticationResponseInput = z
     clientExtensionResults: extensionResults,
   })
   .meta({
-    id: 'PasskeyAssertion',
+    id: 'PasskeyAuthenticationResponse',
     description: "The browser's PublicKeyCredential from `navigator.credentials.get()`, as JSON.",
   });
 

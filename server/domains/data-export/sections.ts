@@ -1,0 +1,392 @@
+// The sections of the data export, one small function per file of the archive. Each reads only
+// rows the member owns or sent, by their own user id, and writes only their own values: other
+// members appear as ids of public things (a post they reacted to) or not at all (no handles, no
+// other member's text). The list that makes the archive is in builder.ts (`exportSections`).
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import {
+  actionEntries,
+  companionConversations,
+  companionMessages,
+  externalIdentities,
+  groveMembers,
+  groves,
+  imageUploads,
+  mediaItems,
+  notificationPreferences,
+  placeListItems,
+  placeLists,
+  placeReviews,
+  places,
+  postComments,
+  postReactions,
+  postSaves,
+  posts,
+  sessions,
+  users,
+  videos,
+  watchlistEntries,
+} from '../../../db/schema/index.js';
+import { MessageDecryptError } from '../../crypto/message-cipher.js';
+import { openMessage } from '../../crypto/message-cipher.js';
+import { rsvpMemberSeesEvent } from '../events/event-reminders.js';
+import { openCompanionMessage, openCompanionSources, openCompanionTitle } from '../companion/sealing.js';
+import type { ExportReader } from './reader.js';
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+/** A sealed text that no configured key opens is exported as null, logged with ids only. */
+function readable<T>(reader: ExportReader, what: Record<string, string>, open: () => T): T | null {
+  try {
+    return open();
+  } catch (error) {
+    if (!(error instanceof MessageDecryptError)) throw error;
+    reader.log.error({ err: error, ...what }, 'data export: a sealed text does not decrypt; exported as null');
+    return null;
+  }
+}
+
+export async function profileSection(r: ExportReader) {
+  const [user] = await r.db.select().from(users).where(eq(users.id, r.userId));
+  const identities = await r.db
+    .select({ provider: externalIdentities.provider, linkedAt: externalIdentities.createdAt })
+    .from(externalIdentities)
+    .where(eq(externalIdentities.userId, r.userId));
+  return {
+    _id: user!.id,
+    handle: user!.handle,
+    email: user!.email,
+    role: user!.role,
+    locale: user!.locale,
+    timeZone: user!.timeZone,
+    hasPassword: user!.passwordHash !== null,
+    createdAt: iso(user!.createdAt),
+    signInProviders: identities.map((i) => ({ provider: i.provider, linkedAt: iso(i.linkedAt) })),
+  };
+}
+
+export async function postsSection(r: ExportReader) {
+  const rows = await r.db.select().from(posts).where(eq(posts.authorId, r.userId)).orderBy(asc(posts.id));
+  return rows.map((p) => ({
+    _id: p.id,
+    body: p.body,
+    visibility: p.visibility,
+    groveId: p.groveId,
+    imageKeys: p.imageKeys,
+    hiddenByModeration: p.hiddenAt !== null,
+    createdAt: iso(p.createdAt),
+  }));
+}
+
+export async function commentsSection(r: ExportReader) {
+  const rows = await r.db
+    .select()
+    .from(postComments)
+    .where(eq(postComments.authorId, r.userId))
+    .orderBy(asc(postComments.id));
+  return rows.map((c) => ({
+    _id: c.id,
+    postId: c.postId,
+    body: c.body,
+    hiddenByModeration: c.hiddenAt !== null,
+    createdAt: iso(c.createdAt),
+  }));
+}
+
+export async function reactionsSection(r: ExportReader) {
+  const rows = await r.db
+    .select()
+    .from(postReactions)
+    .where(eq(postReactions.userId, r.userId))
+    .orderBy(asc(postReactions.createdAt));
+  return rows.map((x) => ({ postId: x.postId, kind: x.kind, createdAt: iso(x.createdAt) }));
+}
+
+export async function savesSection(r: ExportReader) {
+  const rows = await r.db
+    .select()
+    .from(postSaves)
+    .where(eq(postSaves.userId, r.userId))
+    .orderBy(asc(postSaves.createdAt));
+  return rows.map((x) => ({ postId: x.postId, savedAt: iso(x.createdAt) }));
+}
+
+interface RsvpRow {
+  id: string;
+  event_id: string;
+  status: string;
+  pending: boolean;
+  created_at: string | Date;
+  sees: boolean;
+  title: string;
+  slug: string;
+  starts_at: string | Date;
+}
+
+/** Their own RSVPs only (never other attendees); the event's title only while they may still see it. */
+export async function rsvpsSection(r: ExportReader) {
+  const rows = await r.database.rows<RsvpRow>(
+    sql`select r.id, r.event_id, r.status, r.pending, r.created_at, ${rsvpMemberSeesEvent} as sees,
+          e.title, e.slug, e.starts_at
+        from event_rsvps r join events e on e.id = r.event_id
+        where r.user_id = ${r.userId}::uuid order by r.id`,
+    r.db,
+  );
+  return rows.map((x) => ({
+    _id: x.id,
+    eventId: x.event_id,
+    status: x.status,
+    pending: x.pending,
+    createdAt: new Date(x.created_at).toISOString(),
+    event: x.sees ? { title: x.title, slug: x.slug, startsAt: new Date(x.starts_at).toISOString() } : null,
+  }));
+}
+
+export async function actionLogSection(r: ExportReader) {
+  const rows = await r.db
+    .select()
+    .from(actionEntries)
+    .where(eq(actionEntries.userId, r.userId))
+    .orderBy(asc(actionEntries.id));
+  return rows.map((a) => ({
+    _id: a.id,
+    kind: a.kind,
+    occurredOn: a.occurredOn,
+    hours: a.minutes === null ? null : a.minutes / 60,
+    note: a.note,
+    placeId: a.placeId,
+    placeName: a.placeName,
+    eventId: a.eventId,
+    eventTitle: a.eventTitle,
+    createdAt: iso(a.createdAt),
+  }));
+}
+
+export async function reviewsSection(r: ExportReader) {
+  const rows = await r.db
+    .select()
+    .from(placeReviews)
+    .where(eq(placeReviews.userId, r.userId))
+    .orderBy(asc(placeReviews.id));
+  return rows.map((x) => ({
+    _id: x.id,
+    placeId: x.placeId,
+    rating: x.rating,
+    text: x.text,
+    monthVisited: x.monthVisited,
+    showHandle: x.showHandle,
+    createdAt: iso(x.createdAt),
+    updatedAt: iso(x.updatedAt),
+  }));
+}
+
+export async function placeListsSection(r: ExportReader) {
+  const lists = await r.db.select().from(placeLists).where(eq(placeLists.userId, r.userId)).orderBy(asc(placeLists.id));
+  const items = await r.db
+    .select({ listId: placeListItems.listId, placeId: placeListItems.placeId, addedAt: placeListItems.addedAt })
+    .from(placeListItems)
+    .innerJoin(placeLists, eq(placeLists.id, placeListItems.listId))
+    .where(eq(placeLists.userId, r.userId))
+    .orderBy(asc(placeListItems.addedAt));
+  return lists.map((l) => ({
+    _id: l.id,
+    slug: l.slug,
+    name: l.name,
+    description: l.description,
+    isPublic: l.isPublic,
+    showHandle: l.showHandle,
+    createdAt: iso(l.createdAt),
+    places: items.filter((i) => i.listId === l.id).map((i) => ({ placeId: i.placeId, addedAt: iso(i.addedAt) })),
+  }));
+}
+
+export async function submittedPlacesSection(r: ExportReader) {
+  const rows = await r.db
+    .select({
+      id: places.id,
+      slug: places.slug,
+      name: places.name,
+      status: places.status,
+      rejectionReason: places.rejectionReason,
+      createdAt: places.createdAt,
+    })
+    .from(places)
+    .where(eq(places.submitterId, r.userId))
+    .orderBy(asc(places.id));
+  return rows.map((p) => ({ ...p, _id: p.id, id: undefined, createdAt: iso(p.createdAt) }));
+}
+
+export async function watchlistSection(r: ExportReader) {
+  const rows = await r.db
+    .select({
+      mediaItemId: watchlistEntries.mediaItemId,
+      slug: mediaItems.slug,
+      title: mediaItems.title,
+      createdAt: watchlistEntries.createdAt,
+    })
+    .from(watchlistEntries)
+    .innerJoin(mediaItems, eq(mediaItems.id, watchlistEntries.mediaItemId))
+    .where(eq(watchlistEntries.userId, r.userId))
+    .orderBy(asc(watchlistEntries.id));
+  return rows.map((w) => ({ ...w, createdAt: iso(w.createdAt) }));
+}
+
+export async function grovesSection(r: ExportReader) {
+  const rows = await r.db
+    .select({
+      groveId: groves.id,
+      slug: groves.slug,
+      name: groves.name,
+      role: groveMembers.role,
+      joinedAt: groveMembers.joinedAt,
+    })
+    .from(groveMembers)
+    .innerJoin(groves, eq(groves.id, groveMembers.groveId))
+    .where(eq(groveMembers.userId, r.userId))
+    .orderBy(asc(groves.id));
+  return rows.map((g) => ({ ...g, joinedAt: iso(g.joinedAt) }));
+}
+
+interface MessageRow {
+  id: string;
+  conversation_id: string;
+  kind: string;
+  sender_id: string;
+  key_id: string;
+  nonce: Uint8Array;
+  ciphertext: Uint8Array;
+  created_at: string | Date;
+}
+
+/** The text every other member's message is replaced by (docs/data-export.md). */
+export const OTHER_MEMBER_PLACEHOLDER = 'message from another member';
+
+/**
+ * Their conversations: their own messages decrypted; every other member's message only as a
+ * placeholder with its time (never its text, its sender or its ciphertext); no member handles
+ * and no group titles (a title may be another member's words). Expired messages are gone.
+ */
+export async function messagesSection(r: ExportReader) {
+  const rows = await r.database.rows<MessageRow>(
+    sql`select m.id, m.conversation_id, c.kind, m.sender_id, m.key_id, m.nonce, m.ciphertext, m.created_at
+        from conversation_members cm
+        join conversations c on c.id = cm.conversation_id
+        join messages m on m.conversation_id = c.id
+        where cm.user_id = ${r.userId}::uuid and m.expires_at > ${r.now.toISOString()}::timestamptz
+        order by m.conversation_id, m.id`,
+    r.db,
+  );
+  const conversations = await r.database.rows<{ id: string; kind: string; joined_at: string | Date; members: number }>(
+    sql`select c.id, c.kind, cm.joined_at,
+          (select count(*)::int from conversation_members o where o.conversation_id = c.id) as members
+        from conversation_members cm join conversations c on c.id = cm.conversation_id
+        where cm.user_id = ${r.userId}::uuid order by c.id`,
+    r.db,
+  );
+  return conversations.map((c) => ({
+    _id: c.id,
+    kind: c.kind,
+    members: c.members,
+    joinedAt: new Date(c.joined_at).toISOString(),
+    messages: rows
+      .filter((m) => m.conversation_id === c.id)
+      .map((m) => {
+        const sentAt = new Date(m.created_at).toISOString();
+        if (m.sender_id !== r.userId) return { _id: m.id, sentAt, fromMe: false, text: OTHER_MEMBER_PLACEHOLDER };
+        const text = readable(r, { conversationId: c.id, messageId: m.id }, () =>
+          openMessage(
+            r.keyring,
+            { conversationId: c.id, messageId: m.id },
+            { keyId: m.key_id, nonce: new Uint8Array(m.nonce), ciphertext: new Uint8Array(m.ciphertext) },
+          ),
+        );
+        return { _id: m.id, sentAt, fromMe: true, text };
+      }),
+  }));
+}
+
+export async function companionSection(r: ExportReader) {
+  const chats = await r.db
+    .select()
+    .from(companionConversations)
+    .where(eq(companionConversations.userId, r.userId))
+    .orderBy(asc(companionConversations.id));
+  const rows = await r.db
+    .select({ message: companionMessages })
+    .from(companionMessages)
+    .innerJoin(companionConversations, eq(companionConversations.id, companionMessages.conversationId))
+    .where(and(eq(companionConversations.userId, r.userId)))
+    .orderBy(asc(companionMessages.id));
+  return chats.map((chat) => ({
+    _id: chat.id,
+    title: readable(r, { companionConversationId: chat.id }, () => openCompanionTitle(r.keyring, chat)),
+    pinned: chat.pinned,
+    createdAt: iso(chat.createdAt),
+    messages: rows
+      .filter(({ message }) => message.conversationId === chat.id)
+      .map(({ message }) => ({
+        _id: message.id,
+        role: message.role,
+        content: readable(r, { companionMessageId: message.id }, () => openCompanionMessage(r.keyring, message)),
+        sources: readable(r, { companionMessageId: message.id }, () => openCompanionSources(r.keyring, message)) ?? [],
+        createdAt: iso(message.createdAt),
+      })),
+  }));
+}
+
+export async function notificationPreferencesSection(r: ExportReader) {
+  const [row] = await r.db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, r.userId));
+  if (!row) return { stored: false, note: 'Never changed: the defaults apply.' };
+  const { userId: _userId, updatedAt, ...choices } = row;
+  return { stored: true, ...choices, updatedAt: iso(updatedAt) };
+}
+
+/** Live sessions: when each began and ends (never a token or its hash). */
+export async function sessionsSection(r: ExportReader) {
+  const rows = await r.db
+    .select({ id: sessions.id, createdAt: sessions.createdAt, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(and(eq(sessions.userId, r.userId), gt(sessions.expiresAt, r.now)))
+    .orderBy(asc(sessions.id));
+  return rows.map((s) => ({ _id: s.id, createdAt: iso(s.createdAt), expiresAt: iso(s.expiresAt) }));
+}
+
+/** References to their uploads: keys and facts, never the bytes (docs/data-export.md). */
+export async function uploadsSection(r: ExportReader) {
+  const images = await r.db
+    .select()
+    .from(imageUploads)
+    .where(eq(imageUploads.ownerId, r.userId))
+    .orderBy(asc(imageUploads.createdAt));
+  const videoRows = await r.db
+    .select({
+      id: videos.id,
+      title: videos.title,
+      state: videos.state,
+      sizeBytes: videos.sizeBytes,
+      createdAt: videos.createdAt,
+      readyAt: videos.readyAt,
+    })
+    .from(videos)
+    .where(eq(videos.ownerId, r.userId))
+    .orderBy(asc(videos.id));
+  return {
+    images: images.map((i) => ({
+      key: i.key,
+      purpose: i.purpose,
+      contentType: i.cleanContentType ?? i.contentType,
+      bytes: i.contentLength,
+      alt: i.alt,
+      width: i.width,
+      height: i.height,
+      attached: i.attachedAt !== null,
+      createdAt: iso(i.createdAt),
+    })),
+    videos: videoRows.map((v) => ({
+      ...v,
+      _id: v.id,
+      id: undefined,
+      createdAt: iso(v.createdAt),
+      readyAt: iso(v.readyAt),
+    })),
+  };
+}
