@@ -19,6 +19,8 @@ export const ADVISORY_LOCKS = {
   tusUpload: 7_310_702,
   /** Job: delete image uploads never attached, a day after their presign (server/domains/uploads/image-sweep.ts). */
   unattachedImageUploadsSweep: 7_310_711,
+  /** Job: delete WebAuthn challenges past their 5 minutes (server/domains/passkeys/sweep.ts). */
+  expiredWebauthnChallengesSweep: 7_310_801,
   /** Job: delete friend invite codes past their expiry (server/domains/friends/invite-sweep.ts). */
   expiredFriendInvitesSweep: 7_310_201,
   /** Job: event reminders ~24 h ahead, once per member and event, into push_outbox (server/domains/events/event-reminders.ts). */

@@ -31,6 +31,7 @@ import type { DomainContributions, DomainManifest, JobDeps } from './domains/man
 import { mediaManifest } from './domains/media/manifest.js';
 import { meManifest } from './domains/me/manifest.js';
 import { notificationsManifest } from './domains/notifications/manifest.js';
+import { passkeysManifest } from './domains/passkeys/manifest.js';
 import { organizationsManifest } from './domains/organizations/manifest.js';
 import { placeSocialManifest } from './domains/place-social/manifest.js';
 import { placesManifest } from './domains/places/manifest.js';
@@ -55,6 +56,7 @@ export const domainManifests = [
   authManifest,
   signInAlertsManifest,
   meManifest,
+  passkeysManifest,
   twoFactorManifest,
   statsManifest,
   eventsManifest,

@@ -81,6 +81,28 @@ const configSchema = z.object({
         }),
       ),
     ),
+  /**
+   * WebAuthn relying party id (a registrable domain, e.g. `example.org`). Unset: the host of the
+   * web front end (the origin of MAGIC_LINK_URL, which follows WEB_URL). Passkeys are bound to it.
+   */
+  WEBAUTHN_RP_ID: z.string().min(1).optional(),
+  /** Origins a passkey ceremony may come from (comma-separated). Unset: the web front end's origin. */
+  WEBAUTHN_ORIGINS: z
+    .string()
+    .optional()
+    .transform((list) =>
+      (list ?? '')
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().refine((origin) => URL.canParse(origin) && new URL(origin).origin === origin, {
+          message: 'each origin must be scheme://host[:port], with no path or trailing slash',
+        }),
+      ),
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** A statement running at least this long logs one `slow query` line (first words, hash, ms); 0 = off. */
   SLOW_QUERY_MS: z.coerce.number().int().min(0).default(200),

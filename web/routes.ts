@@ -34,6 +34,8 @@ import * as placeForm from './pages/places-form.js';
 import * as posts from './pages/posts.js';
 import * as reports from './pages/reports.js';
 import * as settings from './pages/settings.js';
+import * as settingsPasskeys from './pages/settings-passkeys.js';
+import * as passkeySignIn from './pages/passkey-sign-in.js';
 import * as dataExport from './pages/data-export.js';
 import { updateRegion } from './pages/settings-region.js';
 import { chooseLanguage } from './server/language-switch.js';
@@ -81,6 +83,8 @@ const wayIn: WebRoute[] = [
   get(urls.magicLinkLanding, auth.magicLinkLandingPage),
   get(urls.notMe, notMe.notMePage),
   post(urls.notMe, notMe.signOutEverywhere),
+  post(urls.passkeyLoginOptions, passkeySignIn.passkeyLoginOptions),
+  post(urls.passkeyLogin, passkeySignIn.passkeyLogin),
 ];
 
 const mapArea: WebRoute[] = [
@@ -164,6 +168,11 @@ const memberArea: WebRoute[] = [
   post(urls.memberUnmute, blocks.unmuteMember),
   post(urls.settingsPanic, settings.panic),
   get(urls.settingsDelete, settings.deleteAccountPage),
+  get(urls.settingsPasskeys, settingsPasskeys.passkeysPage),
+  post(urls.settingsPasskeys, settingsPasskeys.addPasskey),
+  post(urls.settingsPasskeyOptions, settingsPasskeys.passkeyOptions),
+  post(urls.settingsPasskeyRename, settingsPasskeys.renamePasskey),
+  post(urls.settingsPasskeyRemove, settingsPasskeys.removePasskey),
   post(urls.settingsDelete, settings.deleteAccount),
   get(urls.settingsDataExport, dataExport.dataExportPage),
   post(urls.settingsDataExport, dataExport.requestDataExport),

@@ -37,6 +37,9 @@ export const urls = {
   magicLinkLanding: route('/login/magic'),
   /** The "this was not me" link of a sign-in alert mail (the API builds it beside /login/magic). */
   notMe: route('/not-me'),
+  /** Sign-in with a passkey: the script's JSON relay to the API (options, then the answer). */
+  passkeyLoginOptions: route('/login/passkey/options'),
+  passkeyLogin: route('/login/passkey'),
   logout: route('/logout'),
   /** The language switch's form (any page's footer). */
   language: route('/language'),
@@ -135,6 +138,10 @@ export const urls = {
   settingsBlocks: route('/app/settings/blocks'),
   settingsPanic: route('/app/settings/panic'),
   settingsDelete: route('/app/settings/delete'),
+  settingsPasskeys: route('/app/settings/passkeys'),
+  settingsPasskeyOptions: route('/app/settings/passkeys/options'),
+  settingsPasskeyRename: route('/app/settings/passkeys/:id/rename'),
+  settingsPasskeyRemove: route('/app/settings/passkeys/:id/remove'),
   settingsDataExport: route('/app/settings/data-export'),
   settingsDataExportDownload: route('/app/settings/data-export/download'),
   sessionsRevokeOthers: route('/app/settings/sessions/revoke-others'),

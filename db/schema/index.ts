@@ -20,6 +20,7 @@ export * from './reports.js';
 export * from './realtime.js';
 export * from './companion.js';
 export * from './image-uploads.js';
+export * from './passkeys.js';
 export * from './two-factor.js';
 export * from './data-exports.js';
 export * from './blocks.js';

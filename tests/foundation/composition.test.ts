@@ -79,6 +79,7 @@ describe('composition root', () => {
         'sweep-unattached-image-uploads',
         'sweep-expired-friend-invites',
         'sweep-expired-messages',
+        'sweep-expired-webauthn-challenges',
         'sweep-report-texts',
         'event-reminders',
         'push-outbox',

@@ -17,6 +17,7 @@ import { blocksRules } from './blocks-rules.js';
 import { infiltrationRules } from './infiltration-rules.js';
 import { messagingRules } from './messaging-rules.js';
 import { postsRules } from './posts-rules.js';
+import { SoftAuthenticator } from '../passkeys/soft-authenticator.js';
 
 /**
  * ok           2xx when built, 501 `not_implemented` when unbuilt
@@ -111,6 +112,25 @@ export const organizerHooks: OrganizerHook[] = [
     return { organizationId: org.body._id };
   },
 ];
+
+const liveCaller = (caller: Caller) => ['member', 'otherMember', 'organizer', 'admin'].includes(caller.level);
+
+/** A registration answer for `as`, from options made for `as` (tests/passkeys/soft-authenticator.ts). */
+async function registrationBody(ctx: SetupContext, as: Caller, authenticator = new SoftAuthenticator()) {
+  // The callers live through the whole table: keep them under the per-account maximum.
+  await ctx.t.deps.database.rows(sql`delete from passkeys where user_id = ${as.id}`);
+  const options = await ctx.create('POST /api/me/passkeys/options', as, { body: { purpose: 'register' } });
+  return {
+    body: { name: fresh('Key '), challengeId: options.challengeId, response: authenticator.register(options.options) },
+  };
+}
+
+async function passkeyOfMember(ctx: SetupContext) {
+  const authenticator = new SoftAuthenticator();
+  const { body } = await registrationBody(ctx, ctx.callers.member, authenticator);
+  const passkey = await ctx.create('POST /api/me/passkeys', ctx.callers.member, { body });
+  return { passkey, authenticator };
+}
 
 const pub: RouteRule = { auth: 'public' };
 const member: RouteRule = { auth: 'member' };
@@ -306,6 +326,53 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'POST /api/me/sessions/revoke-others': { auth: 'member', destructive: true },
   'GET /api/me/credentials': member,
   'POST /api/me/panic': { auth: 'member', destructive: true },
+  // Passkeys: a real registration with a software authenticator for each live caller.
+  'POST /api/me/passkeys/options': member,
+  'POST /api/me/passkeys': {
+    auth: 'member',
+    setup: async (ctx) => (liveCaller(ctx.caller) ? registrationBody(ctx, ctx.caller) : {}),
+  },
+  'GET /api/me/passkeys': member,
+  // A passkey of `member`: only its owner may rename or remove it; anyone else must not learn it exists.
+  'PATCH /api/me/passkeys/{id}': {
+    auth: 'member',
+    sample: { body: { name: 'Renamed' } },
+    setup: async (ctx) => ({ params: { id: (await passkeyOfMember(ctx)).passkey._id } }),
+    expect: { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' },
+  },
+  'POST /api/me/passkeys/{id}/remove': {
+    auth: 'member',
+    setup: async (ctx) => {
+      const { passkey, authenticator } = await passkeyOfMember(ctx);
+      const confirm = await ctx.create('POST /api/me/passkeys/options', ctx.callers.member, {
+        body: { purpose: 'confirm' },
+      });
+      return {
+        params: { id: passkey._id },
+        // `password: undefined` drops the generated sample's password: exactly one proof is sent.
+        body: {
+          password: undefined,
+          passkey: { challengeId: confirm.challengeId, response: authenticator.assert(confirm.options) },
+        },
+      };
+    },
+    expect: { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' },
+  },
+  'POST /api/auth/passkeys/options': { auth: 'public', expect: { revoked: 'ok', deleted: 'ok' } },
+  // Sign-in with a passkey: ignores the Authorization header like login, and the generated
+  // assertion verifies for no one (401 invalid_credentials).
+  'POST /api/auth/passkeys/login': {
+    auth: 'public',
+    expect: {
+      anonymous: 'reached',
+      member: 'reached',
+      otherMember: 'reached',
+      organizer: 'reached',
+      admin: 'reached',
+      revoked: 'reached',
+      deleted: 'reached',
+    },
+  },
   'GET /api/me/notification-preferences': member,
   'PUT /api/me/notification-preferences': {
     auth: 'member',

@@ -20,6 +20,7 @@ import {
 } from '../server/session-route.js';
 import { readSessionToken } from '../server/session.js';
 import type { Page } from './page.js';
+import { PASSKEY_SCRIPTS, PasskeySignIn } from './passkey-sign-in.js';
 
 /** `?next=` carried from page to page, already reduced to a same-site path (or dropped). */
 function withNext(path: string, next: string | null): string {
@@ -49,6 +50,7 @@ function LoginForm(props: { email?: string; next: string | null; error?: string 
         </p>
       </form>
       <h2>{t('auth.login.otherWays')}</h2>
+      <PasskeySignIn next={props.next} />
       <ul>
         <li>
           {fmt().rich('auth.login.magicLink', {
@@ -164,7 +166,7 @@ function asVisitor(c: Context<WebEnv>): void {
 
 function renderLogin(c: Context<WebEnv>, props: Parameters<typeof LoginForm>[0]) {
   asVisitor(c);
-  return renderPage(c, { title: t('auth.login.title') }, <LoginForm {...props} />);
+  return renderPage(c, { title: t('auth.login.title'), scripts: PASSKEY_SCRIPTS }, <LoginForm {...props} />);
 }
 
 function renderRegister(c: Context<WebEnv>, props: Parameters<typeof RegisterForm>[0]) {

@@ -142,7 +142,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
       </section>
 
       <LanguageAndTimeZone member={member} />
-
+      <a href={urls.settingsPasskeys()}>{t('passkeys.settingsLink')}</a>
       <section aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">{t('settings.sessions.heading')}</h2>
         <p>{t('settings.sessions.intro')}</p>

@@ -12,6 +12,12 @@ const FLASH_COOKIE = 'app_flash';
  * `message` is already in the viewer's words (`t(...)`): the notice is stored as text.
  */
 export function redirectWithNotice(c: Context<WebEnv>, location: string, message: string): Response {
+  setNotice(c, message);
+  return c.redirect(location, 303);
+}
+
+/** Keeps `message` for the next page without redirecting (a script's JSON call navigates itself). */
+export function setNotice(c: Context<WebEnv>, message: string): void {
   setCookie(c, FLASH_COOKIE, encodeURIComponent(message.slice(0, 300)), {
     httpOnly: true,
     secure: cookiesAreSecure(c.get('web').config),
@@ -19,7 +25,6 @@ export function redirectWithNotice(c: Context<WebEnv>, location: string, message
     path: '/',
     maxAge: 60,
   });
-  return c.redirect(location, 303);
 }
 
 /** Moves the notice, if any, into `c.get('flash')` and clears it (GET pages only). */

@@ -26,6 +26,8 @@ const mounts: Array<[prefix: string, directory: string]> = [
   ['/assets/vendor/leaflet.markercluster/', dirname(require.resolve('leaflet.markercluster'))],
   // The browser client that socket.io (a production dependency) ships, the same version as the server.
   ['/assets/vendor/socket.io/', join(dirname(require.resolve('socket.io/package.json')), 'client-dist')],
+  // WebAuthn's browser half (passkeys): its self-contained UMD bundle, global SimpleWebAuthnBrowser.
+  ['/assets/vendor/simplewebauthn/', join(dirname(require.resolve('@simplewebauthn/browser')), '..', 'dist', 'bundle')],
   ['/assets/', assetsDirectory],
 ];
 

@@ -61,14 +61,19 @@ async function closeServer(server: Server): Promise<void> {
  * web's (e.g. WEB_TILE_URL). The two share a relay secret, as under `npm start`.
  */
 export async function startWebStack(
-  options: { apiEnv?: Record<string, string>; webEnv?: Record<string, string> } = {},
+  options: {
+    apiEnv?: Record<string, string>;
+    webEnv?: Record<string, string>;
+    /** The web's host name: `localhost` where a page needs a domain (WebAuthn refuses an IP address). */
+    webHost?: 'localhost';
+  } = {},
 ): Promise<WebStack> {
   let web: Hono<WebEnv> | undefined;
   // The web port first: the API needs the web's origin (CORS for live messages, magic links).
   // The Node bindings (env) pass through, as under web/server/serve.ts: the web server sees the
   // visitor's address and relays it to the API (x-web-relay).
   const webServer = await listen((request, env) => web!.fetch(request, env));
-  const webUrl = `http://127.0.0.1:${(webServer.address() as AddressInfo).port}`;
+  const webUrl = `http://${options.webHost ?? '127.0.0.1'}:${(webServer.address() as AddressInfo).port}`;
   const relaySecret = randomBytes(32).toString('hex');
   const api = await createTestApp({
     CORS_ALLOWED_ORIGINS: webUrl,
