@@ -31,48 +31,58 @@ export interface ListEventsInput {
   limit: number;
 }
 
-export async function listEvents(ctx: ServiceContext, caller: Caller, input: ListEventsInput) {
-  const viewer = viewerOf(caller);
-  // Start-time order, ties by id; the cursor is the last row's (startsAt, id) (keyset: the
-  // row comparison reads events_starts_at_id_idx from that point on). `past` walks the same
-  // index backwards from now: newest first, the cursor pages in that order.
-  const after = input.cursor === undefined ? undefined : decodeTimeCursor(input.cursor);
+/**
+ * The list's filters, without visibility (bench/events.ts runs them with visibility applied
+ * after sorting, the plan the design is measured against). `after` is the decoded cursor.
+ */
+export function eventListFilters(input: ListEventsInput, now: Date, after?: { at: Date; id: string }) {
   const area = input.area?.toLowerCase();
   const past = input.past === true;
-  const now = ctx.clock.now();
+  return and(
+    after
+      ? past
+        ? sql`(${events.startsAt}, ${events.id}) < (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)`
+        : sql`(${events.startsAt}, ${events.id}) > (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)`
+      : undefined,
+    // Ended before now; it also started before now (the index range the backward walk reads).
+    past ? lt(events.endsAt, now) : undefined,
+    past ? lt(events.startsAt, now) : undefined,
+    input.from ? gte(events.endsAt, new Date(input.from)) : undefined,
+    // Redundant with the line above (no event lasts longer than the longest one), but an
+    // index range on starts_at: without it an upcoming list reads every past event first.
+    input.from
+      ? sql`${events.startsAt} >= ${input.from}::timestamptz - (select coalesce(max(d.ends_at - d.starts_at), interval '0') from events d)`
+      : undefined,
+    input.to ? lte(events.startsAt, new Date(input.to)) : undefined,
+    // Both arms are index range reads with `from` (events_area_starts_at_idx,
+    // events_host_grove_starts_at_idx via = any), OR-ed as bitmaps.
+    area
+      ? or(
+          sql`lower(${events.area}) = ${area}`,
+          sql`${events.hostGroveId} = any(array(select g.id from groves g where lower(g.region_name) = ${area}))`,
+        )
+      : undefined,
+    input.groveId ? eq(events.hostGroveId, input.groveId) : undefined,
+    input.organizationId ? eq(events.hostOrganizationId, input.organizationId) : undefined,
+    input.type ? eq(events.type, input.type) : undefined,
+    input.q ? eventSearchCondition(input.q) : undefined,
+  );
+}
+
+/** Start-time order, ties by id; newest first for `past`. */
+export function eventListOrder(input: Pick<ListEventsInput, 'past'>) {
+  return input.past === true ? [desc(events.startsAt), desc(events.id)] : [asc(events.startsAt), asc(events.id)];
+}
+
+export async function listEvents(ctx: ServiceContext, caller: Caller, input: ListEventsInput) {
+  const viewer = viewerOf(caller);
+  // The cursor is the last row's (startsAt, id) (keyset: the row comparison reads
+  // events_starts_at_id_idx from that point on; `past` walks it backwards from now).
+  // Visibility is a condition of the same WHERE, so the database filters before it sorts.
+  const after = input.cursor === undefined ? undefined : decodeTimeCursor(input.cursor);
   const rows = (await selectEvents(ctx.db, viewer)
-    .where(
-      and(
-        visibleTo(viewer),
-        after
-          ? past
-            ? sql`(${events.startsAt}, ${events.id}) < (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)`
-            : sql`(${events.startsAt}, ${events.id}) > (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)`
-          : undefined,
-        // Ended before now; it also started before now (the index range the backward walk reads).
-        past ? lt(events.endsAt, now) : undefined,
-        past ? lt(events.startsAt, now) : undefined,
-        input.from ? gte(events.endsAt, new Date(input.from)) : undefined,
-        // Redundant with the line above (no event lasts longer than the longest one), but an
-        // index range on starts_at: without it an upcoming list reads every past event first.
-        input.from
-          ? sql`${events.startsAt} >= ${input.from}::timestamptz - (select coalesce(max(d.ends_at - d.starts_at), interval '0') from events d)`
-          : undefined,
-        input.to ? lte(events.startsAt, new Date(input.to)) : undefined,
-        // Both arms are index lookups (events_area_lower_idx, events_host_grove_id_idx via = any).
-        area
-          ? or(
-              sql`lower(${events.area}) = ${area}`,
-              sql`${events.hostGroveId} = any(array(select g.id from groves g where lower(g.region_name) = ${area}))`,
-            )
-          : undefined,
-        input.groveId ? eq(events.hostGroveId, input.groveId) : undefined,
-        input.organizationId ? eq(events.hostOrganizationId, input.organizationId) : undefined,
-        input.type ? eq(events.type, input.type) : undefined,
-        input.q ? eventSearchCondition(input.q) : undefined,
-      ),
-    )
-    .orderBy(...(past ? [desc(events.startsAt), desc(events.id)] : [asc(events.startsAt), asc(events.id)]))
+    .where(and(visibleTo(viewer), eventListFilters(input, ctx.clock.now(), after)))
+    .orderBy(...eventListOrder(input))
     .limit(input.limit + 1)) as EventRow[];
   const page = toPage(
     rows,
