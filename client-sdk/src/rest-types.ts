@@ -998,7 +998,7 @@ export interface paths {
         };
         /**
          * List events the caller may see
-         * @description Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included. Ordered by start time (`startsAt`, then `_id`), not by `_id`: the cursor is a keyset over both.
+         * @description Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included; `from=<now>` lists the upcoming ones (not yet ended); `past=true` only those that have ended, newest first. `from` must be before `to` (400 otherwise). `q` finds words of the title or description by their prefix (every word must match; the same visibility rules apply). Ordered by start time (`startsAt`, then `_id`; descending with `past=true`), not by `_id`: the cursor is a keyset over both, in the list's own order.
          */
         get: operations["events-list"];
         put?: never;
@@ -9504,6 +9504,8 @@ export interface operations {
                 groveId?: string;
                 limit?: number;
                 organizationId?: string;
+                past?: "true" | "false";
+                q?: string;
                 to?: string;
                 type?: "protest" | "vigil" | "outreach" | "potluck" | "sanctuary_day" | "screening" | "meeting" | "other";
             };

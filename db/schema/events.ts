@@ -73,6 +73,13 @@ export const events = pgTable(
     index('events_visibility_id_idx').on(t.visibility, t.id),
     // GET /api/events: start-time order with a (startsAt, id) keyset cursor.
     index('events_starts_at_id_idx').on(t.startsAt, t.id),
+    // GET /api/events?area=…&from=…: each arm of the area filter (the event's own area, a grove
+    // of that region hosting it) reads only its upcoming rows (events_find; bench/README.md).
+    index('events_area_starts_at_idx').on(sql`lower(${t.area})`, t.startsAt, t.id),
+    index('events_host_grove_starts_at_idx').on(t.hostGroveId, t.startsAt, t.id),
+    // `q` reads search_document, a stored generated tsvector column, and its GIN index
+    // events_search_gin: both made by the events_find migration and left out of this table on
+    // purpose, so no `select events.*` carries the document (server/domains/events/search.ts).
     // The longest event, read from the end of this index, bounds `from` on starts_at too
     // (server/domains/events/service.ts listEvents), so an upcoming list skips past events.
     index('events_duration_idx').on(sql`(${t.endsAt} - ${t.startsAt})`),

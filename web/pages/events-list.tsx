@@ -19,6 +19,7 @@ import { PagedList } from './search-list.js';
 import { Agenda } from './events-agenda.js';
 import { fmt, t } from '../server/i18n.js';
 import { MonthGrid, monthEvents, readMonth } from './events-month.js';
+import { EventSearch, PastLink, SEARCH_MAX } from './events-find.js';
 
 type View = 'agenda' | 'list' | 'month';
 const views: View[] = ['agenda', 'list', 'month'];
@@ -45,6 +46,8 @@ interface ListQuery {
   organization: string;
   type: string;
   timeZone: string | null;
+  /** Words to find in the title or description. */
+  q: string;
   /** The instant "upcoming"/"past" were measured from (kept across pages so paging stays stable). */
   now: string;
   cursor: string;
@@ -66,6 +69,7 @@ function readListQuery(c: Context<WebEnv>): ListQuery {
     organization: q('organization'),
     type: q('type'),
     timeZone: validTimeZone(q('timeZone')),
+    q: q('q').slice(0, SEARCH_MAX),
     now: Number.isNaN(Date.parse(now)) ? new Date().toISOString() : new Date(now).toISOString(),
     cursor: q('cursor'),
   };
@@ -76,7 +80,11 @@ function listInput(query: ListQuery): { input: ListInput } | { error: string } {
   const zone = query.timeZone ?? fmt().viewer.timeZone;
   const input: ListInput = { limit: PAGE_SIZE };
   if (query.when === 'upcoming') input.from = query.now;
-  if (query.when === 'past') input.to = query.now;
+  // Past: ended ones, newest first (the API's order); `to` keeps paging to what had ended by `now`.
+  if (query.when === 'past') {
+    input.past = 'true';
+    input.to = query.now;
+  }
   if (query.fromDate) {
     const from = zonedLocalToIso(`${query.fromDate}T00:00`, zone);
     if (!from) return { error: t('events.filters.badFrom') };
@@ -87,6 +95,9 @@ function listInput(query: ListQuery): { input: ListInput } | { error: string } {
     if (!to) return { error: t('events.filters.badTo') };
     input.to = to;
   }
+  if (input.from && input.to && Date.parse(input.from) >= Date.parse(input.to))
+    return { error: t('eventsFind.badRange') };
+  if (query.q) input.q = query.q;
   if (query.area) input.area = query.area;
   if (query.grove) input.groveId = query.grove;
   if (query.organization) input.organizationId = query.organization;
@@ -96,7 +107,10 @@ function listInput(query: ListQuery): { input: ListInput } | { error: string } {
 }
 
 function listHref(query: ListQuery, cursor: string, change: Partial<ListQuery> = {}): string {
-  query = { ...query, ...change };
+  return `${urls.events()}?${listParams({ ...query, ...change }, cursor).toString()}`;
+}
+
+function listParams(query: ListQuery, cursor: string): URLSearchParams {
   const params = new URLSearchParams();
   if (query.view !== 'agenda') params.set('view', query.view);
   if (query.view === 'month') params.set('month', query.month);
@@ -110,11 +124,19 @@ function listHref(query: ListQuery, cursor: string, change: Partial<ListQuery> =
     ['organization', query.organization],
     ['type', query.type],
     ['timeZone', query.timeZone ?? ''],
+    ['q', query.q],
   ] as const) {
     if (value) params.set(name, value);
   }
   if (cursor) params.set('cursor', cursor);
-  return `${urls.events()}?${params.toString()}`;
+  return params;
+}
+
+/** The list's settings but the search itself, for the search form's hidden fields. */
+function searchKeeps(query: ListQuery): URLSearchParams {
+  const params = listParams(query, '');
+  params.delete('q');
+  return params;
 }
 
 /** The three views, as links keeping the filters; the current one marked. */
@@ -138,7 +160,7 @@ function ViewSwitch({ query }: { query: ListQuery }) {
 async function monthView(c: Context<WebEnv>, query: ListQuery, built: { input: ListInput }, now: Date) {
   const zone = fmt().viewer.timeZone;
   const month = readMonth(query.month, now, zone);
-  const { from: _f, to: _t, cursor: _c, limit: _l, ...filters } = built.input;
+  const { from: _f, to: _t, past: _p, cursor: _c, limit: _l, ...filters } = built.input;
   const { events, truncated } = await monthEvents(c, filters, month, zone);
   return (
     <MonthGrid
@@ -209,12 +231,23 @@ export async function eventListPage(c: Context<WebEnv>): Promise<Response> {
           {t('events.list.create')}
         </a>
         <a href={urls.calendar()}>{t('events.list.subscribe')}</a>
+        <PastLink
+          past={query.when === 'past'}
+          href={listHref(query, '', {
+            when: query.when === 'past' ? 'upcoming' : 'past',
+            view: query.view === 'month' ? 'agenda' : query.view,
+            now: new Date().toISOString(),
+            cursor: '',
+          })}
+        />
       </p>
+      <EventSearch action={urls.events()} q={query.q} keep={searchKeeps(query)} />
       <details class="filters" open={error !== null || query.area !== '' || query.grove !== '' || query.type !== ''}>
         <summary>{t('events.filters.summary')}</summary>
         <form method="get" action={urls.events()} class="stack" aria-label={t('events.filters.label')}>
           {query.view === 'agenda' ? null : <input type="hidden" name="view" value={query.view} />}
           {query.view === 'month' && query.month ? <input type="hidden" name="month" value={query.month} /> : null}
+          {query.q ? <input type="hidden" name="q" value={query.q} /> : null}
           <div>
             <label for="filter-when">{t('events.filters.when')}</label>
             <select id="filter-when" name="when">

@@ -33,7 +33,7 @@ export const eventsRouter = router({
         protect: false,
         summary: 'List events the caller may see',
         description:
-          "Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included. Ordered by start time (`startsAt`, then `_id`), not by `_id`: the cursor is a keyset over both.",
+          "Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included; `from=<now>` lists the upcoming ones (not yet ended); `past=true` only those that have ended, newest first. `from` must be before `to` (400 otherwise). `q` finds words of the title or description by their prefix (every word must match; the same visibility rules apply). Ordered by start time (`startsAt`, then `_id`; descending with `past=true`), not by `_id`: the cursor is a keyset over both, in the list's own order.",
       },
     })
     .input(schemas.listEventsInput())

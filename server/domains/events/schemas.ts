@@ -6,6 +6,7 @@ import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { imageRefInput } from '../uploads/image-ref.js';
 import { isIanaTimeZone } from './time-zone.js';
 import { hostSlugInput } from '../../shared/schemas.js';
+import { queryBoolean } from '../../shared/query.js';
 import { imageOutput } from '../uploads/image-output.js';
 import {
   eventStatuses,
@@ -237,17 +238,35 @@ export const eventOutput = z
   .meta({ id: 'Event' });
 
 export const listEventsInput = () =>
-  z.object({
-    from: isoDateTime().optional().meta({ description: 'Only events that end at or after this time.' }),
-    to: isoDateTime().optional().meta({ description: 'Only events that start at or before this time.' }),
-    area: z.string().trim().min(1).max(120).optional().meta({
-      description: "Case-insensitive: the event's area, or the region name of its hosting grove, equals this.",
-    }),
-    groveId: z.uuid().optional(),
-    organizationId: z.uuid().optional(),
-    type: z.enum(eventTypes).optional(),
-    ...pageQueryFields(),
-  });
+  z
+    .object({
+      from: isoDateTime()
+        .optional()
+        .meta({ description: 'Only events that end at or after this time (`from=<now>`: upcoming events).' }),
+      to: isoDateTime()
+        .optional()
+        .meta({ description: 'Only events that start at or before this time. Must be after `from`.' }),
+      q: z.string().trim().min(1).max(200).optional().meta({
+        description:
+          'Words to find in the title or description, each as a word prefix (`veg vig` finds "Vegan vigil"), case-insensitive; every word must match. Only letters and digits count.',
+        example: 'vigil',
+      }),
+      past: queryBoolean().optional().meta({
+        description:
+          'true: only events that have ended, newest first (`startsAt` descending, the cursor pages in that order); `from`/`to` still narrow the window.',
+      }),
+      area: z.string().trim().min(1).max(120).optional().meta({
+        description: "Case-insensitive: the event's area, or the region name of its hosting grove, equals this.",
+      }),
+      groveId: z.uuid().optional(),
+      organizationId: z.uuid().optional(),
+      type: z.enum(eventTypes).optional(),
+      ...pageQueryFields(),
+    })
+    .refine((v) => v.from === undefined || v.to === undefined || Date.parse(v.from) < Date.parse(v.to), {
+      message: 'Must be after `from`.',
+      path: ['to'],
+    });
 export const eventListOutput = listEnvelope(eventOutput);
 // GET /api/events/{event} and PATCH /api/events/{event} are one path to OpenAPI, so they
 // share the parameter name: GET takes the event's slug there, PATCH its `_id`.

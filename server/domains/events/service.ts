@@ -1,6 +1,6 @@
 // Events: list and get under the visibility rules, create and change (organizers of the host,
 // or site admins), cancel (PATCH status=cancelled, final).
-import { and, asc, eq, gte, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { events, groves, organizations, pushOutbox } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
@@ -13,6 +13,7 @@ import { isOrganizationAdmin } from '../organizations/service.js';
 import type { CreateEventInput, UpdateEventInput } from './schemas.js';
 import { deriveEventTimeZone } from './time-zone.js';
 import { selectEvents, selectOneEvent, toEvent, canManage, type EventRow } from './view.js';
+import { eventSearchCondition } from './search.js';
 import { viewerOf, visibleTo, type Viewer } from './visibility.js';
 
 export interface ListEventsInput {
@@ -22,43 +23,66 @@ export interface ListEventsInput {
   groveId?: string;
   organizationId?: string;
   type?: (typeof events.$inferSelect)['type'];
+  /** Words to find in the title or description (word prefixes). */
+  q?: string;
+  /** Only events that have ended, newest first. */
+  past?: boolean;
   cursor?: string;
   limit: number;
 }
 
+/**
+ * The list's filters, without visibility (bench/events.ts runs them with visibility applied
+ * after sorting, the plan the design is measured against). `after` is the decoded cursor.
+ */
+export function eventListFilters(input: ListEventsInput, now: Date, after?: { at: Date; id: string }) {
+  const area = input.area?.toLowerCase();
+  const past = input.past === true;
+  return and(
+    after
+      ? past
+        ? sql`(${events.startsAt}, ${events.id}) < (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)`
+        : sql`(${events.startsAt}, ${events.id}) > (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)`
+      : undefined,
+    // Ended before now; it also started before now (the index range the backward walk reads).
+    past ? lt(events.endsAt, now) : undefined,
+    past ? lt(events.startsAt, now) : undefined,
+    input.from ? gte(events.endsAt, new Date(input.from)) : undefined,
+    // Redundant with the line above (no event lasts longer than the longest one), but an
+    // index range on starts_at: without it an upcoming list reads every past event first.
+    input.from
+      ? sql`${events.startsAt} >= ${input.from}::timestamptz - (select coalesce(max(d.ends_at - d.starts_at), interval '0') from events d)`
+      : undefined,
+    input.to ? lte(events.startsAt, new Date(input.to)) : undefined,
+    // Both arms are index range reads with `from` (events_area_starts_at_idx,
+    // events_host_grove_starts_at_idx via = any), OR-ed as bitmaps.
+    area
+      ? or(
+          sql`lower(${events.area}) = ${area}`,
+          sql`${events.hostGroveId} = any(array(select g.id from groves g where lower(g.region_name) = ${area}))`,
+        )
+      : undefined,
+    input.groveId ? eq(events.hostGroveId, input.groveId) : undefined,
+    input.organizationId ? eq(events.hostOrganizationId, input.organizationId) : undefined,
+    input.type ? eq(events.type, input.type) : undefined,
+    input.q ? eventSearchCondition(input.q) : undefined,
+  );
+}
+
+/** Start-time order, ties by id; newest first for `past`. */
+export function eventListOrder(input: Pick<ListEventsInput, 'past'>) {
+  return input.past === true ? [desc(events.startsAt), desc(events.id)] : [asc(events.startsAt), asc(events.id)];
+}
+
 export async function listEvents(ctx: ServiceContext, caller: Caller, input: ListEventsInput) {
   const viewer = viewerOf(caller);
-  // Start-time order, ties by id; the cursor is the last row's (startsAt, id) (keyset: the
-  // row comparison reads events_starts_at_id_idx from that point on).
+  // The cursor is the last row's (startsAt, id) (keyset: the row comparison reads
+  // events_starts_at_id_idx from that point on; `past` walks it backwards from now).
+  // Visibility is a condition of the same WHERE, so the database filters before it sorts.
   const after = input.cursor === undefined ? undefined : decodeTimeCursor(input.cursor);
-  const area = input.area?.toLowerCase();
   const rows = (await selectEvents(ctx.db, viewer)
-    .where(
-      and(
-        visibleTo(viewer),
-        after
-          ? sql`(${events.startsAt}, ${events.id}) > (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)`
-          : undefined,
-        input.from ? gte(events.endsAt, new Date(input.from)) : undefined,
-        // Redundant with the line above (no event lasts longer than the longest one), but an
-        // index range on starts_at: without it an upcoming list reads every past event first.
-        input.from
-          ? sql`${events.startsAt} >= ${input.from}::timestamptz - (select coalesce(max(d.ends_at - d.starts_at), interval '0') from events d)`
-          : undefined,
-        input.to ? lte(events.startsAt, new Date(input.to)) : undefined,
-        // Both arms are index lookups (events_area_lower_idx, events_host_grove_id_idx via = any).
-        area
-          ? or(
-              sql`lower(${events.area}) = ${area}`,
-              sql`${events.hostGroveId} = any(array(select g.id from groves g where lower(g.region_name) = ${area}))`,
-            )
-          : undefined,
-        input.groveId ? eq(events.hostGroveId, input.groveId) : undefined,
-        input.organizationId ? eq(events.hostOrganizationId, input.organizationId) : undefined,
-        input.type ? eq(events.type, input.type) : undefined,
-      ),
-    )
-    .orderBy(asc(events.startsAt), asc(events.id))
+    .where(and(visibleTo(viewer), eventListFilters(input, ctx.clock.now(), after)))
+    .orderBy(...eventListOrder(input))
     .limit(input.limit + 1)) as EventRow[];
   const page = toPage(
     rows,
