@@ -3956,7 +3956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4081,7 +4081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4201,7 +4201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4301,7 +4301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4397,7 +4397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4496,7 +4496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4597,7 +4597,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4708,7 +4708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4801,7 +4801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4897,7 +4897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4978,7 +4978,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5077,7 +5077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5188,7 +5188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5305,7 +5305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5401,7 +5401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5482,7 +5482,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5592,7 +5592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5719,7 +5719,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5830,7 +5830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5950,7 +5950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6050,7 +6050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6128,7 +6128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6245,7 +6245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6354,7 +6354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6430,7 +6430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6525,7 +6525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9015,7 +9015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9269,7 +9269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9380,7 +9380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9464,7 +9464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9754,7 +9754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9854,7 +9854,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10665,7 +10665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10767,7 +10767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10863,7 +10863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10973,7 +10973,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11075,7 +11075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11195,7 +11195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11397,7 +11397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11480,7 +11480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11581,7 +11581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11755,7 +11755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11838,7 +11838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
