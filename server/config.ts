@@ -146,6 +146,13 @@ const configSchema = z.object({
    * account's ceiling backoff (kept as an HMAC of account and address, never the address); 0 = off.
    */
   RECOGNISED_ADDRESS_DAYS: z.coerce.number().int().min(0).max(90).default(14),
+  /**
+   * Who must have a second factor (docs/accounts.md, "Two-step sign-in"): a comma list of `admin`
+   * (site admins, on admin routes) and `organizer` (grove organizer routes). Empty: nobody.
+   */
+  REQUIRE_2FA_FOR: commaList().pipe(
+    z.array(z.enum(['admin', 'organizer']), { error: 'REQUIRE_2FA_FOR: a comma list of admin, organizer' }),
+  ),
   /** Creates per member per route (places, events, RSVP changes, posts, comments…) per window. */
   RATE_LIMIT_WRITES_PER_MEMBER: positiveInt.default(30),
   RATE_LIMIT_WRITES_WINDOW_SECONDS: positiveInt.default(600),

@@ -4359,7 +4359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4484,7 +4484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4604,7 +4604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4704,7 +4704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4800,7 +4800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4899,7 +4899,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5000,7 +5000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5111,7 +5111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5204,7 +5204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5300,7 +5300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5381,7 +5381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5480,7 +5480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5591,7 +5591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5708,7 +5708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5804,7 +5804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5885,7 +5885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5995,7 +5995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6122,7 +6122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6233,7 +6233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6353,7 +6353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6453,7 +6453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6531,7 +6531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6648,7 +6648,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6757,7 +6757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6833,7 +6833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6928,7 +6928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9700,7 +9700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9954,7 +9954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10065,7 +10065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10149,7 +10149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10439,7 +10439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10539,7 +10539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11350,7 +11350,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11452,7 +11452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11548,7 +11548,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11658,7 +11658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11760,7 +11760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11880,7 +11880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12082,7 +12082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12165,7 +12165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12266,7 +12266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12440,7 +12440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12523,7 +12523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not allowed: `forbidden`. */
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -116,7 +116,11 @@ export function declaredErrorCodes(method: string, path: string, route: RouteFac
   if (keys.includes('cursor')) codes.add('invalid_cursor');
   if (!route.signIn) codes.add('unauthorized');
   // Admin routes, and organizer routes (the service checks the host: 403 for a member who is not one).
-  if (route.meta.auth === 'admin' || route.meta.auth === 'organizer') codes.add('forbidden');
+  // REQUIRE_2FA_FOR gates them too (403 `second_factor_enrollment_required` until enrolled).
+  if (route.meta.auth === 'admin' || route.meta.auth === 'organizer') {
+    codes.add('forbidden');
+    codes.add('second_factor_enrollment_required');
+  }
   // Per-member write limits (server/trpc/procedures.ts) answer 429 past their window.
   if (route.meta.writeLimit) codes.add('rate_limited');
   // The same Idempotency-Key with another body answers 409 (server/lib/idempotency.ts).

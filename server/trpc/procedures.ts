@@ -4,6 +4,7 @@ import { TRPCError, getTRPCErrorFromUnknown } from '@trpc/server';
 import { AppError } from '../errors.js';
 import { middlewareSuccess } from './trpc-internals.js';
 import { enforceRateLimit, type RateLimitRule, rateLimitedError } from '../auth/rate-limit.js';
+import { requireSecondFactorFor } from '../auth/second-factor-methods.js';
 import { honoursIdempotencyKey, runIdempotent, validIdempotencyKey } from '../lib/idempotency.js';
 import { baseProcedure, type RouteMeta, type WriteLimitScope } from './init.js';
 import { toTrpcError } from './errors.js';
@@ -161,6 +162,9 @@ function guardedResolver(resolver: Resolver, check: Check): Resolver {
 export const memberProcedure = guarded(memberBearerCheck).use(async ({ ctx, meta, path, getRawInput, next }) => {
   const auth = meta?.writeLimit ? await authenticateCountingWrite(ctx, meta.writeLimit) : await ctx.authenticate();
   if (!auth) throw new AppError('unauthorized');
+  // REQUIRE_2FA_FOR: privileged routes wait until the caller has a second factor.
+  if (meta?.auth === 'admin' || meta?.auth === 'organizer')
+    await requireSecondFactorFor({ db: ctx.database.db, config: ctx.config }, auth.user, meta.auth);
   const member = { user: auth.user, session: auth.session };
   const key = honoursIdempotencyKey(meta) ? validIdempotencyKey(ctx.idempotencyKey) : null;
   if (key === null) return next({ ctx: member });

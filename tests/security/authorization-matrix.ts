@@ -134,6 +134,11 @@ async function passkeyOfMember(ctx: SetupContext) {
 
 const pub: RouteRule = { auth: 'public' };
 const member: RouteRule = { auth: 'member' };
+/** A member route whose answer depends on what the caller types (a password, a code): reached, not ok. */
+const signedInReached: RouteRule = {
+  auth: 'member',
+  expect: { member: 'reached', otherMember: 'reached', organizer: 'reached', admin: 'reached' },
+};
 const _organizer: RouteRule = { auth: 'organizer' };
 const admin: RouteRule = { auth: 'admin' };
 
@@ -309,6 +314,19 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   },
   'POST /api/auth/apple': { auth: 'public', expect: { revoked: 'ok', deleted: 'ok' } },
   'POST /api/auth/google': { auth: 'public', expect: { revoked: 'ok', deleted: 'ok' } },
+  // An unknown ticket: the route is reached and answers invalid_credentials.
+  'POST /api/auth/second-factor': {
+    auth: 'public',
+    expect: {
+      anonymous: 'reached',
+      member: 'reached',
+      otherMember: 'reached',
+      organizer: 'reached',
+      admin: 'reached',
+      revoked: 'reached',
+      deleted: 'reached',
+    },
+  },
   'POST /api/auth/logout': { auth: 'member', destructive: true },
   'GET /api/me': member,
   'PATCH /api/me': { auth: 'member', destructive: true, setup: async () => ({ body: { handle: fresh('h') } }) },
@@ -325,6 +343,20 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   },
   'POST /api/me/sessions/revoke-others': { auth: 'member', destructive: true },
   'GET /api/me/credentials': member,
+  // The member's authenticator app: each call is the caller's own; samples carry no right password or code.
+  'POST /api/me/totp': signedInReached,
+  // No enrolment waiting (another route's sample may have started one): 409, past authorization.
+  'POST /api/me/totp/confirm': {
+    ...signedInReached,
+    setup: async (ctx) => {
+      if (ctx.caller.id)
+        await ctx.t.deps.database.rows(sql`delete from totp_credentials where user_id = ${ctx.caller.id}`);
+      return {};
+    },
+  },
+  'POST /api/me/totp/disable': signedInReached,
+  'POST /api/me/recovery-codes': signedInReached,
+  'GET /api/me/second-factors': member,
   'POST /api/me/panic': { auth: 'member', destructive: true },
   // Passkeys: a real registration with a software authenticator for each live caller.
   'POST /api/me/passkeys/options': member,

@@ -1,7 +1,7 @@
 // Inputs and outputs of the second-factor sign-in step (second-factor.ts).
 import { z } from 'zod';
 import { sessionGrantOutput } from './schemas.js';
-import { secondFactorMethodNames } from './second-factor-methods.js';
+import { secondFactorMethodNames } from '../../auth/second-factor-methods.js';
 
 export const ticketInput = z.string().min(1).max(64).meta({
   description: 'The `secondFactor.ticket` a sign-in answered.',

@@ -17,7 +17,7 @@ import { hashSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
 import type { AddressedServiceContext } from '../../service/context.js';
 import { grantSession } from './session-grant.js';
-import { type SecondFactorMethod, secondFactorMethods } from './second-factor-methods.js';
+import { type SecondFactorMethod, secondFactorMethods } from '../../auth/second-factor-methods.js';
 import { enforceAccountGuessLimits, enforceAddressGuessLimit } from './second-factor-limits.js';
 import type { PasskeyAssertion, SecondFactorInput } from './second-factor-schemas.js';
 import { acceptTotpCode, consumeRecoveryCode } from './totp.js';

@@ -10,7 +10,7 @@
 import { sha256 } from '@oslojs/crypto/sha2';
 import { decodeBase32IgnorePadding, encodeBase32UpperCaseNoPadding } from '@oslojs/encoding';
 import { createTOTPKeyURI, generateHOTP } from '@oslojs/otp';
-import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DbOrTx } from '../../../db/client.js';
 import { recoveryCodes, totpCredentials, type TotpCredential } from '../../../db/schema/index.js';
@@ -142,12 +142,4 @@ export async function consumeRecoveryCode(db: DbOrTx, userId: string, code: stri
     .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hashRecoveryCode(code))))
     .returning({ id: recoveryCodes.id });
   return used.length === 1;
-}
-
-export async function recoveryCodesLeft(db: DbOrTx, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(recoveryCodes)
-    .where(eq(recoveryCodes.userId, userId));
-  return Number(row?.n ?? 0);
 }

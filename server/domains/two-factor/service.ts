@@ -13,13 +13,12 @@ import { checkPassword } from '../../auth/passwords.js';
 import { AppError } from '../../errors.js';
 import type { AddressedServiceContext, MemberServiceContext } from '../../service/context.js';
 import { enforcePasswordGuessLimits } from '../auth/service.js';
-import { hasConfirmedTotp, passkeyCount } from '../auth/second-factor-methods.js';
+import { hasConfirmedTotp, passkeyCount, recoveryCodesLeft } from '../../auth/second-factor-methods.js';
 import { enforceAccountGuessLimits, enforceAddressGuessLimit } from '../auth/second-factor-limits.js';
 import {
   acceptTotpCode,
   consumeRecoveryCode,
   newTotpSecret,
-  recoveryCodesLeft,
   replaceRecoveryCodes,
   sealTotpSecret,
   secretForDisplay,
@@ -73,8 +72,12 @@ export async function confirmTotp(ctx: AddressedMember, input: { code: string })
   const now = ctx.clock.now();
   await enforceAddressGuessLimit(ctx, now);
   await enforceAccountGuessLimits(ctx, ctx.user.email, now, ctx.session.id);
-  if (await hasConfirmedTotp(ctx.db, ctx.user.id))
-    throw new AppError('conflict', 'The authenticator app is already on.');
+  const [enrolment] = await ctx.db
+    .select({ confirmedAt: totpCredentials.confirmedAt })
+    .from(totpCredentials)
+    .where(eq(totpCredentials.userId, ctx.user.id));
+  if (!enrolment || enrolment.confirmedAt)
+    throw new AppError('conflict', 'No enrolment is waiting: it is already on, or was never started.');
   if (!(await acceptTotpCode(ctx, ctx.user.id, input.code, false)))
     throw new AppError('forbidden', 'That code is not right: check the time on the phone, or scan the QR code again.');
   return ctx.withTransaction(async ({ tx }) => {

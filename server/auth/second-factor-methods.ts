@@ -1,13 +1,15 @@
 // Which second factors an account has. An account "has a second factor" when it has a confirmed
 // TOTP or at least one passkey (contract #25); every first-factor sign-in of such an account
-// stops at a ticket (second-factor.ts).
+// stops at a ticket (server/domains/auth/second-factor.ts). REQUIRE_2FA_FOR asks privileged
+// callers to have one (requireSecondFactorFor, used by server/trpc/procedures.ts).
 //
 // PASSKEYS PLUG IN HERE: count the account's passkeys in `passkeyCount` (it answers 0 until the
 // passkeys table exists); `secondFactorMethods` then offers 'passkey' and `hasSecondFactor` is true.
-import { and, eq, isNotNull } from 'drizzle-orm';
-import type { DbOrTx } from '../../../db/client.js';
-import { totpCredentials } from '../../../db/schema/index.js';
-import { recoveryCodesLeft } from './totp.js';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { recoveryCodes, totpCredentials } from '../../db/schema/index.js';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
 
 export const secondFactorMethodNames = ['totp', 'recovery', 'passkey'] as const;
 export type SecondFactorMethod = (typeof secondFactorMethodNames)[number];
@@ -40,4 +42,31 @@ export async function secondFactorMethods(db: DbOrTx, userId: string): Promise<S
 /** A confirmed TOTP or at least one passkey. */
 export async function hasSecondFactor(db: DbOrTx, userId: string): Promise<boolean> {
   return (await hasConfirmedTotp(db, userId)) || (await passkeyCount(db, userId)) > 0;
+}
+
+export async function recoveryCodesLeft(db: DbOrTx, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(recoveryCodes)
+    .where(eq(recoveryCodes.userId, userId));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * REQUIRE_2FA_FOR: a site admin (`admin`) or a caller of a grove organizer's route (`organizer`)
+ * without a second factor gets 403 `second_factor_enrollment_required` until they turn one on.
+ * The enrolment routes and panic are member routes, never gated.
+ */
+export async function requireSecondFactorFor(
+  deps: { db: DbOrTx; config: Pick<Config, 'REQUIRE_2FA_FOR'> },
+  user: { id: string; role: string },
+  level: 'admin' | 'organizer',
+): Promise<void> {
+  if (!deps.config.REQUIRE_2FA_FOR.includes(level)) return;
+  if (level === 'admin' && user.role !== 'admin') return; // refused as a non-admin anyway
+  if (!(await hasSecondFactor(deps.db, user.id)))
+    throw new AppError(
+      'second_factor_enrollment_required',
+      'Turn on two-step sign-in (Settings, Two-step sign-in) before using this.',
+    );
 }
