@@ -2363,6 +2363,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/uploads/images/{purpose}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an image's description (alt)
+         * @description The key `<purpose>/<id>` from the presign, attached or not. Only its uploader may change it; another member's key answers 404 like an unknown or released one. The new alt shows wherever the image is shown (the `Image` object's `alt`). Answers the image.
+         */
+        patch: operations["uploads-updateImage"];
+        trace?: never;
+    };
     "/api/uploads/video/create": {
         parameters: {
             query?: never;
@@ -16458,7 +16478,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description What the picture shows, for people who cannot see it (at most 1000 characters; optional). Returned as `alt` of the image wherever it is shown. */
+                    /** @description What the picture shows, for people who cannot see it (at most 1000 characters). Returned as `alt` of the image wherever it is shown. */
                     alt?: string;
                     /** @description Size in bytes, at most 10485760; the PUT must send exactly this many. */
                     contentLength: number;
@@ -16526,6 +16546,108 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "uploads-updateImage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The part of the key after the slash (`post/abc…` → purpose `post`, id `abc…`). */
+                id: string;
+                /** @description The part of the key before the slash. */
+                purpose: "post" | "place" | "event" | "media" | "guide";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "alt": "Banner drop at the bridge, at dusk"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The new description (at most 1000 characters); null or empty removes it. */
+                    alt: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Image"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
