@@ -2687,7 +2687,9 @@ export interface components {
          *         "details": [
          *           {
          *             "path": "email",
-         *             "message": "Must be a valid email address."
+         *             "message": "Must be a valid email address.",
+         *             "issue": "invalid_format",
+         *             "format": "email"
          *           }
          *         ]
          *       }
@@ -2700,9 +2702,19 @@ export interface components {
                  * @enum {string}
                  */
                 code: "validation_failed" | "invalid_cursor" | "unauthorized" | "invalid_credentials" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "request_header_fields_too_large" | "internal_error" | "not_implemented" | "unavailable";
-                /** @description On `validation_failed` only: every failing field (up to 50). `path` is dotted (`location.lat`); an empty path means the request as a whole. */
+                /** @description On `validation_failed` only: every failing field (up to 50). `path` is dotted (`location.lat`); an empty path means the request as a whole. For an input that failed its schema, `issue` is the validator's issue code and, by code, `origin` with `minimum` (`too_small`) or `maximum` (`too_big`), or `format` (`invalid_format`): word the reason from these rather than from the English `message`. */
                 details?: {
+                    /** @description `invalid_format`: `email`, `datetime`, `regex`, `url`, `uuid`… */
+                    format?: string;
+                    /** @description The issue code: `too_small`, `too_big`, `invalid_format`, `invalid_type`, `invalid_value`, `unrecognized_keys`, `custom`… Absent on a refusal the service raised itself. */
+                    issue?: string;
+                    /** @description `too_big`: the most allowed. */
+                    maximum?: number;
                     message: string;
+                    /** @description `too_small`: the least allowed (characters, items or value). */
+                    minimum?: number;
+                    /** @description `too_small`/`too_big`: what was measured: `string` (characters), `array` (items), `number`, `int`… */
+                    origin?: string;
                     path: string;
                 }[];
                 /** @description Human-readable explanation; may change. */
