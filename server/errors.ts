@@ -61,6 +61,18 @@ export class AppError extends Error {
 export interface ErrorDetail {
   path: string;
   message: string;
+  /**
+   * Input validation only: zod's issue code (`too_small`, `too_big`, `invalid_format`,
+   * `invalid_type`, `invalid_value`, `custom`…), so a client can word the reason itself without
+   * reading the English message; with the limits that go with it.
+   */
+  issue?: string;
+  /** `too_small` / `too_big`: what was measured (`string` length, `array` items, `number`…) and the bound. */
+  origin?: string;
+  minimum?: number;
+  maximum?: number;
+  /** `invalid_format`: which format (`email`, `datetime`, `regex`, `url`…). */
+  format?: string;
 }
 
 export interface ErrorBody {

@@ -29,6 +29,7 @@ import * as messageList from './pages/messages-list.js';
 import * as notMe from './pages/not-me.js';
 import * as organizations from './pages/organizations.js';
 import type { Page } from './pages/page.js';
+import { changeImageAlt } from './pages/picture-alt.js';
 import * as places from './pages/places.js';
 import * as placeForm from './pages/places-form.js';
 import * as posts from './pages/posts.js';
@@ -195,6 +196,7 @@ const socialArea: WebRoute[] = [
   post(urls.postSave, posts.savePost),
   post(urls.postUnsave, posts.unsavePost),
   post(urls.postDelete, posts.deletePost),
+  post(urls.imageAlt, changeImageAlt),
   post(urls.postComments, posts.commentOnPost),
   post(urls.commentDelete, posts.deleteComment),
   get(urls.friends, friends.friendsPage),

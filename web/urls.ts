@@ -57,6 +57,8 @@ export const urls = {
   postSave: route('/app/posts/:id/save'),
   postUnsave: route('/app/posts/:id/unsave'),
   postDelete: route('/app/posts/:id/delete'),
+  /** A picture's description (alt), by its upload key `<purpose>/<id>` (web/pages/picture-alt.tsx). */
+  imageAlt: route('/app/images/:purpose/:id/alt'),
   postComments: route('/app/posts/:id/comments'),
   commentDelete: route('/app/posts/:id/comments/:commentId/delete'),
   friends: route('/app/friends'),

@@ -2759,6 +2759,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/uploads/images/{purpose}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an image's description (alt)
+         * @description The key `<purpose>/<id>` from the presign, attached or not. Only its uploader may change it; another member's key answers 404 like an unknown or released one. The new alt shows wherever the image is shown (the `Image` object's `alt`). Answers the image.
+         */
+        patch: operations["uploads-updateImage"];
+        trace?: never;
+    };
     "/api/uploads/video/create": {
         parameters: {
             query?: never;
@@ -3088,7 +3108,9 @@ export interface components {
          *         "details": [
          *           {
          *             "path": "email",
-         *             "message": "Must be a valid email address."
+         *             "message": "Must be a valid email address.",
+         *             "issue": "invalid_format",
+         *             "format": "email"
          *           }
          *         ]
          *       }
@@ -3101,9 +3123,19 @@ export interface components {
                  * @enum {string}
                  */
                 code: "validation_failed" | "invalid_cursor" | "unauthorized" | "invalid_credentials" | "invalid_second_factor" | "forbidden" | "second_factor_enrollment_required" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "request_header_fields_too_large" | "internal_error" | "not_implemented" | "unavailable";
-                /** @description On `validation_failed` only: every failing field (up to 50). `path` is dotted (`location.lat`); an empty path means the request as a whole. */
+                /** @description On `validation_failed` only: every failing field (up to 50). `path` is dotted (`location.lat`); an empty path means the request as a whole. For an input that failed its schema, `issue` is the validator's issue code and, by code, `origin` with `minimum` (`too_small`) or `maximum` (`too_big`), or `format` (`invalid_format`): word the reason from these rather than from the English `message`. */
                 details?: {
+                    /** @description `invalid_format`: `email`, `datetime`, `regex`, `url`, `uuid`… */
+                    format?: string;
+                    /** @description The issue code: `too_small`, `too_big`, `invalid_format`, `invalid_type`, `invalid_value`, `unrecognized_keys`, `custom`… Absent on a refusal the service raised itself. */
+                    issue?: string;
+                    /** @description `too_big`: the most allowed. */
+                    maximum?: number;
                     message: string;
+                    /** @description `too_small`: the least allowed (characters, items or value). */
+                    minimum?: number;
+                    /** @description `too_small`/`too_big`: what was measured: `string` (characters), `array` (items), `number`, `int`… */
+                    origin?: string;
                     path: string;
                 }[];
                 /** @description Human-readable explanation; may change. */
@@ -19073,7 +19105,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description What the picture shows, for people who cannot see it (at most 1000 characters; optional). Returned as `alt` of the image wherever it is shown. */
+                    /** @description What the picture shows, for people who cannot see it (at most 1000 characters). Returned as `alt` of the image wherever it is shown. */
                     alt?: string;
                     /** @description Size in bytes, at most 10485760; the PUT must send exactly this many. */
                     contentLength: number;
@@ -19141,6 +19173,108 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "uploads-updateImage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The part of the key after the slash (`post/abc…` → purpose `post`, id `abc…`). */
+                id: string;
+                /** @description The part of the key before the slash. */
+                purpose: "post" | "place" | "event" | "media" | "guide";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "alt": "Banner drop at the bridge, at dusk"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The new description (at most 1000 characters); null or empty removes it. */
+                    alt: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Image"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -39,11 +39,27 @@ const errorEnvelopeSchema = {
         details: {
           type: 'array',
           description:
-            'On `validation_failed` only: every failing field (up to 50). `path` is dotted (`location.lat`); an empty path means the request as a whole.',
+            "On `validation_failed` only: every failing field (up to 50). `path` is dotted (`location.lat`); an empty path means the request as a whole. For an input that failed its schema, `issue` is the validator's issue code and, by code, `origin` with `minimum` (`too_small`) or `maximum` (`too_big`), or `format` (`invalid_format`): word the reason from these rather than from the English `message`.",
           items: {
             type: 'object',
             required: ['path', 'message'],
-            properties: { path: { type: 'string' }, message: { type: 'string' } },
+            properties: {
+              path: { type: 'string' },
+              message: { type: 'string' },
+              issue: {
+                type: 'string',
+                description:
+                  'The issue code: `too_small`, `too_big`, `invalid_format`, `invalid_type`, `invalid_value`, `unrecognized_keys`, `custom`… Absent on a refusal the service raised itself.',
+              },
+              origin: {
+                type: 'string',
+                description:
+                  '`too_small`/`too_big`: what was measured: `string` (characters), `array` (items), `number`, `int`…',
+              },
+              minimum: { type: 'number', description: '`too_small`: the least allowed (characters, items or value).' },
+              maximum: { type: 'number', description: '`too_big`: the most allowed.' },
+              format: { type: 'string', description: '`invalid_format`: `email`, `datetime`, `regex`, `url`, `uuid`…' },
+            },
           },
         },
       },
@@ -53,7 +69,7 @@ const errorEnvelopeSchema = {
     error: {
       code: 'validation_failed',
       message: 'email: Must be a valid email address.',
-      details: [{ path: 'email', message: 'Must be a valid email address.' }],
+      details: [{ path: 'email', message: 'Must be a valid email address.', issue: 'invalid_format', format: 'email' }],
     },
   },
 } as const;

@@ -1,6 +1,10 @@
 // IANA time zones a member (or an event) may carry. One check for every place that accepts a zone:
-// the account setting, the web's browser-zone cookie, events.
+// the account setting, the web's browser-zone cookie and settings form (through the i18n runtime,
+// which re-exports `isTimeZone`), events.
 import { z } from 'zod';
+
+/** The longest zone name taken (the longest IANA name is 32 characters). */
+const MAX_ZONE_LENGTH = 64;
 
 let known: Set<string> | undefined;
 /** The runtime's zones plus 'UTC' (Node's list leaves UTC out). Built once, on first use. */
@@ -23,15 +27,21 @@ export function canonicalTimeZone(value: string): string | null {
   }
 }
 
-export function isTimeZone(value: string): boolean {
-  return canonicalTimeZone(value) !== null;
+/** A zone this runtime can format in (aliases such as Europe/Kyiv included); any input, e.g. a cookie. */
+export function isTimeZone(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value.length <= MAX_ZONE_LENGTH &&
+    canonicalTimeZone(value) !== null
+  );
 }
 
 /** A zod input: an IANA zone name, stored in its canonical form. */
 export const timeZoneInput = () =>
   z
     .string()
-    .max(64)
+    .max(MAX_ZONE_LENGTH)
     .transform((value, ctx) => {
       const zone = canonicalTimeZone(value);
       if (zone === null) {

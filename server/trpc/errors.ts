@@ -89,7 +89,31 @@ const MAX_DETAILS = 50;
 
 /** One entry per issue: the dotted path of the field ('' for the body itself) and why. */
 export function zodErrorDetails(error: ZodError): ErrorDetail[] {
-  return error.issues.slice(0, MAX_DETAILS).map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  return error.issues.slice(0, MAX_DETAILS).map((issue) => ({
+    path: issue.path.join('.'),
+    message: issue.message,
+    ...issueFacts(issue),
+  }));
+}
+
+/** A number a client can read (zod bounds may be bigint or Date), or undefined. */
+function bound(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof Date) return value.getTime();
+  return undefined;
+}
+
+/** The issue's code and, for size and format issues, the facts a client words a reason from. */
+function issueFacts(issue: ZodError['issues'][number]): Omit<ErrorDetail, 'path' | 'message'> {
+  const facts: Omit<ErrorDetail, 'path' | 'message'> = { issue: issue.code };
+  if (issue.code === 'too_small' || issue.code === 'too_big') {
+    facts.origin = String(issue.origin);
+    const limit = bound(issue.code === 'too_small' ? issue.minimum : issue.maximum);
+    if (limit !== undefined) facts[issue.code === 'too_small' ? 'minimum' : 'maximum'] = limit;
+  }
+  if (issue.code === 'invalid_format') facts.format = String(issue.format);
+  return facts;
 }
 
 /**

@@ -89,7 +89,9 @@ async function walk(as: TestMember): Promise<{ url: string; text: string }[]> {
     const sample = sampleRequest(t.openApiDocument, route);
     let combos: Record<string, string>[] = [{}];
     for (const { name } of route.pathParams)
-      combos = combos.flatMap((c) => [...((pool as Record<string, Set<string> | undefined>)[name] ?? pool.id)].map((v) => ({ ...c, [name]: v })));
+      combos = combos.flatMap((c) =>
+        [...((pool as Record<string, Set<string> | undefined>)[name] ?? pool.id)].map((v) => ({ ...c, [name]: v })),
+      );
     const names = route.queryParams.map((p) => p.name);
     const queries: Record<string, unknown>[] = names.includes('scope')
       ? scopes.flatMap((scope) => [{ scope }, { scope, tag }])

@@ -59,7 +59,9 @@ describe('validation_failed details', () => {
     const member = await createMember(t, { prefix: 'det2' });
     const res = await t.request('PATCH', '/api/me', { token: member.token, body: { handle: 'ab' } });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: 'handle', message: expect.any(String) }]);
+    expect(res.body.error.details).toEqual([
+      { path: 'handle', message: expect.any(String), issue: 'invalid_format', format: 'regex' },
+    ]);
   });
 
   it('tRPC: the same details in error.data', async () => {
@@ -96,11 +98,33 @@ describe('email addresses match JSON Schema format: email', () => {
         body: { email, password: 'long enough pw', handle: unique('em').slice(0, 30) },
       });
       expect(res.status, email).toBe(400);
-      expect(res.body.error.details).toEqual([{ path: 'email', message: 'Must be a valid email address.' }]);
+      expect(res.body.error.details).toEqual([
+        { path: 'email', message: 'Must be a valid email address.', issue: 'invalid_format', format: 'email' },
+      ]);
     }
     const ok = await t.request('POST', '/api/auth/register', {
       body: { email: `${unique('em')}@b-c.example.org`, password: 'long enough pw', handle: unique('em').slice(0, 30) },
     });
     expect(ok.status).toBe(201);
+  });
+
+  it("REST and tRPC: a schema refusal carries zod's issue code and its limit", async () => {
+    const member = await createMember(t, { prefix: 'det3' });
+    const res = await t.request('POST', '/api/uploads/video/create', {
+      token: member.token,
+      body: { title: 'x'.repeat(201) },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([
+      { path: 'title', message: expect.any(String), issue: 'too_big', origin: 'string', maximum: 200 },
+    ]);
+    const error = await t
+      .trpc(member.token)
+      .uploads.createVideo.mutate({ title: '' })
+      .catch((e: unknown) => e);
+    const data = (error as TRPCClientError<never>).data as unknown as { details: unknown[] };
+    expect(data.details).toEqual([
+      { path: 'title', message: expect.any(String), issue: 'too_small', origin: 'string', minimum: 1 },
+    ]);
   });
 });

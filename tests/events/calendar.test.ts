@@ -204,3 +204,56 @@ describe('hostile text in the feed', () => {
     expect(parsed[0]!.location.startsWith(asParsed(injected))).toBe(true);
   });
 });
+
+describe('local time in the feed', () => {
+  const event = (i: number, timeZone: string | undefined, startsAt: string, endsAt: string) =>
+    ({
+      _id: `0190d3b2-6f1e-7c3a-8b2d-${String(900 + i).padStart(12, '0')}`,
+      slug: `zoned-${i}`,
+      title: `Zoned ${i}`,
+      description: null,
+      meetingPoint: null,
+      venueName: null,
+      address: null,
+      area: 'Testville',
+      startsAt,
+      endsAt,
+      timeZone,
+      status: 'scheduled',
+      myRsvp: 'going',
+    }) as unknown as EventOutput;
+
+  it('writes a Berlin event in Berlin time with a VTIMEZONE block; UTC events stay UTC', () => {
+    const items = [
+      event(1, 'Europe/Berlin', '2026-06-01T16:00:00.000Z', '2026-06-01T18:00:00.000Z'), // CEST, +2
+      event(2, 'Europe/Berlin', '2026-12-05T14:00:00.000Z', '2026-12-05T16:30:00.000Z'), // CET, +1
+      event(3, 'UTC', '2026-06-01T16:00:00.000Z', '2026-06-01T18:00:00.000Z'),
+      event(4, undefined, '2026-06-02T09:00:00.000Z', '2026-06-02T10:00:00.000Z'),
+      event(5, 'America/Toronto', '2026-06-03T22:00:00.000Z', '2026-06-04T01:00:00.000Z'), // EDT, -4
+    ];
+    const text = renderCalendar(t.deps, items);
+    expect(text).toContain('DTSTART;TZID=Europe/Berlin:20260601T180000\r\n');
+    expect(text).toContain('DTEND;TZID=Europe/Berlin:20260601T200000\r\n');
+    expect(text).toContain('DTSTART;TZID=Europe/Berlin:20261205T150000\r\n');
+    expect(text).toContain('DTSTART;TZID=America/Toronto:20260603T180000\r\n');
+    expect(text).toContain('DTEND;TZID=America/Toronto:20260603T210000\r\n');
+    expect(text).toContain('DTSTART:20260601T160000Z\r\n');
+    expect(text).toContain('DTSTART:20260602T090000Z\r\n');
+    // One VTIMEZONE per zone used, with its daylight-saving rules.
+    expect(text.match(/BEGIN:VTIMEZONE\r\nTZID:Europe\/Berlin\r\n/g)).toHaveLength(1);
+    expect(text).toContain('TZID:America/Toronto');
+    expect(text).not.toContain('TZID:UTC');
+    expect(text).not.toContain('TZID:Etc/UTC');
+    expect(text.split('\r\n').every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
+
+    // A calendar parser turns every start back into the same instant.
+    const calendar = new ICAL.Component(ICAL.parse(text));
+    for (const zone of calendar.getAllSubcomponents('vtimezone')) {
+      ICAL.TimezoneService.register(new ICAL.Timezone(zone));
+    }
+    const starts = calendar
+      .getAllSubcomponents('vevent')
+      .map((v) => (v.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString());
+    expect(starts).toEqual(items.map((item) => item.startsAt));
+  });
+});

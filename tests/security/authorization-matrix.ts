@@ -600,6 +600,18 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   // Uploads, messaging, media, guides, actions, companion
   'POST /api/uploads/image/presign': member,
   'POST /api/uploads/video/create': member,
+  'PATCH /api/uploads/images/{purpose}/{id}': {
+    auth: 'member',
+    // An image key of `member`: only its uploader may describe it; anyone else gets the 404 of an unknown key.
+    setup: async (ctx) => {
+      const { key } = await ctx.create('POST /api/uploads/image/presign', ctx.callers.member, {
+        body: { contentType: 'image/jpeg', purpose: 'post', contentLength: 1000 },
+      });
+      const [purpose, id] = (key as string).split('/');
+      return { params: { purpose, id }, body: { alt: fresh('Described ') } };
+    },
+    expect: { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' },
+  },
   'GET /api/uploads/videos/{id}': {
     auth: 'member',
     // A video of `member`: only its owner may read it; anyone else must not learn it exists.

@@ -8,47 +8,12 @@
 //     replaces the page, at the address the server redirected to.
 // Forms opt in with `data-upload-progress` (or are any multipart form on a page loading this file).
 {
-  const MESSAGES = {
-    en: {
-      tooLarge: '"{name}" is larger than {size} MB. Choose a smaller image.',
-      notImage: '"{name}" is not a JPEG, PNG, WebP or HEIC image.',
-      uploading: 'Uploading… {percent} %',
-      processing: 'Uploaded. Processing…',
-      failed: 'The upload did not go through. Your text is still here: try again.',
-    },
-    de: {
-      tooLarge: '„{name}“ ist größer als {size} MB. Wähle ein kleineres Bild.',
-      notImage: '„{name}“ ist kein JPEG-, PNG-, WebP- oder HEIC-Bild.',
-      uploading: 'Wird hochgeladen … {percent} %',
-      processing: 'Hochgeladen. Wird verarbeitet …',
-      failed: 'Das Hochladen hat nicht geklappt. Dein Text ist noch da: versuche es noch einmal.',
-    },
-    es: {
-      tooLarge: '«{name}» pesa más de {size} MB. Elige una imagen más pequeña.',
-      notImage: '«{name}» no es una imagen JPEG, PNG, WebP ni HEIC.',
-      uploading: 'Subiendo… {percent} %',
-      processing: 'Subido. Procesando…',
-      failed: 'La subida no se completó. Tu texto sigue aquí: inténtalo de nuevo.',
-    },
-    fr: {
-      tooLarge: '« {name} » dépasse {size} Mo. Choisissez une image plus petite.',
-      notImage: '« {name} » n’est pas une image JPEG, PNG, WebP ou HEIC.',
-      uploading: 'Envoi… {percent} %',
-      processing: 'Envoyé. Traitement…',
-      failed: 'L’envoi n’a pas abouti. Votre texte est toujours là : réessayez.',
-    },
-    pt: {
-      tooLarge: '“{name}” tem mais de {size} MB. Escolha uma imagem menor.',
-      notImage: '“{name}” não é uma imagem JPEG, PNG, WebP ou HEIC.',
-      uploading: 'A enviar… {percent} %',
-      processing: 'Enviado. A processar…',
-      failed: 'O envio não foi concluído. O seu texto continua aqui: tente de novo.',
-    },
-  };
-  const lang = (document.documentElement.lang || 'en').slice(0, 2);
-  const messages = MESSAGES[lang] || MESSAGES.en;
+  // The texts come from the catalogs in the page's language (web/server/script-texts.ts), as a
+  // JSON island: data, not script, so the Content-Security-Policy holds.
+  const island = document.getElementById('upload-progress-texts');
+  const messages = island ? JSON.parse(island.textContent || '{}') : {};
   const say = (key, values) =>
-    messages[key].replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+    (messages[key] || key).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 
   const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif'];
   const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp', 'heic', 'heif'];

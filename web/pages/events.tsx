@@ -26,6 +26,7 @@ import {
 import { fmt, t } from '../server/i18n.js';
 import { EventTime } from './events-time.js';
 import { Picture } from './picture.js';
+import { AltEditor } from './picture-alt.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
@@ -199,6 +200,13 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
                 externalLabel={t('events.page.openCover')}
                 eager
               />
+              {event.canManage ? (
+                <AltEditor
+                  image={event.coverImageDetails ?? coverImage}
+                  back={urls.event(event.slug)}
+                  label={t('events.page.coverAlt', { title: event.title })}
+                />
+              ) : null}
             </dd>
           </>
         ) : null}

@@ -8,6 +8,7 @@ import type { WebEnv } from '../server/env.js';
 import { fmt, t } from '../server/i18n.js';
 import { renderPage } from '../server/layout.js';
 import { Picture, type PictureImage } from './picture.js';
+import { AltEditor } from './picture-alt.js';
 import { urls } from '../urls.js';
 
 /** The API's HTTP status for a failed call, or undefined for anything that is not an API answer. */
@@ -154,8 +155,15 @@ export function isVeganLevel(value: string): value is VeganLevel {
 /** The part of a place's details that its page and the moderation queue show alike. */
 export function PlaceOptionalDetails({
   place,
+  altBack,
 }: {
   place: { name: string; hours?: string | null; website: string; tags: string[]; photoUrls: string[] };
+  /**
+   * The place page passes its address: each uploaded photo gets the small form to change its
+   * description. The web is never told who submitted a place, so every member sees the form; the
+   * API lets only the photo's uploader change it and tells anyone else nothing.
+   */
+  altBack?: string;
 }) {
   return (
     <>
@@ -190,6 +198,7 @@ export function PlaceOptionalDetails({
                 return (
                   <li>
                     <Picture image={image} alt={alt} externalLabel={alt} eager={index === 0} />
+                    {altBack ? <AltEditor image={image} back={altBack} label={alt} /> : null}
                   </li>
                 );
               })}

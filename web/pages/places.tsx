@@ -188,7 +188,7 @@ async function renderPlacePage(c: Context<WebEnv>, slug: string, state: PlacePag
         <dd>{veganLevelLabel(place.veganLevel)}</dd>
         <dt>{t('place.details.address')}</dt>
         <dd>{place.address}</dd>
-        <PlaceOptionalDetails place={place} />
+        <PlaceOptionalDetails place={place} altBack={urls.place(place.slug)} />
         <dt>{t('place.details.location')}</dt>
         <dd>
           {t('place.details.coordinates', {

@@ -12,6 +12,7 @@ import { APP_AREA, urls } from '../urls.js';
 import { MemberSafetyActions } from './member-safety.js';
 import { LinkedText } from './post-text.js';
 import { Picture, type PictureImage } from './picture.js';
+import { AltEditor } from './picture-alt.js';
 import { fmt, t } from '../server/i18n.js';
 
 export type Post = RouterOutputs['posts']['get'];
@@ -131,20 +132,22 @@ function ReactionForm({ post, back }: { post: Post; back: string }) {
  * viewer's session): the API's image objects when it gives them (sizes, variants for srcset, the
  * uploader's alt text), else its URLs.
  */
-function PostImages({ post }: { post: Post }) {
+function PostImages({ post, back, mine }: { post: Post; back: string; mine: boolean }) {
   const withDetails = (post as { images?: PictureImage[] }).images;
   const images: Array<PictureImage | string> = withDetails?.length ? withDetails : post.imageUrls;
   if (images.length === 0) return null;
   return (
     <ul class="plain pictures post-images">
-      {images.map((image, index) => (
-        <li>
-          <Picture
-            image={image}
-            alt={t('posts.card.imageAlt', { number: index + 1, count: images.length, handle: post.author.handle })}
-          />
-        </li>
-      ))}
+      {images.map((image, index) => {
+        const alt = t('posts.card.imageAlt', { number: index + 1, count: images.length, handle: post.author.handle });
+        return (
+          <li>
+            <Picture image={image} alt={alt} />
+            {/* The author describes their own pictures (the API checks they uploaded it). */}
+            {mine ? <AltEditor image={image} back={back} label={alt} /> : null}
+          </li>
+        );
+      })}
     </ul>
   );
 }
@@ -178,7 +181,7 @@ export function PostCard({
       <p class="post-body">
         <LinkedText text={post.body} />
       </p>
-      <PostImages post={post} />
+      <PostImages post={post} back={back} mine={mine} />
       <ReactionForm post={post} back={back} />
       <div class="actions">
         {standalone ? null : (

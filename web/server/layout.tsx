@@ -9,6 +9,7 @@ import { fmt, t } from './i18n.js';
 import { LanguageAndTime } from './language-switch.js';
 import { returnAddress } from './next-path.js';
 import { OfflineBanner, ShellHead } from './shell-head.js';
+import { scriptTexts } from './script-texts.js';
 import { readTheme, ThemeSwitch } from './theme.js';
 import { urls } from '../urls.js';
 
@@ -112,6 +113,9 @@ export async function renderPage(c: Context<WebEnv>, options: PageOptions, body:
                 dangerouslySetInnerHTML={{ __html: pageDataJson(options.pageData) }}
               />
             )}
+            {scriptTexts(options.scripts ?? []).map(({ id, texts }) => (
+              <script type="application/json" id={id} dangerouslySetInnerHTML={{ __html: pageDataJson(texts) }} />
+            ))}
             <script src="/assets/time-zone.js" defer />
             {(options.scripts ?? []).map((src) => (
               <script src={src} defer />

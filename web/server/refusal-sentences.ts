@@ -1,7 +1,8 @@
 // The API's refusals in the viewer's words. API messages stay English (they are for developers);
 // the web maps the error code and, for a validation failure, each field path to translated
-// sentences: one per field ("Password: must be at least 8 characters long."), and a lockout's
-// seconds become "Try again in 15 minutes" (an ICU plural). In English the API's own message is
+// sentences: one per field ("Password: must be at least 8 characters long.", worded from zod's
+// issue code and limits that the API's details carry, from the English wording only where a
+// refusal has none), and a lockout's seconds become "Try again in 15 minutes" (an ICU plural). In English the API's own message is
 // kept for codes whose message says something specific ("That handle is taken.").
 import { fmt, t } from './i18n.js';
 
@@ -55,8 +56,47 @@ export const FIELDS_IN_CATALOG = new Set([
   'publicNote',
 ]);
 
+/** One entry of the API's `details` (server/errors.ts `ErrorDetail`). */
+interface Detail {
+  path: string;
+  message: string;
+  issue?: unknown;
+  origin?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+  format?: unknown;
+}
+
+/** The reason from the validator's issue code and limits, when they say enough; else null. */
+function reasonFromIssue(detail: Detail): [key: string, values?: Record<string, number>] | null {
+  const { issue, origin, format } = detail;
+  if (issue === 'too_small' && typeof detail.minimum === 'number') {
+    if (origin === 'string') return ['errors.reasons.tooShort', { min: detail.minimum }];
+    if (origin === 'array' || origin === 'set') return ['errors.reasons.tooFew', { min: detail.minimum }];
+  }
+  if (issue === 'too_big' && typeof detail.maximum === 'number') {
+    if (origin === 'string') return ['errors.reasons.tooLong', { max: detail.maximum }];
+    if (origin === 'array' || origin === 'set') return ['errors.reasons.tooMany', { max: detail.maximum }];
+  }
+  if ((issue === 'too_small' || issue === 'too_big') && (origin === 'number' || origin === 'int'))
+    return ['errors.reasons.number'];
+  if (issue === 'invalid_format' && format === 'email') return ['errors.reasons.email'];
+  if (issue === 'invalid_format' && (format === 'datetime' || format === 'date')) return ['errors.reasons.date'];
+  if (issue === 'invalid_value') return ['errors.reasons.option'];
+  return null;
+}
+
+/**
+ * A reason as a catalog key and values: from the issue code and limits when the API gave them
+ * (any language, whatever the English wording), else recognised by the message's English wording
+ * (the service's own refusals and custom checks, which carry no limits).
+ */
+function reasonOf(detail: Detail): [key: string, values?: Record<string, number>] {
+  return reasonFromIssue(detail) ?? reasonFromWording(detail.message);
+}
+
 /** A zod or API reason, recognised by its English wording, as a catalog key and values. */
-function reasonOf(message: string): [key: string, values?: Record<string, number>] {
+function reasonFromWording(message: string): [key: string, values?: Record<string, number>] {
   let match = /(?:at least|>=)\s*(\d+) (?:characters?)/i.exec(message);
   if (match) return ['errors.reasons.tooShort', { min: Number(match[1]) }];
   match = /(?:at most|<=)\s*(\d+) (?:characters?)/i.exec(message);
@@ -89,15 +129,16 @@ function fieldLabel(path: string): string {
 /** One sentence per failing field (the first reason the API gave for it). */
 function validationSentences(details: unknown): string | null {
   if (!Array.isArray(details)) return null;
-  const byField = new Map<string, string>();
-  for (const detail of details as Array<{ path?: unknown; message?: unknown }>) {
+  const byField = new Map<string, Detail>();
+  for (const detail of details as Array<Partial<Detail> | null>) {
     if (typeof detail?.path !== 'string' || typeof detail.message !== 'string' || detail.path === '') continue;
-    if (!byField.has(detail.path)) byField.set(detail.path, detail.message);
+    if (!byField.has(detail.path)) byField.set(detail.path, detail as Detail);
   }
   if (byField.size === 0) return null;
   return [...byField]
-    .map(([path, message]) => {
-      const [key, values] = reasonOf(message);
+    .map(([path, detail]) => {
+      const { message } = detail;
+      const [key, values] = reasonOf(detail);
       // A reason the catalog has no sentence for: in English the API's own words say more than
       // "is not valid" (e.g. why an upload or a date was refused); other locales get the generic one.
       const reason = key === 'errors.reasons.invalid' && fmt().locale === 'en' ? message : t(key, values);

@@ -18,7 +18,9 @@ import { isApiError, type RouterOutputs } from '../../client-sdk/src/index.js';
 import { anonymousApi, api, isSessionRejected } from './api.js';
 import type { WebEnv } from './env.js';
 import { redirectWithNotice } from './flash.js';
+import { isLocale } from '../../server/shared/i18n/index.js';
 import { t } from './i18n.js';
+import { setLanguageCookie } from './language-switch.js';
 import { safeNextPath } from './next-path.js';
 import { refusalSentence } from './refusal-sentences.js';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './session.js';
@@ -138,6 +140,8 @@ export async function startSession(c: Context<WebEnv>, intent: SessionIntent): P
     // Only the ticket travels on: the password is never put back into a page.
     if ('secondFactor' in grant) return { ok: false, challenge: grant.secondFactor };
     setSessionCookie(c, c.get('web').config, grant.token);
+    // The account's language from now on, form posts included (they read only the cookie).
+    if (isLocale(grant.user.locale)) setLanguageCookie(c, grant.user.locale);
     return { ok: true, user: grant.user, status: intent.kind === 'register' ? 201 : 200 };
   } catch (error) {
     return { ok: false, failure: apiFailure(error) };

@@ -19,6 +19,7 @@ import {
 import { currentMember } from './api.js';
 import type { Member, WebEnv } from './env.js';
 import { LANGUAGE_COOKIE, TIME_ZONE_COOKIE, translatorStorage, webCatalog } from './i18n.js';
+import { setLanguageCookie } from './language-switch.js';
 import { readSessionToken } from './session.js';
 
 /** The zone's canonical name when this runtime knows it (a cookie is user input), else null. */
@@ -45,7 +46,9 @@ export function resolveViewer(c: Context<WebEnv>, member: Member | null): Viewer
  * Sets the viewer for the rest of the request. A signed-in GET of a page loads the member first
  * (memoized: the page frame needs it anyway) so the account's language and zone count from the
  * first string. Form posts skip that call: they read the cookies (the switch and the settings page
- * set `lang` too), and most of them answer with a redirect.
+ * set `lang` too, and so does signing in, from the account), and most of them answer with a
+ * redirect. A signed-in page without the cookie (a session older than that rule) writes the
+ * account's language into it, so the next form post answers in the same language.
  */
 export const withViewer: MiddlewareHandler<WebEnv> = async (c, next) => {
   // Not for the API's session route, nor for an unknown path (the 404 page stays cheap).
@@ -54,6 +57,7 @@ export const withViewer: MiddlewareHandler<WebEnv> = async (c, next) => {
     !c.req.path.startsWith('/api/') &&
     matchedRoutes(c).some((route) => route.method !== 'ALL');
   const member = isPage && readSessionToken(c) ? await currentMember(c) : null;
+  if (isLocale(member?.locale) && !isLocale(getCookie(c, LANGUAGE_COOKIE))) setLanguageCookie(c, member.locale);
   const translator = createTranslator(webCatalog, resolveViewer(c, member));
   c.set('i18n', translator);
   await translatorStorage.run(translator, next);

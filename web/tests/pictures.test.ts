@@ -131,4 +131,23 @@ describe('uploads from the feed form', () => {
     expect(posts.items[0]!.images[0]!.variants.map((v) => v.width)).toEqual([320, 640]);
     await context.close();
   });
+
+  it('the script gets its texts from the catalogs, in the page’s language, as data (no inline script)', async () => {
+    const member = await stack.member({ prefix: 'piclang' });
+    const response = await fetch(`${stack.webUrl}/app/feed`, {
+      headers: { cookie: `app_session=${member.token}; lang=de` },
+    });
+    const html = await response.text();
+    const island = /<script type="application\/json" id="upload-progress-texts">([^<]*)<\/script>/.exec(html);
+    expect(island, 'the feed page carries the upload texts').not.toBeNull();
+    const texts = JSON.parse(island![1]!) as Record<string, string>;
+    expect(texts.tooLarge).toBe('„{name}“ ist größer als {size} MB. Wähle ein kleineres Bild.');
+    expect(texts.uploading).toBe('Wird hochgeladen … {percent} %');
+    expect(texts.notImage).toContain('„{name}“');
+    // Pages without the script carry no texts for it.
+    const settings = await fetch(`${stack.webUrl}/app/settings`, {
+      headers: { cookie: `app_session=${member.token}` },
+    });
+    expect(await settings.text()).not.toContain('upload-progress-texts');
+  });
 });

@@ -32,6 +32,23 @@ describe('refusal sentences', () => {
     );
   });
 
+  it('words a length from the issue code and its minimum, not from the English text', () => {
+    const facts = {
+      status: 400,
+      code: 'validation_failed',
+      message: 'title: Too short.; tags: Too many.',
+      details: [
+        // The English says no number (and could say anything): the code and the limit decide.
+        { path: 'title', message: 'Too short.', issue: 'too_small', origin: 'string', minimum: 12 },
+        { path: 'tags', message: 'Too many.', issue: 'too_big', origin: 'array', maximum: 5 },
+      ],
+    };
+    expect(inLocale('de', () => refusalSentence(facts))).toBe(
+      'Titel: muss mindestens 12 Zeichen lang sein. tags: wähle höchstens 5 Einträge.',
+    );
+    expect(inLocale('en', () => refusalSentence(facts))).toContain('at least 12 characters');
+  });
+
   it('turns a lockout’s seconds into minutes with the right plural', () => {
     const lockout = (seconds: number) => ({
       status: 429,

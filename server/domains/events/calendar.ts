@@ -14,6 +14,7 @@ import { selectEvents, toEvent, type EventRow } from './view.js';
 import { visibleTo, type Viewer } from './visibility.js';
 import type { EventOutput } from './schemas.js';
 import { DAY_MS } from '../../lib/clock.js';
+import { calendarZone, vtimezoneBlock, wallClock } from './calendar-zones.js';
 
 /** The most events one feed lists (latest starts first is not needed by calendar apps). */
 const FEED_LIMIT = 500;
@@ -78,16 +79,21 @@ export function renderCalendar(ctx: Pick<ServiceContext, 'config' | 'clock'>, it
     prodId: { company: 'Community Activism Service', product: 'Events', language: 'EN' },
     method: ICalCalendarMethod.PUBLISH,
     name: 'My events',
+    // Each event in its own zone, with that zone's VTIMEZONE block (calendar-zones.ts).
+    timezone: { name: null, generator: vtimezoneBlock },
   });
   for (const e of items) {
     const where = [e.meetingPoint?.text, e.venueName, e.address, e.area]
       .filter((x): x is string => Boolean(x))
       .join(', ');
+    const zone = calendarZone(e.timeZone);
+    const at = (iso: string) => (zone ? wallClock(new Date(iso), zone) : new Date(iso));
     calendar.createEvent({
       id: `${e._id}@${host}`,
       stamp,
-      start: new Date(e.startsAt),
-      end: new Date(e.endsAt),
+      start: at(e.startsAt),
+      end: at(e.endsAt),
+      timezone: zone,
       summary: e.title,
       description: e.description,
       location: where || null,

@@ -4,6 +4,8 @@ import { memberProcedure } from '../../trpc/procedures.js';
 import { okOutput } from '../../shared/schemas.js';
 import * as schemas from './schemas.js';
 import * as images from './images.js';
+import { imageOutput } from './image-output.js';
+import { updateImageAlt } from './image-alt.js';
 import * as videos from './videos.js';
 
 const tags = ['uploads'];
@@ -25,6 +27,22 @@ export const uploadsRouter = router({
     .input(schemas.presignImageInput)
     .output(schemas.presignImageOutput)
     .mutation(({ ctx, input }) => images.presignImage(ctx, input)),
+
+  updateImage: memberProcedure
+    .meta({
+      auth: 'member',
+      openapi: {
+        method: 'PATCH',
+        path: '/api/uploads/images/{purpose}/{id}',
+        tags,
+        summary: "Change an image's description (alt)",
+        description:
+          "The key `<purpose>/<id>` from the presign, attached or not. Only its uploader may change it; another member's key answers 404 like an unknown or released one. The new alt shows wherever the image is shown (the `Image` object's `alt`). Answers the image.",
+      },
+    })
+    .input(schemas.updateImageInput)
+    .output(imageOutput)
+    .mutation(({ ctx, input }) => updateImageAlt(ctx, input)),
 
   createVideo: memberProcedure
     .meta({

@@ -4,6 +4,14 @@ import { idInput } from '../../shared/schemas.js';
 import { imageContentTypes, imagePurposes } from './images.js';
 import { IMAGE_ALT_MAX_LENGTH } from './image-output.js';
 
+const imageAltInput = z
+  .string()
+  .trim()
+  .max(IMAGE_ALT_MAX_LENGTH)
+  .meta({
+    description: `What the picture shows, for people who cannot see it (at most ${IMAGE_ALT_MAX_LENGTH} characters). Returned as \`alt\` of the image wherever it is shown.`,
+  });
+
 export const UPLOAD_LIMITS = { imageBytes: 10 * 1024 * 1024, videoBytes: 2 * 1024 * 1024 * 1024, title: 200 } as const;
 
 export const createVideoInput = z
@@ -66,14 +74,7 @@ export const presignImageInput = z
       .meta({
         description: `Size in bytes, at most ${UPLOAD_LIMITS.imageBytes}; the PUT must send exactly this many.`,
       }),
-    alt: z
-      .string()
-      .trim()
-      .max(IMAGE_ALT_MAX_LENGTH)
-      .optional()
-      .meta({
-        description: `What the picture shows, for people who cannot see it (at most ${IMAGE_ALT_MAX_LENGTH} characters; optional). Returned as \`alt\` of the image wherever it is shown.`,
-      }),
+    alt: imageAltInput.optional(),
   })
   .strict()
   .meta({
@@ -93,3 +94,19 @@ export const presignImageOutput = z
     expiresAt: z.string(),
   })
   .meta({ id: 'ImagePresign' });
+
+export const updateImageInput = z
+  .object({
+    purpose: z.enum(imagePurposes).meta({ description: 'The part of the key before the slash.' }),
+    id: z
+      .string()
+      .regex(/^[a-z2-7]{26}$/, 'Must be the 26 characters after the slash of an image key.')
+      .meta({ description: 'The part of the key after the slash (`post/abc…` → purpose `post`, id `abc…`).' }),
+    alt: imageAltInput.nullable().meta({
+      description: `The new description (at most ${IMAGE_ALT_MAX_LENGTH} characters); null or empty removes it.`,
+    }),
+  })
+  .strict()
+  .meta({
+    examples: [{ purpose: 'post', id: 'k3v7q2m4x5z6a7b2c3d4e5f6g7', alt: 'Banner drop at the bridge, at dusk' }],
+  });

@@ -9,6 +9,6 @@ export {
   readCatalogDirectory,
 } from './catalog.js';
 export { DEFAULT_LOCALE, direction, isLocale, LOCALE_NAMES, LOCALES, type Locale, negotiateLocale } from './locales.js';
-export { canonicalTimeZone } from '../time-zones.js';
-export { calendarDay, daysBetween, isTimeZone, timeZoneNames } from './time-zones.js';
+export { canonicalTimeZone, isTimeZone } from '../time-zones.js';
+export { calendarDay, daysBetween, timeZoneNames } from './time-zones.js';
 export { createTranslator, type DateInput, type Translator, type Viewer } from './translator.js';

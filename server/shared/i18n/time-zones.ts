@@ -1,11 +1,6 @@
-// Time zones: a name is accepted only when this runtime's Intl knows it (a cookie or an account
-// field is user input; an unknown zone would make every Intl call throw).
-import { canonicalTimeZone } from '../time-zones.js';
-
-/** A zone this runtime can format in (aliases such as Europe/Kyiv included; see server/shared/time-zones.ts). */
-export function isTimeZone(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= 64 && canonicalTimeZone(value) !== null;
-}
+// Time zones for formatting: the zone list for a settings <select> and calendar-day arithmetic.
+// Whether a name is a zone (a cookie or an account field is user input; an unknown zone would make
+// every Intl call throw) is decided in one place, server/shared/time-zones.ts (`isTimeZone`).
 
 /** Every zone Intl lists, for a settings <select>. */
 export function timeZoneNames(): string[] {
