@@ -13,7 +13,7 @@ import { createMember, createTestApp, unique, type TestApp, type TestMember } fr
 import { createEvent, groveWithOrganizer } from '../events/helpers.js';
 import { befriend, send, startConversation } from '../messaging/helpers.js';
 import { approvedPlace } from '../places/helpers.js';
-import { exportOf } from './helpers.js';
+import { exportOf, seedSecondFactors } from './helpers.js';
 
 let t: TestApp;
 let exporter: TestMember;
@@ -102,10 +102,16 @@ beforeAll(async () => {
     details: marked('report-details'),
   });
   await ok('PATCH', '/api/me', canary.token, { timeZone: 'Pacific/Chatham' });
+
+  // Second factors on both sides (passkey public keys and credential ids, TOTP secrets, recovery
+  // code hashes: the private columns below), and the canary member muting the exporter.
+  await seedSecondFactors(t, exporter, 'exporter passkey');
+  await seedSecondFactors(t, canary, marked('passkey-name'));
+  await ok('PUT', `/api/me/mutes/${exporter.handle}`, canary.token);
 });
 afterAll(() => t?.close());
 
-const PRIVATE_COLUMN = /(email|password|token|secret|hash|encrypted|cipher|nonce)/i;
+const PRIVATE_COLUMN = /(email|password|token|secret|hash|encrypted|cipher|nonce|public_key|credential_id)/i;
 
 /** Everything the exporter's archive must not hold, found in the database by the schema. */
 async function forbiddenValues(): Promise<{ what: string; value: string }[]> {
@@ -172,5 +178,10 @@ describe('data export canaries', () => {
     for (const text of mine) expect(all, text).toContain(text);
     expect(files['messages.json']).toContain('message from another member');
     expect(files['profile.json']).toContain(exporter.email);
+    expect(JSON.parse(files['passkeys.json']!)).toMatchObject([{ name: 'exporter passkey' }]);
+    expect(JSON.parse(files['two-factor.json']!)).toMatchObject({ totp: true, recoveryCodesLeft: 2 });
+    const privateColumns = new Set(forbidden.map((f) => f.what));
+    for (const column of ['passkeys.public_key', 'passkeys.credential_id', 'totp_credentials.secret_ciphertext'])
+      expect(privateColumns, column).toContain(column);
   });
 });

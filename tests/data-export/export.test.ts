@@ -8,7 +8,7 @@ import { exportSections } from '../../server/domains/data-export/builder.js';
 import { OTHER_MEMBER_PLACEHOLDER } from '../../server/domains/data-export/sections.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { befriend, send, startConversation } from '../messaging/helpers.js';
-import { download, exportOf, jobsOf, openZip } from './helpers.js';
+import { download, exportOf, jobsOf, openZip, seedSecondFactors } from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -253,5 +253,69 @@ describe('the archive', () => {
     expect(JSON.parse(files['notification-preferences.json']!)).toMatchObject({ stored: false });
     expect(JSON.parse(files['sessions.json']!).length).toBeGreaterThanOrEqual(1);
     expect(files['sessions.json']).not.toContain(me.token);
+  });
+
+  it('holds whom they blocked and muted, their passkeys, two-step state, session browsers and devices', async () => {
+    const me = await createMember(t, { prefix: 'exs' });
+    const blocked = await createMember(t, { prefix: 'blk' });
+    const muted = await createMember(t, { prefix: 'mut' });
+    const blocksMe = await createMember(t, { prefix: 'bme' });
+    expect((await t.request('PUT', `/api/me/blocks/${blocked.handle}`, { token: me.token })).status).toBeLessThan(300);
+    expect((await t.request('PUT', `/api/me/mutes/${muted.handle}`, { token: me.token })).status).toBeLessThan(300);
+    expect((await t.request('PUT', `/api/me/blocks/${me.handle}`, { token: blocksMe.token })).status).toBeLessThan(300);
+
+    const before = await exportOf(t, me);
+    expect(JSON.parse(before['passkeys.json']!)).toEqual([]);
+    expect(JSON.parse(before['two-factor.json']!)).toEqual({
+      totp: false,
+      totpConfirmedAt: null,
+      recoveryCodesLeft: 0,
+    });
+
+    const keys = await seedSecondFactors(t, me, 'My laptop key', 3);
+    await t.deps.database.rows(
+      sql`update sessions set device = 'Firefox|Linux', last_seen_on = '2026-11-01' where user_id = ${me.id}`,
+    );
+    await t.deps.database.rows(
+      sql`insert into known_devices (user_id, family, first_seen_on) values (${me.id}, 'Safari|iOS', '2026-10-02')`,
+    );
+    t.clock.advance(24 * HOUR + 1000);
+    const files = await exportOf(t, me);
+
+    const lists = JSON.parse(files['blocks-and-mutes.json']!);
+    expect(lists).toMatchObject({ blocked: [{ handle: blocked.handle }], muted: [{ handle: muted.handle }] });
+    expect(lists.blocked).toHaveLength(1);
+    expect(lists.blocked[0].createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(files['blocks-and-mutes.json']).not.toContain(blocksMe.handle);
+
+    const passkeys = JSON.parse(files['passkeys.json']!);
+    expect(passkeys).toEqual([{ name: 'My laptop key', createdAt: expect.any(String), lastUsedAt: null }]);
+    expect(JSON.parse(files['two-factor.json']!)).toEqual({
+      totp: true,
+      totpConfirmedAt: keys.confirmedAt,
+      recoveryCodesLeft: 3,
+    });
+    const all = Object.values(files).join('\n');
+    for (const secret of [
+      keys.credentialId,
+      keys.publicKey.toString('hex'),
+      keys.publicKey.toString('base64url'),
+      keys.publicKey.toString('base64').replace(/=+$/, ''),
+      keys.secret.toString('hex'),
+      keys.secret.toString('base64url'),
+    ])
+      expect(all).not.toContain(secret);
+
+    const sessions = JSON.parse(files['sessions.json']!);
+    // Used by the export's own requests a day later: the day moved on from the one set above.
+    expect(sessions[0]).toMatchObject({
+      browser: 'Firefox on Linux',
+      lastSeenOn: t.clock.now().toISOString().slice(0, 10),
+    });
+    expect(sessions[0].firstSeenOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(JSON.parse(files['known-devices.json']!)).toContainEqual({
+      browser: 'Safari on iOS',
+      firstSeenOn: '2026-10-02',
+    });
   });
 });

@@ -1,5 +1,7 @@
 // Factories for the data export tests: run the builder job and the sweep as the server would,
 // ask for an export and fetch the archive, and open the zip.
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { unzipSync, strFromU8 } from 'fflate';
 import { createExportBuilderJob, exportSweep } from '../../server/domains/data-export/jobs.js';
 import { createJobRunner } from '../../server/jobs/runner.js';
@@ -49,4 +51,29 @@ export async function exportOf(t: TestApp, member: TestMember): Promise<Record<s
   const file = await download(t, state.body.download.url, member.token);
   if (file.status !== 200) throw new Error(`export download: ${file.status}`);
   return openZip(file.bytes);
+}
+
+/**
+ * Gives a member a passkey (random credential id and public key), a confirmed TOTP (a random
+ * sealed secret) and `codes` recovery codes, straight in the tables: what the archive must
+ * describe without ever holding the key material.
+ */
+export async function seedSecondFactors(t: TestApp, member: TestMember, passkeyName: string, codes = 2) {
+  const credentialId = randomBytes(32).toString('base64url');
+  const publicKey = randomBytes(77);
+  const secret = randomBytes(40);
+  const confirmedAt = t.clock.now().toISOString();
+  await t.deps.database.rows(
+    sql`insert into passkeys (id, user_id, credential_id, public_key, name)
+        values (gen_random_uuid(), ${member.id}, ${credentialId}, ${publicKey}, ${passkeyName})`,
+  );
+  await t.deps.database.rows(
+    sql`insert into totp_credentials (user_id, secret_key_id, secret_nonce, secret_ciphertext, confirmed_at)
+        values (${member.id}, 'k1', ${randomBytes(24)}, ${secret}, ${confirmedAt}::timestamptz)`,
+  );
+  for (let i = 0; i < codes; i++)
+    await t.deps.database.rows(
+      sql`insert into recovery_codes (id, user_id, code_hash) values (gen_random_uuid(), ${member.id}, ${randomBytes(32)})`,
+    );
+  return { credentialId, publicKey, secret, confirmedAt };
 }

@@ -129,6 +129,43 @@ describe('sign-in alerts', () => {
     expect(alertsTo(m)).toHaveLength(2);
   });
 
+  it('"not me" ends pending two-step sign-ins and challenges; no enrolment advice with a second factor', async () => {
+    const m = await register();
+    await login(m, SAFARI_IOS);
+    const token = tokenOf(alertsTo(m)[0]!);
+    const other = await register();
+    const now = t.clock.now();
+    const later = new Date(now.getTime() + 300_000).toISOString();
+    // A confirmed TOTP (the second factor), a half-done sign-in and a WebAuthn ceremony under way.
+    await t.deps.database.rows(
+      sql`insert into totp_credentials (user_id, secret_key_id, secret_nonce, secret_ciphertext, confirmed_at)
+          values (${m.id}, 'k1', '\\x00'::bytea, '\\x00'::bytea, ${now.toISOString()}::timestamptz)`,
+    );
+    for (const who of [m, other]) {
+      await t.deps.database.rows(
+        sql`insert into sign_in_tickets (id, user_id, token_hash, expires_at)
+            values (gen_random_uuid(), ${who.id}, ${Buffer.from(unique('tk'))}, ${later}::timestamptz)`,
+      );
+      await t.deps.database.rows(
+        sql`insert into webauthn_challenges (id, challenge, purpose, user_id, expires_at)
+            values (gen_random_uuid(), ${unique('ch')}, 'second-factor', ${who.id}, ${later}::timestamptz)`,
+      );
+    }
+    const res = await t.request('POST', '/api/auth/not-me', { body: { token } });
+    expect(res.status).toBe(200);
+    expect(res.body.next).toEqual(['sign_in_by_mail', 'change_password']);
+    const count = async (table: string, userId: string) =>
+      (
+        await t.deps.database.rows<{ n: number }>(
+          sql`select count(*)::int as n from ${sql.identifier(table)} where user_id = ${userId}`,
+        )
+      )[0]!.n;
+    for (const table of ['sign_in_tickets', 'webauthn_challenges']) {
+      expect(await count(table, m.id), table).toBe(0);
+      expect(await count(table, other.id), `${table} of another account`).toBe(1);
+    }
+  });
+
   it('"not me" through the typed client; an expired link changes nothing', async () => {
     const m = await register();
     await login(m, SAFARI_IOS);

@@ -1,11 +1,11 @@
 // The archive: a zip of JSON files, one per section, plus manifest.json naming them. The
 // schema is documented in docs/data-export.md (each file's shape and what is left out, and why).
 //
-// ADDING A SECTION (blocks and mutes, passkeys, TOTP state, session browser families...): write
-// one function `(reader) => Promise<json>` that reads only the member's own rows by
-// `reader.userId` (sections.ts shows the shape), add ONE entry to `exportSections` below, and
-// describe the file in docs/data-export.md. Never export another member's handle or text, key
-// material, secrets or hashes: tests/data-export/canaries.test.ts checks every file.
+// ADDING A SECTION: write one function `(reader) => Promise<json>` that reads only the member's
+// own rows by `reader.userId` (sections.ts shows the shape), add ONE entry to `exportSections`
+// below, and describe the file in docs/data-export.md. Never export another member's handle (but
+// those they blocked or muted) or text, key material, secrets or hashes:
+// tests/data-export/canaries.test.ts checks every file.
 import { strToU8, zipSync } from 'fflate';
 import type { ExportReader, ExportSection } from './reader.js';
 import {
@@ -22,11 +22,17 @@ import {
   reviewsSection,
   rsvpsSection,
   savesSection,
-  sessionsSection,
   submittedPlacesSection,
   uploadsSection,
   watchlistSection,
 } from './sections.js';
+import {
+  blocksAndMutesSection,
+  knownDevicesSection,
+  passkeysSection,
+  sessionsSection,
+  twoFactorSection,
+} from './account-sections.js';
 
 /** Every file of the archive, in order. One entry per section: add yours here. */
 export const exportSections: readonly ExportSection[] = [
@@ -53,7 +59,11 @@ export const exportSections: readonly ExportSection[] = [
     description: 'Your notification choices.',
     build: notificationPreferencesSection,
   },
-  { file: 'sessions.json', description: 'Your live sessions.', build: sessionsSection },
+  { file: 'sessions.json', description: 'Your live sessions and their browsers.', build: sessionsSection },
+  { file: 'known-devices.json', description: 'Browsers you signed in from.', build: knownDevicesSection },
+  { file: 'blocks-and-mutes.json', description: 'Members you blocked or muted.', build: blocksAndMutesSection },
+  { file: 'passkeys.json', description: 'Your passkeys (names and dates).', build: passkeysSection },
+  { file: 'two-factor.json', description: 'Your two-step sign-in state.', build: twoFactorSection },
   { file: 'uploads.json', description: 'Your uploads (references, not the files).', build: uploadsSection },
 ];
 

@@ -2,7 +2,7 @@
 // rows the member owns or sent, by their own user id, and writes only their own values: other
 // members appear as ids of public things (a post they reacted to) or not at all (no handles, no
 // other member's text). The list that makes the archive is in builder.ts (`exportSections`).
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   actionEntries,
   companionConversations,
@@ -21,7 +21,6 @@ import {
   postReactions,
   postSaves,
   posts,
-  sessions,
   users,
   videos,
   watchlistEntries,
@@ -338,16 +337,6 @@ export async function notificationPreferencesSection(r: ExportReader) {
   if (!row) return { stored: false, note: 'Never changed: the defaults apply.' };
   const { userId: _userId, updatedAt, ...choices } = row;
   return { stored: true, ...choices, updatedAt: iso(updatedAt) };
-}
-
-/** Live sessions: when each began and ends (never a token or its hash). */
-export async function sessionsSection(r: ExportReader) {
-  const rows = await r.db
-    .select({ id: sessions.id, createdAt: sessions.createdAt, expiresAt: sessions.expiresAt })
-    .from(sessions)
-    .where(and(eq(sessions.userId, r.userId), gt(sessions.expiresAt, r.now)))
-    .orderBy(asc(sessions.id));
-  return rows.map((s) => ({ _id: s.id, createdAt: iso(s.createdAt), expiresAt: iso(s.expiresAt) }));
 }
 
 /** References to their uploads: keys and facts, never the bytes (docs/data-export.md). */

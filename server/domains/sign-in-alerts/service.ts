@@ -8,9 +8,12 @@ import {
   magicLinkTokens,
   sessions,
   signInAlertTokens,
+  signInTickets,
   users,
+  webauthnChallenges,
 } from '../../../db/schema/index.js';
 import { enforceRateLimit } from '../../auth/rate-limit.js';
+import { hasSecondFactor } from '../../auth/second-factor-methods.js';
 import { hashSecretToken, looksLikeSecretToken } from '../../auth/tokens.js';
 import { AppError } from '../../errors.js';
 import type { AddressedServiceContext } from '../../service/context.js';
@@ -45,6 +48,9 @@ export async function notMe(ctx: AddressedServiceContext, input: { token: string
     const revoked = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
     await tx.delete(calendarFeeds).where(eq(calendarFeeds.userId, userId));
     await tx.delete(magicLinkTokens).where(eq(magicLinkTokens.userId, userId));
+    // A sign-in half done (first factor passed, the second pending) and its ceremonies die too.
+    await tx.delete(signInTickets).where(eq(signInTickets.userId, userId));
+    await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, userId));
     await tx.delete(knownDevices).where(and(eq(knownDevices.userId, userId), eq(knownDevices.family, consumed.family)));
     await tx.delete(signInAlertTokens).where(lt(signInAlertTokens.expiresAt, now));
     const [user] = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
@@ -52,7 +58,7 @@ export async function notMe(ctx: AddressedServiceContext, input: { token: string
     ctx.log.info({ userId, revokedSessions: revoked.length }, 'not me: every session revoked');
     const next: (typeof notMeNextSteps)[number][] = ['sign_in_by_mail'];
     if (user?.passwordHash) next.push('change_password');
-    next.push('enroll_second_factor');
+    if (!(await hasSecondFactor(tx, userId))) next.push('enroll_second_factor');
     return { ok: true as const, revokedSessions: revoked.length, next };
   });
 }
