@@ -36,6 +36,7 @@ import * as posts from './pages/posts.js';
 import * as reports from './pages/reports.js';
 import * as settings from './pages/settings.js';
 import * as settingsPasskeys from './pages/settings-passkeys.js';
+import * as settingsTwoFactor from './pages/settings-two-factor.js';
 import * as passkeySignIn from './pages/passkey-sign-in.js';
 import * as dataExport from './pages/data-export.js';
 import { updateRegion } from './pages/settings-region.js';
@@ -174,6 +175,11 @@ const memberArea: WebRoute[] = [
   post(urls.settingsPasskeyOptions, settingsPasskeys.passkeyOptions),
   post(urls.settingsPasskeyRename, settingsPasskeys.renamePasskey),
   post(urls.settingsPasskeyRemove, settingsPasskeys.removePasskey),
+  get(urls.settingsTwoFactor, settingsTwoFactor.twoFactorPage),
+  post(urls.settingsTwoFactorStart, settingsTwoFactor.startTwoFactor),
+  post(urls.settingsTwoFactorConfirm, settingsTwoFactor.confirmTwoFactor),
+  post(urls.settingsTwoFactorRecoveryCodes, settingsTwoFactor.newRecoveryCodes),
+  post(urls.settingsTwoFactorDisable, settingsTwoFactor.disableTwoFactor),
   post(urls.settingsDelete, settings.deleteAccount),
   get(urls.settingsDataExport, dataExport.dataExportPage),
   post(urls.settingsDataExport, dataExport.requestDataExport),

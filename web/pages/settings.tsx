@@ -143,6 +143,9 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
 
       <LanguageAndTimeZone member={member} />
       <a href={urls.settingsPasskeys()}>{t('passkeys.settingsLink')}</a>
+      <p>
+        <a href={urls.settingsTwoFactor()}>{t('twoFactor.settings.link')}</a>
+      </p>
       <section aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">{t('settings.sessions.heading')}</h2>
         <p>{t('settings.sessions.intro')}</p>
