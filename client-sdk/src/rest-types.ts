@@ -662,7 +662,7 @@ export interface paths {
         put?: never;
         /**
          * Start signing in with a passkey
-         * @description Answers `{ challengeId, options }` for `navigator.credentials.get()`: no account is named, the authenticator offers the passkeys it holds for this site. The challenge answers once, within 5 minutes. Rate-limited per client address (429 `rate_limited`).
+         * @description Answers `{ challengeId, options }` for `navigator.credentials.get()`: no account is named, the authenticator offers the passkeys it holds for this site. With `{ ticket }` (a sign-in’s `secondFactor.ticket`) the options list that account’s passkeys and the challenge answers only that ticket, in POST /api/auth/second-factor `{ ticket, passkey }`; 401 `invalid_credentials`: the ticket is unknown, used or expired (sign in again). The challenge answers once, within 5 minutes. Rate-limited per client address (429 `rate_limited`).
          */
         post: operations["auth-createPasskeyOptions"];
         delete?: never;
@@ -3495,6 +3495,10 @@ export interface components {
             name: string;
         };
         PasskeyAssertion: {
+            /**
+             * Format: uuid
+             * @description The `challengeId` of POST /api/auth/passkeys/options `{ ticket }`.
+             */
             challengeId: string;
             /** @description The WebAuthn assertion (AuthenticationResponseJSON). */
             response: {
@@ -7857,7 +7861,10 @@ export interface operations {
         requestBody: {
             content: {
                 /** @example {} */
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /** @description The `secondFactor.ticket` of a sign-in, to answer it with a passkey: the options then name the account’s passkeys and the challenge works only for that ticket. */
+                    ticket?: string;
+                };
             };
         };
         responses: {
@@ -7872,6 +7879,15 @@ export interface operations {
             };
             /** @description The input is not valid: `validation_failed`. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `invalid_credentials`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14356,7 +14372,9 @@ export interface operations {
     };
     "me-listPasskeys": {
         parameters: {
-            query?: never;
+            query?: {
+                ticket?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -14373,6 +14391,15 @@ export interface operations {
                         items: components["schemas"]["Passkey"][];
                         nextCursor: string | null;
                     };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */

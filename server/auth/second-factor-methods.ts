@@ -3,20 +3,21 @@
 // stops at a ticket (server/domains/auth/second-factor.ts). REQUIRE_2FA_FOR asks privileged
 // callers to have one (requireSecondFactorFor, used by server/trpc/procedures.ts).
 //
-// PASSKEYS PLUG IN HERE: count the account's passkeys in `passkeyCount` (it answers 0 until the
-// passkeys table exists); `secondFactorMethods` then offers 'passkey' and `hasSecondFactor` is true.
+// An account with a passkey is offered 'passkey' by `secondFactorMethods`, and `hasSecondFactor`
+// is true for it.
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { recoveryCodes, totpCredentials } from '../../db/schema/index.js';
+import { passkeys, recoveryCodes, totpCredentials } from '../../db/schema/index.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 
 export const secondFactorMethodNames = ['totp', 'recovery', 'passkey'] as const;
 export type SecondFactorMethod = (typeof secondFactorMethodNames)[number];
 
-/** The account's passkeys (0 until the passkeys domain lands and fills this in). */
-export async function passkeyCount(_db: DbOrTx, _userId: string): Promise<number> {
-  return 0;
+/** How many passkeys the account holds. */
+export async function passkeyCount(db: DbOrTx, userId: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(passkeys).where(eq(passkeys.userId, userId));
+  return Number(row?.n ?? 0);
 }
 
 export async function hasConfirmedTotp(db: DbOrTx, userId: string): Promise<boolean> {

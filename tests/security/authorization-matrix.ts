@@ -390,7 +390,12 @@ export const authorizationMatrix: Record<string, RouteRule> = {
     },
     expect: { otherMember: 'hidden', organizer: 'hidden', admin: 'hidden' },
   },
-  'POST /api/auth/passkeys/options': { auth: 'public', expect: { revoked: 'ok', deleted: 'ok' } },
+  // Without the optional ticket (a made-up one is 401 invalid_credentials; tests/passkeys/second-factor.test.ts).
+  'POST /api/auth/passkeys/options': {
+    auth: 'public',
+    expect: { revoked: 'ok', deleted: 'ok' },
+    sample: { body: { ticket: undefined } },
+  },
   // Sign-in with a passkey: ignores the Authorization header like login, and the generated
   // assertion verifies for no one (401 invalid_credentials).
   'POST /api/auth/passkeys/login': {

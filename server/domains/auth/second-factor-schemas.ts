@@ -1,5 +1,6 @@
 // Inputs and outputs of the second-factor sign-in step (second-factor.ts).
 import { z } from 'zod';
+import { uuidParam } from '../../shared/schemas.js';
 import { sessionGrantOutput } from './schemas.js';
 import { secondFactorMethodNames } from '../../auth/second-factor-methods.js';
 
@@ -20,11 +21,14 @@ const recoveryCodeInput = z.string().min(16).max(24).meta({
 
 /**
  * A passkey assertion answering a ticket: the challenge from POST /api/auth/passkeys/options
- * `{ ticket }` and the authenticator's response. PASSKEYS: the passkeys engineer may tighten it.
+ * `{ ticket }` and the authenticator's response (its shape is checked by the passkeys domain,
+ * server/domains/passkeys/second-factor.ts: auth does not import passkeys).
  */
 export const passkeyAssertionInput = z
   .object({
-    challengeId: z.string().min(1).max(64),
+    challengeId: uuidParam().meta({
+      description: 'The `challengeId` of POST /api/auth/passkeys/options `{ ticket }`.',
+    }),
     response: z.looseObject({}).meta({ description: 'The WebAuthn assertion (AuthenticationResponseJSON).' }),
   })
   .meta({ id: 'PasskeyAssertion' });

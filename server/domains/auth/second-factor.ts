@@ -48,7 +48,13 @@ export async function firstFactorPassed(
   return { secondFactor: { ticket, methods, expiresAt: expiresAt.toISOString() } };
 }
 
-type Verifier<A> = (ctx: AddressedServiceContext, user: User, answer: A) => Promise<boolean>;
+/** `ticketHash`: the SHA-256 of the ticket being answered (a passkey's challenge is bound to it). */
+export type Verifier<A> = (
+  ctx: AddressedServiceContext,
+  user: User,
+  answer: A,
+  ticketHash: Uint8Array,
+) => Promise<boolean>;
 
 /**
  * How each answer is checked; true lets the sign-in through. Every verifier must be single-use
@@ -61,8 +67,8 @@ export const secondFactorVerifiers: {
 } = {
   totp: (ctx, user, code) => acceptTotpCode(ctx, user.id, code),
   recovery: (ctx, user, recoveryCode) => consumeRecoveryCode(ctx.db, user.id, recoveryCode),
-  // PASSKEYS PLUG IN HERE: verify the assertion (challengeId from POST /api/auth/passkeys/options
-  // { ticket }, allowCredentials = this user's passkeys; consume the challenge) and answer true.
+  // Set by the passkeys domain when it loads (server/domains/passkeys/second-factor.ts), so auth
+  // does not import passkeys (passkeys already imports auth); refuses until then.
   passkey: async () => false,
 };
 
@@ -70,11 +76,17 @@ function deadTicket(): AppError {
   return new AppError('invalid_credentials', 'This sign-in step has expired or was already used: sign in again.');
 }
 
-async function verify(ctx: AddressedServiceContext, user: User, input: SecondFactorInput): Promise<boolean> {
+async function verify(
+  ctx: AddressedServiceContext,
+  user: User,
+  input: SecondFactorInput,
+  ticketHash: Uint8Array,
+): Promise<boolean> {
   // The input schema lets exactly one through.
-  if (input.code !== undefined) return secondFactorVerifiers.totp(ctx, user, input.code);
-  if (input.recoveryCode !== undefined) return secondFactorVerifiers.recovery(ctx, user, input.recoveryCode);
-  if (input.passkey !== undefined) return secondFactorVerifiers.passkey(ctx, user, input.passkey);
+  const { totp, recovery, passkey } = secondFactorVerifiers;
+  if (input.code !== undefined) return totp(ctx, user, input.code, ticketHash);
+  if (input.recoveryCode !== undefined) return recovery(ctx, user, input.recoveryCode, ticketHash);
+  if (input.passkey !== undefined) return passkey(ctx, user, input.passkey, ticketHash);
   return false;
 }
 
@@ -116,7 +128,7 @@ export async function completeSecondFactor(ctx: AddressedServiceContext, input: 
     )
     .returning({ attempts: signInTickets.attempts });
   if (!counted) throw deadTicket();
-  if (!(await verify(ctx, user, input))) {
+  if (!(await verify(ctx, user, input, found.ticket.tokenHash))) {
     ctx.log.info({ userId: user.id, attempts: counted.attempts }, 'second factor refused');
     if (counted.attempts >= TICKET_MAX_ANSWERS)
       await ctx.db.delete(signInTickets).where(eq(signInTickets.id, found.ticket.id));

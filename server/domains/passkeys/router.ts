@@ -98,7 +98,7 @@ export const passkeysAuthRouter = router({
   createPasskeyOptions: signInProcedure
     .meta({
       auth: 'public',
-      errors: ['rate_limited'],
+      errors: ['invalid_credentials', 'rate_limited'],
       openapi: {
         method: 'POST',
         path: '/api/auth/passkeys/options',
@@ -106,12 +106,12 @@ export const passkeysAuthRouter = router({
         protect: false,
         summary: 'Start signing in with a passkey',
         description:
-          'Answers `{ challengeId, options }` for `navigator.credentials.get()`: no account is named, the authenticator offers the passkeys it holds for this site. The challenge answers once, within 5 minutes. Rate-limited per client address (429 `rate_limited`).',
+          'Answers `{ challengeId, options }` for `navigator.credentials.get()`: no account is named, the authenticator offers the passkeys it holds for this site. With `{ ticket }` (a sign-in’s `secondFactor.ticket`) the options list that account’s passkeys and the challenge answers only that ticket, in POST /api/auth/second-factor `{ ticket, passkey }`; 401 `invalid_credentials`: the ticket is unknown, used or expired (sign in again). The challenge answers once, within 5 minutes. Rate-limited per client address (429 `rate_limited`).',
       },
     })
     .input(schemas.signInOptionsInput)
     .output(schemas.passkeyOptionsOutput)
-    .mutation(({ ctx }) => signInOptions(ctx)),
+    .mutation(({ ctx, input }) => signInOptions(ctx, input)),
 
   loginWithPasskey: signInProcedure
     .meta({

@@ -129,7 +129,12 @@ export const removePasskeyInput = z
   .meta({ oneOf: [{ required: ['password'] }, { required: ['passkey'] }] });
 
 export const signInOptionsInput = z
-  .object({})
+  .object({
+    ticket: z.string().min(1).max(64).optional().meta({
+      description:
+        'The `secondFactor.ticket` of a sign-in, to answer it with a passkey: the options then name the account’s passkeys and the challenge works only for that ticket.',
+    }),
+  })
   .strict()
   .meta({ examples: [{}] });
 export const passkeyLoginInput = passkeyAssertionInput;

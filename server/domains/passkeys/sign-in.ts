@@ -10,6 +10,8 @@ import type { AddressedServiceContext } from '../../service/context.js';
 import { grantSession } from '../auth/service.js';
 import { consumeChallenge, passkeyByCredential, relyingParty, storeChallenge, verifyAssertion } from './ceremony.js';
 import type { AuthenticationResponseInput, OptionsJSON } from './schemas.js';
+import { secondFactorOptions } from './second-factor.js';
+import { findTicket } from '../auth/second-factor.js';
 
 const refused = () => new AppError('invalid_credentials', 'The passkey could not be verified.');
 
@@ -24,7 +26,7 @@ async function limitByAddress(ctx: AddressedServiceContext): Promise<void> {
   );
 }
 
-export async function signInOptions(ctx: AddressedServiceContext) {
+export async function signInOptions(ctx: AddressedServiceContext, input: { ticket?: string } = {}) {
   const { config } = ctx;
   // Each call stores a row: limited per address so nobody fills the table.
   await enforceRateLimit(
@@ -37,6 +39,13 @@ export async function signInOptions(ctx: AddressedServiceContext) {
     [ctx.clientIp],
     ctx.clock.now(),
   );
+  if (input.ticket !== undefined) {
+    // The second-factor step: a dead ticket answers like the second-factor route does.
+    const found = await findTicket(ctx, input.ticket, ctx.clock.now());
+    if (!found)
+      throw new AppError('invalid_credentials', 'This sign-in step has expired or was already used: sign in again.');
+    return secondFactorOptions(ctx, found.user.id, found.ticket.tokenHash);
+  }
   // No allowCredentials: the authenticator offers the passkeys it holds for us (discoverable).
   const options = await generateAuthenticationOptions({ rpID: relyingParty(config).id, userVerification: 'required' });
   return {
