@@ -14,6 +14,7 @@ import {
   SESSION_ROUTE,
   setFailureStatus,
 } from '../server/session-route.js';
+import { PASSKEY_SCRIPTS, PasskeySignIn } from './passkey-sign-in.js';
 
 function Hidden(props: { ticket: string; next: string | null }) {
   return (
@@ -24,11 +25,38 @@ function Hidden(props: { ticket: string; next: string | null }) {
   );
 }
 
-function SecondFactorStep(props: { ticket: string; next: string | null; recovery: boolean; error: string | null }) {
+function SecondFactorStep(props: {
+  ticket: string;
+  next: string | null;
+  totp: boolean;
+  recovery: boolean;
+  passkey: boolean;
+  error: string | null;
+}) {
+  return (
+    <>
+      <FormError message={props.error} />
+      {props.passkey ? (
+        // A passkey with user verification signs in on its own (docs/accounts.md, "Passkey
+        // sign-in"), so the login page's button serves this step too; no ticket is needed.
+        <>
+          <p>{t('twoFactor.step.passkey')}</p>
+          <PasskeySignIn next={props.next} />
+        </>
+      ) : null}
+      {props.totp ? <CodeForm ticket={props.ticket} next={props.next} /> : null}
+      {props.recovery ? <RecoveryForm ticket={props.ticket} next={props.next} /> : null}
+      <p>
+        <a href="/login">{t('twoFactor.step.startOver')}</a>
+      </p>
+    </>
+  );
+}
+
+function CodeForm(props: { ticket: string; next: string | null }) {
   return (
     <>
       <p>{t('twoFactor.step.intro')}</p>
-      <FormError message={props.error} />
       <form method="post" action={SESSION_ROUTE} class="stack">
         <Hidden ticket={props.ticket} next={props.next} />
         <div>
@@ -49,37 +77,37 @@ function SecondFactorStep(props: { ticket: string; next: string | null; recovery
           <button type="submit">{t('twoFactor.step.submit')}</button>
         </p>
       </form>
-      {props.recovery ? (
-        <details>
-          <summary>{t('twoFactor.step.useRecovery')}</summary>
-          <form method="post" action={SESSION_ROUTE} class="stack">
-            <Hidden ticket={props.ticket} next={props.next} />
-            <div>
-              <label for="second-factor-recovery">{t('twoFactor.step.recoveryCode')}</label>
-              <input
-                id="second-factor-recovery"
-                name="recoveryCode"
-                type="text"
-                autocomplete="off"
-                spellcheck={false}
-                maxlength={24}
-                required
-                aria-describedby="second-factor-recovery-hint"
-              />
-              <span id="second-factor-recovery-hint" class="hint">
-                {t('twoFactor.step.recoveryHint')}
-              </span>
-            </div>
-            <p class="actions">
-              <button type="submit">{t('twoFactor.step.recoverySubmit')}</button>
-            </p>
-          </form>
-        </details>
-      ) : null}
-      <p>
-        <a href="/login">{t('twoFactor.step.startOver')}</a>
-      </p>
     </>
+  );
+}
+
+function RecoveryForm(props: { ticket: string; next: string | null }) {
+  return (
+    <details>
+      <summary>{t('twoFactor.step.useRecovery')}</summary>
+      <form method="post" action={SESSION_ROUTE} class="stack">
+        <Hidden ticket={props.ticket} next={props.next} />
+        <div>
+          <label for="second-factor-recovery">{t('twoFactor.step.recoveryCode')}</label>
+          <input
+            id="second-factor-recovery"
+            name="recoveryCode"
+            type="text"
+            autocomplete="off"
+            spellcheck={false}
+            maxlength={24}
+            required
+            aria-describedby="second-factor-recovery-hint"
+          />
+          <span id="second-factor-recovery-hint" class="hint">
+            {t('twoFactor.step.recoveryHint')}
+          </span>
+        </div>
+        <p class="actions">
+          <button type="submit">{t('twoFactor.step.recoverySubmit')}</button>
+        </p>
+      </form>
+    </details>
   );
 }
 
@@ -97,11 +125,13 @@ export function renderSecondFactor(
   const methods = 'methods' in challenge ? challenge.methods : null;
   return renderPage(
     c,
-    { title: t('twoFactor.step.title') },
+    { title: t('twoFactor.step.title'), scripts: methods?.includes('passkey') ? PASSKEY_SCRIPTS : undefined },
     <SecondFactorStep
       ticket={challenge.ticket}
       next={safeNextPath(fields.next)}
+      totp={methods === null || methods.includes('totp')}
       recovery={methods === null || methods.includes('recovery')}
+      passkey={methods?.includes('passkey') ?? false}
       error={failure ? failureMessage(failure) : null}
     />,
   );
