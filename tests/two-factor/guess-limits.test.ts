@@ -37,7 +37,7 @@ describe('second-factor guesses', () => {
     }
     expect(statuses.slice(0, 4)).toEqual([401, 401, 401, 401]);
     expect(statuses[4]).toBe(429);
-    expect((lastRefusal?.body as { error: { code: string } }).error.code).toBe('rate_limited');
+    expect((lastRefusal?.body as { error?: { code: string } } | undefined)?.error?.code).toBe('rate_limited');
     expect(Number(lastRefusal?.headers.get('retry-after'))).toBeGreaterThan(0);
 
     // A fresh ticket from the same address is still stopped, even with the right code.
