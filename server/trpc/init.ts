@@ -51,6 +51,7 @@ export type WriteLimitScope =
   | 'pushTokens.register'
   | 'uploads.create'
   | 'actions.create'
+  | 'passkeys.create'
   | 'realtime.tickets';
 
 export interface ErrorShapeData {

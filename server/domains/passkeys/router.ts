@@ -31,6 +31,7 @@ export const passkeysMeRouter = router({
     .meta({
       auth: 'member',
       errors: ['conflict'],
+      writeLimit: 'passkeys.create',
       successStatus: 201,
       openapi: {
         method: 'POST',

@@ -98,7 +98,27 @@ export const passkeyOptionsOutput = z
 
 export const createPasskeyInput = z
   .object({ name: passkeyName, challengeId: challengeIdInput, response: registrationResponseInput })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        name: 'Laptop',
+        challengeId: '3f1c9a52-7b4e-4c1d-9a2e-5b8f0c6d7e21',
+        response: {
+          id: 'q83vEjRWeJA',
+          rawId: 'q83vEjRWeJA',
+          type: 'public-key',
+          response: {
+            clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0',
+            attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YQ',
+            transports: ['internal'],
+          },
+          authenticatorAttachment: 'platform',
+          clientExtensionResults: {},
+        },
+      },
+    ],
+  });
 
 export const passkeyOutput = z
   .object({
@@ -111,7 +131,10 @@ export const passkeyOutput = z
 
 export const passkeyListOutput = listEnvelope(passkeyOutput);
 export const passkeyIdInput = z.object({ id: uuidParam() });
-export const renamePasskeyInput = z.object({ id: uuidParam(), name: passkeyName }).strict();
+export const renamePasskeyInput = z
+  .object({ id: uuidParam(), name: passkeyName })
+  .strict()
+  .meta({ examples: [{ id: '8d2f4b1e-3c5a-4e7f-9b0d-1a2c3e4f5a6b', name: 'Work laptop' }] });
 
 export const removePasskeyInput = z
   .object({
@@ -126,7 +149,10 @@ export const removePasskeyInput = z
   .refine((v) => (v.password === undefined) !== (v.passkey === undefined), {
     message: 'Send exactly one of password and passkey.',
   })
-  .meta({ oneOf: [{ required: ['password'] }, { required: ['passkey'] }] });
+  .meta({
+    oneOf: [{ required: ['password'] }, { required: ['passkey'] }],
+    examples: [{ id: '8d2f4b1e-3c5a-4e7f-9b0d-1a2c3e4f5a6b', password: 'correct horse battery staple' }],
+  });
 
 export const signInOptionsInput = z
   .object({
@@ -137,7 +163,26 @@ export const signInOptionsInput = z
   })
   .strict()
   .meta({ examples: [{}] });
-export const passkeyLoginInput = passkeyAssertionInput;
+export const passkeyLoginInput = passkeyAssertionInput.meta({
+  examples: [
+    {
+      challengeId: '3f1c9a52-7b4e-4c1d-9a2e-5b8f0c6d7e21',
+      response: {
+        id: 'q83vEjRWeJA',
+        rawId: 'q83vEjRWeJA',
+        type: 'public-key',
+        response: {
+          clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0',
+          authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ',
+          signature: 'MEUCIQDx3c2V0dGxlZA',
+          userHandle: 'AAECAwQFBgcICQoLDA0ODw',
+        },
+        authenticatorAttachment: 'platform',
+        clientExtensionResults: {},
+      },
+    },
+  ],
+});
 
 /** What the options routes answer: the library's options JSON, passed through as it is. */
 export type OptionsJSON = z.infer<typeof looseOptions>;

@@ -7,14 +7,20 @@ const passwordCheck = z.string().max(PASSWORD_MAX_LENGTH).meta({
   description: "The account's current password; required when the account has one (ignored when it has none).",
 });
 
-export const startTotpInput = z.object({ password: passwordCheck.optional() }).strict();
+export const startTotpInput = z
+  .object({ password: passwordCheck.optional() })
+  .strict()
+  .meta({ examples: [{ password: 'correct horse battery staple' }] });
 export const startTotpOutput = z
   .object({
     secret: z.string().meta({ description: 'Base32, in groups of four: to type into the app. Shown this once.' }),
     otpauthUri: z.string().meta({ description: 'The otpauth:// URI (a QR code of it is what apps scan).' }),
   })
   .meta({ id: 'TotpEnrolment' });
-export const confirmTotpInput = z.object({ code: codeInput }).strict();
+export const confirmTotpInput = z
+  .object({ code: codeInput })
+  .strict()
+  .meta({ examples: [{ code: '492039' }] });
 export const recoveryCodesOutput = z
   .object({
     recoveryCodes: z
@@ -31,7 +37,8 @@ export const totpCheckInput = z
       example: '492039',
     }),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ password: 'correct horse battery staple', code: '492039' }] });
 export const secondFactorsOutput = z
   .object({
     totp: z.boolean().meta({ description: 'An authenticator app is confirmed.' }),
