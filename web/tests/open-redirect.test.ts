@@ -145,7 +145,7 @@ describe('in Chromium', () => {
       await page.goto(`/login?next=${encodeURIComponent(input)}`);
       await page.getByLabel('Email').fill(member.email);
       await page.getByLabel('Password').fill(member.password);
-      await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+      await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
       expect(new URL(page.url()).origin, input).toBe(stack.webUrl);
       expect(page.url(), input).toBe(`${stack.webUrl}/app/feed`);
       // Already signed in: /login?next=… goes straight on, still here.

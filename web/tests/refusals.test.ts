@@ -217,7 +217,7 @@ describe('a form sent from another address than WEB_URL', () => {
     await page.goto(`${opened}/login`);
     await page.getByLabel('Email').fill(member.email);
     await page.getByLabel('Password').fill(member.password);
-    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This form was not sent');
     expect(await page.getByRole('alert').textContent()).toContain(`set up to be used at ${stack.webUrl}`);
     expect(await page.content()).not.toContain('"forbidden"');

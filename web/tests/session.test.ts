@@ -355,7 +355,7 @@ describe('next: where sign-in leads, never off the site', () => {
     await page.getByLabel('Password').fill(member.password);
     await Promise.all([
       page.waitForURL('**/app/actions?kind=outreach'),
-      page.getByRole('button', { name: 'Sign in' }).click(),
+      page.getByRole('button', { name: 'Sign in', exact: true }).click(),
     ]);
     expect(new URL(page.url()).search).toBe('?kind=outreach');
     await context.close();
@@ -416,7 +416,7 @@ describe('sign-in pages in Chromium', () => {
     await page.getByLabel('Password').fill('not my password');
     const [failed] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/api/session')),
-      page.getByRole('button', { name: 'Sign in' }).click(),
+      page.getByRole('button', { name: 'Sign in', exact: true }).click(),
     ]);
     expect(failed.status()).toBe(401);
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/.+/);
@@ -425,7 +425,10 @@ describe('sign-in pages in Chromium', () => {
     expect(await page.locator('input[type=hidden][name=next]').getAttribute('value')).toBe('/app/settings');
     await expectAccessible(page);
     await page.getByLabel('Password').fill(member.password);
-    await Promise.all([page.waitForURL('**/app/settings'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await Promise.all([
+      page.waitForURL('**/app/settings'),
+      page.getByRole('button', { name: 'Sign in', exact: true }).click(),
+    ]);
     await context.close();
   });
 
@@ -532,5 +535,8 @@ async function signInWithoutScript(page: Page, member: TestMember) {
   await page.goto('/login');
   await page.getByLabel('Email').fill(member.email);
   await page.getByLabel('Password').fill(member.password);
-  await Promise.all([page.waitForURL('**/app/feed'), page.getByRole('button', { name: 'Sign in' }).click()]);
+  await Promise.all([
+    page.waitForURL('**/app/feed'),
+    page.getByRole('button', { name: 'Sign in', exact: true }).click(),
+  ]);
 }
