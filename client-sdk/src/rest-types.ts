@@ -7762,6 +7762,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "challengeId": "3f1c9a52-7b4e-4c1d-9a2e-5b8f0c6d7e21",
+                 *       "response": {
+                 *         "id": "q83vEjRWeJA",
+                 *         "rawId": "q83vEjRWeJA",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0",
+                 *           "authenticatorData": "SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ",
+                 *           "signature": "MEUCIQDx3c2V0dGxlZA",
+                 *           "userHandle": "AAECAwQFBgcICQoLDA0ODw"
+                 *         },
+                 *         "authenticatorAttachment": "platform",
+                 *         "clientExtensionResults": {}
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -14445,6 +14463,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Laptop",
+                 *       "challengeId": "3f1c9a52-7b4e-4c1d-9a2e-5b8f0c6d7e21",
+                 *       "response": {
+                 *         "id": "q83vEjRWeJA",
+                 *         "rawId": "q83vEjRWeJA",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0",
+                 *           "attestationObject": "o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YQ",
+                 *           "transports": [
+                 *             "internal"
+                 *           ]
+                 *         },
+                 *         "authenticatorAttachment": "platform",
+                 *         "clientExtensionResults": {}
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -14515,6 +14553,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected error: `internal_error`. */
             500: {
                 headers: {
@@ -14548,6 +14597,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Work laptop"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description 1–60 characters, the member’s own label.
@@ -14645,6 +14699,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A fresh assertion with any of the account’s passkeys (options: POST /api/me/passkeys/options `{ purpose: "confirm" }`). */
                     passkey?: {
@@ -14870,6 +14929,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "correct horse battery staple",
+                 *       "code": "492039"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description A code of the authenticator app, or one of the recovery codes (used up).
@@ -15381,6 +15446,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The account's current password; required when the account has one (ignored when it has none). */
                     password?: string;
@@ -15493,6 +15563,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "492039"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description The 6-digit code the authenticator app shows now (spaces are ignored).
@@ -15608,6 +15683,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "correct horse battery staple",
+                 *       "code": "492039"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description A code of the authenticator app, or one of the recovery codes (used up).
