@@ -2,6 +2,7 @@
 // deterministic valid sample per schema for the authorization table, and fast-check
 // arbitraries of valid, wrong-typed and hostile values for the fuzzing suite.
 import fc from 'fast-check';
+import { NO_NUL_PATTERN } from '../../server/shared/patterns.js';
 import { resolveSchema, type CatalogRoute, type JsonSchema, type OpenApiLike } from './route-catalog.js';
 
 const typeOf = (schema: JsonSchema): string | undefined => {
@@ -52,6 +53,18 @@ function fitsString(schema: JsonSchema, value: string): boolean {
   return re ? re.test(value) : true;
 }
 
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** `value`'s leading whole graphemes that fit in `max` code units, padded with `x` to `min`. */
+function fitGraphemes(value: string, min: number, max: number): string {
+  let fitted = '';
+  for (const { segment } of graphemes.segment(value)) {
+    if (fitted.length + segment.length > max) break;
+    fitted += segment;
+  }
+  return fitted.padEnd(min, 'x');
+}
+
 /** Property names and descriptions that say "a URL" where the schema has no format. */
 const looksLikeUrl = (schema: JsonSchema, name?: string) =>
   /(url|website|link|photo|image|poster|trailer|avatar|endpoint)s?$/i.test(name ?? '') ||
@@ -78,10 +91,8 @@ function sampleString(schema: JsonSchema, name?: string): string {
     const re = regex(schema.pattern);
     if (re) {
       try {
-        const [generated] = fc.sample(
-          fc.stringMatching(re).filter((s) => fitsString(schema, s)),
-          { numRuns: 1, seed: 1 },
-        );
+        // The first of a few that fits (never a filter: see validArbitrary).
+        const generated = fc.sample(fc.stringMatching(re), { numRuns: 50, seed: 1 }).find((s) => fitsString(schema, s));
         if (generated !== undefined) return generated;
       } catch {
         // Unsupported regex syntax: fall through to a plain string.
@@ -298,25 +309,30 @@ export function validArbitrary(doc: OpenApiLike, raw: JsonSchema | undefined, de
   if (alternatives?.length) return fc.oneof(...alternatives.map((a) => validArbitrary(doc, a, depth + 1)));
   switch (typeOf(schema)) {
     case 'string': {
-      if (schema.format || schema.pattern) {
-        const re = schema.pattern ? regex(schema.pattern) : null;
+      // Every string of the document refuses NUL (NO_NUL_PATTERN): that pattern alone is a
+      // plain string without NULs, not a regex worth generating from.
+      const pattern = schema.pattern === NO_NUL_PATTERN ? undefined : schema.pattern;
+      if (schema.format || pattern) {
+        const re = pattern ? regex(pattern) : null;
         if (!re) return fallback;
         try {
+          // Mapped, never filtered: a fast-check filter retries without end, and a regex's
+          // strings may almost never reach the minimum length (a whole run once hung on one).
+          const sample = sampleFor(doc, schema);
           return fc.oneof(
             fallback,
-            fc.stringMatching(re).filter((s) => fitsString(schema, s)),
+            fc.stringMatching(re).map((s) => (fitsString(schema, s) ? s : sample)),
           );
         } catch {
           return fallback;
         }
       }
+      // Lengths are in UTF-16 code units (what zod counts) and a grapheme can take several, so
+      // the graphemes are cut to fit instead of filtered (see above).
+      const maxLength = Math.min(schema.maxLength ?? 40, 200);
       return fc
-        .string({
-          unit: 'grapheme',
-          minLength: schema.minLength ?? 0,
-          maxLength: Math.min(schema.maxLength ?? 40, 200),
-        })
-        .filter((s) => fitsString(schema, s));
+        .string({ unit: 'grapheme', minLength: 0, maxLength })
+        .map((s) => fitGraphemes(s.replaceAll('\u0000', ''), schema.minLength ?? 0, maxLength));
     }
     case 'integer':
       return fc.integer({ min: Math.ceil(schema.minimum ?? -1000), max: Math.floor(schema.maximum ?? 1000) });
