@@ -79,9 +79,7 @@ await runScript(async () => {
     process.stdout.write(
       `Two-step sign-in: re-encrypted ${count(totp.rekeyed, 'authenticator secret')} under key "${current}".\n`,
     );
-    const old = [
-      ...new Set([...messages.keysInUse, ...companion.keysInUse, ...reports.keysInUse, ...totp.keysInUse]),
-    ]
+    const old = [...new Set([...messages.keysInUse, ...companion.keysInUse, ...reports.keysInUse, ...totp.keysInUse])]
       .filter((id) => id !== current)
       .sort();
     const inClear = messages.plaintextLeft + companion.plaintextLeft + reports.plaintextLeft;
