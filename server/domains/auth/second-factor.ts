@@ -56,20 +56,20 @@ export type Verifier<A> = (
   ticketHash: Uint8Array,
 ) => Promise<boolean>;
 
+/** A passkey's answer to a ticket, checked by the passkeys domain (its manifest gives it). */
+export type PasskeyVerifier = Verifier<PasskeyAssertion>;
+
 /**
  * How each answer is checked; true lets the sign-in through. Every verifier must be single-use
- * for what it accepts (a TOTP step, a recovery code, a WebAuthn challenge).
+ * for what it accepts (a TOTP step, a recovery code, a WebAuthn challenge). The passkey's comes
+ * from the composition root (`contributions.passkeySecondFactor`): auth does not import passkeys
+ * (passkeys already imports auth).
  */
-export const secondFactorVerifiers: {
-  totp: Verifier<string>;
-  recovery: Verifier<string>;
-  passkey: Verifier<PasskeyAssertion>;
-} = {
+const verifiers: { totp: Verifier<string>; recovery: Verifier<string>; passkey: PasskeyVerifier } = {
   totp: (ctx, user, code) => acceptTotpCode(ctx, user.id, code),
   recovery: (ctx, user, recoveryCode) => consumeRecoveryCode(ctx.db, user.id, recoveryCode),
-  // Set by the passkeys domain when it loads (server/domains/passkeys/second-factor.ts), so auth
-  // does not import passkeys (passkeys already imports auth); refuses until then.
-  passkey: async () => false,
+  passkey: async (ctx, user, assertion, ticketHash) =>
+    (await ctx.contributions.passkeySecondFactor?.(ctx, user, assertion, ticketHash)) ?? false,
 };
 
 function deadTicket(): AppError {
@@ -83,7 +83,7 @@ async function verify(
   ticketHash: Uint8Array,
 ): Promise<boolean> {
   // The input schema lets exactly one through.
-  const { totp, recovery, passkey } = secondFactorVerifiers;
+  const { totp, recovery, passkey } = verifiers;
   if (input.code !== undefined) return totp(ctx, user, input.code, ticketHash);
   if (input.recoveryCode !== undefined) return recovery(ctx, user, input.recoveryCode, ticketHash);
   if (input.passkey !== undefined) return passkey(ctx, user, input.passkey, ticketHash);
