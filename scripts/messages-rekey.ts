@@ -1,6 +1,6 @@
 // `npm run messages:rekey [-- --batch-size 500]`: re-encrypts every message, group title,
-// reported message text (in reports) and every companion chat message (with its sources) and
-// title, under the newest key of MESSAGE_KEYS (the last entry) so that older keys can be removed.
+// reported message text (in reports), every companion chat message (with its sources) and
+// title, and every authenticator (TOTP) secret of a second factor, under the newest key of MESSAGE_KEYS (the last entry) so that older keys can be removed.
 // It also seals text stored in clear before it was encrypted (companion rows from before
 // migrations 0027 and 0028; group titles and reported message texts from before the migration
 // `sealed_report_text_and_group_titles`): run it once after upgrading past them. Run it after adding a
@@ -11,6 +11,7 @@
 import { loadConfig } from '../server/config.js';
 import { messageKeyring } from '../server/crypto/message-keys.js';
 import { loadMessageKeys, openConfiguredDatabase } from '../server/deps.js';
+import { rekeyTotpSecrets } from '../server/domains/auth/totp-rekey.js';
 import { rekeyCompanion } from '../server/domains/companion/rekey.js';
 import { rekeyMessages } from '../server/domains/conversations/rekey.js';
 import { rekeyReportTexts } from '../server/domains/reports/rekey.js';
@@ -71,13 +72,20 @@ await runScript(async () => {
         `stored in clear; re-encrypted ${count(companion.messagesRekeyed, 'message')} and ` +
         `${count(companion.titlesRekeyed, 'title')} under key "${current}".\n`,
     );
-    const old = [...new Set([...messages.keysInUse, ...companion.keysInUse, ...reports.keysInUse])]
+    const totp = await rekeyTotpSecrets(database, keyring, {
+      batchSize,
+      onBatch: progress((done) => `re-encrypted ${done} authenticator secrets so far`),
+    });
+    process.stdout.write(
+      `Two-step sign-in: re-encrypted ${count(totp.rekeyed, 'authenticator secret')} under key "${current}".\n`,
+    );
+    const old = [...new Set([...messages.keysInUse, ...companion.keysInUse, ...reports.keysInUse, ...totp.keysInUse])]
       .filter((id) => id !== current)
       .sort();
     const inClear = messages.plaintextLeft + companion.plaintextLeft + reports.plaintextLeft;
     if (old.length === 0 && inClear === 0)
       process.stdout.write(
-        'No message, title, report or companion text needs another key and none is in clear: older entries can be removed from MESSAGE_KEYS.\n',
+        'No message, title, report, companion text or authenticator secret needs another key and none is in clear: older entries can be removed from MESSAGE_KEYS.\n',
       );
     else {
       const left = [

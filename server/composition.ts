@@ -1,7 +1,8 @@
 // The composition root: the one list of what the running service is made of. Each domain
 // declares its contributions in server/domains/<domain>/manifest.ts; from this list come the
 // app router (and so the REST paths, the OpenAPI document and the typed client), the raw
-// routes, the periodic jobs, the account-deletion cleaners and the report targets.
+// routes, the periodic jobs, the account-deletion cleaners, the report targets and the passkey
+// answer of the second-factor step.
 // tests/foundation/composition.test.ts checks the list is complete.
 //
 // Naming rule for tRPC paths (`<namespace>.<procedure>`), fixed when a route is first mounted,
@@ -149,8 +150,15 @@ function collectReportTargets(manifests: readonly DomainManifest[]): DomainContr
   return targets as DomainContributions['reportTargets'];
 }
 
+function onlyPasskeySecondFactor(manifests: readonly DomainManifest[]): DomainContributions['passkeySecondFactor'] {
+  const given = manifests.flatMap((m) => (m.passkeySecondFactor ? [m.passkeySecondFactor] : []));
+  if (given.length > 1) throw new Error('the passkey second factor is given by more than one domain');
+  return given[0];
+}
+
 /** What services read of the domains at run time; AppDeps carries it (server/deps.ts). */
 export const contributions: DomainContributions = {
   reportTargets: collectReportTargets(domainManifests),
   accountCleaners: domainManifests.flatMap((m: DomainManifest) => m.accountCleaners ?? []),
+  passkeySecondFactor: onlyPasskeySecondFactor(domainManifests),
 };

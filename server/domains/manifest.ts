@@ -1,7 +1,7 @@
 // What a domain contributes to the running service, declared once in its folder's manifest.ts
 // and read only by the composition root (server/composition.ts), which derives the app router,
-// the raw routes, the jobs, the account-deletion cleaners and the report targets from the list
-// of manifests. Nothing registers itself on import.
+// the raw routes, the jobs, the account-deletion cleaners, the report targets and the passkey
+// answer of the second-factor step from the list of manifests. Nothing registers itself on import.
 import type { AnyRouter } from '@trpc/server';
 import type { Env, Hono, Context as HonoContext } from 'hono';
 import type { OpenAPIObject } from 'trpc-to-openapi';
@@ -13,6 +13,7 @@ import type { PushKind } from '../push/outbox.js';
 import type { WebPushSender } from '../push/web-push.js';
 import type { ServiceContext } from '../service/context.js';
 import type { AppDeps, Context } from '../trpc/context.js';
+import type { PasskeyVerifier } from './auth/second-factor.js';
 import type { ReportTarget, ReportTargetType } from './reports/targets.js';
 
 /** What a cleaner may need beyond the transaction: the configuration (file locations) and the log. */
@@ -55,6 +56,11 @@ export interface DomainManifest {
   pushKinds?: readonly ((deps: JobDeps) => PushKind)[];
   accountCleaners?: readonly AccountDataCleaner[];
   reportTargets?: readonly ReportTarget[];
+  /**
+   * Checks a passkey answering a sign-in ticket (the passkeys domain; auth cannot import it,
+   * passkeys imports auth). At most one domain gives it; without one, passkey answers are refused.
+   */
+  passkeySecondFactor?: PasskeyVerifier;
 }
 
 /** Checks a manifest's shape while keeping its exact router types (the typed client reads them). */
@@ -64,6 +70,7 @@ export const defineManifest = <const M extends DomainManifest>(manifest: M): M =
 export interface DomainContributions {
   reportTargets: ReadonlyMap<ReportTargetType, ReportTarget>;
   accountCleaners: readonly AccountDataCleaner[];
+  passkeySecondFactor: PasskeyVerifier | undefined;
 }
 
 // The service context carries the contributions (AppDeps.contributions); service/ declares the slot empty so

@@ -19,6 +19,7 @@ import {
   type TestApp,
 } from '../setup/harness.js';
 import { granted } from '../setup/granted.js';
+import { enrolTotp, totpCode } from '../setup/two-factor.js';
 
 const APPLE_AUD = 'org.example.activism';
 const GOOGLE_AUD = 'test-client.apps.googleusercontent.com';
@@ -600,6 +601,47 @@ describe('linking an existing password account (issue #21)', () => {
     }
     await t.settleMail();
     expect(t.mailer.to(member.email)).toHaveLength(t.config.RATE_LIMIT_MAGIC_LINK_PER_ACCOUNT);
+  });
+});
+
+describe('an account with a second factor (issue #25)', () => {
+  it('Google and Apple sign-ins stop at a ticket, never a session; the code trades it for one', async () => {
+    const member = await memberWithEmail(`${unique('tf')}@gmail.com`);
+    const { secret } = await enrolTotp(t, member);
+    const nonce = unique('n');
+    const googleSub = unique('google-sub');
+    const viaGoogle = await google(await googleToken({ email: member.email, sub: googleSub }));
+    const viaApple = await apple(
+      await appleToken(nonce, { email: `${unique('relay')}@privaterelay.appleid.com` }),
+      nonce,
+    );
+    expect(viaApple.status, viaApple.text).toBe(200); // another account: no second factor, a session
+    expect(viaApple.body).toHaveProperty('token');
+    // Apple for this very account: a relay-less address links after the mailed confirmation.
+    const sub = unique('apple-sub');
+    const asked = await apple(await appleToken(nonce, { email: member.email, sub }), nonce);
+    expectRefused(asked, 403, 'forbidden');
+    await t.settleMail();
+    const confirm = await verifyLink(await lastLinkToken(member.email, 'Confirm signing in with Apple'));
+    expect(confirm.status, confirm.text).toBe(200);
+    expect(confirm.body).not.toHaveProperty('token'); // the confirmation link is a first factor too
+    const appleAgain = await apple(await appleToken(nonce, { email: member.email, sub }), nonce);
+    for (const res of [viaGoogle, appleAgain]) {
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).not.toHaveProperty('token');
+      expect(res.body).not.toHaveProperty('user');
+      expect(res.body.secondFactor.methods).toEqual(['totp', 'recovery']);
+    }
+    t.clock.advance(30_000);
+    const traded = await t.request('POST', '/api/auth/second-factor', {
+      body: { ticket: viaGoogle.body.secondFactor.ticket, code: totpCode(t, secret) },
+    });
+    expect(traded.status, traded.text).toBe(200);
+    expect(traded.body.user._id).toBe(member.id);
+    const viaTrpc = await t
+      .trpc()
+      .auth.google.mutate({ idToken: await googleToken({ email: member.email, sub: googleSub }) });
+    expect('secondFactor' in viaTrpc).toBe(true);
   });
 });
 

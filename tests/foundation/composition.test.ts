@@ -115,6 +115,11 @@ describe('composition root', () => {
     for (const [type, target] of contributions.reportTargets) expect(target.type).toBe(type);
   });
 
+  it('takes the passkey answer of the second-factor step from the passkeys manifest, the only one to give it', () => {
+    expect(contributions.passkeySecondFactor).toBeTypeOf('function');
+    expect(domainManifests.filter((m) => 'passkeySecondFactor' in m).map((m) => m.domain)).toEqual(['passkeys']);
+  });
+
   it('mounts every raw route and documents the four that are API operations', () => {
     expect(rawRoutes).toHaveLength(6);
     expect(rawRoutes.filter((route) => route.document)).toHaveLength(4);

@@ -1,8 +1,8 @@
 // `npm run messages:rekey`, run as docs/messaging.md says (a child process) against this file's own
 // PostgreSQL database: it re-encrypts every message, group title, reported message text and
-// companion chat text under the newest key of MESSAGE_KEYS and seals text stored in clear before
-// it was encrypted (companion text, group titles), after which
-// the old key can be dropped and everything still reads.
+// companion chat text and the authenticator secrets of two-step sign-in under the newest key of
+// MESSAGE_KEYS and seals text stored in clear before it was encrypted (companion text, group
+// titles), after which the old key can be dropped and everything still reads.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -12,11 +12,13 @@ import type { Config } from '../../server/config.js';
 import { testDatabaseUrl } from '../setup/database.js';
 import { insertLegacyConversation } from '../companion/helpers.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
+import { enrolTotp, totpCode } from '../setup/two-factor.js';
 import { befriend, circle, send, startConversation } from './helpers.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const K1 = `old-key:${randomBytes(32).toString('base64')}`;
 const K2 = `new-key:${randomBytes(32).toString('base64')}`;
+const K3 = `later-key:${randomBytes(32).toString('base64')}`;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -63,6 +65,10 @@ it('re-encrypts every message under the newest key; the old key can then be drop
     .trpc(b!.token)
     .reports.create.mutate({ targetType: 'message', targetId: reported._id, reason: 'spam' });
 
+  // A member with an authenticator app, its secret sealed under the old key.
+  const totpMember = await createMember(t);
+  const { secret } = await enrolTotp(t, totpMember);
+
   const usage = await npmRun(['messages:rekey', '--', '--batch-size', 'lots'], { MESSAGE_KEYS: `${K1},${K2}` });
   expect(usage.code).toBe(1);
   expect(usage.stderr).toContain('usage: npm run messages:rekey');
@@ -81,6 +87,7 @@ it('re-encrypts every message under the newest key; the old key can then be drop
   expect(run.stdout).toContain(
     'Companion chat: sealed 2 messages and 1 title stored in clear; re-encrypted 2 messages and 1 title under key "new-key".',
   );
+  expect(run.stdout).toContain('Two-step sign-in: re-encrypted 1 authenticator secret under key "new-key".');
   expect(run.stdout).toContain('older entries can be removed from MESSAGE_KEYS');
   const keys = await t.deps.database.rows<{ key_id: string }>(sql`select distinct key_id from messages`);
   expect(keys.map((k) => k.key_id)).toEqual(['new-key']);
@@ -116,4 +123,30 @@ it('re-encrypts every message under the newest key; the old key can then be drop
   expect(turnMessages.items.map((m) => m.content)).toEqual([turn.reply, 'sealed under the old key']);
   const conversations = await companion.listConversations.query({});
   expect(conversations.items.map((x) => x.title).sort()).toEqual(['legacy title', 'sealed under the old key']);
+  const totpRows = await t.deps.database.rows<{ secret_key_id: string }>(
+    sql`select secret_key_id from totp_credentials`,
+  );
+  expect(totpRows).toEqual([{ secret_key_id: 'new-key' }]);
+  expect((await secondStep(totpMember, { code: totpCode(t, secret) })).status).toBe(200);
+});
+
+async function secondStep(
+  member: { email: string; password: string },
+  answer: { code: string } | { recoveryCode: string },
+) {
+  const login = await t.request('POST', '/api/auth/login', {
+    body: { email: member.email, password: member.password },
+  });
+  expect(login.status).toBe(200);
+  return t.request('POST', '/api/auth/second-factor', { body: { ticket: login.body.secondFactor.ticket, ...answer } });
+}
+
+it('a secret whose key was dropped before the rekey refuses codes, without failing; a recovery code still lets its owner in', async () => {
+  (t.deps as { config: Config }).config = { ...t.config, MESSAGE_KEYS: K2 };
+  const member = await createMember(t);
+  const { secret, recoveryCodes } = await enrolTotp(t, member);
+  (t.deps as { config: Config }).config = { ...t.config, MESSAGE_KEYS: K3 };
+  expect((await secondStep(member, { code: totpCode(t, secret) })).status).toBe(401);
+  const rescued = await secondStep(member, { recoveryCode: recoveryCodes[0]! });
+  expect(rescued.status, rescued.text).toBe(200);
 });

@@ -1,54 +1,26 @@
 // Changing an image's description after upload: PATCH /api/uploads/images/{purpose}/{id}
 // (`uploads.updateImage`). Only the uploader may; another member, an unknown key and a released
 // key all get the same 404 envelope. The new alt shows where the image is shown.
-import { serve, type ServerType } from '@hono/node-server';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
-import { jpegWithGps } from './image-fixtures.js';
+import { createMember, type TestApp, type TestMember } from '../setup/harness.js';
+import { jpegWithGps, type ServedApp, startServedApp, uploadedImage } from './image-fixtures.js';
 
+let served: ServedApp;
 let t: TestApp;
-let server: ServerType;
-let dataDir: string;
 let owner: TestMember;
 let other: TestMember;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'image-alt-'));
-  t = await createTestApp({ DATA_DIR: dataDir });
-  await new Promise<void>((resolve) => {
-    server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve());
-  });
-  t.config.PUBLIC_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await startServedApp('image-alt-');
+  t = served.t;
   [owner, other] = await Promise.all([createMember(t, { prefix: 'alto' }), createMember(t, { prefix: 'altx' })]);
 });
 
-afterAll(async () => {
-  (server as { closeAllConnections?: () => void })?.closeAllConnections?.();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await t?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => served?.close());
 
-/** A 700×350 JPEG uploaded by `member` with `alt`; its key. */
-async function uploaded(member: TestMember, alt?: string): Promise<string> {
-  const bytes = await jpegWithGps(700, 350);
-  const presigned = await t.request<{ url: string; key: string }>('POST', '/api/uploads/image/presign', {
-    token: member.token,
-    body: { contentType: 'image/jpeg', purpose: 'post', contentLength: bytes.length, ...(alt ? { alt } : {}) },
-  });
-  expect(presigned.status, presigned.text).toBe(200);
-  const put = await fetch(presigned.body.url, {
-    method: 'PUT',
-    headers: { 'Content-Type': 'image/jpeg' },
-    body: new Uint8Array(bytes),
-  });
-  expect(put.status).toBe(200);
-  return presigned.body.key;
-}
+/** A 700×350 JPEG uploaded by `member` for a post, with `alt`; its key. */
+const uploaded = async (member: TestMember, alt?: string) =>
+  uploadedImage(t, member, 'post', { bytes: await jpegWithGps(700, 350), alt });
 
 const pathOf = (key: string) => `/api/uploads/images/${key}`;
 

@@ -162,12 +162,29 @@ async function renderConversation(
         })}{' '}
         <a href={urls.messages()}>{t('messages.conversation.all')}</a>
       </p>
-      {/* Blocking closes a one-to-one conversation (the blocker leaves it): back to the list. */}
-      {conversation.kind === 'direct'
-        ? conversation.members
-            .filter((m) => m._id !== me!._id)
-            .map((m) => <MemberSafetyActions handle={m.handle} back={urls.messages()} />)
-        : null}
+      {/* Blocking closes a one-to-one conversation (the blocker leaves it): back to the list. In a
+          group both stay (docs/safety.md), so the blocker comes back here; the members' buttons
+          sit folded away under the group's member list. */}
+      {conversation.kind === 'direct' ? (
+        conversation.members
+          .filter((m) => m._id !== me!._id)
+          .map((m) => <MemberSafetyActions handle={m.handle} back={urls.messages()} />)
+      ) : (
+        <details class="group-members">
+          <summary>{t('messages.conversation.membersSummary')}</summary>
+          <p class="hint">{t('messages.conversation.membersHint')}</p>
+          <ul class="plain">
+            {conversation.members
+              .filter((m) => m._id !== me!._id)
+              .map((m) => (
+                <li>
+                  <a href={urls.profile(m.handle)}>@{m.handle}</a>
+                  <MemberSafetyActions handle={m.handle} back={urls.conversation(conversation._id)} />
+                </li>
+              ))}
+          </ul>
+        </details>
+      )}
       <h2 id="messages-heading">{t('messages.conversation.heading')}</h2>
       {page.nextCursor ? (
         <p>

@@ -1,7 +1,8 @@
 // Block and mute in Chromium (plain forms: they work without JavaScript too): block from a
 // member's page (asks first; nothing changes until confirmed), mute from a post's actions, block
-// from a one-to-one conversation, then the settings sub-page lists both and lifts them. Each step
-// is checked against the API; every page is checked with axe.
+// from a one-to-one conversation, then the settings sub-page lists both and lifts them; and, with
+// JavaScript off, block from a group conversation's member list (both stay in the group). Each
+// step is checked against the API; every page with JavaScript on is checked with axe.
 import { sql } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -94,6 +95,42 @@ describe('blocks and mutes on the web', () => {
       expect(await listed(me.token, 'blocks')).toEqual([pest.handle]);
       expect(await listed(me.token, 'mutes')).toEqual([]);
       expect(await page.content()).toContain('You have not muted anyone.');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('blocks from a group conversation with JavaScript off: both stay, the blocker is back in the group', {
+    timeout: 300_000,
+  }, async () => {
+    const [me, friend, pest] = await Promise.all([
+      stack.member({ prefix: 'gme' }),
+      stack.member({ prefix: 'gfriend' }),
+      stack.member({ prefix: 'gpest' }),
+    ]);
+    await stack.api.deps.database.rows(
+      sql`insert into friendships (user_id, friend_id)
+        values (${me.id}, ${friend.id}), (${friend.id}, ${me.id}), (${me.id}, ${pest.id}), (${pest.id}, ${me.id})`,
+    );
+    const group = await stack.api
+      .trpc(me.token)
+      .conversations.create.mutate({ memberIds: [friend.id, pest.id], title: 'Vigil crew' });
+    const { page, context } = await signedInVisitor(browser, stack, me, { context: { javaScriptEnabled: false } });
+    try {
+      page.setDefaultTimeout(30_000);
+      await page.goto(`/app/messages/${group._id}`);
+      // axe needs JavaScript in the page; the group page is in the axe matrix (accessibility-matrix.test.ts).
+      await page.getByText('Members: mute or block').click();
+      await page.getByRole('button', { name: `Block @${pest.handle}`, exact: true }).click();
+      await expect.poll(() => page.locator('h1').textContent()).toContain(`Block @${pest.handle}?`);
+      await Promise.all([
+        page.waitForURL(`**/app/messages/${group._id}`),
+        page.locator('form.confirm button[type="submit"]').click(),
+      ]);
+      expect(await page.content()).toContain(`You blocked @${pest.handle}.`);
+      expect(await listed(me.token, 'blocks')).toEqual([pest.handle]);
+      const members = await stack.api.trpc(pest.token).conversations.get.query({ id: group._id });
+      expect(members.members.map((m) => m.handle).sort()).toEqual([me.handle, friend.handle, pest.handle].sort());
     } finally {
       await context.close();
     }

@@ -6,7 +6,7 @@
 // - The ticket: 32 random bytes (base64url), SHA-256 stored, 5 minutes, single-use.
 // - Each answer is counted on the ticket *before* it is checked (one conditional UPDATE), so
 //   parallel guesses cannot beat the limit: the 5th answer is the last, right or wrong.
-// - Guesses also count per address and per account like password guesses (second-factor-limits.ts).
+// - Guesses also count per address and per account like password guesses (guess-limits.ts).
 // - A dead ticket (unknown, expired, used, out of answers) is 401 `invalid_credentials`: sign in
 //   again. A wrong answer on a live ticket is 401 `invalid_second_factor`: try again.
 import { encodeBase64urlNoPadding } from '@oslojs/encoding';
@@ -18,7 +18,7 @@ import { AppError } from '../../errors.js';
 import type { AddressedServiceContext } from '../../service/context.js';
 import { grantSession } from './session-grant.js';
 import { type SecondFactorMethod, secondFactorMethods } from '../../auth/second-factor-methods.js';
-import { enforceAccountGuessLimits, enforceAddressGuessLimit } from './second-factor-limits.js';
+import { enforceAccountGuessLimits, enforceAddressGuessLimit } from './guess-limits.js';
 import type { PasskeyAssertion, SecondFactorInput } from './second-factor-schemas.js';
 import { acceptTotpCode, consumeRecoveryCode } from './totp.js';
 
@@ -56,20 +56,20 @@ export type Verifier<A> = (
   ticketHash: Uint8Array,
 ) => Promise<boolean>;
 
+/** A passkey's answer to a ticket, checked by the passkeys domain (its manifest gives it). */
+export type PasskeyVerifier = Verifier<PasskeyAssertion>;
+
 /**
  * How each answer is checked; true lets the sign-in through. Every verifier must be single-use
- * for what it accepts (a TOTP step, a recovery code, a WebAuthn challenge).
+ * for what it accepts (a TOTP step, a recovery code, a WebAuthn challenge). The passkey's comes
+ * from the composition root (`contributions.passkeySecondFactor`): auth does not import passkeys
+ * (passkeys already imports auth).
  */
-export const secondFactorVerifiers: {
-  totp: Verifier<string>;
-  recovery: Verifier<string>;
-  passkey: Verifier<PasskeyAssertion>;
-} = {
+const verifiers: { totp: Verifier<string>; recovery: Verifier<string>; passkey: PasskeyVerifier } = {
   totp: (ctx, user, code) => acceptTotpCode(ctx, user.id, code),
   recovery: (ctx, user, recoveryCode) => consumeRecoveryCode(ctx.db, user.id, recoveryCode),
-  // Set by the passkeys domain when it loads (server/domains/passkeys/second-factor.ts), so auth
-  // does not import passkeys (passkeys already imports auth); refuses until then.
-  passkey: async () => false,
+  passkey: async (ctx, user, assertion, ticketHash) =>
+    (await ctx.contributions.passkeySecondFactor?.(ctx, user, assertion, ticketHash)) ?? false,
 };
 
 function deadTicket(): AppError {
@@ -83,7 +83,7 @@ async function verify(
   ticketHash: Uint8Array,
 ): Promise<boolean> {
   // The input schema lets exactly one through.
-  const { totp, recovery, passkey } = secondFactorVerifiers;
+  const { totp, recovery, passkey } = verifiers;
   if (input.code !== undefined) return totp(ctx, user, input.code, ticketHash);
   if (input.recoveryCode !== undefined) return recovery(ctx, user, input.recoveryCode, ticketHash);
   if (input.passkey !== undefined) return passkey(ctx, user, input.passkey, ticketHash);
@@ -111,11 +111,11 @@ export async function findTicket(ctx: AddressedServiceContext, ticket: string, n
 /** POST /api/auth/second-factor: the session for a live ticket and a right answer. */
 export async function completeSecondFactor(ctx: AddressedServiceContext, input: SecondFactorInput) {
   const now = ctx.clock.now();
-  await enforceAddressGuessLimit(ctx, now);
+  await enforceAddressGuessLimit(ctx, 'second-factor', now);
   const found = await findTicket(ctx, input.ticket, now);
   if (!found) throw deadTicket();
   const { user } = found;
-  await enforceAccountGuessLimits(ctx, user.email, now);
+  await enforceAccountGuessLimits(ctx, 'second-factor', user.email, now);
   const [counted] = await ctx.db
     .update(signInTickets)
     .set({ attempts: sql`${signInTickets.attempts} + 1` })

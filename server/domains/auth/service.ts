@@ -32,6 +32,7 @@ import { grantSession } from './session-grant.js';
 export { pendingMagicLinks, sendInBackground } from './background-sends.js';
 export { grantSession, toAccount } from './session-grant.js';
 import { sendInBackground } from './background-sends.js';
+import { enforcePasswordGuessLimits } from './guess-limits.js';
 
 export const MAGIC_LINK_TTL_MS = SIGN_IN_LINK_MINUTES * 60_000;
 
@@ -109,62 +110,6 @@ export function assertPasswordAllowed(
 ): void {
   const problem = passwordProblem(password, identity);
   if (problem) throw new AppError('validation_failed', `${field}: ${problem}`);
-}
-
-/**
- * The password-guessing limits, shared by login and every other check of a password (PATCH
- * /api/me, panic). Every attempt counts, right or wrong:
- * - per client address (RATE_LIMIT_LOGIN_PER_IP per window), as before;
- * - per account *and* address (RATE_LIMIT_LOGIN_PER_ACCOUNT per window): the tight one, so an
- *   attacker hammering an account from one address is stopped without touching the owner,
- *   who signs in from another address;
- * - per account from every address (RATE_LIMIT_LOGIN_ACCOUNT_CEILING per ceiling window): much
- *   higher, against an attacker with many addresses, and never a lock: past it attempts are let
- *   through one at a time with a doubling wait (Retry-After), capped at
- *   RATE_LIMIT_ACCOUNT_BACKOFF_MAX_SECONDS.
- *
- * The ceiling is shared by every address, so 11 addresses could keep the owner in backoff for
- * good. Two callers skip it (docs/accounts.md, "Distributed lockout"):
- * - one holding a live session of this account (`sessionId`: PATCH /api/me, panic, or a login
- *   that sends its Bearer token) is counted on a ceiling of that session instead, so a stolen
- *   phone cannot guess from many addresses any faster than before;
- * - an address that signed in to this account successfully within RECOGNISED_ADDRESS_DAYS: the
- *   per-account-and-address limit above already caps it far below the ceiling.
- */
-export async function enforcePasswordGuessLimits(
-  ctx: AddressedServiceContext,
-  email: string,
-  now: Date,
-  sessionId: string | null = null,
-): Promise<void> {
-  const { config } = ctx;
-  const window = config.RATE_LIMIT_LOGIN_WINDOW_SECONDS;
-  await enforceRateLimit(
-    ctx,
-    { scope: 'login:ip', limit: config.RATE_LIMIT_LOGIN_PER_IP, windowSeconds: window },
-    [ctx.clientIp],
-    now,
-  );
-  await enforceRateLimit(
-    ctx,
-    { scope: 'login:account-ip', limit: config.RATE_LIMIT_LOGIN_PER_ACCOUNT, windowSeconds: window },
-    [email, ctx.clientIp],
-    now,
-  );
-  // Looked up for every caller, known email or not: the work done says nothing about the account.
-  const recognised = await isRecognisedAddress(ctx, email, ctx.clientIp, now);
-  if (recognised && !sessionId) return;
-  await enforceRateLimit(
-    ctx,
-    {
-      scope: sessionId ? 'login:account-session' : 'login:account',
-      limit: config.RATE_LIMIT_LOGIN_ACCOUNT_CEILING,
-      windowSeconds: config.RATE_LIMIT_ACCOUNT_CEILING_WINDOW_SECONDS,
-      backoffMaxSeconds: config.RATE_LIMIT_ACCOUNT_BACKOFF_MAX_SECONDS,
-    },
-    sessionId ? [email, sessionId] : [email],
-    now,
-  );
 }
 
 /** The caller's live session when it belongs to the account signing in (sign-in routes ignore a dead one). */

@@ -27,7 +27,7 @@ export async function grantSession(ctx: AddressedServiceContext, user: User) {
   const now = ctx.clock.now();
   const device = signInDevice(ctx);
   const { token, session } = await createSession(ctx.db, user.id, now, ctx.config.SESSION_TTL_DAYS, device);
-  // From now on this address skips the account's ceiling backoff (enforcePasswordGuessLimits).
+  // From now on this address skips the account's ceiling backoff (server/domains/auth/guess-limits.ts).
   await rememberSignInAddress(ctx, user.email, ctx.clientIp, now);
   await noticeSignIn(ctx, user, device, now, sendInBackground); // a browser family new to the account: alert
   return { token, user: toAccount(user), expiresAt: session.expiresAt.toISOString() };

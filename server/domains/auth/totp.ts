@@ -14,7 +14,7 @@ import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DbOrTx } from '../../../db/client.js';
 import { recoveryCodes, totpCredentials, type TotpCredential } from '../../../db/schema/index.js';
-import { openText, sealText } from '../../crypto/message-cipher.js';
+import { MessageDecryptError, openText, sealText } from '../../crypto/message-cipher.js';
 import { type MessageKeyring, messageKeyring } from '../../crypto/message-keys.js';
 import type { ServiceContext } from '../../service/context.js';
 
@@ -102,7 +102,17 @@ export async function acceptTotpCode(
     )
     .limit(1);
   if (!row) return false;
-  const step = matchingStep(openTotpSecret(totpKeyring(ctx), row), code, ctx.clock.now());
+  let secret: Uint8Array;
+  try {
+    secret = openTotpSecret(totpKeyring(ctx), row);
+  } catch (error) {
+    // Its key was dropped from MESSAGE_KEYS before `npm run messages:rekey` ran: no code can
+    // match any more; the member still gets in with a recovery code (or a passkey).
+    if (!(error instanceof MessageDecryptError)) throw error;
+    ctx.log.error({ err: error, userId }, 'a TOTP secret no longer opens; the member needs a recovery code');
+    return false;
+  }
+  const step = matchingStep(secret, code, ctx.clock.now());
   if (step === null) return false;
   const accepted = await ctx.db
     .update(totpCredentials)

@@ -5,6 +5,7 @@
 // domains (server/shared/block-filters.ts gives them the conditions).
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { directConversations, friendships, memberBlocks, memberMutes, users } from '../../../db/schema/index.js';
+import type { DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
 import { afterCursor, toPage } from '../../lib/pagination.js';
 import type { MemberServiceContext } from '../../service/context.js';
@@ -33,6 +34,50 @@ const entry = (user: { id: string; handle: string }, createdAt: Date): Entry => 
   createdAt: createdAt.toISOString(),
 });
 
+/** Blocks and mutes are kept alike: one row per (caller, other member), keyed by the other's id. */
+const lists = {
+  blocks: {
+    table: memberBlocks,
+    owner: memberBlocks.blockerId,
+    other: memberBlocks.blockedId,
+    at: memberBlocks.createdAt,
+  },
+  mutes: { table: memberMutes, owner: memberMutes.muterId, other: memberMutes.mutedId, at: memberMutes.createdAt },
+};
+type ListKind = keyof typeof lists;
+
+/** When the caller's entry on `otherId` was made (it exists: just inserted or kept). */
+async function entrySince(db: DbOrTx, kind: ListKind, me: string, otherId: string): Promise<Date> {
+  const list = lists[kind];
+  const [row] = await db
+    .select({ createdAt: list.at })
+    .from(list.table)
+    .where(and(eq(list.owner, me), eq(list.other, otherId)));
+  return row!.createdAt;
+}
+
+/** Idempotent: lifting what is not there is fine. */
+async function lift(ctx: MemberServiceContext, kind: ListKind, handle: string, verb: string): Promise<{ ok: true }> {
+  const other = await otherMember(ctx, handle, verb);
+  const list = lists[kind];
+  await ctx.db.delete(list.table).where(and(eq(list.owner, ctx.user.id), eq(list.other, other.id)));
+  return { ok: true };
+}
+
+/** The caller's entries, by the other member's id (sign-up order). */
+async function listOf(ctx: MemberServiceContext, kind: ListKind, input: { cursor?: string; limit: number }) {
+  const list = lists[kind];
+  const rows = await ctx.db
+    .select({ id: users.id, handle: users.handle, createdAt: list.at })
+    .from(list.table)
+    .innerJoin(users, eq(users.id, list.other))
+    .where(and(eq(list.owner, ctx.user.id), afterCursor(list.other, input.cursor)))
+    .orderBy(asc(list.other))
+    .limit(input.limit + 1);
+  const page = toPage(rows, input.limit, (r) => r.id);
+  return { items: page.items.map((r) => entry(r, r.createdAt)), nextCursor: page.nextCursor };
+}
+
 /** Idempotent: blocking again keeps the first block's time. */
 export async function block(ctx: MemberServiceContext, input: { handle: string }): Promise<Entry> {
   const other = await otherMember(ctx, input.handle, 'block');
@@ -45,11 +90,7 @@ export async function block(ctx: MemberServiceContext, input: { handle: string }
       sql`(${friendships.userId} = ${me} and ${friendships.friendId} = ${other.id})
           or (${friendships.userId} = ${other.id} and ${friendships.friendId} = ${me})`,
     );
-    const [row] = await tx
-      .select({ createdAt: memberBlocks.createdAt })
-      .from(memberBlocks)
-      .where(and(eq(memberBlocks.blockerId, me), eq(memberBlocks.blockedId, other.id)));
-    return row!.createdAt;
+    return entrySince(tx, 'blocks', me, other.id);
   });
   // The one-to-one conversation closes: the caller leaves it (its own transaction, its realtime
   // events), which the other member sees exactly as any leave. Groups are untouched.
@@ -67,27 +108,6 @@ function ignoreNotFound(error: unknown) {
   if (!(error instanceof AppError && error.code === 'not_found')) throw error;
 }
 
-/** Idempotent: lifting a block that is not there is fine. */
-export async function unblock(ctx: MemberServiceContext, input: { handle: string }): Promise<{ ok: true }> {
-  const other = await otherMember(ctx, input.handle, 'unblock');
-  await ctx.db
-    .delete(memberBlocks)
-    .where(and(eq(memberBlocks.blockerId, ctx.user.id), eq(memberBlocks.blockedId, other.id)));
-  return { ok: true };
-}
-
-export async function listBlocks(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
-  const rows = await ctx.db
-    .select({ id: users.id, handle: users.handle, createdAt: memberBlocks.createdAt })
-    .from(memberBlocks)
-    .innerJoin(users, eq(users.id, memberBlocks.blockedId))
-    .where(and(eq(memberBlocks.blockerId, ctx.user.id), afterCursor(memberBlocks.blockedId, input.cursor)))
-    .orderBy(asc(memberBlocks.blockedId))
-    .limit(input.limit + 1);
-  const page = toPage(rows, input.limit, (r) => r.id);
-  return { items: page.items.map((r) => entry(r, r.createdAt)), nextCursor: page.nextCursor };
-}
-
 /** Idempotent: muting again keeps the first mute's time. */
 export async function mute(ctx: MemberServiceContext, input: { handle: string }): Promise<Entry> {
   const other = await otherMember(ctx, input.handle, 'mute');
@@ -95,27 +115,14 @@ export async function mute(ctx: MemberServiceContext, input: { handle: string })
     .insert(memberMutes)
     .values({ muterId: ctx.user.id, mutedId: other.id, createdAt: ctx.clock.now() })
     .onConflictDoNothing();
-  const [row] = await ctx.db
-    .select({ createdAt: memberMutes.createdAt })
-    .from(memberMutes)
-    .where(and(eq(memberMutes.muterId, ctx.user.id), eq(memberMutes.mutedId, other.id)));
-  return entry(other, row!.createdAt);
+  return entry(other, await entrySince(ctx.db, 'mutes', ctx.user.id, other.id));
 }
 
-export async function unmute(ctx: MemberServiceContext, input: { handle: string }): Promise<{ ok: true }> {
-  const other = await otherMember(ctx, input.handle, 'unmute');
-  await ctx.db.delete(memberMutes).where(and(eq(memberMutes.muterId, ctx.user.id), eq(memberMutes.mutedId, other.id)));
-  return { ok: true };
-}
-
-export async function listMutes(ctx: MemberServiceContext, input: { cursor?: string; limit: number }) {
-  const rows = await ctx.db
-    .select({ id: users.id, handle: users.handle, createdAt: memberMutes.createdAt })
-    .from(memberMutes)
-    .innerJoin(users, eq(users.id, memberMutes.mutedId))
-    .where(and(eq(memberMutes.muterId, ctx.user.id), afterCursor(memberMutes.mutedId, input.cursor)))
-    .orderBy(asc(memberMutes.mutedId))
-    .limit(input.limit + 1);
-  const page = toPage(rows, input.limit, (r) => r.id);
-  return { items: page.items.map((r) => entry(r, r.createdAt)), nextCursor: page.nextCursor };
-}
+export const unblock = (ctx: MemberServiceContext, input: { handle: string }) =>
+  lift(ctx, 'blocks', input.handle, 'unblock');
+export const unmute = (ctx: MemberServiceContext, input: { handle: string }) =>
+  lift(ctx, 'mutes', input.handle, 'unmute');
+export const listBlocks = (ctx: MemberServiceContext, input: { cursor?: string; limit: number }) =>
+  listOf(ctx, 'blocks', input);
+export const listMutes = (ctx: MemberServiceContext, input: { cursor?: string; limit: number }) =>
+  listOf(ctx, 'mutes', input);

@@ -11,11 +11,11 @@ import type { Tx } from '../../../db/client.js';
 import {
   assertHandleAllowed,
   assertPasswordAllowed,
-  enforcePasswordGuessLimits,
   normaliseEmail,
   toAccount,
   rethrowAccountConflict,
 } from '../auth/service.js';
+import { enforcePasswordGuessLimits } from '../auth/guess-limits.js';
 import { calendarFeedExpiry } from '../events/calendar.js';
 import { deleteAccountData } from './account-deletion.js';
 import { sessionDevice } from '../sign-in-alerts/session-view.js';

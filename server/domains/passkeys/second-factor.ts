@@ -8,7 +8,7 @@ import { generateAuthenticationOptions } from '@simplewebauthn/server';
 import { asc, eq } from 'drizzle-orm';
 import { passkeys } from '../../../db/schema/index.js';
 import type { AddressedServiceContext } from '../../service/context.js';
-import { secondFactorVerifiers } from '../auth/second-factor.js';
+import type { PasskeyVerifier } from '../auth/second-factor.js';
 import { consumeChallenge, passkeyByCredential, relyingParty, storeChallenge, verifyAssertion } from './ceremony.js';
 import { authenticationResponseInput, type OptionsJSON } from './schemas.js';
 
@@ -52,7 +52,6 @@ export async function acceptPasskeyAssertion(
   return verifyAssertion(ctx, passkey, challenge.challenge, response.data);
 }
 
-// Plugs the passkey answer into the second-factor step (auth does not import passkeys). This
-// module loads with the passkeys router (sign-in.ts), i.e. whenever the app is composed.
-secondFactorVerifiers.passkey = (ctx, user, assertion, ticketHash) =>
+/** The passkey answer of the second-factor step, as the manifest hands it to the composition root. */
+export const passkeySecondFactor: PasskeyVerifier = (ctx, user, assertion, ticketHash) =>
   acceptPasskeyAssertion(ctx, user.id, assertion, ticketHash);

@@ -11,7 +11,7 @@ import { type Passkey, passkeys } from '../../../db/schema/index.js';
 import { checkPassword } from '../../auth/passwords.js';
 import { AppError, isUniqueViolation } from '../../errors.js';
 import type { AddressedServiceContext, MemberServiceContext } from '../../service/context.js';
-import { enforcePasswordGuessLimits } from '../auth/service.js';
+import { enforcePasswordGuessLimits } from '../auth/guess-limits.js';
 import {
   consumeChallenge,
   passkeyByCredential,

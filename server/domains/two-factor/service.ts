@@ -12,9 +12,12 @@ import { recoveryCodes, totpCredentials } from '../../../db/schema/index.js';
 import { checkPassword } from '../../auth/passwords.js';
 import { AppError } from '../../errors.js';
 import type { AddressedServiceContext, MemberServiceContext } from '../../service/context.js';
-import { enforcePasswordGuessLimits } from '../auth/service.js';
 import { hasConfirmedTotp, passkeyCount, recoveryCodesLeft } from '../../auth/second-factor-methods.js';
-import { enforceAccountGuessLimits, enforceAddressGuessLimit } from '../auth/second-factor-limits.js';
+import {
+  enforceAccountGuessLimits,
+  enforceAddressGuessLimit,
+  enforcePasswordGuessLimits,
+} from '../auth/guess-limits.js';
 import {
   acceptTotpCode,
   consumeRecoveryCode,
@@ -39,8 +42,8 @@ async function assertPassword(ctx: AddressedMember, password: string | undefined
 /** A code of the confirmed authenticator or an unused recovery code (used up); 403 otherwise. */
 async function assertCode(ctx: AddressedMember, code: string): Promise<void> {
   const now = ctx.clock.now();
-  await enforceAddressGuessLimit(ctx, now);
-  await enforceAccountGuessLimits(ctx, ctx.user.email, now, ctx.session.id);
+  await enforceAddressGuessLimit(ctx, 'second-factor', now);
+  await enforceAccountGuessLimits(ctx, 'second-factor', ctx.user.email, now, ctx.session.id);
   if (await acceptTotpCode(ctx, ctx.user.id, code)) return;
   if (await consumeRecoveryCode(ctx.db, ctx.user.id, code)) return;
   throw new AppError('forbidden', 'That code is not right.');
@@ -70,8 +73,8 @@ export async function startTotp(ctx: AddressedMember, input: { password?: string
 /** The first code from the app turns TOTP on; the ten recovery codes are shown this once. */
 export async function confirmTotp(ctx: AddressedMember, input: { code: string }) {
   const now = ctx.clock.now();
-  await enforceAddressGuessLimit(ctx, now);
-  await enforceAccountGuessLimits(ctx, ctx.user.email, now, ctx.session.id);
+  await enforceAddressGuessLimit(ctx, 'second-factor', now);
+  await enforceAccountGuessLimits(ctx, 'second-factor', ctx.user.email, now, ctx.session.id);
   const [enrolment] = await ctx.db
     .select({ confirmedAt: totpCredentials.confirmedAt })
     .from(totpCredentials)
