@@ -86,11 +86,22 @@ function AddShiftForm({ event }: { event: EventView }) {
   );
 }
 
-/** The shifts section of the event page (nothing when there are none and the caller cannot add any). */
-export function ShiftsSection({ event, shifts }: { event: EventView; shifts: Shifts | null }) {
-  const organizes = Boolean(shifts?.items.some((s) => s.roster !== undefined)) || event.canManage;
+/**
+ * The shifts section of the event page (nothing when there are none and the caller cannot add
+ * any). `organizes`: the caller organizes the host (the attendee list answered them); site admins
+ * manage the event but add no shifts, like they see no roster.
+ */
+export function ShiftsSection({
+  event,
+  shifts,
+  organizes,
+}: {
+  event: EventView;
+  shifts: Shifts | null;
+  organizes: boolean;
+}) {
   const items = shifts?.items ?? [];
-  if (items.length === 0 && !event.canManage) return null;
+  if (items.length === 0 && !organizes) return null;
   const open = event.status !== 'cancelled' && Date.parse(event.endsAt) > Date.now();
   return (
     <section aria-labelledby="shifts-heading">

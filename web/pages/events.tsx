@@ -233,7 +233,7 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
       <h2>{t('events.rsvp.heading')}</h2>
       <p>{t('events.card.counts', { going: event.rsvpCounts.going, interested: event.rsvpCounts.interested })}</p>
       <RsvpControls event={event} />
-      <ShiftsSection event={event} shifts={shifts} />
+      <ShiftsSection event={event} shifts={shifts} organizes={lists !== null} />
       {lists ? (
         <>
           <h2>{t('events.attendees.heading')}</h2>
