@@ -39,6 +39,7 @@ import { placesManifest } from './domains/places/manifest.js';
 import { postsManifest } from './domains/posts/manifest.js';
 import { realtimeManifest } from './domains/realtime/manifest.js';
 import { reportsManifest } from './domains/reports/manifest.js';
+import { shiftsManifest } from './domains/shifts/manifest.js';
 import { signInAlertsManifest } from './domains/sign-in-alerts/manifest.js';
 import { statsManifest } from './domains/stats/manifest.js';
 import { twoFactorManifest } from './domains/two-factor/manifest.js';
@@ -61,6 +62,7 @@ export const domainManifests = [
   twoFactorManifest,
   statsManifest,
   eventsManifest,
+  shiftsManifest,
   grovesManifest,
   organizationsManifest,
   placesManifest,

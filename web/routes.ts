@@ -14,6 +14,7 @@ import * as companion from './pages/companion.js';
 import * as calendar from './pages/events-calendar.js';
 import * as eventForm from './pages/events-form.js';
 import * as events from './pages/events.js';
+import * as shifts from './pages/events-shifts.js';
 import * as eventList from './pages/events-list.js';
 import * as feed from './pages/feed.js';
 import * as friends from './pages/friends.js';
@@ -136,6 +137,10 @@ const eventsArea: WebRoute[] = [
   post(urls.eventRsvp, events.rsvpToEvent),
   post(urls.eventRsvpWithdraw, events.withdrawRsvp),
   post(urls.eventAttendee, events.decideAttendee),
+  post(urls.eventShifts, shifts.addShift),
+  post(urls.eventShiftSignup, shifts.signUpForShift),
+  post(urls.eventShiftWithdraw, shifts.withdrawFromShift),
+  post(urls.eventShiftDelete, shifts.deleteShift),
 ];
 
 const messagesArea: WebRoute[] = [

@@ -1141,6 +1141,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events/{id}/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An event's shifts
+         * @description Everyone who can see the event (404 for the rest), ordered by start time. Each shift has `counts: { signedUp, capacity }` and `mine`; the event's organizers (organizers of the hosting grove, admins of the hosting organization; not site admins) also get `roster` with the handles, nobody else ever does. An event has at most 100 shifts, all on one page: `nextCursor` is always null.
+         */
+        get: operations["events-listShifts"];
+        put?: never;
+        /**
+         * Add a shift (organizers)
+         * @description The event's organizers only: others who can see the event get 403, the rest 404. `endsAt` after `startsAt` and `capacity` at least 1 (400 otherwise); `role` is optional short text ("setup"). 409 on a cancelled event or when it already has 100 shifts.
+         */
+        post: operations["events-createShift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{id}/shifts/{shiftId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shift (organizers)
+         * @description The event's organizers only (others who can see the event 403, the rest 404); its signups go with it. 404 when the event has no such shift.
+         */
+        delete: operations["events-deleteShift"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{id}/shifts/{shiftId}/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Sign up for a shift
+         * @description Members who can see the event (404 for the rest, and for a shift not of this event). Idempotent: signing up again changes nothing. 409 `shift_full` when the shift has reached its capacity; 409 `conflict` when the event is cancelled or over; 403 (a generic refusal, as for RSVPs) when the grove hosting it banned the caller. Signups are deleted 30 days after the event ends, with the RSVPs.
+         */
+        put: operations["events-signUpShift"];
+        post?: never;
+        /**
+         * Withdraw from a shift
+         * @description Idempotent: withdrawing without a signup is fine. 404 for an event the caller cannot see or a shift not of it.
+         */
+        delete: operations["events-withdrawShift"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/feed": {
         parameters: {
             query?: never;
@@ -3122,7 +3190,7 @@ export interface components {
                  * @description Stable machine-readable code; see the table in the description of this document.
                  * @enum {string}
                  */
-                code: "validation_failed" | "invalid_cursor" | "unauthorized" | "invalid_credentials" | "invalid_second_factor" | "forbidden" | "second_factor_enrollment_required" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "request_header_fields_too_large" | "internal_error" | "not_implemented" | "unavailable";
+                code: "validation_failed" | "invalid_cursor" | "unauthorized" | "invalid_credentials" | "invalid_second_factor" | "forbidden" | "second_factor_enrollment_required" | "not_found" | "method_not_allowed" | "conflict" | "shift_full" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "request_header_fields_too_large" | "internal_error" | "not_implemented" | "unavailable";
                 /** @description On `validation_failed` only: every failing field (up to 50). `path` is dotted (`location.lat`); an empty path means the request as a whole. For an input that failed its schema, `issue` is the validator's issue code and, by code, `origin` with `minimum` (`too_small`) or `maximum` (`too_big`), or `format` (`invalid_format`): word the reason from these rather than from the English `message`. */
                 details?: {
                     /** @description `invalid_format`: `email`, `datetime`, `regex`, `url`, `uuid`… */
@@ -3204,6 +3272,26 @@ export interface components {
             venueName: string | null;
             /** @enum {string} */
             visibility: "public" | "grove" | "friends";
+        };
+        EventShift: {
+            _id: string;
+            capacity: number;
+            /** @description Signups so far and the capacity; everyone who can see the event sees these. */
+            counts: {
+                capacity: number;
+                signedUp: number;
+            };
+            endsAt: string;
+            eventId: string;
+            /** @description True when the caller signed up for this shift. */
+            mine: boolean;
+            role: string | null;
+            /** @description Who signed up, oldest first: only for the event's organizers (absent for everyone else). */
+            roster?: {
+                handle: string;
+                signedUpAt: string;
+            }[];
+            startsAt: string;
         };
         Friend: {
             /** @description Id of the friendship (the same for both friends). */
@@ -10635,6 +10723,495 @@ export interface operations {
             /** @description The body is not application/json: `unsupported_media_type`. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-listShifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["EventShift"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-createShift": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "startsAt": "2026-12-05T13:00:00Z",
+                 *       "endsAt": "2026-12-05T14:00:00Z",
+                 *       "capacity": 4,
+                 *       "role": "setup"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description How many members the shift takes (at least 1). */
+                    capacity: number;
+                    /**
+                     * Format: date-time
+                     * @description ISO-8601 date-time with offset.
+                     * @example 2026-12-05T13:00:00Z
+                     */
+                    endsAt: string;
+                    /** @description Short free text naming the job, e.g. "setup". */
+                    role?: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO-8601 date-time with offset.
+                     * @example 2026-12-05T13:00:00Z
+                     */
+                    startsAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventShift"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-deleteShift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-signUpShift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventShift"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`, `shift_full`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-withdrawShift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventShift"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -25,3 +25,4 @@ export * from './two-factor.js';
 export * from './data-exports.js';
 export * from './blocks.js';
 export * from './sign-in-alerts.js';
+export * from './shifts.js';

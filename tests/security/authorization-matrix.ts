@@ -170,6 +170,22 @@ const actionOfMember = async (ctx: SetupContext) =>
     body: { kind: 'outreach', occurredOn: '2026-01-15', hours: 1, note: fresh('Leafleting ') },
   });
 const eventById = async (ctx: SetupContext) => ({ params: { id: (await eventOfOrganizer(ctx))._id } });
+/** A shift's body: the hour before an event of eventTimes(). */
+const shiftBody = () => {
+  const { startsAt } = eventTimes();
+  return {
+    startsAt: new Date(Date.parse(startsAt) - 3_600_000).toISOString(),
+    endsAt: startsAt,
+    capacity: 100,
+    role: 'setup',
+  };
+};
+/** A shift of a fresh event of `organizer`, addressed by event and shift id. */
+const shiftOfEvent = async (ctx: SetupContext) => {
+  const { params } = await eventById(ctx);
+  const shift = await ctx.create('POST /api/events/{id}/shifts', ctx.callers.organizer, { params, body: shiftBody() });
+  return { params: { id: params.id, shiftId: shift._id } };
+};
 
 /** A calendar feed secret of a member of its own (issuing another rotates it, so calls never share one). */
 async function calendarFeedSecret(ctx: SetupContext) {
@@ -526,6 +542,16 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'POST /api/events/{id}/rsvp': { auth: 'member', setup: eventById },
   'DELETE /api/events/{id}/rsvp': { auth: 'member', setup: eventById },
   'GET /api/events/{id}/attendees': { auth: 'organizer', setup: eventById },
+  // Shifts: everyone who sees the event lists them (handles only for organizers); site admins do
+  // not organize, so they cannot add or delete one (403, like the attendee list).
+  'GET /api/events/{id}/shifts': { auth: 'public', setup: eventById },
+  'POST /api/events/{id}/shifts': {
+    auth: 'organizer',
+    setup: async (ctx) => ({ ...(await eventById(ctx)), body: shiftBody() }),
+  },
+  'DELETE /api/events/{id}/shifts/{shiftId}': { auth: 'organizer', setup: shiftOfEvent },
+  'PUT /api/events/{id}/shifts/{shiftId}/signup': { auth: 'member', setup: shiftOfEvent },
+  'DELETE /api/events/{id}/shifts/{shiftId}/signup': { auth: 'member', setup: shiftOfEvent },
   'POST /api/me/calendar-token': member,
   // The secret in the path is the credential: the Authorization header is ignored, a dead one
   // included (revoked, deleted: ok, unlike other public routes).

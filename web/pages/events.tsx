@@ -25,6 +25,7 @@ import {
 } from './events-common.js';
 import { fmt, t } from '../server/i18n.js';
 import { EventTime } from './events-time.js';
+import { ShiftsSection, shiftsOf } from './events-shifts.js';
 import { Picture } from './picture.js';
 import { AltEditor } from './picture-alt.js';
 import { type Page, pathParam } from './page.js';
@@ -148,10 +149,13 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
     return notFoundPage(c);
   }
   const lists = await organizerLists(c, event);
+  const shifts = await shiftsOf(c, event);
   const coverImage = safeHttpUrl(event.coverImageUrl);
   // The page can carry an RSVP-only meeting point: never kept by a shared cache, but kept offline
   // for this member's session (web/server/offline-pages.ts), except an organizer's attendee lists.
-  c.header('Cache-Control', lists ? 'private, no-store' : OFFLINE_READABLE_CACHE_CONTROL);
+  // A shift roster (organizers) is kept out of caches like the attendee lists.
+  const rosters = Boolean(shifts?.items.some((s) => s.roster !== undefined));
+  c.header('Cache-Control', lists || rosters ? 'private, no-store' : OFFLINE_READABLE_CACHE_CONTROL);
   return renderPage(
     c,
     { title: event.title, scripts: ['/assets/local-times.js'], styles: ['/assets/events.css'] },
@@ -229,6 +233,7 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
       <h2>{t('events.rsvp.heading')}</h2>
       <p>{t('events.card.counts', { going: event.rsvpCounts.going, interested: event.rsvpCounts.interested })}</p>
       <RsvpControls event={event} />
+      <ShiftsSection event={event} shifts={shifts} organizes={lists !== null} />
       {lists ? (
         <>
           <h2>{t('events.attendees.heading')}</h2>

@@ -140,6 +140,40 @@ export async function rsvpsSection(r: ExportReader) {
   }));
 }
 
+interface ShiftSignupRow {
+  id: string;
+  shift_id: string;
+  event_id: string;
+  role: string | null;
+  shift_starts_at: string | Date;
+  shift_ends_at: string | Date;
+  created_at: string | Date;
+  sees: boolean;
+  title: string;
+  slug: string;
+}
+
+/** Their own shift signups only (never the roster); the event's title only while they may still see it. */
+export async function shiftSignupsSection(r: ExportReader) {
+  const rows = await r.database.rows<ShiftSignupRow>(
+    sql`select r.id, r.shift_id, s.event_id, s.role, s.starts_at as shift_starts_at, s.ends_at as shift_ends_at,
+          r.created_at, ${rsvpMemberSeesEvent} as sees, e.title, e.slug
+        from event_shift_signups r join event_shifts s on s.id = r.shift_id join events e on e.id = s.event_id
+        where r.user_id = ${r.userId}::uuid order by r.id`,
+    r.db,
+  );
+  return rows.map((x) => ({
+    _id: x.id,
+    shiftId: x.shift_id,
+    eventId: x.event_id,
+    role: x.role,
+    startsAt: new Date(x.shift_starts_at).toISOString(),
+    endsAt: new Date(x.shift_ends_at).toISOString(),
+    signedUpAt: new Date(x.created_at).toISOString(),
+    event: x.sees ? { title: x.title, slug: x.slug } : null,
+  }));
+}
+
 export async function actionLogSection(r: ExportReader) {
   const rows = await r.db
     .select()
