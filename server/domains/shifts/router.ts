@@ -29,6 +29,8 @@ export const shiftsRouter = router({
     .meta({
       auth: 'organizer',
       errors: ['forbidden', 'conflict'],
+      // Counted with event creation: adding shifts is organizing an event.
+      writeLimit: 'events.create',
       successStatus: 201,
       openapi: {
         method: 'POST',
