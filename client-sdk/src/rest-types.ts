@@ -2982,6 +2982,8 @@ export interface components {
             respondedAt: string;
             /** @enum {string} */
             status: "going" | "interested";
+            /** @description Set for a `going` RSVP waiting for a seat (1: next to be promoted); null for everyone seated. */
+            waitlistPosition: number | null;
         };
         CalendarFeed: {
             createdAt: string;
@@ -3148,6 +3150,8 @@ export interface components {
             area: string;
             /** @description True when the caller may edit or cancel the event. */
             canManage: boolean;
+            /** @description Seats for `going` RSVPs; null for unlimited. */
+            capacity: number | null;
             /** @description As given: an https URL or the key of the attached upload (send it back, or leave it out, to keep it). */
             coverImage: string | null;
             /** @description The cover with its size, alt text and resized variants (for srcset); null when there is none. */
@@ -3176,10 +3180,12 @@ export interface components {
             meetingPointHidden: boolean;
             /** @enum {string} */
             meetingPointVisibility: "everyone" | "rsvp";
-            /** @description The caller's own RSVP, or null. */
-            myRsvp: ("going" | "interested") | null;
+            /** @description The caller's own RSVP, or null. `waitlisted`: they RSVP'd `going` to a full event and wait for a seat (an RSVP-only meeting point stays hidden until then). */
+            myRsvp: ("going" | "interested" | "waitlisted") | null;
             /** @description True while the caller's own RSVP waits for an organizer's approval. */
             myRsvpPending: boolean;
+            /** @description The caller's place on the waitlist (1: next to get a seat); null when not waitlisted. */
+            myWaitlistPosition: number | null;
             placeId: string | null;
             /** @description True when RSVPs need an organizer's approval before the meeting point is revealed. */
             rsvpApproval: boolean;
@@ -3187,7 +3193,11 @@ export interface components {
             rsvpCounts: {
                 going: number;
                 interested: number;
+                /** @description `going` RSVPs waiting for a seat (events with a `capacity`). */
+                waitlisted: number;
             };
+            /** @description Seats still free (0: a `going` RSVP joins the waitlist); null without a capacity. Pending RSVPs hold seats, so this can be less than `capacity - rsvpCounts.going`. */
+            seatsLeft: number | null;
             slug: string;
             startsAt: string;
             /** @enum {string} */
@@ -3755,12 +3765,17 @@ export interface components {
         };
         RsvpState: {
             eventId: string;
-            myRsvp: ("going" | "interested") | null;
+            /** @description `waitlisted` when a `going` RSVP found the event full: it waits for a seat, first come first served. */
+            myRsvp: ("going" | "interested" | "waitlisted") | null;
             /** @description True while an organizer has not approved it yet. */
             myRsvpPending: boolean;
+            /** @description 1: next to get a seat; null when not waitlisted. */
+            myWaitlistPosition: number | null;
             rsvpCounts: {
                 going: number;
                 interested: number;
+                /** @description `going` RSVPs waiting for a seat (events with a `capacity`). */
+                waitlisted: number;
             };
         };
         SavedState: {
@@ -9662,7 +9677,8 @@ export interface operations {
                  *       },
                  *       "meetingPointVisibility": "rsvp",
                  *       "description": "Bring warm clothes; leaflets provided.",
-                 *       "visibility": "public"
+                 *       "visibility": "public",
+                 *       "capacity": 40
                  *     }
                  */
                 "application/json": ({
@@ -9672,6 +9688,11 @@ export interface operations {
                      * @example Bristol
                      */
                     area: string;
+                    /**
+                     * @description Seats for `going` RSVPs; null (the default) for unlimited. Once full, further `going` RSVPs join the waitlist (`myRsvp: waitlisted`) and are promoted first come first served when a seat frees (a withdrawal, a decline, a raised capacity); the promoted member gets a push. Lowering it never demotes anyone already going. A pending RSVP (events with `rsvpApproval`) holds its seat until declined.
+                     * @example 40
+                     */
+                    capacity?: number | null;
                     coverImage?: string | null;
                     /** @default  */
                     description?: string;
@@ -9939,6 +9960,11 @@ export interface operations {
                      * @example Bristol
                      */
                     area?: string;
+                    /**
+                     * @description Seats for `going` RSVPs; null (the default) for unlimited. Once full, further `going` RSVPs join the waitlist (`myRsvp: waitlisted`) and are promoted first come first served when a seat frees (a withdrawal, a decline, a raised capacity); the promoted member gets a push. Lowering it never demotes anyone already going. A pending RSVP (events with `rsvpApproval`) holds its seat until declined.
+                     * @example 40
+                     */
+                    capacity?: number | null;
                     coverImage?: string | null;
                     description?: string;
                     /**
@@ -10092,6 +10118,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
+                waitlisted?: "true" | "false";
             };
             header?: never;
             path: {
