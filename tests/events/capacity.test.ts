@@ -273,4 +273,28 @@ describe('event capacity', () => {
     expect((await mine(b!, event.slug)).myRsvp).toBe('waitlisted');
     expect(await queued(event._id)).toEqual([]);
   });
+
+  it("a grove ban frees the banned member's seat for the first waiting; a newcomer never jumps the queue", async () => {
+    const { grove, organizer } = await groveWithOrganizer(t);
+    const event = await createEvent(t, organizer, { groveId: grove._id }, { capacity: 1 });
+    const [a, b, c, d] = await members(4);
+    for (const m of [a!, b!, c!]) await rsvp(m, event._id, 'going');
+    const ban = await t.request('POST', `/api/groves/${grove._id}/bans`, {
+      token: organizer.token,
+      body: { handle: a!.handle },
+    });
+    expect(ban.status).toBeLessThan(300);
+    expect(await mine(b!, event.slug)).toMatchObject({ myRsvp: 'going' });
+    expect(await mine(c!, event.slug)).toMatchObject({ myRsvp: 'waitlisted', myWaitlistPosition: 1 });
+    expect(await queued(event._id)).toEqual([b!.id]);
+
+    // A seat freed without a promotion (as when an account is deleted): the next RSVP queues
+    // behind c, and c gets the seat.
+    await t.deps.database.rows(
+      sql`delete from event_rsvps where event_id = ${event._id}::uuid and user_id = ${b!.id}::uuid`,
+    );
+    expect(await rsvp(d!, event._id, 'going')).toMatchObject({ myRsvp: 'waitlisted', myWaitlistPosition: 1 });
+    expect(await mine(c!, event.slug)).toMatchObject({ myRsvp: 'going' });
+    expect(await queued(event._id)).toEqual([b!.id, c!.id]);
+  });
 });

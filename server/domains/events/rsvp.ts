@@ -95,9 +95,13 @@ export async function setRsvp(ctx: MemberServiceContext, input: { id: string; st
       select ${newId()}::uuid, ${events.id}, ${ctx.user.id}::uuid, ${input.status},
              (${events.rsvpApproval} and ${events.meetingPointVisibility} = 'rsvp' and not ${organizesHost(ctx.user.id)}),
              case when ${input.status}::text = 'going' and ${events.capacity} is not null
-                   and (select count(*) from event_rsvps s
-                        where s.event_id = ${events.id} and s.status = 'going' and s.waitlist_order is null
-                          and s.user_id <> ${ctx.user.id}::uuid) >= ${events.capacity}
+                   and ((select count(*) from event_rsvps s
+                         where s.event_id = ${events.id} and s.status = 'going' and s.waitlist_order is null
+                           and s.user_id <> ${ctx.user.id}::uuid) >= ${events.capacity}
+                        -- Members already waiting come first, also for a seat freed without a
+                        -- promotion (a deleted account): the newcomer queues, promotion sorts it out.
+                        or exists (select 1 from event_rsvps w where w.event_id = ${events.id}
+                                   and w.waitlist_order is not null and w.user_id <> ${ctx.user.id}::uuid))
                   then nextval('event_rsvps_waitlist_seq') end,
              ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
       from events
@@ -114,7 +118,7 @@ export async function setRsvp(ctx: MemberServiceContext, input: { id: string; st
       tx,
     );
     // A change from going to interested may have freed a seat.
-    if (written.length > 0) await promoteWaitlist(ctx.database, tx, input.id, now);
+    if (written.length > 0) await promoteWaitlist(ctx.database, tx, input.id, now, ctx.user.id);
     return written;
   });
   if (written.length === 0) {

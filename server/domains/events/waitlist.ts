@@ -27,9 +27,10 @@ export async function lockEventForSeats(database: Database, tx: DbOrTx, eventId:
 
 /**
  * Seats the first waiting RSVPs while seats are free (a scheduled event not yet over) and queues
- * a push to each member promoted. Call it holding the event's seat lock. Returns their user ids.
+ * a push to each member promoted, but the `actorId` (a member seated by their own RSVP is not
+ * told). Call it holding the event's seat lock. Returns their user ids.
  */
-export async function promoteWaitlist(database: Database, tx: DbOrTx, eventId: string, now: Date) {
+export async function promoteWaitlist(database: Database, tx: DbOrTx, eventId: string, now: Date, actorId?: string) {
   const promoted = await database.rows<{ user_id: string }>(
     sql`
       with e as (
@@ -50,12 +51,13 @@ export async function promoteWaitlist(database: Database, tx: DbOrTx, eventId: s
       returning event_rsvps.user_id`,
     tx,
   );
-  if (promoted.length > 0) {
+  const told = promoted.filter((p) => p.user_id !== actorId);
+  if (told.length > 0) {
     await database.rows(
       sql`
         insert into push_outbox (kind, subject_id, recipient_id, not_before, created_at)
         values ${sql.join(
-          promoted.map(
+          told.map(
             (p) =>
               sql`('waitlistPromoted', ${eventId}::uuid, ${p.user_id}::uuid, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)`,
           ),
