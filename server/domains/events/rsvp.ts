@@ -1,13 +1,15 @@
-// RSVPs: going | interested, one per member and event (a `going` one to a full event waits on the
-// waitlist: waitlist.ts); counts for everyone, handles for the
-// event's organizers only (spec privacy rule 4; site admins included in "everyone else").
+// RSVPs: going | interested, one per member and event; counts for everyone, handles for the
+// event's organizers only (spec privacy rule 4; site admins included in "everyone else"). A
+// `going` RSVP to an event at its capacity waits on the waitlist (waitlist.ts).
 //
 // Setting, changing and withdrawing an RSVP are each ONE conditional statement: the event's
 // state (visible to the caller, not cancelled, not over) is checked inside the INSERT/DELETE
 // itself, so a concurrent cancel can never slip between a read and the write. Only when the
 // statement touched nothing do we read again, to choose the error (404 or 409). The event row is
 // read FOR SHARE: an uncommitted cancel makes the RSVP wait, and PostgreSQL then re-checks the
-// condition on the cancelled row (409) instead of inserting under a stale snapshot.
+// condition on the cancelled row (409) instead of inserting under a stale snapshot. Before that
+// statement each write takes the event's seat lock (FOR NO KEY UPDATE, waitlist.ts), so the seat
+// count it reads is current; an uncommitted cancel makes it wait there just the same.
 import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { eventRsvps, events, users } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
