@@ -1032,7 +1032,7 @@ export interface paths {
         head?: never;
         /**
          * Change or cancel an event
-         * @description Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP'd to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404).
+         * @description Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP'd to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404). A raised or removed `capacity` seats waiting members in order (each is notified); a lowered one demotes nobody.
          */
         patch: operations["events-update"];
         trace?: never;
@@ -1046,7 +1046,7 @@ export interface paths {
         };
         /**
          * Attendee handles (organizers only)
-         * @description Only organizers of the hosting grove or admins of the hosting organization (not site admins). Others who can see the event get 403 and use `rsvpCounts`; the rest 404.
+         * @description Only organizers of the hosting grove or admins of the hosting organization (not site admins). Others who can see the event get 403 and use `rsvpCounts`; the rest 404. Members waiting for a seat carry `waitlistPosition`; `waitlisted=true` lists only them, `false` everyone else.
          */
         get: operations["events-attendees"];
         put?: never;
@@ -1088,12 +1088,12 @@ export interface paths {
         put?: never;
         /**
          * RSVP going or interested
-         * @description Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over; 403 (a generic refusal that does not name the reason) when the grove hosting it banned the caller (public events too). RSVPs are deleted 30 days after the event ends.
+         * @description Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over; 403 (a generic refusal that does not name the reason) when the grove hosting it banned the caller (public events too). RSVPs are deleted 30 days after the event ends. `going` to an event at its `capacity` joins the waitlist: the answer's `myRsvp` is `waitlisted` with `myWaitlistPosition`; saying `going` again keeps the place, `interested` leaves the queue (and a seat, which goes to the first member waiting).
          */
         post: operations["events-rsvp"];
         /**
          * Withdraw an RSVP
-         * @description Idempotent.
+         * @description Idempotent. A freed seat (events with a `capacity`) goes to the first member on the waitlist, who is notified.
          */
         delete: operations["events-removeRsvp"];
         options?: never;
@@ -3050,6 +3050,8 @@ export interface components {
             respondedAt: string;
             /** @enum {string} */
             status: "going" | "interested";
+            /** @description Set for a `going` RSVP waiting for a seat (1: next to be promoted); null for everyone seated. */
+            waitlistPosition: number | null;
         };
         CalendarFeed: {
             createdAt: string;
@@ -3216,6 +3218,8 @@ export interface components {
             area: string;
             /** @description True when the caller may edit or cancel the event. */
             canManage: boolean;
+            /** @description Seats for `going` RSVPs; null for unlimited. */
+            capacity: number | null;
             /** @description As given: an https URL or the key of the attached upload (send it back, or leave it out, to keep it). */
             coverImage: string | null;
             /** @description The cover with its size, alt text and resized variants (for srcset); null when there is none. */
@@ -3244,10 +3248,12 @@ export interface components {
             meetingPointHidden: boolean;
             /** @enum {string} */
             meetingPointVisibility: "everyone" | "rsvp";
-            /** @description The caller's own RSVP, or null. */
-            myRsvp: ("going" | "interested") | null;
+            /** @description The caller's own RSVP, or null. `waitlisted`: they RSVP'd `going` to a full event and wait for a seat (an RSVP-only meeting point stays hidden until then). */
+            myRsvp: ("going" | "interested" | "waitlisted") | null;
             /** @description True while the caller's own RSVP waits for an organizer's approval. */
             myRsvpPending: boolean;
+            /** @description The caller's place on the waitlist (1: next to get a seat); null when not waitlisted. */
+            myWaitlistPosition: number | null;
             placeId: string | null;
             /** @description True when RSVPs need an organizer's approval before the meeting point is revealed. */
             rsvpApproval: boolean;
@@ -3255,7 +3261,11 @@ export interface components {
             rsvpCounts: {
                 going: number;
                 interested: number;
+                /** @description `going` RSVPs waiting for a seat (events with a `capacity`). */
+                waitlisted: number;
             };
+            /** @description Seats still free (0: a `going` RSVP joins the waitlist); null without a capacity. Pending RSVPs hold seats, so this can be less than `capacity - rsvpCounts.going`. */
+            seatsLeft: number | null;
             slug: string;
             startsAt: string;
             /** @enum {string} */
@@ -3843,12 +3853,17 @@ export interface components {
         };
         RsvpState: {
             eventId: string;
-            myRsvp: ("going" | "interested") | null;
+            /** @description `waitlisted` when a `going` RSVP found the event full: it waits for a seat, first come first served. */
+            myRsvp: ("going" | "interested" | "waitlisted") | null;
             /** @description True while an organizer has not approved it yet. */
             myRsvpPending: boolean;
+            /** @description 1: next to get a seat; null when not waitlisted. */
+            myWaitlistPosition: number | null;
             rsvpCounts: {
                 going: number;
                 interested: number;
+                /** @description `going` RSVPs waiting for a seat (events with a `capacity`). */
+                waitlisted: number;
             };
         };
         SavedState: {
@@ -9750,7 +9765,8 @@ export interface operations {
                  *       },
                  *       "meetingPointVisibility": "rsvp",
                  *       "description": "Bring warm clothes; leaflets provided.",
-                 *       "visibility": "public"
+                 *       "visibility": "public",
+                 *       "capacity": 40
                  *     }
                  */
                 "application/json": ({
@@ -9760,6 +9776,11 @@ export interface operations {
                      * @example Bristol
                      */
                     area: string;
+                    /**
+                     * @description Seats for `going` RSVPs; null (the default) for unlimited. Once full, further `going` RSVPs join the waitlist (`myRsvp: waitlisted`) and are promoted first come first served when a seat frees (a withdrawal, a decline, a raised capacity); the promoted member gets a push. Lowering it never demotes anyone already going. A pending RSVP (events with `rsvpApproval`) holds its seat until declined.
+                     * @example 40
+                     */
+                    capacity?: number | null;
                     coverImage?: string | null;
                     /** @default  */
                     description?: string;
@@ -10027,6 +10048,11 @@ export interface operations {
                      * @example Bristol
                      */
                     area?: string;
+                    /**
+                     * @description Seats for `going` RSVPs; null (the default) for unlimited. Once full, further `going` RSVPs join the waitlist (`myRsvp: waitlisted`) and are promoted first come first served when a seat frees (a withdrawal, a decline, a raised capacity); the promoted member gets a push. Lowering it never demotes anyone already going. A pending RSVP (events with `rsvpApproval`) holds its seat until declined.
+                     * @example 40
+                     */
+                    capacity?: number | null;
                     coverImage?: string | null;
                     description?: string;
                     /**
@@ -10180,6 +10206,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
+                waitlisted?: "true" | "false";
             };
             header?: never;
             path: {

@@ -2,7 +2,19 @@
 // 30 days after the event ends (server/domains/events/rsvp-sweep.ts); the private calendar feed tokens
 // (hashed) live here too.
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgSequence,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { bytea, createdAt, geoPoint, idColumn } from './columns.js';
 import { groves } from './groves.js';
@@ -52,6 +64,11 @@ export const events = pgTable(
     visibility: text({ enum: eventVisibilities }).notNull().default('public'),
     status: text({ enum: eventStatuses }).notNull().default('scheduled'),
     /**
+     * Seats for `going` RSVPs (pending ones included); null = unlimited. Further `going` RSVPs wait
+     * on the waitlist (event_rsvps.waitlist_order), promoted first come first served (rsvp.ts).
+     */
+    capacity: integer(),
+    /**
      * The IANA zone the event happens in (server/domains/events/time-zone.ts). Null only on rows
      * from before the column existed, until the backfill job (event-time-zone-backfill.ts) fills them.
      */
@@ -62,6 +79,7 @@ export const events = pgTable(
   (t) => [
     uniqueIndex('events_slug_key').on(t.slug),
     check('events_one_host', sql`(${t.hostGroveId} is null) <> (${t.hostOrganizationId} is null)`),
+    check('events_capacity_positive', sql`${t.capacity} is null or ${t.capacity} >= 1`),
     index('events_host_grove_id_idx').on(t.hostGroveId, t.id),
     index('events_host_organization_id_idx').on(t.hostOrganizationId, t.id),
     index('events_creator_id_idx').on(t.creatorId),
@@ -88,6 +106,9 @@ export const events = pgTable(
   ],
 );
 
+/** Waitlist order across all events: a `going` RSVP that found its event full takes the next value. */
+export const eventRsvpWaitlistSeq = pgSequence('event_rsvps_waitlist_seq');
+
 export const eventRsvps = pgTable(
   'event_rsvps',
   {
@@ -101,6 +122,11 @@ export const eventRsvps = pgTable(
     status: text({ enum: rsvpStatuses }).notNull(),
     /** Waiting for an organizer's approval (events with `rsvpApproval`); not counted publicly. */
     pending: boolean().notNull().default(false),
+    /**
+     * Set while a `going` RSVP waits for a seat (the event is at capacity): its place in the queue
+     * (event_rsvps_waitlist_seq, lowest first). Null for a seated `going` and for `interested`.
+     */
+    waitlistOrder: bigint({ mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -109,6 +135,8 @@ export const eventRsvps = pgTable(
     index('event_rsvps_user_id_idx').on(t.userId),
     // RSVP counts: `where event_id = ? and status = ?` (view.ts, rsvp.ts) read only this index.
     index('event_rsvps_event_id_status_idx').on(t.eventId, t.status),
+    // Promotion: the event's first waiting RSVP.
+    index('event_rsvps_waitlist_idx').on(t.eventId, t.waitlistOrder).where(sql`${t.waitlistOrder} is not null`),
   ],
 );
 

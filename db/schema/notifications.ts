@@ -141,6 +141,7 @@ export const pushOutboxKinds = [
   'friendInviteAccepted',
   'reportOutcome',
   'signInAlert',
+  'waitlistPromoted',
 ] as const;
 export type PushOutboxKind = (typeof pushOutboxKinds)[number];
 

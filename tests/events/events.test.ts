@@ -282,17 +282,18 @@ describe('RSVPs, counts and attendees', () => {
       eventId: event._id,
       myRsvp: 'going',
       myRsvpPending: false,
-      rsvpCounts: { going: 1, interested: 0 },
+      myWaitlistPosition: null,
+      rsvpCounts: { going: 1, interested: 0, waitlisted: 0 },
     });
     const second = await t.trpc(b.token).events.rsvp.mutate({ id: event._id, status: 'interested' });
-    expect(second.rsvpCounts).toEqual({ going: 1, interested: 1 });
+    expect(second.rsvpCounts).toEqual({ going: 1, interested: 1, waitlisted: 0 });
     const changed = await t.request('POST', `/api/events/${event._id}/rsvp`, {
       token: a.token,
       body: { status: 'interested' },
     });
-    expect(changed.body.rsvpCounts).toEqual({ going: 0, interested: 2 });
+    expect(changed.body.rsvpCounts).toEqual({ going: 0, interested: 2, waitlisted: 0 });
     const anonymous = await t.request('GET', `/api/events/${event.slug}`);
-    expect(anonymous.body.rsvpCounts).toEqual({ going: 0, interested: 2 });
+    expect(anonymous.body.rsvpCounts).toEqual({ going: 0, interested: 2, waitlisted: 0 });
     expect(anonymous.body.myRsvp).toBeNull();
     const mine = await t.request('GET', `/api/events/${event.slug}`, { token: a.token });
     expect(mine.body.myRsvp).toBe('interested');
@@ -302,7 +303,8 @@ describe('RSVPs, counts and attendees', () => {
       eventId: event._id,
       myRsvp: null,
       myRsvpPending: false,
-      rsvpCounts: { going: 0, interested: 1 },
+      myWaitlistPosition: null,
+      rsvpCounts: { going: 0, interested: 1, waitlisted: 0 },
     });
     const again = await t.trpc(a.token).events.removeRsvp.mutate({ id: event._id });
     expect(again.myRsvp).toBeNull();

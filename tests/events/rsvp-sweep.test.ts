@@ -60,7 +60,7 @@ it('deletes exactly the RSVPs of events that ended more than 30 days ago', async
   expect(await rsvpCount(later._id)).toBe(2);
   const event = await t.request('GET', `/api/events/${early.slug}`);
   expect(event.status).toBe(200);
-  expect(event.body.rsvpCounts).toEqual({ going: 0, interested: 0 });
+  expect(event.body.rsvpCounts).toEqual({ going: 0, interested: 0, waitlisted: 0 });
 
   t.clock.set(new Date(Date.parse(later.endsAt) + 30 * DAY + 1));
   await runner.runOnce(rsvpSweep);

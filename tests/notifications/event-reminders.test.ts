@@ -1,6 +1,7 @@
 // The event reminder job against a real Web Push service (tests/notifications/push-service.ts):
 // the test's server verifies the VAPID signature and decrypts each payload with the keys of the
-// subscription it generated. The job is driven by the manual clock.
+// subscription it generated. The job is driven by the manual clock. Members on an event's
+// waitlist get no reminder (they have no seat).
 import { sql } from 'drizzle-orm';
 import webPush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -199,6 +200,22 @@ describe('event reminders', () => {
     t.clock.set(new Date(Date.parse(cancelled.startsAt) + 60_000));
     await run();
     expect(pushesTo(endpoint)).toEqual([]);
+  });
+
+  it('skips members still on the waitlist (events with a capacity)', async () => {
+    t.clock.set(start);
+    const { grove, organizer } = await groveWithOrganizer(t);
+    const event = await createEvent(t, organizer, { groveId: grove._id }, { capacity: 1 });
+    const [seated, waiting] = await Promise.all(['sit', 'wai'].map((prefix) => createMember(t, { prefix })));
+    const seatedEndpoint = await subscribe(seated!);
+    const waitingEndpoint = await subscribe(waiting!);
+    await rsvp(seated!, event._id, 'going');
+    await rsvp(waiting!, event._id, 'going');
+    const { run } = reminderJob();
+    t.clock.set(new Date(Date.parse(event.startsAt) - 24 * HOUR + 60_000));
+    await run();
+    expect(pushesTo(seatedEndpoint)).toHaveLength(1);
+    expect(pushesTo(waitingEndpoint)).toEqual([]);
   });
 });
 

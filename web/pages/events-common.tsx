@@ -73,6 +73,7 @@ const visibilityKeys: Record<EventView['visibility'], string> = {
 const rsvpKeys: Record<NonNullable<EventView['myRsvp']>, string> = {
   going: 'events.rsvp.going',
   interested: 'events.rsvp.interested',
+  waitlisted: 'capacity.rsvp.waitlisted',
 };
 
 const translated = <K extends string>(keys: Record<K, string>) =>

@@ -158,6 +158,18 @@ export function EventForm({
           ))}
         </select>
       </Field>
+      <Field id="event-capacity" label={t('capacity.form.label')} hint={t('capacity.form.hint')}>
+        <input
+          id="event-capacity"
+          name="capacity"
+          type="number"
+          min={1}
+          max={100000}
+          step={1}
+          inputmode="numeric"
+          value={v('capacity')}
+        />
+      </Field>
       <fieldset>
         <legend>{t('events.form.pointLegend')}</legend>
         <Field id="event-meeting-text" label={t('events.form.point')} hint={t('events.form.pointHint')}>
@@ -246,6 +258,10 @@ export function eventFields(
   if (lat !== null && (!Number.isFinite(lat) || !Number.isFinite(lng))) {
     return { error: t('events.form.errors.numbers') };
   }
+  const capacityText = optional('capacity');
+  const capacity = capacityText === null ? null : Number(capacityText);
+  if (capacity !== null && (!Number.isInteger(capacity) || capacity < 1 || capacity > 100000))
+    return { error: t('capacity.form.invalid') };
   const meetingText = optional('meetingPointText');
   if (meetingText === null && lat !== null) return { error: t('events.form.errors.describePoint') };
   return {
@@ -270,6 +286,8 @@ export function eventFields(
       rsvpApproval: values.meetingPointVisibility === 'rsvp' && values.rsvpApproval === 'on',
       placeId: optional('placeId'),
       coverImage: optional('coverImage'),
+      // Empty: unlimited (an edit that empties it removes the limit).
+      capacity,
     },
   };
 }
@@ -294,5 +312,6 @@ export function valuesOf(event: EventView, zone: string): Values {
     rsvpApproval: event.rsvpApproval || event.meetingPointVisibility !== 'rsvp' ? 'on' : '',
     placeId: event.placeId ?? '',
     coverImage: event.coverImage ?? '',
+    capacity: event.capacity === null ? '' : String(event.capacity),
   };
 }

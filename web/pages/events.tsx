@@ -79,22 +79,33 @@ function RsvpControls({ event }: { event: EventView }) {
   if (event.status === 'cancelled') return <p>{t('events.rsvp.closed')}</p>;
   if (Date.parse(event.endsAt) < Date.now()) return <p>{t('events.rsvp.over')}</p>;
   const mine = event.myRsvp;
+  // A full event: saying going joins the waitlist (say so before, not after).
+  const full = event.seatsLeft === 0 && mine !== 'going' && mine !== 'waitlisted';
   return (
     <>
       <p>
-        {mine
-          ? t(event.myRsvpPending ? 'events.rsvp.mineWaiting' : 'events.rsvp.mine', { rsvp: rsvpLabel(mine) })
-          : t('events.rsvp.none')}
+        {mine === 'waitlisted'
+          ? t('capacity.rsvp.onWaitlist', { position: event.myWaitlistPosition ?? 1 })
+          : mine
+            ? t(event.myRsvpPending ? 'events.rsvp.mineWaiting' : 'events.rsvp.mine', { rsvp: rsvpLabel(mine) })
+            : t('events.rsvp.none')}
         {event.rsvpApproval && !mine ? ` ${t('events.rsvp.approvalNote')}` : ''}
       </p>
+      {full ? (
+        <p class="hint" role="note">
+          {t('capacity.rsvp.fullNote')}
+        </p>
+      ) : null}
       <div class="actions">
         {(['going', 'interested'] as const)
-          .filter((status) => status !== mine)
+          .filter((status) => status !== mine && !(status === 'going' && mine === 'waitlisted'))
           .map((status) => (
             <form method="post" action={urls.eventRsvp(event.slug)} class="inline">
               <input type="hidden" name="status" value={status} />
               <button type="submit" class={status === 'going' ? undefined : 'secondary'}>
-                {status === 'going' ? t('events.rsvp.sayGoing') : t('events.rsvp.sayInterested')}
+                {status === 'going'
+                  ? t(full ? 'capacity.rsvp.joinWaitlist' : 'events.rsvp.sayGoing')
+                  : t('events.rsvp.sayInterested')}
               </button>
             </form>
           ))}
@@ -110,32 +121,60 @@ function RsvpControls({ event }: { event: EventView }) {
   );
 }
 
-function AttendeeList({ event, attendees }: { event: EventView; attendees: Attendees }) {
-  if (attendees.items.length === 0) return <p>{t('events.attendees.none')}</p>;
+/** The organizers' waitlist, in queue order (handles: organizers only). */
+function WaitingList({ attendees }: { attendees: Attendees }) {
+  const waiting = attendees.items
+    .filter((attendee) => attendee.waitlistPosition !== null)
+    .sort((a, b) => a.waitlistPosition! - b.waitlistPosition!);
+  if (waiting.length === 0) return null;
   return (
-    <ul class="plain" aria-label={t('events.attendees.heading')}>
-      {attendees.items.map((attendee) => (
-        <li class="card">
-          <p>
-            {t('events.attendees.since', {
+    <>
+      <h3>{t('capacity.attendees.waitlistHeading', { count: waiting.length })}</h3>
+      <ol aria-label={t('capacity.attendees.waitlistLabel')}>
+        {waiting.map((attendee) => (
+          <li>
+            {t('capacity.attendees.entry', {
               handle: attendee.handle,
-              rsvp: rsvpLabel(attendee.status),
+              position: attendee.waitlistPosition!,
               date: fmt().formatDateTime(attendee.respondedAt),
             })}
             {attendee.pending ? ` · ${t('events.attendees.waiting')}` : ''}
-          </p>
-          {attendee.pending ? (
-            <form method="post" action={urls.eventAttendee(event.slug, attendee.handle)} class="actions">
-              <button type="submit" name="decision" value="approve">
-                {t('events.attendees.approve', { handle: attendee.handle })}
-              </button>
-              <button type="submit" name="decision" value="decline" class="secondary">
-                {t('events.attendees.decline', { handle: attendee.handle })}
-              </button>
-            </form>
-          ) : null}
-        </li>
-      ))}
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+function AttendeeList({ event, attendees }: { event: EventView; attendees: Attendees }) {
+  if (attendees.items.length === 0) return <p>{t('events.attendees.none')}</p>;
+  // Waiting members are listed apart (WaitingList), not among those with a seat.
+  return (
+    <ul class="plain" aria-label={t('events.attendees.heading')}>
+      {attendees.items
+        .filter((attendee) => attendee.waitlistPosition === null)
+        .map((attendee) => (
+          <li class="card">
+            <p>
+              {t('events.attendees.since', {
+                handle: attendee.handle,
+                rsvp: rsvpLabel(attendee.status),
+                date: fmt().formatDateTime(attendee.respondedAt),
+              })}
+              {attendee.pending ? ` · ${t('events.attendees.waiting')}` : ''}
+            </p>
+            {attendee.pending ? (
+              <form method="post" action={urls.eventAttendee(event.slug, attendee.handle)} class="actions">
+                <button type="submit" name="decision" value="approve">
+                  {t('events.attendees.approve', { handle: attendee.handle })}
+                </button>
+                <button type="submit" name="decision" value="decline" class="secondary">
+                  {t('events.attendees.decline', { handle: attendee.handle })}
+                </button>
+              </form>
+            ) : null}
+          </li>
+        ))}
     </ul>
   );
 }
@@ -232,6 +271,13 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
       ) : null}
       <h2>{t('events.rsvp.heading')}</h2>
       <p>{t('events.card.counts', { going: event.rsvpCounts.going, interested: event.rsvpCounts.interested })}</p>
+      {event.capacity !== null ? (
+        <p>
+          {event.seatsLeft === 0
+            ? t('capacity.page.full', { capacity: event.capacity, waitlisted: event.rsvpCounts.waitlisted })
+            : t('capacity.page.seatsLeft', { capacity: event.capacity, left: event.seatsLeft ?? event.capacity })}
+        </p>
+      ) : null}
       <RsvpControls event={event} />
       <ShiftsSection event={event} shifts={shifts} organizes={lists !== null} />
       {lists ? (
@@ -239,6 +285,7 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
           <h2>{t('events.attendees.heading')}</h2>
           <p class="hint">{t('events.attendees.organizersOnly')}</p>
           <AttendeeList event={event} attendees={lists.attendees} />
+          <WaitingList attendees={lists.attendees} />
           {lists.reveals ? (
             <>
               <h2>{t('events.reveals.heading')}</h2>
@@ -277,9 +324,12 @@ export const rsvpToEvent: Page = async (c) => {
   const status = (await formFields(c)).status === 'interested' ? 'interested' : 'going';
   try {
     const state = await api(c).events.rsvp.mutate({ id: event._id, status });
-    const message = state.myRsvpPending
-      ? t('events.notices.rsvpSent')
-      : t('events.notices.rsvpSaved', { rsvp: rsvpLabel(status) });
+    const message =
+      state.myRsvp === 'waitlisted'
+        ? t('capacity.notices.waitlisted', { position: state.myWaitlistPosition ?? 1 })
+        : state.myRsvpPending
+          ? t('events.notices.rsvpSent')
+          : t('events.notices.rsvpSaved', { rsvp: rsvpLabel(status) });
     return redirectWithNotice(c, eventPath(event), message);
   } catch (caught) {
     return backWithError(c, event, caught);

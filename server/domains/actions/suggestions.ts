@@ -2,7 +2,7 @@
 // pending one), that have ended, were not cancelled, that the caller may still see, and that are
 // not in their log yet. They come from RSVP rows, so they last until the RSVP sweep (30 days
 // after the event); a confirmed entry keeps its own copy of the title and date and outlives both.
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { actionEntries, eventRsvps, events } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { beforeCursor, toPage } from '../../lib/pagination.js';
@@ -40,6 +40,8 @@ function attendedBy(ctx: MemberServiceContext): SQL {
     eq(eventRsvps.userId, ctx.user.id),
     eq(eventRsvps.status, 'going'),
     eq(eventRsvps.pending, false),
+    // Still waiting for a seat when the event happened: not attended.
+    isNull(eventRsvps.waitlistOrder),
     eq(events.status, 'scheduled'),
     sql`${events.endsAt} <= ${ctx.clock.now().toISOString()}::timestamptz`,
     visibleTo(viewer),

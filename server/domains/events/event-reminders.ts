@@ -86,7 +86,7 @@ async function dueReminders(database: Database, tx: Tx, now: Date): Promise<DueR
       from event_rsvps r
       join events e on e.id = r.event_id
       left join notification_preferences p on p.user_id = r.user_id
-      where r.status = 'going' and not r.pending
+      where r.status = 'going' and not r.pending and r.waitlist_order is null
         and e.status <> 'cancelled'
         -- ends_at (indexed; an event ends after it starts) narrows the scan to events not yet over.
         and e.ends_at > ${at}::timestamptz
@@ -120,7 +120,7 @@ export function eventReminderPushKind(deps: { database: Database }): PushKind {
           join event_rsvps r on r.event_id = q.event_id and r.user_id = q.user_id
           join events e on e.id = r.event_id
           left join notification_preferences p on p.user_id = r.user_id
-          where r.status = 'going' and not r.pending
+          where r.status = 'going' and not r.pending and r.waitlist_order is null
             and e.status <> 'cancelled'
             and e.starts_at > ${now.toISOString()}::timestamptz
             and coalesce(p.push_event_reminders, true)

@@ -2,6 +2,7 @@
 // not JSON), the RSVP retention sweep, the time zone backfill, reminder and update pushes, and events as report targets.
 import { createEventReminderJob, eventReminderPushKind } from './event-reminders.js';
 import { eventUpdatePushKind } from './event-update-pushes.js';
+import { waitlistPromotedPushKind } from './waitlist.js';
 import { rsvpSweep } from './rsvp-sweep.js';
 import { eventTimeZoneBackfill } from './time-zone-backfill.js';
 import { defineManifest } from '../manifest.js';
@@ -16,6 +17,6 @@ export const eventsManifest = defineManifest({
     { mount: (app, _deps, contextFor) => mountCalendarFeed(app, contextFor), document: documentCalendarFeed },
   ],
   jobs: [() => rsvpSweep, createEventReminderJob, () => eventTimeZoneBackfill],
-  pushKinds: [eventReminderPushKind, eventUpdatePushKind],
+  pushKinds: [eventReminderPushKind, eventUpdatePushKind, waitlistPromotedPushKind],
   reportTargets: [eventReportTarget],
 });

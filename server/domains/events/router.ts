@@ -88,7 +88,7 @@ export const eventsRouter = router({
         tags,
         summary: 'Change or cancel an event',
         description:
-          'Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP\'d to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404).',
+          'Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP\'d to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404). A raised or removed `capacity` seats waiting members in order (each is notified); a lowered one demotes nobody.',
       },
     })
     .input(schemas.updateEventInput)
@@ -108,7 +108,7 @@ export const eventsRouter = router({
         tags,
         summary: 'RSVP going or interested',
         description:
-          "Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over; 403 (a generic refusal that does not name the reason) when the grove hosting it banned the caller (public events too). RSVPs are deleted 30 days after the event ends.",
+          "Sets or changes the caller's RSVP. 404 for an event the caller may not see; 409 when it is cancelled or over; 403 (a generic refusal that does not name the reason) when the grove hosting it banned the caller (public events too). RSVPs are deleted 30 days after the event ends. `going` to an event at its `capacity` joins the waitlist: the answer's `myRsvp` is `waitlisted` with `myWaitlistPosition`; saying `going` again keeps the place, `interested` leaves the queue (and a seat, which goes to the first member waiting).",
       },
     })
     .input(schemas.rsvpInput)
@@ -124,7 +124,8 @@ export const eventsRouter = router({
         path: '/api/events/{id}/rsvp',
         tags,
         summary: 'Withdraw an RSVP',
-        description: 'Idempotent.',
+        description:
+          'Idempotent. A freed seat (events with a `capacity`) goes to the first member on the waitlist, who is notified.',
       },
     })
     .input(schemas.eventIdInput)
@@ -141,7 +142,7 @@ export const eventsRouter = router({
         tags,
         summary: 'Attendee handles (organizers only)',
         description:
-          'Only organizers of the hosting grove or admins of the hosting organization (not site admins). Others who can see the event get 403 and use `rsvpCounts`; the rest 404.',
+          'Only organizers of the hosting grove or admins of the hosting organization (not site admins). Others who can see the event get 403 and use `rsvpCounts`; the rest 404. Members waiting for a seat carry `waitlistPosition`; `waitlisted=true` lists only them, `false` everyone else.',
       },
     })
     .input(schemas.attendeesInput())

@@ -1,19 +1,23 @@
 // RSVPs: going | interested, one per member and event; counts for everyone, handles for the
-// event's organizers only (spec privacy rule 4; site admins included in "everyone else").
+// event's organizers only (spec privacy rule 4; site admins included in "everyone else"). A
+// `going` RSVP to an event at its capacity waits on the waitlist (waitlist.ts).
 //
 // Setting, changing and withdrawing an RSVP are each ONE conditional statement: the event's
 // state (visible to the caller, not cancelled, not over) is checked inside the INSERT/DELETE
 // itself, so a concurrent cancel can never slip between a read and the write. Only when the
 // statement touched nothing do we read again, to choose the error (404 or 409). The event row is
 // read FOR SHARE: an uncommitted cancel makes the RSVP wait, and PostgreSQL then re-checks the
-// condition on the cancelled row (409) instead of inserting under a stale snapshot.
-import { and, asc, eq, sql } from 'drizzle-orm';
+// condition on the cancelled row (409) instead of inserting under a stale snapshot. Before that
+// statement each write takes the event's seat lock (FOR NO KEY UPDATE, waitlist.ts), so the seat
+// count it reads is current; an uncommitted cancel makes it wait there just the same.
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { eventRsvps, events, users } from '../../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { afterCursor, toPage } from '../../lib/pagination.js';
 import { newId } from '../../../db/ids.js';
 import { userIdByHandle } from '../../shared/members.js';
 import { visibleEvent } from './service.js';
+import { lockEventForSeats, promoteWaitlist } from './waitlist.js';
 import { organizesHost, viewerOf, visibleTo, type Viewer } from './visibility.js';
 import type { MemberServiceContext } from '../../service/context.js';
 
@@ -23,19 +27,36 @@ async function rsvpState(ctx: MemberServiceContext, eventId: string) {
   const [row] = await ctx.database.rows<{
     going: number;
     interested: number;
+    waitlisted: number;
     mine: RsvpStatus | null;
     minePending: boolean | null;
+    mineWaiting: string | number | null;
   }>(sql`
-    select count(*) filter (where status = 'going' and not pending)::int as going,
+    select count(*) filter (where status = 'going' and not pending and waitlist_order is null)::int as going,
            count(*) filter (where status = 'interested' and not pending)::int as interested,
+           count(*) filter (where waitlist_order is not null and not pending)::int as waitlisted,
            max(case when user_id = ${ctx.user.id} then status end) as mine,
-           bool_or(pending) filter (where user_id = ${ctx.user.id}) as "minePending"
+           bool_or(pending) filter (where user_id = ${ctx.user.id}) as "minePending",
+           max(waitlist_order) filter (where user_id = ${ctx.user.id}) as "mineWaiting"
     from event_rsvps where event_id = ${eventId}`);
+  const waiting = row?.mineWaiting ?? null;
+  const [position] =
+    waiting === null
+      ? [null]
+      : await ctx.database.rows<{ n: number }>(
+          sql`select count(*)::int as n from event_rsvps where event_id = ${eventId} and waitlist_order <= ${waiting}`,
+        );
+  const mine = row?.mine ?? null;
   return {
     eventId,
-    myRsvp: row?.mine ?? null,
+    myRsvp: mine === null ? null : waiting !== null ? ('waitlisted' as const) : mine,
+    myWaitlistPosition: position ? Number(position.n) : null,
     myRsvpPending: Boolean(row?.minePending),
-    rsvpCounts: { going: Number(row?.going ?? 0), interested: Number(row?.interested ?? 0) },
+    rsvpCounts: {
+      going: Number(row?.going ?? 0),
+      interested: Number(row?.interested ?? 0),
+      waitlisted: Number(row?.waitlisted ?? 0),
+    },
   };
 }
 
@@ -67,21 +88,40 @@ export async function setRsvp(ctx: MemberServiceContext, input: { id: string; st
       sql`select 1 from groves g join events e on e.host_grove_id = g.id where e.id = ${input.id}::uuid for share of g`,
       tx,
     );
-    return ctx.database.rows<{ id: string }>(
+    // Then the event's seat lock (waitlist.ts): RSVPs to one event take turns, so the seat count
+    // the INSERT reads (a new snapshot) includes every seat taken before it.
+    await lockEventForSeats(ctx.database, tx, input.id);
+    const written = await ctx.database.rows<{ id: string }>(
       sql`
-      insert into event_rsvps (id, event_id, user_id, status, pending, created_at, updated_at)
+      insert into event_rsvps (id, event_id, user_id, status, pending, waitlist_order, created_at, updated_at)
       select ${newId()}::uuid, ${events.id}, ${ctx.user.id}::uuid, ${input.status},
              (${events.rsvpApproval} and ${events.meetingPointVisibility} = 'rsvp' and not ${organizesHost(ctx.user.id)}),
+             case when ${input.status}::text = 'going' and ${events.capacity} is not null
+                   and ((select count(*) from event_rsvps s
+                         where s.event_id = ${events.id} and s.status = 'going' and s.waitlist_order is null
+                           and s.user_id <> ${ctx.user.id}::uuid) >= ${events.capacity}
+                        -- Members already waiting come first, also for a seat freed without a
+                        -- promotion (a deleted account): the newcomer queues, promotion sorts it out.
+                        or exists (select 1 from event_rsvps w where w.event_id = ${events.id}
+                                   and w.waitlist_order is not null and w.user_id <> ${ctx.user.id}::uuid))
+                  then nextval('event_rsvps_waitlist_seq') end,
              ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
       from events
       where ${events.id} = ${input.id}::uuid and ${accepts}
       for share of events
       on conflict (event_id, user_id) do update
-        set status = excluded.status, updated_at = excluded.updated_at
+        set status = excluded.status, updated_at = excluded.updated_at,
+            -- Going again keeps a seat or a place in the queue; interested leaves both.
+            waitlist_order = case when excluded.status <> 'going' then null
+                                  when event_rsvps.status = 'going' then event_rsvps.waitlist_order
+                                  else excluded.waitlist_order end
         where exists (select 1 from events where ${events.id} = event_rsvps.event_id and ${accepts} for share of events)
       returning id`,
       tx,
     );
+    // A change from going to interested may have freed a seat.
+    if (written.length > 0) await promoteWaitlist(ctx.database, tx, input.id, now, ctx.user.id);
+    return written;
   });
   if (written.length === 0) {
     const { event } = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
@@ -93,14 +133,25 @@ export async function setRsvp(ctx: MemberServiceContext, input: { id: string; st
   return rsvpState(ctx, input.id);
 }
 
-/** Idempotent: removing an RSVP that does not exist is fine. One DELETE conditioned on visibility. */
+/**
+ * Idempotent: removing an RSVP that does not exist is fine. One DELETE conditioned on visibility;
+ * a freed seat goes to the first member waiting, in the same transaction.
+ */
 export async function removeRsvp(ctx: MemberServiceContext, input: { id: string }) {
   const viewer = viewerOf(ctx);
-  const deleted = await ctx.database.rows<{ id: string }>(sql`
-    delete from event_rsvps
-    where event_id = ${input.id}::uuid and user_id = ${ctx.user.id}::uuid
-      and exists (select 1 from events where ${events.id} = ${input.id}::uuid and ${visibleTo(viewer)})
-    returning id`);
+  const deleted = await ctx.db.transaction(async (tx) => {
+    await lockEventForSeats(ctx.database, tx, input.id);
+    const deleted = await ctx.database.rows<{ id: string }>(
+      sql`
+      delete from event_rsvps
+      where event_id = ${input.id}::uuid and user_id = ${ctx.user.id}::uuid
+        and exists (select 1 from events where ${events.id} = ${input.id}::uuid and ${visibleTo(viewer)})
+      returning id`,
+      tx,
+    );
+    if (deleted.length > 0) await promoteWaitlist(ctx.database, tx, input.id, ctx.clock.now());
+    return deleted;
+  });
   // Nothing deleted: either there was no RSVP (fine) or the event is not visible (404).
   if (deleted.length === 0) await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
   return rsvpState(ctx, input.id);
@@ -115,7 +166,10 @@ export async function assertOrganizesEvent(ctx: MemberServiceContext, eventId: s
 }
 
 /** Handles for the event's organizers; 403 for others who can see the event, 404 for the rest. */
-export async function listAttendees(ctx: MemberServiceContext, input: { id: string; cursor?: string; limit: number }) {
+export async function listAttendees(
+  ctx: MemberServiceContext,
+  input: { id: string; waitlisted?: boolean; cursor?: string; limit: number },
+) {
   await assertOrganizesEvent(ctx, input.id, 'attendee handles; everyone sees the counts');
   const after = afterCursor(eventRsvps.id, input.cursor);
   const rows = await ctx.db
@@ -124,11 +178,24 @@ export async function listAttendees(ctx: MemberServiceContext, input: { id: stri
       handle: users.handle,
       status: eventRsvps.status,
       pending: eventRsvps.pending,
+      // 1-based place in the event's queue; null for everyone seated or interested.
+      waitlistPosition: sql<number | null>`case when ${eventRsvps.waitlistOrder} is null then null else
+        (select count(*)::int from event_rsvps w where w.event_id = ${eventRsvps.eventId} and w.waitlist_order <= ${eventRsvps.waitlistOrder}) end`,
       respondedAt: eventRsvps.updatedAt,
     })
     .from(eventRsvps)
     .innerJoin(users, eq(users.id, eventRsvps.userId))
-    .where(and(eq(eventRsvps.eventId, input.id), after))
+    .where(
+      and(
+        eq(eventRsvps.eventId, input.id),
+        after,
+        input.waitlisted === undefined
+          ? undefined
+          : input.waitlisted
+            ? isNotNull(eventRsvps.waitlistOrder)
+            : isNull(eventRsvps.waitlistOrder),
+      ),
+    )
     .orderBy(asc(eventRsvps.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.id);
@@ -138,6 +205,7 @@ export async function listAttendees(ctx: MemberServiceContext, input: { id: stri
       handle: r.handle,
       status: r.status,
       pending: r.pending,
+      waitlistPosition: r.waitlistPosition === null ? null : Number(r.waitlistPosition),
       respondedAt: r.respondedAt.toISOString(),
     })),
     nextCursor: page.nextCursor,
@@ -161,10 +229,16 @@ export async function approveRsvp(ctx: MemberServiceContext, input: { id: string
 export async function declineRsvp(ctx: MemberServiceContext, input: { id: string; handle: string }) {
   await assertOrganizesEvent(ctx, input.id, 'and decline RSVPs');
   const userId = await userIdByHandle(ctx.db, input.handle);
-  const deleted = await ctx.db
-    .delete(eventRsvps)
-    .where(and(eq(eventRsvps.eventId, input.id), eq(eventRsvps.userId, userId)))
-    .returning({ id: eventRsvps.id });
+  // A declined RSVP frees its seat (pending ones hold one): the first member waiting gets it.
+  const deleted = await ctx.db.transaction(async (tx) => {
+    await lockEventForSeats(ctx.database, tx, input.id);
+    const deleted = await tx
+      .delete(eventRsvps)
+      .where(and(eq(eventRsvps.eventId, input.id), eq(eventRsvps.userId, userId)))
+      .returning({ id: eventRsvps.id });
+    if (deleted.length > 0) await promoteWaitlist(ctx.database, tx, input.id, ctx.clock.now());
+    return deleted;
+  });
   if (deleted.length === 0) throw new AppError('not_found', 'No RSVP from that member.');
   return { ok: true as const };
 }

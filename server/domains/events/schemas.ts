@@ -72,7 +72,15 @@ const eventFields = {
   visibility: z
     .enum(eventVisibilities)
     .meta({ description: '`public`; `grove`: members of the hosting grove; `friends`: friends of the creator.' }),
+  capacity: z.number().int().min(1).max(100000).nullable().meta({
+    description:
+      'Seats for `going` RSVPs; null (the default) for unlimited. Once full, further `going` RSVPs join the waitlist (`myRsvp: waitlisted`) and are promoted first come first served when a seat frees (a withdrawal, a decline, a raised capacity); the promoted member gets a push. Lowering it never demotes anyone already going. A pending RSVP (events with `rsvpApproval`) holds its seat until declined.',
+    example: 40,
+  }),
 };
+
+/** The caller's own RSVP as events show it: `waitlisted` is a `going` RSVP still waiting for a seat. */
+export const myRsvpStatuses = [...rsvpStatuses, 'waitlisted'] as const;
 
 export const createEventInput = z
   .object({
@@ -91,6 +99,7 @@ export const createEventInput = z
     rsvpApproval: eventFields.rsvpApproval.optional(),
     description: eventFields.description.default(''),
     visibility: eventFields.visibility.default('public'),
+    capacity: eventFields.capacity.optional(),
   })
   .strict()
   .refine((v) => (v.groveId === undefined) !== (v.organizationId === undefined), {
@@ -133,6 +142,7 @@ export const createEventInput = z
         meetingPointVisibility: 'rsvp',
         description: 'Bring warm clothes; leaflets provided.',
         visibility: 'public',
+        capacity: 40,
       },
     ],
   });
@@ -158,6 +168,7 @@ export const updateEventInput = z
     coverImage: eventFields.coverImage,
     description: eventFields.description.optional(),
     visibility: eventFields.visibility.optional(),
+    capacity: eventFields.capacity.optional(),
     status: z.enum(eventStatuses).optional().meta({
       description:
         "Send `cancelled` to cancel. Cancelling is final: a cancelled event stays readable but cannot be changed or RSVP'd to.",
@@ -176,7 +187,13 @@ export const updateEventInput = z
     ],
   });
 
-export const rsvpCounts = z.object({ going: z.number().int(), interested: z.number().int() }).strict();
+export const rsvpCounts = z
+  .object({
+    going: z.number().int(),
+    interested: z.number().int(),
+    waitlisted: z.number().int().meta({ description: '`going` RSVPs waiting for a seat (events with a `capacity`).' }),
+  })
+  .strict();
 
 export const eventOutput = z
   .object({
@@ -223,7 +240,20 @@ export const eventOutput = z
     rsvpCounts: rsvpCounts.meta({
       description: 'Visible to everyone; handles are for organizers only (GET /api/events/{id}/attendees).',
     }),
-    myRsvp: z.enum(rsvpStatuses).nullable().meta({ description: "The caller's own RSVP, or null." }),
+    capacity: z.number().int().nullable().meta({ description: 'Seats for `going` RSVPs; null for unlimited.' }),
+    seatsLeft: z.number().int().nullable().meta({
+      description:
+        'Seats still free (0: a `going` RSVP joins the waitlist); null without a capacity. Pending RSVPs hold seats, so this can be less than `capacity - rsvpCounts.going`.',
+    }),
+    myRsvp: z.enum(myRsvpStatuses).nullable().meta({
+      description:
+        "The caller's own RSVP, or null. `waitlisted`: they RSVP'd `going` to a full event and wait for a seat (an RSVP-only meeting point stays hidden until then).",
+    }),
+    myWaitlistPosition: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The caller's place on the waitlist (1: next to get a seat); null when not waitlisted." }),
     myRsvpPending: z
       .boolean()
       .meta({ description: "True while the caller's own RSVP waits for an organizer's approval." }),
@@ -282,20 +312,38 @@ export const rsvpInput = z
 export const rsvpStateOutput = z
   .object({
     eventId: z.string(),
-    myRsvp: z.enum(rsvpStatuses).nullable(),
+    myRsvp: z.enum(myRsvpStatuses).nullable().meta({
+      description:
+        '`waitlisted` when a `going` RSVP found the event full: it waits for a seat, first come first served.',
+    }),
+    myWaitlistPosition: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: '1: next to get a seat; null when not waitlisted.' }),
     myRsvpPending: z.boolean().meta({ description: 'True while an organizer has not approved it yet.' }),
     rsvpCounts,
   })
   .strict()
   .meta({ id: 'RsvpState' });
 
-export const attendeesInput = () => z.object({ id: z.uuid(), ...pageQueryFields() });
+export const attendeesInput = () =>
+  z.object({
+    id: z.uuid(),
+    waitlisted: queryBoolean().optional().meta({
+      description: 'true: only the waitlist; false: only seated and `interested` RSVPs; absent: everyone.',
+    }),
+    ...pageQueryFields(),
+  });
 export const attendeeOutput = z
   .object({
     _id: z.string(),
     handle: z.string(),
     status: z.enum(rsvpStatuses),
     pending: z.boolean().meta({ description: 'Waiting for approval (events with `rsvpApproval`).' }),
+    waitlistPosition: z.number().int().nullable().meta({
+      description: 'Set for a `going` RSVP waiting for a seat (1: next to be promoted); null for everyone seated.',
+    }),
     respondedAt: z.string(),
   })
   .strict()

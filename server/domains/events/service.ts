@@ -14,6 +14,7 @@ import type { CreateEventInput, UpdateEventInput } from './schemas.js';
 import { deriveEventTimeZone } from './time-zone.js';
 import { selectEvents, selectOneEvent, toEvent, canManage, type EventRow } from './view.js';
 import { eventSearchCondition } from './search.js';
+import { promoteWaitlist } from './waitlist.js';
 import { viewerOf, visibleTo, type Viewer } from './visibility.js';
 
 export interface ListEventsInput {
@@ -186,6 +187,7 @@ export async function createEvent(ctx: MemberServiceContext, input: CreateEventI
             coverImage: input.coverImage ?? null,
             description: input.description,
             visibility: input.visibility,
+            capacity: input.capacity ?? null,
             createdAt: now,
             updatedAt: now,
           })
@@ -281,6 +283,9 @@ export async function updateEvent(ctx: MemberServiceContext, input: UpdateEventI
       .where(and(eq(events.id, id), ne(events.status, 'cancelled')))
       .returning({ coverImage: events.coverImage });
     if (changed.length === 0) throw new AppError('conflict', 'The event was cancelled; it can no longer be changed.');
+    // A raised (or removed) capacity seats waiting members in order; a lowered one demotes nobody.
+    // The UPDATE above holds the event's seat lock (waitlist.ts) until this transaction ends.
+    if (rest.capacity !== undefined) await promoteWaitlist(ctx.database, tx, id, ctx.clock.now());
     // Members going are told of a cancellation or a new time or place (server/domains/events/event-update-pushes.ts).
     const pushWorthy = pushWorthyChange(current, input, { startsAt, endsAt });
     if (pushWorthy) {

@@ -22,11 +22,19 @@ export function eventColumns(viewer: Viewer) {
     meetingLng: sql<number | null>`st_x(${events.meetingPointLocation})`,
     meetingLat: sql<number | null>`st_y(${events.meetingPointLocation})`,
     // Public counts leave out RSVPs still waiting for an organizer's approval.
-    going: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going' and not r.pending)`,
+    going: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going' and not r.pending and r.waitlist_order is null)`,
+    waitlisted: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.waitlist_order is not null and not r.pending)`,
+    // Seats taken, pending RSVPs included (they hold theirs until declined); only with a capacity.
+    seated: sql<number>`(case when ${events.capacity} is null then 0 else (select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going' and r.waitlist_order is null) end)`,
     interested: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'interested' and not r.pending)`,
     myRsvp: viewer.id
       ? sql<RsvpStatus | null>`(select r.status from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id})`
       : sql<RsvpStatus | null>`null::text`,
+    myWaitlistPosition: viewer.id
+      ? sql<
+          number | null
+        >`(select (select count(*)::int from event_rsvps w where w.event_id = r.event_id and w.waitlist_order <= r.waitlist_order) from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id} and r.waitlist_order is not null)`
+      : sql<number | null>`null::int`,
     myRsvpPending: viewer.id
       ? sql<boolean>`coalesce((select r.pending from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id}), false)`
       : sql<boolean>`false`,
@@ -44,8 +52,11 @@ export type EventRow = {
   meetingLng: number | null;
   meetingLat: number | null;
   going: number;
+  waitlisted: number;
+  seated: number;
   interested: number;
   myRsvp: RsvpStatus | null;
+  myWaitlistPosition: number | null;
   myRsvpPending: boolean;
   organizes: boolean;
   coverImageDetails: ImageDetails | null;
@@ -79,7 +90,7 @@ export function canManage(row: EventRow, viewer: Viewer): boolean {
  */
 export function meetingPointAllowed(row: EventRow, viewer: Viewer): boolean {
   if (row.event.meetingPointVisibility === 'everyone' || canManage(row, viewer)) return true;
-  return row.myRsvp !== null && !row.myRsvpPending;
+  return row.myRsvp !== null && !row.myRsvpPending && row.myWaitlistPosition === null;
 }
 
 export function toEvent(row: EventRow, viewer: Viewer, config: Pick<Config, 'PUBLIC_URL'>): EventOutput {
@@ -127,8 +138,11 @@ export function toEvent(row: EventRow, viewer: Viewer, config: Pick<Config, 'PUB
     coverImageUrl: imageRefUrl(config, e.coverImage),
     coverImageDetails: imageOutputFor(config, e.coverImage, row.coverImageDetails ?? undefined),
     description: e.description,
-    rsvpCounts: { going: Number(row.going), interested: Number(row.interested) },
-    myRsvp: row.myRsvp ?? null,
+    rsvpCounts: { going: Number(row.going), interested: Number(row.interested), waitlisted: Number(row.waitlisted) },
+    capacity: e.capacity,
+    seatsLeft: e.capacity === null ? null : Math.max(0, e.capacity - Number(row.seated)),
+    myRsvp: row.myRsvp === null ? null : row.myWaitlistPosition !== null ? 'waitlisted' : row.myRsvp,
+    myWaitlistPosition: row.myWaitlistPosition === null ? null : Number(row.myWaitlistPosition),
     myRsvpPending: row.myRsvp !== null && Boolean(row.myRsvpPending),
     rsvpApproval: e.rsvpApproval,
     canManage: manage,

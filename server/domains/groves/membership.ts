@@ -26,6 +26,7 @@ import { afterCursor, toPage } from '../../lib/pagination.js';
 import { announceGroveExit, cutConversationsAfterGroveExit } from '../conversations/members.js';
 import { userIdByHandle } from '../../shared/members.js';
 import { assertGroveExists, groveBy, isGroveOrganizer } from './service.js';
+import { lockEventForSeats, promoteWaitlist } from '../events/waitlist.js';
 import type { GroveJoinPolicy } from '../../../db/schema/groves.js';
 import type { MemberServiceContext } from '../../service/context.js';
 
@@ -249,18 +250,27 @@ export async function banMember(ctx: MemberServiceContext, input: { id: string; 
     await tx
       .delete(groveJoinRequests)
       .where(and(eq(groveJoinRequests.groveId, input.id), eq(groveJoinRequests.userId, userId)));
-    await tx.delete(eventRsvps).where(
-      and(
-        eq(eventRsvps.userId, userId),
-        inArray(
-          eventRsvps.eventId,
-          tx
-            .select({ id: events.id })
-            .from(events)
-            .where(and(eq(events.hostGroveId, input.id), gt(events.endsAt, ctx.clock.now()))),
+    const removed = await tx
+      .delete(eventRsvps)
+      .where(
+        and(
+          eq(eventRsvps.userId, userId),
+          inArray(
+            eventRsvps.eventId,
+            tx
+              .select({ id: events.id })
+              .from(events)
+              .where(and(eq(events.hostGroveId, input.id), gt(events.endsAt, ctx.clock.now()))),
+          ),
         ),
-      ),
-    );
+      )
+      .returning({ eventId: eventRsvps.eventId });
+    // A removed RSVP may free a seat: the first waiting member gets it (events/waitlist.ts; the
+    // grove lock held here, then the event's, is the order an RSVP takes them in).
+    for (const { eventId } of removed) {
+      await lockEventForSeats(ctx.database, tx, eventId);
+      await promoteWaitlist(ctx.database, tx, eventId, ctx.clock.now());
+    }
     return cutConversationsAfterGroveExit(ctx, tx, input.id, userId);
   });
   await announceGroveExit(ctx, userId, cut);
