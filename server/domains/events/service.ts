@@ -8,7 +8,7 @@ import { decodeTimeCursor, encodeTimeCursor, toPage } from '../../lib/pagination
 import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import { afterImagesAttached, attachImageRefs, droppedImageRefs, releaseImages } from '../uploads/image-refs.js';
-import { isGroveOrganizer } from '../groves/service.js';
+import { isGroveOrganizer } from '../../shared/grove-roles.js';
 import { isOrganizationAdmin } from '../organizations/service.js';
 import type { CreateEventInput, UpdateEventInput } from './schemas.js';
 import { deriveEventTimeZone } from './time-zone.js';

@@ -113,15 +113,6 @@ export async function leaveGrove(ctx: MemberServiceContext, input: { id: string 
   return { ok: true };
 }
 
-export async function isGroveOrganizer(db: DbOrTx, groveId: string, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ role: groveMembers.role })
-    .from(groveMembers)
-    .where(and(eq(groveMembers.groveId, groveId), eq(groveMembers.userId, userId), eq(groveMembers.role, 'organizer')))
-    .limit(1);
-  return Boolean(row);
-}
-
 // ---- admin setup -------------------------------------------------------------------------
 
 type RegionInput = { name: string; bbox?: [number, number, number, number] | null };
