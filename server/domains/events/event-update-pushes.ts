@@ -14,11 +14,13 @@ import { type OutboxRow, type PushKind, rowValues } from '../../push/outbox.js';
 import type { PushContent } from '../../push/push-texts.js';
 import { rsvpMemberSeesEvent } from './event-reminders.js';
 
-const WEEK_SECONDS = 7 * 24 * 3600;
+/** The longest a push about an event waits for an offline device. */
+export const WEEK_SECONDS = 7 * 24 * 3600;
 
 type Change = 'cancelled' | 'changed';
 
-interface Recipient {
+/** A member an event push goes to, as the outbox kinds about events read them. */
+export interface EventPushRecipient {
   row_id: number | string;
   user_id: string;
   event_id: string;
@@ -80,9 +82,9 @@ function collapse(rows: OutboxRow[]) {
   return announced;
 }
 
-async function recipientsOf(database: Database, tx: Tx, rows: OutboxRow[]): Promise<Recipient[]> {
+async function recipientsOf(database: Database, tx: Tx, rows: OutboxRow[]): Promise<EventPushRecipient[]> {
   const values = rowValues(rows);
-  return database.rows<Recipient>(
+  return database.rows<EventPushRecipient>(
     sql`
       select q.row_id, r.user_id, e.id as event_id, e.title, e.starts_at, coalesce(p.push_shows_details, false) as details
       from (values ${values}) as q(row_id, event_id, recipient_id)

@@ -17,8 +17,7 @@ import type { Database, DbOrTx, Tx } from '../../../db/client.js';
 import { type OutboxRow, type PushKind, rowValues } from '../../push/outbox.js';
 import type { PushContent } from '../../push/push-texts.js';
 import { rsvpMemberSeesEvent } from './event-reminders.js';
-
-const WEEK_SECONDS = 7 * 24 * 3600;
+import { type EventPushRecipient, WEEK_SECONDS } from './event-update-pushes.js';
 
 /** Takes the event's seat lock for the rest of the transaction (nothing when the event is gone). */
 export async function lockEventForSeats(database: Database, tx: DbOrTx, eventId: string) {
@@ -69,15 +68,6 @@ export async function promoteWaitlist(database: Database, tx: DbOrTx, eventId: s
   return promoted.map((p) => p.user_id);
 }
 
-interface Recipient {
-  row_id: number | string;
-  user_id: string;
-  event_id: string;
-  title: string;
-  starts_at: string | Date;
-  details: boolean;
-}
-
 /** The push for a member who got a seat; texts are keys of server/locales/<locale>/push.json. */
 export function waitlistPromotedPush(
   promoted: { eventId: string; title: string; startsAt: Date; details: boolean },
@@ -112,7 +102,7 @@ export function waitlistPromotedPushKind(deps: { database: Database }): PushKind
   return {
     kind: 'waitlistPromoted',
     async resolve(tx: Tx, rows: OutboxRow[], now: Date) {
-      const recipients = await deps.database.rows<Recipient>(
+      const recipients = await deps.database.rows<EventPushRecipient>(
         sql`
           select q.row_id, r.user_id, e.id as event_id, e.title, e.starts_at, coalesce(p.push_shows_details, false) as details
           from (values ${rowValues(rows)}) as q(row_id, event_id, recipient_id)
