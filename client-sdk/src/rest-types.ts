@@ -1156,7 +1156,7 @@ export interface paths {
         put?: never;
         /**
          * Add a shift (organizers)
-         * @description The event's organizers only: others who can see the event get 403, the rest 404. `endsAt` after `startsAt` and `capacity` at least 1 (400 otherwise); `role` is optional short text ("setup"). 409 on a cancelled event or when it already has 100 shifts.
+         * @description The event's organizers only: others who can see the event get 403, the rest 404. `endsAt` after `startsAt` and `capacity` at least 1 (400 otherwise); `role` is optional short text ("setup"). 409 on a cancelled or ended event or when it already has 100 shifts.
          */
         post: operations["events-createShift"];
         delete?: never;

@@ -202,9 +202,14 @@ describe('signing up', () => {
     // Ended: 409.
     t.clock.set(new Date(Date.parse(event.endsAt) + 1000));
     const over = await t.request('PUT', `/api/events/${event._id}/shifts/${shift._id}/signup`, { token: member.token });
+    const addedLate = await t.request('POST', `/api/events/${event._id}/shifts`, {
+      token: organizer.token,
+      body: shiftBody(event),
+    });
     t.clock.set(new Date());
     expect(over.status).toBe(409);
     expect(over.body.error.code).toBe('conflict');
+    expect(addedLate.status).toBe(409); // no shifts for an event that is over
     // Cancelled: 409, and no new shifts either.
     await t.request('PATCH', `/api/events/${event._id}`, { token: organizer.token, body: { status: 'cancelled' } });
     const cancelled = await t.request('PUT', `/api/events/${event._id}/shifts/${shift._id}/signup`, {

@@ -37,7 +37,7 @@ export const shiftsRouter = router({
         path: '/api/events/{id}/shifts',
         tags,
         summary: 'Add a shift (organizers)',
-        description: `The event's organizers only: others who can see the event get 403, the rest 404. \`endsAt\` after \`startsAt\` and \`capacity\` at least 1 (400 otherwise); \`role\` is optional short text ("setup"). 409 on a cancelled event or when it already has ${schemas.MAX_SHIFTS_PER_EVENT} shifts.`,
+        description: `The event's organizers only: others who can see the event get 403, the rest 404. \`endsAt\` after \`startsAt\` and \`capacity\` at least 1 (400 otherwise); \`role\` is optional short text ("setup"). 409 on a cancelled or ended event or when it already has ${schemas.MAX_SHIFTS_PER_EVENT} shifts.`,
       },
     })
     .input(schemas.createShiftInput)

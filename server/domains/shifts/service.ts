@@ -113,6 +113,8 @@ export async function createShift(
 ) {
   const row = await assertOrganizes(ctx, input.id, 'add shifts');
   if (row.event.status === 'cancelled') throw new AppError('conflict', 'The event is cancelled.');
+  // Nobody can sign up for a shift of an event that is over, so none is added to one.
+  if (new Date(row.event.endsAt) <= ctx.clock.now()) throw new AppError('conflict', 'The event is over.');
   const shiftId = newId();
   await ctx.db.transaction(async (tx) => {
     // The event row FOR UPDATE: two concurrent adds cannot both pass the per-event limit.
