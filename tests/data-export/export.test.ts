@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSections } from '../../server/domains/data-export/builder.js';
-import { OTHER_MEMBER_PLACEHOLDER } from '../../server/domains/data-export/sections.js';
+import { OTHER_MEMBER_PLACEHOLDER } from '../../server/domains/data-export/sealed-sections.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { befriend, send, startConversation } from '../messaging/helpers.js';
 import { download, exportOf, jobsOf, openZip, seedSecondFactors } from './helpers.js';

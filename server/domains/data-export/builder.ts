@@ -11,9 +11,7 @@ import type { ExportReader, ExportSection } from './reader.js';
 import {
   actionLogSection,
   commentsSection,
-  companionSection,
   grovesSection,
-  messagesSection,
   notificationPreferencesSection,
   placeListsSection,
   postsSection,
@@ -27,6 +25,7 @@ import {
   uploadsSection,
   watchlistSection,
 } from './sections.js';
+import { companionSection, messagesSection } from './sealed-sections.js';
 import {
   blocksAndMutesSection,
   knownDevicesSection,
