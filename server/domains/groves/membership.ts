@@ -27,7 +27,7 @@ import { announceGroveExit, cutConversationsAfterGroveExit } from '../conversati
 import { userIdByHandle } from '../../shared/members.js';
 import { assertGroveExists, groveBy } from './service.js';
 import { isGroveOrganizer } from '../../shared/grove-roles.js';
-import { lockEventForSeats, promoteWaitlist } from '../events/waitlist.js';
+import { promoteWaitlist } from '../events/waitlist.js';
 import type { GroveJoinPolicy } from '../../../db/schema/groves.js';
 import type { MemberServiceContext } from '../../service/context.js';
 
@@ -251,6 +251,16 @@ export async function banMember(ctx: MemberServiceContext, input: { id: string; 
     await tx
       .delete(groveJoinRequests)
       .where(and(eq(groveJoinRequests.groveId, input.id), eq(groveJoinRequests.userId, userId)));
+    // The seat locks of the events whose RSVPs go, in id order, *before* the delete: a withdrawal
+    // or decline of the same RSVP takes its event's lock first and then the row, so deleting the
+    // row first could deadlock with it. (A new RSVP of the member waits on the grove lock above.)
+    await ctx.database.rows(
+      sql`select e.id from events e join event_rsvps r on r.event_id = e.id
+          where r.user_id = ${userId}::uuid and e.host_grove_id = ${input.id}::uuid
+            and e.ends_at > ${ctx.clock.now().toISOString()}::timestamptz
+          order by e.id for no key update of e`,
+      tx,
+    );
     const removed = await tx
       .delete(eventRsvps)
       .where(
@@ -267,11 +277,8 @@ export async function banMember(ctx: MemberServiceContext, input: { id: string; 
       )
       .returning({ eventId: eventRsvps.eventId });
     // A removed RSVP may free a seat: the first waiting member gets it (events/waitlist.ts; the
-    // grove lock held here, then the event's, is the order an RSVP takes them in).
-    for (const { eventId } of removed) {
-      await lockEventForSeats(ctx.database, tx, eventId);
-      await promoteWaitlist(ctx.database, tx, eventId, ctx.clock.now());
-    }
+    // grove lock, then the events', is the order an RSVP takes them in).
+    for (const { eventId } of removed) await promoteWaitlist(ctx.database, tx, eventId, ctx.clock.now());
     return cutConversationsAfterGroveExit(ctx, tx, input.id, userId);
   });
   await announceGroveExit(ctx, userId, cut);
