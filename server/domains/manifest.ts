@@ -5,7 +5,8 @@
 import type { AnyRouter } from '@trpc/server';
 import type { Env, Hono, Context as HonoContext } from 'hono';
 import type { OpenAPIObject } from 'trpc-to-openapi';
-import type { Tx } from '../../db/client.js';
+import type { Database, Tx } from '../../db/client.js';
+import type { Clock } from '../lib/clock.js';
 import type { Config } from '../config.js';
 import type { AnyJob } from './job.js';
 import type { Logger } from '../log.js';
@@ -16,10 +17,16 @@ import type { AppDeps, Context } from '../trpc/context.js';
 import type { PasskeyVerifier } from './auth/second-factor.js';
 import type { ReportTarget, ReportTargetType } from './reports/targets.js';
 
-/** What a cleaner may need beyond the transaction: the configuration (file locations) and the log. */
+/**
+ * What a cleaner may need beyond the transaction: the configuration (file locations), the log,
+ * the database's raw-statement helpers and the clock (events promote the waitlist of the seats a
+ * deleted member held).
+ */
 export interface AccountDeletionEnv {
   config: Config;
   log: Logger;
+  database: Database;
+  clock: Clock;
 }
 
 /** Runs inside the deletion's transaction, before the user row goes (e.g. detach public records). */

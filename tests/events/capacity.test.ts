@@ -297,4 +297,28 @@ describe('event capacity', () => {
     expect(await mine(c!, event.slug)).toMatchObject({ myRsvp: 'going' });
     expect(await queued(event._id)).toEqual([b!.id, c!.id]);
   });
+
+  it("a deleted account's seat passes to the first waiting member, with a push; its waiting place goes", async () => {
+    const { grove, organizer } = await groveWithOrganizer(t);
+    const event = await createEvent(t, organizer, { groveId: grove._id }, { capacity: 1 });
+    const other = await createEvent(t, organizer, { groveId: grove._id }, { capacity: 1 });
+    const [a, b, c] = await members(3);
+    for (const m of [a!, b!, c!]) await rsvp(m, event._id, 'going');
+    await rsvp(c!, other._id, 'going');
+    await rsvp(a!, other._id, 'going');
+
+    const deleted = await t.request('DELETE', '/api/me', { token: a!.token });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await mine(b!, event.slug)).toMatchObject({ myRsvp: 'going', myWaitlistPosition: null });
+    expect(await mine(c!, event.slug)).toMatchObject({ myRsvp: 'waitlisted', myWaitlistPosition: 1 });
+    expect(await queued(event._id)).toEqual([b!.id]);
+    // In the other event the deleted member only waited: nobody moves, nobody is told.
+    expect(await mine(c!, other.slug)).toMatchObject({ myRsvp: 'going' });
+    expect(await queued(other._id)).toEqual([]);
+
+    const viaClient = await t.trpc(b!.token).me.delete.mutate();
+    expect(viaClient).toEqual({ ok: true });
+    expect(await mine(c!, event.slug)).toMatchObject({ myRsvp: 'going' });
+    expect(await queued(event._id)).toEqual([b!.id, c!.id]);
+  });
 });

@@ -1,5 +1,5 @@
 // What the events domain contributes: events and RSVPs, the calendar feed (a raw route: it is
-// not JSON), the RSVP retention sweep, the time zone backfill, reminder and update pushes, and events as report targets.
+// not JSON), the RSVP retention sweep, the time zone backfill, reminder and update pushes, events as report targets, and the seats a deleted account held.
 import { createEventReminderJob, eventReminderPushKind } from './event-reminders.js';
 import { eventUpdatePushKind } from './event-update-pushes.js';
 import { waitlistPromotedPushKind } from './waitlist.js';
@@ -9,6 +9,7 @@ import { defineManifest } from '../manifest.js';
 import { documentCalendarFeed, mountCalendarFeed } from './calendar-route.js';
 import { eventReportTarget } from './report-target.js';
 import { eventsRouter } from './router.js';
+import { freeSeatsOfDeletedMember } from './account-cleaner.js';
 
 export const eventsManifest = defineManifest({
   domain: 'events',
@@ -19,4 +20,5 @@ export const eventsManifest = defineManifest({
   jobs: [() => rsvpSweep, createEventReminderJob, () => eventTimeZoneBackfill],
   pushKinds: [eventReminderPushKind, eventUpdatePushKind, waitlistPromotedPushKind],
   reportTargets: [eventReportTarget],
+  accountCleaners: [freeSeatsOfDeletedMember],
 });
