@@ -2900,6 +2900,8 @@ export interface components {
             createdAt: string;
             email: string;
             handle: string;
+            /** @description Whether the account has a password (one made by a magic link, Apple or Google may not): clients ask for the current password only when it has one. */
+            hasPassword: boolean;
             /** @description Chosen language for the web, mail and push; null when not chosen (mail and push use en). */
             locale: ("en" | "de" | "es" | "fr" | "pt") | null;
             /** @enum {string} */

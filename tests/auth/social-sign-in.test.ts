@@ -192,6 +192,8 @@ describe('Sign in with Google', () => {
     const me = await t.request('GET', '/api/me', { token: res.body.token });
     expect(me.status).toBe(200);
     expect(me.body._id).toBe(res.body.user._id);
+    expect(me.body.hasPassword).toBe(false);
+    expect(res.body.user.hasPassword).toBe(false);
     const [row] = await t.deps.database.db.select().from(users).where(eq(users.id, res.body.user._id));
     expect(row!.passwordHash).toBeNull();
   });

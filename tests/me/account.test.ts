@@ -25,9 +25,11 @@ describe('GET /api/me', () => {
       role: 'member',
       locale: null,
       timeZone: null,
+      hasPassword: true,
       createdAt: expect.any(String),
     });
     expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt);
+    expect((await t.trpc(m.token).me.get.query({})).hasPassword).toBe(true);
   });
 
   it('answers 401 unauthorized without, with a malformed, or with an unknown token (error)', async () => {

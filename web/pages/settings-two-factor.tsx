@@ -6,7 +6,7 @@
 // alone (a stolen phone); turning off asks first. Every answer is `no-store`: secrets and codes.
 import type { Context } from 'hono';
 import QRCode from 'qrcode';
-import { api } from '../server/api.js';
+import { api, currentMember } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { redirectWithNotice } from '../server/flash.js';
 import { t } from '../server/i18n.js';
@@ -30,7 +30,9 @@ function password(fields: Record<string, string>): string | undefined {
   return fields.password ? fields.password : undefined;
 }
 
-function PasswordField({ id }: { id: string }) {
+/** Asked only of an account that has a password; one made by a link, Apple or Google has none. */
+function PasswordField({ id, hasPassword }: { id: string; hasPassword: boolean }) {
+  if (!hasPassword) return null;
   return (
     <div>
       <label for={id}>{t('twoFactor.settings.password')}</label>
@@ -63,6 +65,7 @@ function CodeField({ id, recovery }: { id: string; recovery: boolean }) {
 async function renderOverview(c: Context<WebEnv>, error?: string): Promise<Response> {
   noStore(c);
   const state = await api(c).me.getSecondFactors.query({});
+  const hasPassword = (await currentMember(c))?.hasPassword ?? true;
   return renderPage(
     c,
     { title: t('twoFactor.settings.title') },
@@ -79,7 +82,7 @@ async function renderOverview(c: Context<WebEnv>, error?: string): Promise<Respo
             <h2 id="two-factor-codes-heading">{t('twoFactor.settings.newCodesHeading')}</h2>
             <p>{t('twoFactor.settings.newCodesIntro')}</p>
             <form method="post" action={urls.settingsTwoFactorRecoveryCodes()} class="stack">
-              <PasswordField id="two-factor-codes-password" />
+              <PasswordField id="two-factor-codes-password" hasPassword={hasPassword} />
               <CodeField id="two-factor-codes-code" recovery />
               <p class="actions">
                 <button type="submit">{t('twoFactor.settings.newCodes')}</button>
@@ -99,7 +102,7 @@ async function renderOverview(c: Context<WebEnv>, error?: string): Promise<Respo
         <section aria-labelledby="two-factor-on-heading">
           <h2 id="two-factor-on-heading">{t('twoFactor.settings.onHeading')}</h2>
           <form method="post" action={urls.settingsTwoFactorStart()} class="stack">
-            <PasswordField id="two-factor-start-password" />
+            <PasswordField id="two-factor-start-password" hasPassword={hasPassword} />
             <p class="actions">
               <button type="submit">{t('twoFactor.settings.turnOn')}</button>
             </p>
@@ -208,8 +211,9 @@ export const newRecoveryCodes: Page = async (c) => {
 };
 
 /** Ask first, with the proof the API needs: the password and a code (or a recovery code). */
-function renderDisable(c: Context<WebEnv>, error?: string) {
+async function renderDisable(c: Context<WebEnv>, error?: string) {
   noStore(c);
+  const hasPassword = (await currentMember(c))?.hasPassword ?? true;
   return renderPage(
     c,
     { title: t('twoFactor.settings.offQuestion') },
@@ -218,7 +222,7 @@ function renderDisable(c: Context<WebEnv>, error?: string) {
       <FormError message={error} />
       <form method="post" action={urls.settingsTwoFactorDisable()} class="stack">
         <ConfirmedField />
-        <PasswordField id="two-factor-off-password" />
+        <PasswordField id="two-factor-off-password" hasPassword={hasPassword} />
         <CodeField id="two-factor-off-code" recovery />
         <p class="actions">
           <button type="submit" class="danger">

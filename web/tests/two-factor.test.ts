@@ -3,6 +3,7 @@
 // computed from that secret, see the ten recovery codes once; sign in from a fresh profile with
 // the password and then a code; turn it off again (asking first, with a recovery code).
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
+import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { totpCode } from '../../tests/setup/two-factor.js';
 import { expectAccessible, newVisitor, useSignedInStack } from './harness.js';
@@ -70,6 +71,27 @@ it('turns on two-step sign-in, signs in with a code, and turns it off asking fir
     await page.locator('#two-factor-start-password').waitFor();
     const state = await stack.api.request('GET', '/api/me/second-factors', { token: member.token });
     expect(state.body).toMatchObject({ totp: false, recoveryCodesLeft: 0 });
+  } finally {
+    await context.close();
+  }
+});
+
+it('asks an account without a password for no password (made by a link, Apple or Google)', async () => {
+  const member = await stack.member();
+  const { context, page } = await visitor(member, { next: '/app/settings' });
+  try {
+    page.setDefaultTimeout(20_000);
+    await page.waitForURL((url) => url.pathname === '/app/settings');
+    // Signed in; the password goes as if the account had been made without one.
+    await stack.api.deps.database.rows(sql`update users set password_hash = null where id = ${member.id}::uuid`);
+    const me = await stack.api.request('GET', '/api/me', { token: member.token });
+    expect(me.body).toMatchObject({ hasPassword: false });
+    await page.goto('/app/settings/two-factor');
+    const start = page.locator(`form[action="/app/settings/two-factor/start"]`);
+    await start.waitFor();
+    expect(await page.locator('#two-factor-start-password').count()).toBe(0);
+    await start.locator('button[type="submit"]').click();
+    await page.locator('#two-factor-secret').waitFor();
   } finally {
     await context.close();
   }

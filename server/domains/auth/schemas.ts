@@ -60,6 +60,10 @@ export const accountOutput = z
       description:
         'Chosen IANA time zone for dates in the web, mail and push; null when not chosen (UTC). Only ever shown to the member themselves.',
     }),
+    hasPassword: z.boolean().meta({
+      description:
+        'Whether the account has a password (one made by a magic link, Apple or Google may not): clients ask for the current password only when it has one.',
+    }),
     createdAt: z.string(),
   })
   .meta({ id: 'Account' });

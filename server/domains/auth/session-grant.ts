@@ -18,6 +18,7 @@ export function toAccount(user: User): AccountOutput {
     role: user.role,
     locale: user.locale,
     timeZone: user.timeZone,
+    hasPassword: user.passwordHash !== null,
     createdAt: user.createdAt.toISOString(),
   };
 }
