@@ -196,10 +196,11 @@ export async function signUp(ctx: MemberServiceContext, input: { id: string; shi
 export async function withdraw(ctx: MemberServiceContext, input: { id: string; shiftId: string }) {
   const viewer = viewerOf(ctx);
   const row = await visibleEvent(ctx.db, viewer, eq(events.id, input.id));
-  const shift = await oneShift(ctx, ctx.db, input.id, input.shiftId, viewer, false);
-  if (shift.mine)
-    await ctx.db
-      .delete(eventShiftSignups)
-      .where(and(eq(eventShiftSignups.shiftId, input.shiftId), eq(eventShiftSignups.userId, ctx.user.id)));
+  // The shift must be the event's (404 otherwise) before anything is deleted; the delete itself
+  // needs no read of the signup first (none is fine: idempotent).
+  await oneShift(ctx, ctx.db, input.id, input.shiftId, viewer, false);
+  await ctx.db
+    .delete(eventShiftSignups)
+    .where(and(eq(eventShiftSignups.shiftId, input.shiftId), eq(eventShiftSignups.userId, ctx.user.id)));
   return oneShift(ctx, ctx.db, input.id, input.shiftId, viewer, Boolean(row.organizes));
 }
