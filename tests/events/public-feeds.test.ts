@@ -51,11 +51,13 @@ async function groveWithEvents() {
   const recent = await createEvent(t, organizer, host, { title: 'Ended last week' });
   const old = await createEvent(t, organizer, host, { title: 'CANARY-LONG-AGO' });
   const now = t.clock.now().getTime();
+  // ISO text, not Date: the PostgreSQL driver takes raw parameters as text.
+  const at = (ms: number) => new Date(ms).toISOString();
   await t.deps.database.rows(
-    sql`update events set starts_at = ${new Date(now - 8 * DAY)}, ends_at = ${new Date(now - 7 * DAY)} where id = ${recent._id}`,
+    sql`update events set starts_at = ${at(now - 8 * DAY)}, ends_at = ${at(now - 7 * DAY)} where id = ${recent._id}`,
   );
   await t.deps.database.rows(
-    sql`update events set starts_at = ${new Date(now - 41 * DAY)}, ends_at = ${new Date(now - 40 * DAY)} where id = ${old._id}`,
+    sql`update events set starts_at = ${at(now - 41 * DAY)}, ends_at = ${at(now - 40 * DAY)} where id = ${old._id}`,
   );
   // An attendee and a friend of the creator: their handles must not reach the feed either.
   const attendee = await createMember(t, { prefix: 'att' });
