@@ -40,6 +40,7 @@ import * as settingsPasskeys from './pages/settings-passkeys.js';
 import * as settingsTwoFactor from './pages/settings-two-factor.js';
 import * as passkeySignIn from './pages/passkey-sign-in.js';
 import * as dataExport from './pages/data-export.js';
+import * as embed from './pages/embed.js';
 import { updateRegion } from './pages/settings-region.js';
 import { chooseLanguage } from './server/language-switch.js';
 import type { WebEnv } from './server/env.js';
@@ -229,6 +230,15 @@ export const webRoutes: readonly WebRoute[] = [
   ...messagesArea,
   ...memberArea,
   ...socialArea,
+];
+
+/**
+ * The embeddable widgets. Not in webRoutes: createWebApp mounts them before the session, flash and
+ * viewer middleware, so a page other sites frame never reads the visitor's session (clickjacking).
+ */
+export const embedRoutes: readonly WebRoute[] = [
+  get(urls.embedGrove, embed.groveWidget),
+  get(urls.embedOrganization, embed.organizationWidget),
 ];
 
 export function mountRoutes(app: Hono<WebEnv>, routes: readonly WebRoute[] = webRoutes): void {

@@ -27,6 +27,8 @@ function route<const P extends string>(pattern: P): UrlBuilder<P> {
 
 /** Every page behind the sign-in (the guard in web/server/app.tsx covers `/app/*`). */
 export const APP_AREA = '/app/';
+/** The embeddable widgets: another site frames them (web/server/security-headers.ts), so no session is read there. */
+export const EMBED_AREA = '/embed/';
 
 export const urls = {
   // The way in (no session needed).
@@ -116,6 +118,9 @@ export const urls = {
   groveSettings: route('/app/groves/:slug/settings'),
   organizations: route('/app/organizations'),
   organization: route('/app/organizations/:slug'),
+  /** The embeddable widgets (web/pages/embed.tsx): framable anywhere, no session read. */
+  embedGrove: route('/embed/groves/:slug'),
+  embedOrganization: route('/embed/organizations/:slug'),
 
   // Messages and the companion.
   messages: route('/app/messages'),

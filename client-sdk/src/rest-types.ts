@@ -1617,6 +1617,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/groves/{slug}/events.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public Atom feed of a grove's events (application/atom+xml)
+         * @description The grove's `public` events only (never grove-only or friends-only ones): those not yet ended and those that ended in the last 30 days, by start time, at most 200; cancelled ones with the title prefix `CANCELLED: ` and `<category term="cancelled"/>` (scheduled ones `scheduled`). Each event carries its title, times (in its own zone), description, public place (venue, address, area) and a link to its page; never a meeting point, attendees, counts or who created it. No token: the Authorization header is ignored, and the answer is the same for every caller (`Cache-Control: public, max-age=300`). Conditional requests: `If-None-Match` with the ETag (it wins when both are sent) or `If-Modified-Since` answer 304 while the feed is unchanged. 404 for an unknown slug.
+         */
+        get: operations["events-publicGroveAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groves/{slug}/events.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public iCalendar feed of a grove's events (text/calendar)
+         * @description The grove's `public` events only (never grove-only or friends-only ones): those not yet ended and those that ended in the last 30 days, by start time, at most 200; cancelled ones as `STATUS:CANCELLED`. Each event carries its title, times (in its own zone), description, public place (venue, address, area) and a link to its page; never a meeting point, attendees, counts or who created it. No token: the Authorization header is ignored, and the answer is the same for every caller (`Cache-Control: public, max-age=300`). Conditional requests: `If-None-Match` with the ETag (it wins when both are sent) or `If-Modified-Since` answer 304 while the feed is unchanged. 404 for an unknown slug.
+         */
+        get: operations["events-publicGroveCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/guide-categories": {
         parameters: {
             query?: never;
@@ -2363,6 +2403,46 @@ export interface paths {
          * @description `adminUserIds` (or any admin list) is never included.
          */
         get: operations["organizations-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{slug}/events.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public Atom feed of an organization's events (application/atom+xml)
+         * @description The organization's `public` events only (never grove-only or friends-only ones): those not yet ended and those that ended in the last 30 days, by start time, at most 200; cancelled ones with the title prefix `CANCELLED: ` and `<category term="cancelled"/>` (scheduled ones `scheduled`). Each event carries its title, times (in its own zone), description, public place (venue, address, area) and a link to its page; never a meeting point, attendees, counts or who created it. No token: the Authorization header is ignored, and the answer is the same for every caller (`Cache-Control: public, max-age=300`). Conditional requests: `If-None-Match` with the ETag (it wins when both are sent) or `If-Modified-Since` answer 304 while the feed is unchanged. 404 for an unknown slug.
+         */
+        get: operations["events-publicOrganizationAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{slug}/events.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public iCalendar feed of an organization's events (text/calendar)
+         * @description The organization's `public` events only (never grove-only or friends-only ones): those not yet ended and those that ended in the last 30 days, by start time, at most 200; cancelled ones as `STATUS:CANCELLED`. Each event carries its title, times (in its own zone), description, public place (venue, address, area) and a link to its page; never a meeting point, attendees, counts or who created it. No token: the Authorization header is ignored, and the answer is the same for every caller (`Cache-Control: public, max-age=300`). Conditional requests: `If-None-Match` with the ETag (it wins when both are sent) or `If-Modified-Since` answer 304 while the feed is unchanged. 404 for an unknown slug.
+         */
+        get: operations["events-publicOrganizationCalendar"];
         put?: never;
         post?: never;
         delete?: never;
@@ -13246,6 +13326,191 @@ export interface operations {
             };
         };
     };
+    "events-publicGroveAtom": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-Modified-Since"?: string;
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The grove's slug.
+                 * @example riverside
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Atom (RFC 4287). */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator over the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description The newest change the feed shows; send it back in `If-Modified-Since`. */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <?xml version="1.0" encoding="utf-8"?>
+                     *     <feed xmlns="http://www.w3.org/2005/Atom">
+                     *         <id>https://api.example.org/api/groves/riverside/events.atom</id>
+                     *         <title>Riverside Grove</title>
+                     *         <updated>2026-05-20T09:15:00.000Z</updated>
+                     *         <entry>
+                     *             <title type="html"><![CDATA[CANCELLED: Candlelight vigil]]></title>
+                     *             <id>urn:uuid:0195f1c2-7d1e-7a3b-9c4d-5e6f7a8b9c0d</id>
+                     *             <category term="cancelled"/>
+                     *         </entry>
+                     *     </feed>
+                     */
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified: the copy named by the validators is current. */
+            304: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator over the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description The newest change the feed shows; send it back in `If-Modified-Since`. */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found: `not_found` (no grove with that slug). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable: `unavailable`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-publicGroveCalendar": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-Modified-Since"?: string;
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The grove's slug.
+                 * @example riverside
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description iCalendar (RFC 5545). */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator over the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description The newest change the feed shows; send it back in `If-Modified-Since`. */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     VERSION:2.0
+                     *     PRODID:-//Community Activism Service//Public events//EN
+                     *     NAME:Riverside Grove
+                     *     X-WR-CALNAME:Riverside Grove
+                     *     BEGIN:VEVENT
+                     *     UID:0195f1c2-7d1e-7a3b-9c4d-5e6f7a8b9c0d@api.example.org
+                     *     SEQUENCE:0
+                     *     DTSTAMP:20260520T091500Z
+                     *     DTSTART;TZID=Europe/Berlin:20260601T180000
+                     *     DTEND;TZID=Europe/Berlin:20260601T200000
+                     *     SUMMARY:Candlelight vigil
+                     *     LOCATION:Town square\, 1 High Street\, Mitte
+                     *     STATUS:CONFIRMED
+                     *     END:VEVENT
+                     *     END:VCALENDAR
+                     */
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: the copy named by the validators is current. */
+            304: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator over the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description The newest change the feed shows; send it back in `If-Modified-Since`. */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found: `not_found` (no grove with that slug). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable: `unavailable`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "guideCategories-list": {
         parameters: {
             query?: {
@@ -16897,6 +17162,191 @@ export interface operations {
                 };
             };
             /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-publicOrganizationAtom": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-Modified-Since"?: string;
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The organization's slug.
+                 * @example riverside
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Atom (RFC 4287). */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator over the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description The newest change the feed shows; send it back in `If-Modified-Since`. */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <?xml version="1.0" encoding="utf-8"?>
+                     *     <feed xmlns="http://www.w3.org/2005/Atom">
+                     *         <id>https://api.example.org/api/groves/riverside/events.atom</id>
+                     *         <title>Riverside Grove</title>
+                     *         <updated>2026-05-20T09:15:00.000Z</updated>
+                     *         <entry>
+                     *             <title type="html"><![CDATA[CANCELLED: Candlelight vigil]]></title>
+                     *             <id>urn:uuid:0195f1c2-7d1e-7a3b-9c4d-5e6f7a8b9c0d</id>
+                     *             <category term="cancelled"/>
+                     *         </entry>
+                     *     </feed>
+                     */
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified: the copy named by the validators is current. */
+            304: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator over the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description The newest change the feed shows; send it back in `If-Modified-Since`. */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found: `not_found` (no organization with that slug). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable: `unavailable`; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-publicOrganizationCalendar": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-Modified-Since"?: string;
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The organization's slug.
+                 * @example riverside
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description iCalendar (RFC 5545). */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator over the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description The newest change the feed shows; send it back in `If-Modified-Since`. */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     VERSION:2.0
+                     *     PRODID:-//Community Activism Service//Public events//EN
+                     *     NAME:Riverside Grove
+                     *     X-WR-CALNAME:Riverside Grove
+                     *     BEGIN:VEVENT
+                     *     UID:0195f1c2-7d1e-7a3b-9c4d-5e6f7a8b9c0d@api.example.org
+                     *     SEQUENCE:0
+                     *     DTSTAMP:20260520T091500Z
+                     *     DTSTART;TZID=Europe/Berlin:20260601T180000
+                     *     DTEND;TZID=Europe/Berlin:20260601T200000
+                     *     SUMMARY:Candlelight vigil
+                     *     LOCATION:Town square\, 1 High Street\, Mitte
+                     *     STATUS:CONFIRMED
+                     *     END:VEVENT
+                     *     END:VCALENDAR
+                     */
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: the copy named by the validators is current. */
+            304: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator over the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description The newest change the feed shows; send it back in `If-Modified-Since`. */
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found: `not_found` (no organization with that slug). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable: `unavailable`; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */

@@ -154,6 +154,15 @@ const newGrove = async (ctx: SetupContext) =>
 const newOrganization = async (ctx: SetupContext) =>
   ctx.create('POST /api/admin/organizations', ctx.callers.admin, { body: { name: fresh('Org ') } });
 const groveById = async (ctx: SetupContext) => ({ params: { id: (await newGrove(ctx))._id } });
+/**
+ * A public feed of a host's events: it reads no token at all, so a dead one answers the same as
+ * none (revoked, deleted: ok, as the calendar feed). Content: tests/events/public-feeds.test.ts.
+ */
+const publicFeed = (host: (ctx: SetupContext) => Promise<{ slug: string }>): RouteRule => ({
+  auth: 'public',
+  expect: { revoked: 'ok', deleted: 'ok' },
+  setup: async (ctx) => ({ params: { slug: (await host(ctx)).slug } }),
+});
 const organizationById = async (ctx: SetupContext) => ({ params: { id: (await newOrganization(ctx))._id } });
 const eventTimes = () => {
   const start = Date.now() + 7 * 86_400_000;
@@ -600,6 +609,10 @@ export const authorizationMatrix: Record<string, RouteRule> = {
     auth: 'public',
     setup: async (ctx) => ({ params: { slug: (await newOrganization(ctx)).slug } }),
   },
+  'GET /api/groves/{slug}/events.ics': publicFeed(newGrove),
+  'GET /api/groves/{slug}/events.atom': publicFeed(newGrove),
+  'GET /api/organizations/{slug}/events.ics': publicFeed(newOrganization),
+  'GET /api/organizations/{slug}/events.atom': publicFeed(newOrganization),
 
   // Friends, feed, posts
   'GET /api/friends': member,

@@ -10,6 +10,7 @@ import { t } from '../server/i18n.js';
 import { renderPage } from '../server/layout.js';
 import { formFields, notFoundPage, rethrowUnless, UpcomingEvents } from './events-common.js';
 import { confirmFirst, type ReasonField } from './confirm.js';
+import { ShareHost } from './embed-share.js';
 import { type Grove, grovePath, type JoinPolicy, joinPolicyLabel } from './groves-common.js';
 import { type Invite, OrganizerSections, organizerData } from './groves-organizers.js';
 import { type Page, pathParam } from './page.js';
@@ -130,6 +131,13 @@ async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Pro
       <p>
         <a href={`${urls.events()}?grove=${encodeURIComponent(grove._id)}`}>{t('groves.page.allEvents')}</a>
       </p>
+      <ShareHost
+        kind="grove"
+        slug={grove.slug}
+        name={grove.name}
+        apiUrl={c.get('web').config.API_URL}
+        webUrl={c.get('web').config.WEB_URL}
+      />
       {data ? <OrganizerSections grove={grove} data={data} invite={invite} /> : null}
     </>,
   );

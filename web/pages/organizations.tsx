@@ -9,6 +9,7 @@ import type { WebEnv } from '../server/env.js';
 import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { notFoundPage, rethrowUnless, safeHttpUrl, UpcomingEvents } from './events-common.js';
+import { ShareHost } from './embed-share.js';
 import { pathParam } from './page.js';
 import { loadListPage, PagedList, readSearchListQuery, SearchForm } from './search-list.js';
 import { urls } from '../urls.js';
@@ -103,6 +104,13 @@ export async function showOrganization(c: Context<WebEnv>): Promise<Response> {
           {t('organizations.page.allEvents')}
         </a>
       </p>
+      <ShareHost
+        kind="organization"
+        slug={organization.slug}
+        name={organization.name}
+        apiUrl={c.get('web').config.API_URL}
+        webUrl={c.get('web').config.WEB_URL}
+      />
     </>,
   );
 }

@@ -3,7 +3,7 @@
 // `app_session` cookie and never shown to the page. Exported for tests (app.request) and for
 // web/main.ts and server/main.ts, which serve it.
 import { Hono } from 'hono';
-import { mountRoutes } from '../routes.js';
+import { embedRoutes, mountRoutes } from '../routes.js';
 import { isApiError } from '../../client-sdk/src/index.js';
 import { apiErrorMessage, isSessionRejected } from './api.js';
 import { limitRequestBodies } from './body-limit.js';
@@ -52,6 +52,8 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   });
   mountStaticFiles(app);
   mountImageRelay(app);
+  // Before everything that reads the session or sets a cookie: other sites frame these.
+  mountRoutes(app, embedRoutes);
   app.use('*', readFlash);
   // The viewer's language and time zone, for every page and form answer (see viewer.ts).
   app.use('*', withViewer);

@@ -14,6 +14,7 @@ import {
 } from './offline-pages.js';
 import { readSessionToken } from './session.js';
 import { SERVICE_WORKER_PATH } from './static.js';
+import { EMBED_AREA } from '../urls.js';
 
 function originOf(urlTemplate: string): string | null {
   try {
@@ -48,16 +49,39 @@ function policyDirectives(config: WebConfig) {
   };
 }
 
+/**
+ * The embeddable widget's policy (web/pages/embed.tsx): any site may frame it, and it loads
+ * nothing but the site's stylesheet: no script, no form, no image. Every other route keeps
+ * `frame-ancestors 'none'` and X-Frame-Options DENY.
+ */
+function embedDirectives() {
+  return {
+    defaultSrc: ["'none'"],
+    styleSrc: ["'self'"],
+    formAction: ["'none'"],
+    baseUri: ["'none'"],
+    objectSrc: ["'none'"],
+    frameAncestors: ['*'],
+  };
+}
+
 export function securityHeaders(config: WebConfig): MiddlewareHandler<WebEnv> {
   const headers = documentSecurityHeaders({
     contentSecurityPolicy: policyDirectives(config),
     referrerPolicy: 'same-origin',
   });
+  const embedHeaders = documentSecurityHeaders({
+    contentSecurityPolicy: embedDirectives(),
+    referrerPolicy: 'same-origin',
+    framable: true,
+  });
   return async (c, next) => {
+    const path = c.req.path;
+    // The widget chooses its own caching (public: it reads no session) and must not read the cookie.
+    if (path.startsWith(EMBED_AREA)) return embedHeaders(c, next);
     await headers(c, async () => {
       await next();
       // Assets, the service worker and relayed images (image-relay.ts) choose their own caching.
-      const path = c.req.path;
       if (path.startsWith('/assets/') || path === SERVICE_WORKER_PATH || (c.res.ok && path.startsWith('/img/'))) return;
       pageCaching(c.req.method, path, c.res, readSessionToken(c));
     });

@@ -21,6 +21,8 @@ function appWith(env: Record<string, string>) {
   app.get('/app/groves/:slug', (c) => c.text('grove with an invite', 200, { 'Cache-Control': 'private, no-store' }));
   app.get('/app/messages', (c) => c.text('messages'));
   app.get('/app/guides/:slug', (c) => c.text('gone', 404));
+  app.get('/embed/groves/:slug', (c) => c.text('widget', 200, { 'Cache-Control': 'public, max-age=300' }));
+  app.get('/embedded', (c) => c.text('not the widget'));
   return app;
 }
 
@@ -84,6 +86,25 @@ describe('web security headers', () => {
       const response = await app.request(path, signedIn);
       expect(response.headers.get('cache-control'), path).toBe('no-store');
       expect(response.headers.get('x-offline-cache'), path).toBe(key);
+    }
+  });
+
+  it('lets any site frame the widget alone: its own policy, no X-Frame-Options, its own caching, no session read', async () => {
+    const app = appWith(env);
+    const widget = await app.request('/embed/groves/riverside', { headers: { cookie: 'app_session=token-one' } });
+    expect(headersOf(widget)).toEqual({
+      'cache-control': 'public, max-age=300',
+      'content-security-policy':
+        "default-src 'none'; style-src 'self'; form-action 'none'; base-uri 'none'; object-src 'none'; frame-ancestors *",
+      'cross-origin-opener-policy': 'same-origin',
+      'referrer-policy': 'same-origin',
+      'x-content-type-options': 'nosniff',
+    });
+    // Every other page keeps frame-ancestors 'none' and DENY, a path that merely starts alike too.
+    for (const path of ['/', '/embedded', '/app/groves/riverside', '/app/events/street-stall']) {
+      const response = await app.request(path, { headers: { cookie: 'app_session=token-one' } });
+      expect(response.headers.get('content-security-policy'), path).toBe(policy);
+      expect(response.headers.get('x-frame-options'), path).toBe('DENY');
     }
   });
 });
