@@ -55,10 +55,13 @@ function offsetAt(ms: number, zone: string): number {
  */
 export function instantOf(wall: string, zone: string): Date {
   const asUtc = wallDate(wall).getTime();
-  const first = offsetAt(asUtc, zone);
-  const guess = asUtc - first;
-  const second = offsetAt(guess, zone);
-  return new Date(second === first ? guess : asUtc - second);
+  // The offsets a day before and after (zones change at most once in two days): each is right
+  // when the instant it gives has that offset; both are in an overlap (the later instant wins).
+  const before = offsetAt(asUtc - 86_400_000, zone);
+  const after = offsetAt(asUtc + 86_400_000, zone);
+  const valid = [before, after].map((o) => asUtc - o).filter((ms) => offsetAt(ms, zone) === asUtc - ms);
+  // None in a spring-forward gap: the offset before the change puts it the gap's length later.
+  return new Date(valid.length > 0 ? Math.max(...valid) : asUtc - before);
 }
 
 /**
