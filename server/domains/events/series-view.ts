@@ -1,8 +1,8 @@
 // The `series` of an event output (null for a single event).
 import type { EventOutput } from './schemas.js';
-import type { EventRow } from './view.js';
+import type { Event, EventSeries } from '../../../db/schema/index.js';
 
-export function seriesOf(row: Pick<EventRow, 'event' | 'series'>): EventOutput['series'] {
+export function seriesOf(row: { event: Event; series: EventSeries | null }): EventOutput['series'] {
   const s = row.series;
   if (!s || !row.event.occurrenceWall) return null;
   return {

@@ -11,17 +11,16 @@
 // A time change in following/all shifts the local wall time (18:00 → 19:00 in every occurrence,
 // whatever the UTC offset that day); it may not move the date (400). Overridden occurrences keep
 // their own time and fields; cancelling the series cancels them too (the members going are told).
-import { and, asc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, ne, sql } from 'drizzle-orm';
 import { eventSeries, events, pushOutbox } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
 import type { MemberServiceContext } from '../../service/context.js';
 import { afterImagesAttached, attachImageRefs, releaseImages } from '../uploads/image-refs.js';
-import type { CreateEventInput, UpdateEventInput } from './schemas.js';
+import type { UpdateEventInput } from './schemas.js';
 import {
   expandWalls,
   instantOf,
-  normalizeRule,
   ruleFrom,
   ruleWithCount,
   shiftRule,
@@ -34,43 +33,7 @@ import { deriveEventTimeZone } from './time-zone.js';
 import { canManage, selectOneEvent, toEvent, type EventRow } from './view.js';
 import { promoteWaitlist } from './waitlist.js';
 import { viewerOf } from './visibility.js';
-
-export interface Occurrence {
-  startsAt: Date;
-  endsAt: Date;
-  /** Local wall start (RECURRENCE-ID); null for a single event. */
-  wall: string | null;
-}
-
-/** The series row and occurrences a create with `recurrence` makes (400 for a rule we refuse). */
-export function planSeries(input: CreateEventInput, timeZone: string) {
-  const recurrence = input.recurrence!;
-  const rule = normalizeRule(recurrence.rule);
-  const startsAt = new Date(input.startsAt);
-  const durationMs = new Date(input.endsAt).getTime() - startsAt.getTime();
-  const startWall = wallOf(startsAt, timeZone);
-  const skipped = new Set(recurrence.exceptions ?? []);
-  const occurrences: Occurrence[] = expandWalls(rule, startWall)
-    .filter((wall) => !skipped.has(wall.slice(0, 10)))
-    .map((wall) => {
-      const at = instantOf(wall, timeZone);
-      return { startsAt: at, endsAt: new Date(at.getTime() + durationMs), wall };
-    });
-  if (occurrences.length === 0)
-    throw new AppError('validation_failed', 'recurrence: Every occurrence is an exception.');
-  return {
-    series: { rule, timeZone, startWall, durationSeconds: Math.round(durationMs / 1000) },
-    occurrences,
-  };
-}
-
-export async function insertSeries(tx: DbOrTx, series: ReturnType<typeof planSeries>['series'], now: Date) {
-  const [row] = await tx
-    .insert(eventSeries)
-    .values({ ...series, createdAt: now, updatedAt: now })
-    .returning({ id: eventSeries.id });
-  return row!.id;
-}
+import { unusedCovers } from './series-plan.js';
 
 /** Seconds since local midnight of a wall time. */
 const timeOfDay = (wall: string) =>
@@ -239,13 +202,4 @@ async function splitAt(tx: DbOrTx, series: typeof eventSeries.$inferSelect, wall
     .set({ seriesId: created!.id })
     .where(and(eq(events.seriesId, series.id), gte(events.occurrenceWall, wall)));
   return created!.id;
-}
-
-/** Of covers an edit dropped, those no event uses any more (occurrences share their cover). */
-export async function unusedCovers(tx: DbOrTx, covers: (string | null)[]): Promise<string[]> {
-  const keys = covers.filter((c): c is string => Boolean(c));
-  if (keys.length === 0) return [];
-  const used = await tx.select({ cover: events.coverImage }).from(events).where(inArray(events.coverImage, keys));
-  const still = new Set(used.map((u) => u.cover));
-  return keys.filter((k) => !still.has(k));
 }

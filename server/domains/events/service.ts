@@ -12,7 +12,7 @@ import { isGroveOrganizer } from '../../shared/grove-roles.js';
 import { isOrganizationAdmin } from '../organizations/service.js';
 import type { CreateEventInput, UpdateEventInput } from './schemas.js';
 import { deriveEventTimeZone } from './time-zone.js';
-import { insertSeries, planSeries, unusedCovers, type Occurrence } from './series.js';
+import { insertSeries, planSeries, unusedCovers, type Occurrence } from './series-plan.js';
 import { selectEvents, selectOneEvent, toEvent, canManage, type EventRow } from './view.js';
 import { eventSearchCondition } from './search.js';
 import { promoteWaitlist } from './waitlist.js';
