@@ -179,8 +179,11 @@ describe('occurrences on their own', () => {
     const runner = createJobRunner({ database: t.deps.database, clock: t.clock, log: t.deps.log }, [rsvpSweep]);
     const count = async (id: string) =>
       Number(
-        (await t.deps.database.rows<{ n: number }>(sql`select count(*)::int as n from event_rsvps where event_id = ${id}`))[0]!
-          .n,
+        (
+          await t.deps.database.rows<{ n: number }>(
+            sql`select count(*)::int as n from event_rsvps where event_id = ${id}`,
+          )
+        )[0]!.n,
       );
     t.clock.set(new Date(Date.parse(first.endsAt) + 30 * DAY + 1));
     try {
@@ -234,7 +237,10 @@ describe('PATCH scopes', () => {
       expect(Date.parse(e.endsAt) - Date.parse(e.startsAt)).toBe(2 * HOUR);
       expect(e.series.occurrence.slice(11, 16)).toBe('19:30');
     }
-    expect(items[0].series).toMatchObject({ start: `${first.series.start.slice(0, 10)}T19:30:00`, durationSeconds: 7200 });
+    expect(items[0].series).toMatchObject({
+      start: `${first.series.start.slice(0, 10)}T19:30:00`,
+      durationSeconds: 7200,
+    });
 
     const moveDay = await t.request('PATCH', `/api/events/${items[1]._id}`, {
       token: organizer.token,
