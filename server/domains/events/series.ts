@@ -110,7 +110,7 @@ export async function updateSeriesEvents(ctx: MemberServiceContext, input: Updat
         startsAt = instantOf(wall, zone);
         endsAt = new Date(startsAt.getTime() + durationMs);
       }
-      await tx
+      const changed = await tx
         .update(events)
         .set({
           ...rest,
@@ -121,7 +121,10 @@ export async function updateSeriesEvents(ctx: MemberServiceContext, input: Updat
           endsAt,
           updatedAt: now,
         })
-        .where(and(eq(events.id, r.id), ne(events.status, 'cancelled')));
+        .where(and(eq(events.id, r.id), ne(events.status, 'cancelled')))
+        .returning({ id: events.id });
+      // Defensive (the rows are locked since `scoped` was read): no push for a row left unchanged.
+      if (changed.length === 0) continue;
       if (rest.capacity !== undefined) await promoteWaitlist(ctx.database, tx, r.id, now);
       const row = { ...current, event: r } as EventRow;
       const change = pushWorthyChange(row, { ...fields, id: r.id }, { startsAt, endsAt });
