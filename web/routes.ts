@@ -15,6 +15,7 @@ import * as calendar from './pages/events-calendar.js';
 import * as eventForm from './pages/events-form.js';
 import * as events from './pages/events.js';
 import * as shifts from './pages/events-shifts.js';
+import * as series from './pages/events-series.js';
 import * as eventList from './pages/events-list.js';
 import * as feed from './pages/feed.js';
 import * as friends from './pages/friends.js';
@@ -135,6 +136,7 @@ const eventsArea: WebRoute[] = [
   post(urls.eventEdit, eventForm.updateEvent),
   post(urls.eventCancel, eventForm.cancelEvent),
   get(urls.event, events.showEvent),
+  get(urls.eventSeries, series.seriesPage),
   post(urls.eventRsvp, events.rsvpToEvent),
   post(urls.eventRsvpWithdraw, events.withdrawRsvp),
   post(urls.eventAttendee, events.decideAttendee),

@@ -104,6 +104,7 @@ export const urls = {
   eventRsvpWithdraw: route('/app/events/:slug/rsvp/withdraw'),
   eventAttendee: route('/app/events/:slug/attendees/:handle'),
   eventShifts: route('/app/events/:slug/shifts'),
+  eventSeries: route('/app/events/:slug/series'),
   eventShiftSignup: route('/app/events/:slug/shifts/:shiftId/signup'),
   eventShiftWithdraw: route('/app/events/:slug/shifts/:shiftId/withdraw'),
   eventShiftDelete: route('/app/events/:slug/shifts/:shiftId/delete'),

@@ -720,7 +720,7 @@ export interface paths {
         };
         /**
          * Private iCalendar feed (text/calendar)
-         * @description The events the feed's owner RSVP'd to (and may still see), cancelled ones marked CANCELLED. The token comes from POST /api/me/calendar-token; it is a secret of its own, not the session token, and no Authorization header is needed. 404 once rotated or revoked.
+         * @description The events the feed's owner RSVP'd to (and may still see), cancelled ones marked CANCELLED. Each occurrence of a recurring series the owner RSVP'd to is a VEVENT of its own (RSVPs belong to occurrences), not the whole series. The token comes from POST /api/me/calendar-token; it is a secret of its own, not the session token, and no Authorization header is needed. 404 once rotated or revoked.
          */
         get: operations["events-calendarFeed"];
         put?: never;
@@ -998,13 +998,13 @@ export interface paths {
         };
         /**
          * List events the caller may see
-         * @description Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included; `from=<now>` lists the upcoming ones (not yet ended); `past=true` only those that have ended, newest first. `from` must be before `to` (400 otherwise). `q` finds words of the title or description by their prefix (every word must match; the same visibility rules apply). Ordered by start time (`startsAt`, then `_id`; descending with `past=true`), not by `_id`: the cursor is a keyset over both, in the list's own order.
+         * @description Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included; `from=<now>` lists the upcoming ones (not yet ended); `past=true` only those that have ended, newest first. `from` must be before `to` (400 otherwise). `q` finds words of the title or description by their prefix (every word must match; the same visibility rules apply). Ordered by start time (`startsAt`, then `_id`; descending with `past=true`), not by `_id`: the cursor is a keyset over both, in the list's own order. `series=<series._id>` lists the occurrences of a recurring series (each an event of its own, marked with the same `series`); an unknown series or one the caller may not see lists nothing.
          */
         get: operations["events-list"];
         put?: never;
         /**
          * Create an event
-         * @description Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a `placeId` that is not an approved place 400. `coverImage`: an https URL or an image upload key of purpose `event`, attached (checked, re-encoded without metadata; served at `coverImageUrl`); a key that is not yours, of another purpose, used or not an image answers 400 and no event is created.
+         * @description Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a `placeId` that is not an approved place 400. `coverImage`: an https URL or an image upload key of purpose `event`, attached (checked, re-encoded without metadata; served at `coverImageUrl`); a key that is not yours, of another purpose, used or not an image answers 400 and no event is created. `recurrence: { rule }` (an RRULE) makes a series: one event per occurrence (own `_id`, slug with its local date, RSVPs), expanded on the local wall time of `timeZone` (18:00 stays 18:00 across daylight-saving changes); the answer is the first occurrence, carrying `series`. A rule without COUNT or UNTIL, with a sub-daily FREQ, beyond 100 occurrences or two years, or that the parser refuses answers 400 and nothing is created.
          */
         post: operations["events-create"];
         delete?: never;
@@ -1032,7 +1032,7 @@ export interface paths {
         head?: never;
         /**
          * Change or cancel an event
-         * @description Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP'd to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404). A raised or removed `capacity` seats waiting members in order (each is notified); a lowered one demotes nobody.
+         * @description Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP'd to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404). A raised or removed `capacity` seats waiting members in order (each is notified); a lowered one demotes nobody. For an occurrence of a series, `scope` says which occurrences change: `this` (default; the occurrence is then `series.overridden` and later series edits leave it be), `following` (this and later ones, split off into a new series when earlier ones exist) or `all` (every occurrence not yet ended; past ones are never rewritten). With `following`/`all` a new `startsAt` shifts the local time of day of every occurrence in scope (moving the date answers 400) and the answer is the occurrence named in the path. Cancelling with `following`/`all` cancels every occurrence in scope; RSVPs stay with their occurrence, and members going are told.
          */
         patch: operations["events-update"];
         trace?: never;
@@ -3348,6 +3348,8 @@ export interface components {
             };
             /** @description Seats still free (0: a `going` RSVP joins the waitlist); null without a capacity. Pending RSVPs hold seats, so this can be less than `capacity - rsvpCounts.going`. */
             seatsLeft: number | null;
+            /** @description The recurring series this occurrence belongs to; null for a single event. */
+            series: components["schemas"]["EventSeries"] | null;
             slug: string;
             startsAt: string;
             /** @enum {string} */
@@ -3364,6 +3366,23 @@ export interface components {
             venueName: string | null;
             /** @enum {string} */
             visibility: "public" | "grove" | "friends";
+        };
+        EventSeries: {
+            _id: string;
+            durationSeconds: number;
+            /** @description This occurrence's scheduled local start in the series (its RECURRENCE-ID), `YYYY-MM-DDTHH:MM:SS`; differs from `startsAt` once it was moved on its own. */
+            occurrence: string;
+            /** @description Edited on its own (`scope: this`): edits of the series (`following`, `all`) leave it as it is. */
+            overridden: boolean;
+            /**
+             * @description The RRULE, normalized (no DTSTART).
+             * @example FREQ=WEEKLY;COUNT=10;BYDAY=TH
+             */
+            rule: string;
+            /** @description DTSTART: local wall time of the series start, `YYYY-MM-DDTHH:MM:SS`. */
+            start: string;
+            /** @description The zone the rule is expanded in. */
+            timeZone: string;
         };
         EventShift: {
             _id: string;
@@ -9757,6 +9776,7 @@ export interface operations {
                 organizationId?: string;
                 past?: "true" | "false";
                 q?: string;
+                series?: string;
                 to?: string;
                 type?: "protest" | "vigil" | "outreach" | "potluck" | "sanctuary_day" | "screening" | "meeting" | "other";
             };
@@ -9898,6 +9918,21 @@ export interface operations {
                     organizationId?: string;
                     /** @description An approved place. */
                     placeId?: string | null;
+                    /** @description Makes it a recurring series: every occurrence is an event of its own (own `_id`, slug, RSVPs), listed by GET /api/events?series=<series._id>. The answer is the first occurrence. */
+                    recurrence?: {
+                        /**
+                         * @description Local dates (YYYY-MM-DD) the rule skips (EXDATE).
+                         * @example [
+                         *       "2026-12-24"
+                         *     ]
+                         */
+                        exceptions?: string[];
+                        /**
+                         * @description An RFC 5545 RRULE without DTSTART (`startsAt`/`endsAt` are the first occurrence's slot): FREQ DAILY, WEEKLY, MONTHLY or YEARLY with INTERVAL, BYDAY (`2TH`: second Thursday), BYMONTHDAY, BYMONTH, BYSETPOS, WKST, and COUNT or UNTIL (required; a date-only UNTIL includes that day). Expanded on the local wall time of `timeZone`, so 18:00 stays 18:00 across daylight-saving changes. At most 100 occurrences within two years (400 otherwise).
+                         * @example FREQ=WEEKLY;BYDAY=TH;COUNT=10
+                         */
+                        rule: string;
+                    };
                     /** @description With `meetingPointVisibility: rsvp`: RSVPs start pending and see the meeting point only once an organizer approves them (PUT /api/events/{id}/rsvps/{handle}/approve). Pending RSVPs are not in the public counts. Ignored while the meeting point is for everyone. Defaults to true whenever the meeting point is RSVP-only (on create, and on a PATCH that makes it so without sending this field). Setting it to false means anyone who can see the event gets the exact meeting point with one RSVP, a second account of a member the grove banned included. */
                     rsvpApproval?: boolean;
                     /**
@@ -10160,6 +10195,11 @@ export interface operations {
                     placeId?: string | null;
                     /** @description With `meetingPointVisibility: rsvp`: RSVPs start pending and see the meeting point only once an organizer approves them (PUT /api/events/{id}/rsvps/{handle}/approve). Pending RSVPs are not in the public counts. Ignored while the meeting point is for everyone. Defaults to true whenever the meeting point is RSVP-only (on create, and on a PATCH that makes it so without sending this field). Setting it to false means anyone who can see the event gets the exact meeting point with one RSVP, a second account of a member the grove banned included. */
                     rsvpApproval?: boolean;
+                    /**
+                     * @description For an occurrence of a series: `this` (default) changes this occurrence only (it is then `overridden`); `following` this and the later ones (they become a new series when earlier ones exist); `all` every occurrence not yet ended. With `following`/`all`, occurrences edited on their own are left as they are (cancelling excepted), past ones are never rewritten, and a new `startsAt` may change the time of day and the length but not the date (400). Ignored for single events.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                     /**
                      * Format: date-time
                      * @description ISO-8601 date-time with offset.

@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { bytea, createdAt, geoPoint, idColumn } from './columns.js';
+import { eventSeries } from './event-series.js';
 import { groves } from './groves.js';
 import { organizations } from './organizations.js';
 import { places } from './places.js';
@@ -73,6 +74,12 @@ export const events = pgTable(
      * from before the column existed, until the backfill job (event-time-zone-backfill.ts) fills them.
      */
     timeZone: text(),
+    /** The recurring series this occurrence belongs to (server/domains/events/series.ts); null for a single event. */
+    seriesId: uuid().references(() => eventSeries.id, { onDelete: 'set null' }),
+    /** The occurrence's scheduled local start in the series (its RECURRENCE-ID), `YYYY-MM-DDTHH:MM:SS`. */
+    occurrenceWall: text(),
+    /** Edited on its own (`scope: this`): series-wide edits leave it alone. */
+    seriesOverridden: boolean().notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -102,6 +109,8 @@ export const events = pgTable(
     // (server/domains/events/service.ts listEvents), so an upcoming list skips past events.
     index('events_duration_idx').on(sql`(${t.endsAt} - ${t.startsAt})`),
     // The time zone backfill finds the rows it has left to do without reading every event.
+    // GET /api/events?series=…: a series' occurrences in start order.
+    index('events_series_starts_at_idx').on(t.seriesId, t.startsAt, t.id).where(sql`${t.seriesId} is not null`),
     index('events_time_zone_missing_idx').on(t.id).where(sql`${t.timeZone} is null`),
   ],
 );

@@ -5,6 +5,7 @@ export * from './places.js';
 export * from './groves.js';
 export * from './organizations.js';
 export * from './friendships.js';
+export * from './event-series.js';
 export * from './events.js';
 export * from './idempotency.js';
 export * from './identities.js';

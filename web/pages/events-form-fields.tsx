@@ -1,4 +1,5 @@
 import type { RouterInputs } from '../../client-sdk/src/index.js';
+import { RepeatFields, ScopeFields } from './events-series.js';
 import { fmt, t } from '../server/i18n.js';
 import {
   eventTypeLabels,
@@ -51,6 +52,7 @@ export function EventForm({
   autoZone,
   utc,
   submitLabel,
+  inSeries,
 }: {
   action: string;
   values: Values;
@@ -62,6 +64,8 @@ export function EventForm({
   /** ISO values of the dates, for the script that moves them to the browser's zone. */
   utc: { startsAt?: string; endsAt?: string };
   submitLabel: string;
+  /** Edit of an occurrence of a series: the form asks which occurrences change. */
+  inSeries?: boolean;
 }) {
   const v = (name: string) => values[name] ?? '';
   return (
@@ -135,6 +139,8 @@ export function EventForm({
       <Field id="event-ends" label={t('events.form.ends')}>
         <input id="event-ends" name="endsAt" type="datetime-local" required value={v('endsAt')} data-utc={utc.endsAt} />
       </Field>
+      {hosts ? <RepeatFields v={v} /> : null}
+      {inSeries ? <ScopeFields v={v} /> : null}
       <Field id="event-area" label={t('events.form.area')} hint={t('events.form.areaHint')}>
         <input id="event-area" name="area" type="text" required maxlength={120} value={v('area')} />
       </Field>

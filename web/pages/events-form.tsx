@@ -20,6 +20,7 @@ import {
   rethrowUnless,
 } from './events-common.js';
 import { fmt, t } from '../server/i18n.js';
+import { recurrenceOf, scopeOf } from './events-series.js';
 import type { Page } from './page.js';
 import { urls } from '../urls.js';
 import {
@@ -135,6 +136,7 @@ async function editPage(
         action={urls.eventEdit(event.slug)}
         values={values}
         fixedHost={event.host}
+        inSeries={event.series !== null}
         autoZone={options.autoZone}
         utc={options.autoZone ? { startsAt: event.startsAt, endsAt: event.endsAt } : {}}
         submitLabel={t('events.edit.submit')}
@@ -205,8 +207,14 @@ export const createEvent: Page = async (c) => {
     c.status(400);
     return createPage(c, values, { error: coverRefused, autoZone: false });
   }
+  const repeat = recurrenceOf(values);
+  if ('error' in repeat) {
+    c.status(400);
+    return createPage(c, values, { error: repeat.error, autoZone: false });
+  }
   const input: CreateInput = {
     ...built.fields,
+    ...repeat,
     ...(kind === 'grove' ? { groveId: hostId } : { organizationId: hostId }),
     ...(values.slug?.trim() ? { slug: values.slug.trim() } : {}),
   };
@@ -242,7 +250,7 @@ export const updateEvent: Page = async (c) => {
     c.status(400);
     return editPage(c, event, values, { error: coverRefused, autoZone: false });
   }
-  const input: UpdateInput = { event: event._id, ...built.fields };
+  const input: UpdateInput = { event: event._id, ...built.fields, ...(event.series ? scopeOf(values) : {}) };
   try {
     const updated = await api(c).events.update.mutate(input);
     return redirectWithNotice(c, eventPath(updated), t('events.notices.saved'));

@@ -29,6 +29,7 @@ import { ShiftsSection, shiftsOf } from './events-shifts.js';
 import { Picture } from './picture.js';
 import { AltEditor } from './picture-alt.js';
 import { type Page, pathParam } from './page.js';
+import { SeriesNote } from './events-series.js';
 import { urls } from '../urls.js';
 
 type Attendees = RouterOutputs['events']['attendees'];
@@ -216,6 +217,7 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
           <a href={hostPath(event.host)}>{event.host.name}</a> (
           {t(event.host.kind === 'grove' ? 'events.page.hostGrove' : 'events.page.hostOrganization')})
         </dd>
+        <SeriesNote event={event} />
         <dt>{t('events.page.area')}</dt>
         <dd>{event.area}</dd>
         {event.venueName ? (

@@ -29,7 +29,7 @@ export function documentCalendarFeed(doc: OpenAPIObject) {
       tags: ['events'],
       summary: 'Private iCalendar feed (text/calendar)',
       description:
-        "The events the feed's owner RSVP'd to (and may still see), cancelled ones marked CANCELLED. The token comes from POST /api/me/calendar-token; it is a secret of its own, not the session token, and no Authorization header is needed. 404 once rotated or revoked.",
+        "The events the feed's owner RSVP'd to (and may still see), cancelled ones marked CANCELLED. Each occurrence of a recurring series the owner RSVP'd to is a VEVENT of its own (RSVPs belong to occurrences), not the whole series. The token comes from POST /api/me/calendar-token; it is a secret of its own, not the session token, and no Authorization header is needed. 404 once rotated or revoked.",
       security: [],
       parameters: [
         { name: 'token', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z2-7]{52}$' } },

@@ -14,7 +14,8 @@ import { selectEvents, toEvent, type EventRow } from './view.js';
 import { visibleTo, type Viewer } from './visibility.js';
 import type { EventOutput } from './schemas.js';
 import { DAY_MS } from '../../lib/clock.js';
-import { calendarZone, vtimezoneBlock, wallClock } from './calendar-zones.js';
+import { vtimezoneBlock } from './calendar-zones.js';
+import { addEventsToCalendar } from './calendar-series.js';
 
 /** The most events one feed lists (latest starts first is not needed by calendar apps). */
 const FEED_LIMIT = 500;
@@ -72,9 +73,6 @@ export async function calendarFeed(ctx: ServiceContext, token: string): Promise<
 // ---- RFC 5545 (ical-generator escapes text, including bare CR, and folds long lines) ---------
 
 export function renderCalendar(ctx: Pick<ServiceContext, 'config' | 'clock'>, items: EventOutput[]): string {
-  const base = ctx.config.PUBLIC_URL.replace(/\/$/, '');
-  const host = new URL(base).host;
-  const stamp = ctx.clock.now();
   const calendar = ical({
     prodId: { company: 'Community Activism Service', product: 'Events', language: 'EN' },
     method: ICalCalendarMethod.PUBLISH,
@@ -82,29 +80,13 @@ export function renderCalendar(ctx: Pick<ServiceContext, 'config' | 'clock'>, it
     // Each event in its own zone, with that zone's VTIMEZONE block (calendar-zones.ts).
     timezone: { name: null, generator: vtimezoneBlock },
   });
-  for (const e of items) {
-    const where = [e.meetingPoint?.text, e.venueName, e.address, e.area]
-      .filter((x): x is string => Boolean(x))
-      .join(', ');
-    const zone = calendarZone(e.timeZone);
-    const at = (iso: string) => (zone ? wallClock(new Date(iso), zone) : new Date(iso));
-    calendar.createEvent({
-      id: `${e._id}@${host}`,
-      stamp,
-      start: at(e.startsAt),
-      end: at(e.endsAt),
-      timezone: zone,
-      summary: e.title,
-      description: e.description,
-      location: where || null,
-      url: `${base}/api/events/${e.slug}`,
-      status:
-        e.status === 'cancelled'
-          ? ICalEventStatus.CANCELLED
-          : e.myRsvp === 'going'
-            ? ICalEventStatus.CONFIRMED
-            : ICalEventStatus.TENTATIVE,
-    });
-  }
+  // A member RSVPs per occurrence: the feed lists the occurrences they RSVP'd to, each a VEVENT
+  // of its own (a series VEVENT would show occurrences they never said yes to).
+  addEventsToCalendar(calendar, items, {
+    base: ctx.config.PUBLIC_URL,
+    stamp: ctx.clock.now(),
+    groupSeries: false,
+    status: (e) => (e.myRsvp === 'going' ? ICalEventStatus.CONFIRMED : ICalEventStatus.TENTATIVE),
+  });
   return calendar.toString();
 }

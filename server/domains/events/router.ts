@@ -9,6 +9,7 @@ import * as reveals from './reveals.js';
 import * as rsvp from './rsvp.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
+import * as series from './series.js';
 import type { EventOutput } from './schemas.js';
 import type { Context } from '../../trpc/context.js';
 
@@ -33,7 +34,7 @@ export const eventsRouter = router({
         protect: false,
         summary: 'List events the caller may see',
         description:
-          "Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included; `from=<now>` lists the upcoming ones (not yet ended); `past=true` only those that have ended, newest first. `from` must be before `to` (400 otherwise). `q` finds words of the title or description by their prefix (every word must match; the same visibility rules apply). Ordered by start time (`startsAt`, then `_id`; descending with `past=true`), not by `_id`: the cursor is a keyset over both, in the list's own order.",
+          "Visibility is applied in the query: `public` events for everyone; `grove` events for members of the hosting grove; `friends` events for the creator's friends; every event for its organizers and for site admins. Cancelled events are included with `status: cancelled`. Without `from`/`to` every event is listed, past ones included; `from=<now>` lists the upcoming ones (not yet ended); `past=true` only those that have ended, newest first. `from` must be before `to` (400 otherwise). `q` finds words of the title or description by their prefix (every word must match; the same visibility rules apply). Ordered by start time (`startsAt`, then `_id`; descending with `past=true`), not by `_id`: the cursor is a keyset over both, in the list's own order. `series=<series._id>` lists the occurrences of a recurring series (each an event of its own, marked with the same `series`); an unknown series or one the caller may not see lists nothing.",
       },
     })
     .input(schemas.listEventsInput())
@@ -71,7 +72,7 @@ export const eventsRouter = router({
         tags,
         summary: 'Create an event',
         description:
-          'Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a `placeId` that is not an approved place 400. `coverImage`: an https URL or an image upload key of purpose `event`, attached (checked, re-encoded without metadata; served at `coverImageUrl`); a key that is not yours, of another purpose, used or not an image answers 400 and no event is created.',
+          'Host is exactly one of `groveId` (caller organizes that grove) or `organizationId` (caller administers that organization); members cannot host as themselves. Site admins may host for any grove or organization. Others get 403; an unknown host 404; a `placeId` that is not an approved place 400. `coverImage`: an https URL or an image upload key of purpose `event`, attached (checked, re-encoded without metadata; served at `coverImageUrl`); a key that is not yours, of another purpose, used or not an image answers 400 and no event is created. `recurrence: { rule }` (an RRULE) makes a series: one event per occurrence (own `_id`, slug with its local date, RSVPs), expanded on the local wall time of `timeZone` (18:00 stays 18:00 across daylight-saving changes); the answer is the first occurrence, carrying `series`. A rule without COUNT or UNTIL, with a sub-daily FREQ, beyond 100 occurrences or two years, or that the parser refuses answers 400 and nothing is created.',
       },
     })
     .input(schemas.createEventInput)
@@ -88,13 +89,13 @@ export const eventsRouter = router({
         tags,
         summary: 'Change or cancel an event',
         description:
-          'Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP\'d to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404). A raised or removed `capacity` seats waiting members in order (each is notified); a lowered one demotes nobody.',
+          'Organizers of the host and site admins. Send `status: "cancelled"` to cancel: final; the event stays readable, cannot be changed (409) or RSVP\'d to (409). Callers who can see the event but not manage it get 403; others 404. The host cannot change. A new `coverImage` key is attached like at creation; the uploaded cover it replaces is deleted (its URL answers 404). A raised or removed `capacity` seats waiting members in order (each is notified); a lowered one demotes nobody. For an occurrence of a series, `scope` says which occurrences change: `this` (default; the occurrence is then `series.overridden` and later series edits leave it be), `following` (this and later ones, split off into a new series when earlier ones exist) or `all` (every occurrence not yet ended; past ones are never rewritten). With `following`/`all` a new `startsAt` shifts the local time of day of every occurrence in scope (moving the date answers 400) and the answer is the occurrence named in the path. Cancelling with `following`/`all` cancels every occurrence in scope; RSVPs stay with their occurrence, and members going are told.',
       },
     })
     .input(schemas.updateEventInput)
     .output(schemas.eventOutput)
     .mutation(async ({ ctx, input: { event, ...fields } }) =>
-      logged(ctx, await service.updateEvent(ctx, { ...fields, id: event })),
+      logged(ctx, await series.updateSeriesEvents(ctx, { ...fields, id: event })),
     ),
 
   rsvp: memberProcedure

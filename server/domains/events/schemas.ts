@@ -8,6 +8,7 @@ import { isIanaTimeZone } from './time-zone.js';
 import { hostSlugInput } from '../../shared/schemas.js';
 import { queryBoolean } from '../../shared/query.js';
 import { imageOutput } from '../uploads/image-output.js';
+import { recurrenceField, scopeField, seriesCreateExample, seriesField, seriesFilter } from './series-schemas.js';
 import {
   eventStatuses,
   eventTypes,
@@ -100,6 +101,7 @@ export const createEventInput = z
     description: eventFields.description.default(''),
     visibility: eventFields.visibility.default('public'),
     capacity: eventFields.capacity.optional(),
+    recurrence: recurrenceField,
   })
   .strict()
   .refine((v) => (v.groveId === undefined) !== (v.organizationId === undefined), {
@@ -144,6 +146,7 @@ export const createEventInput = z
         visibility: 'public',
         capacity: 40,
       },
+      seriesCreateExample,
     ],
   });
 
@@ -173,6 +176,7 @@ export const updateEventInput = z
       description:
         "Send `cancelled` to cancel. Cancelling is final: a cancelled event stays readable but cannot be changed or RSVP'd to.",
     }),
+    scope: scopeField,
   })
   .strict()
   .meta({
@@ -184,6 +188,7 @@ export const updateEventInput = z
         startsAt: '2026-12-05T15:00:00Z',
         endsAt: '2026-12-05T18:00:00Z',
       },
+      { event: '01936f5e-8c2a-7b3d-9e4f-a1b2c3d4e5f6', scope: 'following', title: 'Thursday vigil (new time)' },
     ],
   });
 
@@ -261,6 +266,7 @@ export const eventOutput = z
       .boolean()
       .meta({ description: "True when RSVPs need an organizer's approval before the meeting point is revealed." }),
     canManage: z.boolean().meta({ description: 'True when the caller may edit or cancel the event.' }),
+    series: seriesField,
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -290,6 +296,7 @@ export const listEventsInput = () =>
       }),
       groveId: z.uuid().optional(),
       organizationId: z.uuid().optional(),
+      series: seriesFilter,
       type: z.enum(eventTypes).optional(),
       ...pageQueryFields(),
     })

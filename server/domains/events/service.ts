@@ -12,6 +12,7 @@ import { isGroveOrganizer } from '../../shared/grove-roles.js';
 import { isOrganizationAdmin } from '../organizations/service.js';
 import type { CreateEventInput, UpdateEventInput } from './schemas.js';
 import { deriveEventTimeZone } from './time-zone.js';
+import { insertSeries, planSeries, unusedCovers, type Occurrence } from './series-plan.js';
 import { selectEvents, selectOneEvent, toEvent, canManage, type EventRow } from './view.js';
 import { eventSearchCondition } from './search.js';
 import { promoteWaitlist } from './waitlist.js';
@@ -23,6 +24,8 @@ export interface ListEventsInput {
   area?: string;
   groveId?: string;
   organizationId?: string;
+  /** Only the occurrences of this recurring series. */
+  series?: string;
   type?: (typeof events.$inferSelect)['type'];
   /** Words to find in the title or description (word prefixes). */
   q?: string;
@@ -64,6 +67,7 @@ export function eventListFilters(input: ListEventsInput, now: Date, after?: { at
         )
       : undefined,
     input.groveId ? eq(events.hostGroveId, input.groveId) : undefined,
+    input.series ? eq(events.seriesId, input.series) : undefined,
     input.organizationId ? eq(events.hostOrganizationId, input.organizationId) : undefined,
     input.type ? eq(events.type, input.type) : undefined,
     input.q ? eventSearchCondition(input.q) : undefined,
@@ -130,13 +134,13 @@ async function assertMayHost(
   }
 }
 
-async function assertApprovedPlace(ctx: ServiceContext, placeId: string | null | undefined) {
+export async function assertApprovedPlace(ctx: ServiceContext, placeId: string | null | undefined) {
   if (!placeId) return;
   const [place] = await ctx.database.rows<{ status: string }>(sql`select status from places where id = ${placeId}`);
   if (place?.status !== 'approved') throw new AppError('validation_failed', 'placeId: Must be an approved place.');
 }
 
-function meetingPointColumns(point: CreateEventInput['meetingPoint']) {
+export function meetingPointColumns(point: CreateEventInput['meetingPoint']) {
   if (point === undefined) return {};
   return {
     meetingPointText: point?.text ?? null,
@@ -156,47 +160,61 @@ export async function createEvent(ctx: MemberServiceContext, input: CreateEventI
       groveId: input.groveId,
     }));
   const now = ctx.clock.now();
+  // A recurring event is one row per occurrence, all in this transaction (series.ts).
+  const plan = input.recurrence ? planSeries(input, timeZone) : null;
+  const occurrences: Occurrence[] = plan?.occurrences ?? [
+    { startsAt: new Date(input.startsAt), endsAt: new Date(input.endsAt), wall: null },
+  ];
   // An uploaded cover (an `event` key) is attached in the transaction that writes the event: a
   // refused cover leaves no event, a refused event leaves the key attachable.
   const { row, attached } = await ctx.db.transaction(async (tx) => {
+    const seriesId = plan ? await insertSeries(tx, plan.series, now) : null;
+    const rows: { id: string }[] = [];
     // Events can be non-public, so every slug carries a random suffix (server/shared/slug.ts), a
     // slug the client chose too: used as sent, a taken one would answer 409 for an event the
-    // caller cannot see. Each try in its own savepoint, so a lost slug race does not abort the transaction.
-    const row = await insertWithSlug({ text: input.slug ?? input.title, hideable: true }, (slug) =>
-      tx.transaction(async (savepoint) => {
-        const [inserted] = await savepoint
-          .insert(events)
-          .values({
-            slug,
-            title: input.title,
-            type: input.type,
-            startsAt: new Date(input.startsAt),
-            endsAt: new Date(input.endsAt),
-            timeZone,
-            hostGroveId: input.groveId ?? null,
-            hostOrganizationId: input.organizationId ?? null,
-            creatorId: ctx.user.id,
-            venueName: input.venueName ?? null,
-            address: input.address ?? null,
-            area: input.area,
-            ...meetingPointColumns(input.meetingPoint),
-            meetingPointVisibility: input.meetingPointVisibility,
-            // Approval unless the organizer opted out: an RSVP-only point is otherwise one RSVP away.
-            rsvpApproval: input.rsvpApproval ?? input.meetingPointVisibility === 'rsvp',
-            placeId: input.placeId ?? null,
-            coverImage: input.coverImage ?? null,
-            description: input.description,
-            visibility: input.visibility,
-            capacity: input.capacity ?? null,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning({ id: events.id });
-        return inserted!;
-      }),
-    );
+    // caller cannot see. Each try in its own savepoint, so a lost slug race does not abort the
+    // transaction. An occurrence's slug adds its local date.
+    for (const o of occurrences) {
+      const text = `${input.slug ?? input.title}${o.wall ? `-${o.wall.slice(0, 10)}` : ''}`;
+      const row = await insertWithSlug({ text, hideable: true }, (slug) =>
+        tx.transaction(async (savepoint) => {
+          const [inserted] = await savepoint
+            .insert(events)
+            .values({
+              slug,
+              title: input.title,
+              type: input.type,
+              startsAt: o.startsAt,
+              endsAt: o.endsAt,
+              timeZone,
+              seriesId,
+              occurrenceWall: o.wall,
+              hostGroveId: input.groveId ?? null,
+              hostOrganizationId: input.organizationId ?? null,
+              creatorId: ctx.user.id,
+              venueName: input.venueName ?? null,
+              address: input.address ?? null,
+              area: input.area,
+              ...meetingPointColumns(input.meetingPoint),
+              meetingPointVisibility: input.meetingPointVisibility,
+              // Approval unless the organizer opted out: an RSVP-only point is otherwise one RSVP away.
+              rsvpApproval: input.rsvpApproval ?? input.meetingPointVisibility === 'rsvp',
+              placeId: input.placeId ?? null,
+              coverImage: input.coverImage ?? null,
+              description: input.description,
+              visibility: input.visibility,
+              capacity: input.capacity ?? null,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning({ id: events.id });
+          return inserted!;
+        }),
+      );
+      rows.push(row);
+    }
     const attached = await attachImageRefs(ctx, [input.coverImage], 'event', { executor: tx, field: 'coverImage' });
-    return { row, attached };
+    return { row: rows[0]!, attached };
   });
   await afterImagesAttached(ctx, attached);
   const viewer = viewerOf(ctx);
@@ -211,7 +229,7 @@ export async function createEvent(ctx: MemberServiceContext, input: CreateEventI
  * What going members are told about a change: `cancelled`, `changed` (time, venue, address,
  * place or meeting point), or nothing (title, description, cover and the rest).
  */
-function pushWorthyChange(
+export function pushWorthyChange(
   row: EventRow,
   input: UpdateEventInput,
   next: { startsAt: Date; endsAt: Date },
@@ -247,7 +265,9 @@ export async function updateEvent(ctx: MemberServiceContext, input: UpdateEventI
     throw new AppError('validation_failed', 'visibility: `grove` visibility needs a grove host.');
   await assertApprovedPlace(ctx, input.placeId);
 
-  const { id, startsAt: _s, endsAt: _e, meetingPoint, ...rest } = input;
+  const { id, startsAt: _s, endsAt: _e, meetingPoint, scope: _scope, ...rest } = input;
+  // An occurrence edited on its own leaves the series' rule: series-wide edits skip it (series.ts).
+  const overridden = e.seriesId && input.status !== 'cancelled' ? { seriesOverridden: true } : {};
   // A new place brings its zone unless the same PATCH names one (the zone is otherwise kept: an
   // organizer's explicit choice is not overwritten by an edit of the meeting point).
   if (rest.timeZone === undefined && rest.placeId && rest.placeId !== e.placeId)
@@ -279,7 +299,14 @@ export async function updateEvent(ctx: MemberServiceContext, input: UpdateEventI
     }
     const changed = await tx
       .update(events)
-      .set({ ...rest, startsAt, endsAt, ...meetingPointColumns(meetingPoint), updatedAt: ctx.clock.now() })
+      .set({
+        ...rest,
+        ...overridden,
+        startsAt,
+        endsAt,
+        ...meetingPointColumns(meetingPoint),
+        updatedAt: ctx.clock.now(),
+      })
       .where(and(eq(events.id, id), ne(events.status, 'cancelled')))
       .returning({ coverImage: events.coverImage });
     if (changed.length === 0) throw new AppError('conflict', 'The event was cancelled; it can no longer be changed.');
@@ -302,6 +329,7 @@ export async function updateEvent(ctx: MemberServiceContext, input: UpdateEventI
     return { attached, dropped: droppedImageRefs([before], [changed[0]!.coverImage]) };
   });
   await afterImagesAttached(ctx, attached);
-  await releaseImages(ctx, dropped);
+  // Occurrences of a series share their cover: it goes only when none uses it any more.
+  await releaseImages(ctx, await unusedCovers(ctx.db, dropped));
   return toEvent((await selectOneEvent(ctx.db, viewer, eq(events.id, id)))!, viewer, ctx.config);
 }

@@ -1,12 +1,13 @@
 // The one SELECT that turns event rows into API events for a given viewer: host, RSVP counts,
 // the viewer's own RSVP, whether they may manage it, and the meeting point only when allowed.
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { events, groves, organizations, type Event } from '../../../db/schema/index.js';
+import { eventSeries, events, groves, organizations, type Event, type EventSeries } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import type { Config } from '../../config.js';
 import { imageRefUrl } from '../uploads/image-refs.js';
 import { type ImageDetails, imageDetailsColumn, imageOutputFor } from '../uploads/image-output.js';
 import type { EventOutput } from './schemas.js';
+import { seriesOf } from './series-view.js';
 import { FALLBACK_TIME_ZONE } from './time-zone.js';
 import { organizesHost, type Viewer } from './visibility.js';
 
@@ -40,6 +41,7 @@ export function eventColumns(viewer: Viewer) {
       : sql<boolean>`false`,
     organizes: organizesHost(viewer.id),
     coverImageDetails: imageDetailsColumn(events.coverImage),
+    series: eventSeries,
   };
 }
 
@@ -60,6 +62,7 @@ export type EventRow = {
   myRsvpPending: boolean;
   organizes: boolean;
   coverImageDetails: ImageDetails | null;
+  series: EventSeries | null;
 };
 
 /** Events joined with their host, for the given viewer; add where/order/limit. */
@@ -68,7 +71,8 @@ export function selectEvents(db: DbOrTx, viewer: Viewer) {
     .select(eventColumns(viewer))
     .from(events)
     .leftJoin(groves, eq(groves.id, events.hostGroveId))
-    .leftJoin(organizations, eq(organizations.id, events.hostOrganizationId));
+    .leftJoin(organizations, eq(organizations.id, events.hostOrganizationId))
+    .leftJoin(eventSeries, eq(eventSeries.id, events.seriesId));
 }
 
 export async function selectOneEvent(
@@ -146,6 +150,7 @@ export function toEvent(row: EventRow, viewer: Viewer, config: Pick<Config, 'PUB
     myRsvpPending: row.myRsvp !== null && Boolean(row.myRsvpPending),
     rsvpApproval: e.rsvpApproval,
     canManage: manage,
+    series: seriesOf(row),
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
   };

@@ -1,0 +1,17 @@
+// The `series` of an event output (null for a single event).
+import type { EventOutput } from './schemas.js';
+import type { Event, EventSeries } from '../../../db/schema/index.js';
+
+export function seriesOf(row: { event: Event; series: EventSeries | null }): EventOutput['series'] {
+  const s = row.series;
+  if (!s || !row.event.occurrenceWall) return null;
+  return {
+    _id: s.id,
+    rule: s.rule,
+    timeZone: s.timeZone,
+    start: s.startWall,
+    durationSeconds: s.durationSeconds,
+    occurrence: row.event.occurrenceWall,
+    overridden: row.event.seriesOverridden,
+  };
+}
