@@ -16,6 +16,7 @@ import { AppError } from '../../errors.js';
 import { afterCursor, toPage } from '../../lib/pagination.js';
 import { newId } from '../../../db/ids.js';
 import { userIdByHandle } from '../../shared/members.js';
+import { guestCount, guestSeats } from './guest-seats.js';
 import { visibleEvent } from './service.js';
 import { lockEventForSeats, promoteWaitlist } from './waitlist.js';
 import { organizesHost, viewerOf, visibleTo, type Viewer } from './visibility.js';
@@ -39,6 +40,9 @@ async function rsvpState(ctx: MemberServiceContext, eventId: string) {
            bool_or(pending) filter (where user_id = ${ctx.user.id}) as "minePending",
            max(waitlist_order) filter (where user_id = ${ctx.user.id}) as "mineWaiting"
     from event_rsvps where event_id = ${eventId}`);
+  const [guests] = await ctx.database.rows<{ going: number; interested: number }>(
+    sql`select ${guestCount(sql`${eventId}::uuid`, 'going')} as going, ${guestCount(sql`${eventId}::uuid`, 'interested')} as interested`,
+  );
   const waiting = row?.mineWaiting ?? null;
   const [position] =
     waiting === null
@@ -53,8 +57,8 @@ async function rsvpState(ctx: MemberServiceContext, eventId: string) {
     myWaitlistPosition: position ? Number(position.n) : null,
     myRsvpPending: Boolean(row?.minePending),
     rsvpCounts: {
-      going: Number(row?.going ?? 0),
-      interested: Number(row?.interested ?? 0),
+      going: Number(row?.going ?? 0) + Number(guests?.going ?? 0),
+      interested: Number(row?.interested ?? 0) + Number(guests?.interested ?? 0),
       waitlisted: Number(row?.waitlisted ?? 0),
     },
   };
@@ -99,7 +103,7 @@ export async function setRsvp(ctx: MemberServiceContext, input: { id: string; st
              case when ${input.status}::text = 'going' and ${events.capacity} is not null
                    and ((select count(*) from event_rsvps s
                          where s.event_id = ${events.id} and s.status = 'going' and s.waitlist_order is null
-                           and s.user_id <> ${ctx.user.id}::uuid) >= ${events.capacity}
+                           and s.user_id <> ${ctx.user.id}::uuid) + ${guestSeats(sql`${events.id}`)} >= ${events.capacity}
                         -- Members already waiting come first, also for a seat freed without a
                         -- promotion (a deleted account): the newcomer queues, promotion sorts it out.
                         or exists (select 1 from event_rsvps w where w.event_id = ${events.id}
