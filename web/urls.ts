@@ -37,6 +37,11 @@ export const urls = {
   magicLinkLanding: route('/login/magic'),
   /** The "this was not me" link of a sign-in alert mail (the API builds it beside /login/magic). */
   notMe: route('/not-me'),
+  /** RSVP without an account to a public event (outside /app: no session needed). */
+  guestRsvp: route('/events/:slug/guest-rsvp'),
+  /** The confirm and withdraw links of the guest RSVP mails (the API builds them beside /login/magic). */
+  guestRsvpConfirm: route('/guest-rsvps/confirm'),
+  guestRsvpWithdraw: route('/guest-rsvps/withdraw'),
   /** Sign-in with a passkey: the script's JSON relay to the API (options, then the answer). */
   passkeyLoginOptions: route('/login/passkey/options'),
   passkeyLogin: route('/login/passkey'),

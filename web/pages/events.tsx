@@ -279,6 +279,11 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
         </p>
       ) : null}
       <RsvpControls event={event} />
+      {event.visibility === 'public' ? (
+        <p class="hint">
+          {t('guestRsvps.share.intro')} <a href={urls.guestRsvp(event.slug)}>{t('guestRsvps.share.link')}</a>
+        </p>
+      ) : null}
       <ShiftsSection event={event} shifts={shifts} organizes={lists !== null} />
       {lists ? (
         <>
