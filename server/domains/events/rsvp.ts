@@ -32,17 +32,18 @@ async function rsvpState(ctx: MemberServiceContext, eventId: string) {
     mine: RsvpStatus | null;
     minePending: boolean | null;
     mineWaiting: string | number | null;
+    guestsGoing: number;
+    guestsInterested: number;
   }>(sql`
     select count(*) filter (where status = 'going' and not pending and waitlist_order is null)::int as going,
            count(*) filter (where status = 'interested' and not pending)::int as interested,
            count(*) filter (where waitlist_order is not null and not pending)::int as waitlisted,
            max(case when user_id = ${ctx.user.id} then status end) as mine,
            bool_or(pending) filter (where user_id = ${ctx.user.id}) as "minePending",
-           max(waitlist_order) filter (where user_id = ${ctx.user.id}) as "mineWaiting"
+           max(waitlist_order) filter (where user_id = ${ctx.user.id}) as "mineWaiting",
+           ${guestCount(sql`${eventId}::uuid`, 'going')} as "guestsGoing",
+           ${guestCount(sql`${eventId}::uuid`, 'interested')} as "guestsInterested"
     from event_rsvps where event_id = ${eventId}`);
-  const [guests] = await ctx.database.rows<{ going: number; interested: number }>(
-    sql`select ${guestCount(sql`${eventId}::uuid`, 'going')} as going, ${guestCount(sql`${eventId}::uuid`, 'interested')} as interested`,
-  );
   const waiting = row?.mineWaiting ?? null;
   const [position] =
     waiting === null
@@ -57,8 +58,8 @@ async function rsvpState(ctx: MemberServiceContext, eventId: string) {
     myWaitlistPosition: position ? Number(position.n) : null,
     myRsvpPending: Boolean(row?.minePending),
     rsvpCounts: {
-      going: Number(row?.going ?? 0) + Number(guests?.going ?? 0),
-      interested: Number(row?.interested ?? 0) + Number(guests?.interested ?? 0),
+      going: Number(row?.going ?? 0) + Number(row?.guestsGoing ?? 0),
+      interested: Number(row?.interested ?? 0) + Number(row?.guestsInterested ?? 0),
       waitlisted: Number(row?.waitlisted ?? 0),
     },
   };
