@@ -144,6 +144,7 @@ const eventsArea: WebRoute[] = [
   post(urls.eventRsvp, events.rsvpToEvent),
   post(urls.eventRsvpWithdraw, events.withdrawRsvp),
   post(urls.eventAttendee, events.decideAttendee),
+  post(urls.eventGuest, guestRsvps.decideGuest),
   post(urls.eventShifts, shifts.addShift),
   post(urls.eventShiftSignup, shifts.signUpForShift),
   post(urls.eventShiftWithdraw, shifts.withdrawFromShift),

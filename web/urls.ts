@@ -106,6 +106,8 @@ export const urls = {
   eventRsvp: route('/app/events/:slug/rsvp'),
   eventRsvpWithdraw: route('/app/events/:slug/rsvp/withdraw'),
   eventAttendee: route('/app/events/:slug/attendees/:handle'),
+  /** An organizer's approve/decline of a guest RSVP (web/pages/guest-rsvps.tsx). */
+  eventGuest: route('/app/events/:slug/guests/:guestId'),
   eventShifts: route('/app/events/:slug/shifts'),
   eventShiftSignup: route('/app/events/:slug/shifts/:shiftId/signup'),
   eventShiftWithdraw: route('/app/events/:slug/shifts/:shiftId/withdraw'),

@@ -5,13 +5,14 @@
 // the single-use token is spent by the POST), and the confirmation's mail links to
 // /guest-rsvps/withdraw?token=…, likewise. Every page works without JavaScript.
 import type { Context } from 'hono';
-import { anonymousApi } from '../server/api.js';
+import { anonymousApi, api, apiErrorMessage } from '../server/api.js';
 import type { WebEnv } from '../server/env.js';
 import { fmt, t } from '../server/i18n.js';
+import { redirectWithNotice } from '../server/flash.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { apiFailure, failureMessage, formFields, setFailureStatus } from '../server/session-route.js';
 import { urls } from '../urls.js';
-import { type EventView, notFoundPage, rethrowUnless } from './events-common.js';
+import { type EventView, eventForPost, notFoundPage, rethrowUnless } from './events-common.js';
 import { EventTime } from './events-time.js';
 import { type Page, pathParam } from './page.js';
 
@@ -227,5 +228,74 @@ export const withdrawGuestRsvp: Page = async (c) => {
     c,
     { title: t('guestRsvps.withdrawn.title') },
     <p role="status">{t('guestRsvps.withdrawn.body')}</p>,
+  );
+};
+
+// ---- the event's organizers: its guests, approve and decline ---------------------------------
+
+type Guests = Awaited<ReturnType<ReturnType<typeof api>['events']['listGuestRsvps']['query']>>;
+
+/** The event's confirmed guests, for its organizers only (null for everyone else, site admins too). */
+export async function guestsOf(c: Context<WebEnv>, event: EventView): Promise<Guests | null> {
+  if (!event.canManage) return null;
+  try {
+    return await api(c).events.listGuestRsvps.query({ id: event._id, limit: 100 });
+  } catch (caught) {
+    rethrowUnless(caught, 403);
+    return null;
+  }
+}
+
+/** Guests as the API shows them to organizers: `guest`, the address's first letter and domain. */
+export function GuestList({ event, guests }: { event: EventView; guests: Guests }) {
+  return (
+    <>
+      <h2>{t('guestRsvps.organizers.heading')}</h2>
+      {guests.items.length === 0 ? (
+        <p>{t('guestRsvps.organizers.none')}</p>
+      ) : (
+        <ul>
+          {guests.items.map((guest) => (
+            <li>
+              {t(guest.pending ? 'guestRsvps.organizers.entryPending' : 'guestRsvps.organizers.entry', {
+                email: guest.email,
+                status: guest.status,
+              })}{' '}
+              <form method="post" action={urls.eventGuest(event.slug, guest._id)} class="inline">
+                {guest.pending ? (
+                  <button type="submit" name="decision" value="approve">
+                    {t('guestRsvps.organizers.approve')}
+                  </button>
+                ) : null}{' '}
+                <button type="submit" name="decision" value="decline" class="secondary">
+                  {t('guestRsvps.organizers.decline')}
+                </button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+export const decideGuest: Page = async (c) => {
+  const event = await eventForPost(c);
+  if (!event) return notFoundPage(c);
+  const guestId = pathParam(c, 'guestId');
+  const decision = (await formFields(c)).decision;
+  const back = urls.event(event.slug);
+  try {
+    if (decision === 'approve') await api(c).events.approveGuestRsvp.mutate({ id: event._id, guestId });
+    else if (decision === 'decline') await api(c).events.declineGuestRsvp.mutate({ id: event._id, guestId });
+    else return redirectWithNotice(c, back, t('events.notices.chooseDecision'));
+  } catch (caught) {
+    rethrowUnless(caught, 400, 403, 404);
+    return redirectWithNotice(c, back, apiErrorMessage(caught));
+  }
+  return redirectWithNotice(
+    c,
+    back,
+    t(decision === 'approve' ? 'guestRsvps.organizers.approved' : 'guestRsvps.organizers.declined'),
   );
 };

@@ -2,11 +2,17 @@
 // who is not signed in answers a public event's guest form with an email address; the mailed
 // link opens a page whose GET changes nothing and whose button confirms; the confirmation's mail
 // links to a page whose button withdraws; a used link says so. Members see the guest page linked
-// from the event's own page.
+// from the event's own page; organizers see the guests there, masked, and approve or remove them.
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { appointOrganizer, createAdmin, createEvent, createGrove } from '../../tests/events/helpers.js';
-import { CONFIRM_SUBJECT, CONFIRMED_SUBJECT, guestEmail } from '../../tests/guest-rsvps/helpers.js';
+import {
+  APPROVED_SUBJECT,
+  CONFIRM_SUBJECT,
+  CONFIRMED_SUBJECT,
+  guestEmail,
+  guestGoing,
+} from '../../tests/guest-rsvps/helpers.js';
 import { linkIn, unique } from '../../tests/setup/harness.js';
 import { useSignedInStack } from './harness.js';
 
@@ -86,6 +92,34 @@ describe('guest RSVPs on the web', () => {
     await stack.api.settleMail();
     await stack.api.mailer.waitForMail(email, /^Bestätige deine Zusage/);
     await context.close();
+  });
+
+  it('organizers see a pending guest masked and approve them, which mails the meeting point', async () => {
+    const admin = await createAdmin(stack.api);
+    const grove = await createGrove(stack.api, admin, { name: unique('Guest Grove ') });
+    const organizer = await stack.member({ prefix: 'org' });
+    await appointOrganizer(stack.api, admin, grove._id, organizer);
+    const event = await createEvent(
+      stack.api,
+      organizer,
+      { groveId: grove._id },
+      { meetingPoint: { text: 'Behind the library' }, meetingPointVisibility: 'rsvp' },
+    );
+    const guest = await guestGoing(stack.api, event._id);
+    expect(guest.pending).toBe(true);
+    const org = await visitor(organizer, { context: { javaScriptEnabled: false } });
+    await org.page.goto(`/app/events/${event.slug}`);
+    const main = (await org.page.textContent('main')) ?? '';
+    expect(main).toContain(`guest ${guest.email[0]}…@example.org: going, waiting for approval`);
+    expect(main).not.toContain(guest.email);
+    await org.page.getByRole('button', { name: 'Approve (mails the meeting point)' }).click();
+    await expect(org.page.textContent('main')).resolves.toContain('the meeting point was mailed to them');
+    await stack.api.settleMail();
+    const mail = await stack.api.mailer.waitForMail(guest.email, APPROVED_SUBJECT);
+    expect(mail.text).toContain('Behind the library');
+    await org.page.getByRole('button', { name: 'Remove' }).click();
+    await expect(org.page.textContent('main')).resolves.toContain('No guests yet.');
+    await org.context.close();
   });
 
   it('answers 404 for an event the visitor may not see', async () => {
