@@ -33,6 +33,8 @@ export const ADVISORY_LOCKS = {
   pushOutbox: 7_310_205,
   /** Job: give events from before the time_zone column their zone (server/domains/events/time-zone-backfill.ts). */
   eventTimeZoneBackfill: 7_310_206,
+  /** Job: delete guest RSVPs 30 days after their event, and unconfirmed ones past their link (server/domains/guest-rsvps/sweep.ts). */
+  guestRsvpsSweep: 7_310_207,
   /** Job: delete messages past their expiresAt (server/domains/conversations/messages-sweep.ts). */
   expiredMessagesSweep: 7_310_401,
   /** Job: delete report snapshots' private text when its retention ends (server/domains/reports/texts-sweep.ts). */

@@ -27,6 +27,7 @@ import { dataExportManifest } from './domains/data-export/manifest.js';
 import { eventsManifest } from './domains/events/manifest.js';
 import { friendsManifest } from './domains/friends/manifest.js';
 import { grovesManifest } from './domains/groves/manifest.js';
+import { guestRsvpsManifest } from './domains/guest-rsvps/manifest.js';
 import { guidesManifest } from './domains/guides/manifest.js';
 import type { DomainContributions, DomainManifest, JobDeps } from './domains/manifest.js';
 import { mediaManifest } from './domains/media/manifest.js';
@@ -62,6 +63,7 @@ export const domainManifests = [
   twoFactorManifest,
   statsManifest,
   eventsManifest,
+  guestRsvpsManifest,
   shiftsManifest,
   grovesManifest,
   organizationsManifest,

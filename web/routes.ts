@@ -21,6 +21,7 @@ import * as feed from './pages/feed.js';
 import * as friends from './pages/friends.js';
 import * as groves from './pages/groves.js';
 import * as groveList from './pages/groves-list.js';
+import * as guestRsvps from './pages/guest-rsvps.js';
 import * as guides from './pages/guides.js';
 import * as home from './pages/home.js';
 import * as map from './pages/map.js';
@@ -88,6 +89,12 @@ const wayIn: WebRoute[] = [
   get(urls.magicLinkLanding, auth.magicLinkLandingPage),
   get(urls.notMe, notMe.notMePage),
   post(urls.notMe, notMe.signOutEverywhere),
+  get(urls.guestRsvp, guestRsvps.guestRsvpPage),
+  post(urls.guestRsvp, guestRsvps.requestGuestRsvp),
+  get(urls.guestRsvpConfirm, guestRsvps.confirmGuestRsvpPage),
+  post(urls.guestRsvpConfirm, guestRsvps.confirmGuestRsvp),
+  get(urls.guestRsvpWithdraw, guestRsvps.withdrawGuestRsvpPage),
+  post(urls.guestRsvpWithdraw, guestRsvps.withdrawGuestRsvp),
   post(urls.passkeyLoginOptions, passkeySignIn.passkeyLoginOptions),
   post(urls.passkeyLogin, passkeySignIn.passkeyLogin),
 ];
@@ -140,6 +147,7 @@ const eventsArea: WebRoute[] = [
   post(urls.eventRsvp, events.rsvpToEvent),
   post(urls.eventRsvpWithdraw, events.withdrawRsvp),
   post(urls.eventAttendee, events.decideAttendee),
+  post(urls.eventGuest, guestRsvps.decideGuest),
   post(urls.eventShifts, shifts.addShift),
   post(urls.eventShiftSignup, shifts.signUpForShift),
   post(urls.eventShiftWithdraw, shifts.withdrawFromShift),

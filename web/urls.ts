@@ -39,6 +39,11 @@ export const urls = {
   magicLinkLanding: route('/login/magic'),
   /** The "this was not me" link of a sign-in alert mail (the API builds it beside /login/magic). */
   notMe: route('/not-me'),
+  /** RSVP without an account to a public event (outside /app: no session needed). */
+  guestRsvp: route('/events/:slug/guest-rsvp'),
+  /** The confirm and withdraw links of the guest RSVP mails (the API builds them beside /login/magic). */
+  guestRsvpConfirm: route('/guest-rsvps/confirm'),
+  guestRsvpWithdraw: route('/guest-rsvps/withdraw'),
   /** Sign-in with a passkey: the script's JSON relay to the API (options, then the answer). */
   passkeyLoginOptions: route('/login/passkey/options'),
   passkeyLogin: route('/login/passkey'),
@@ -103,6 +108,8 @@ export const urls = {
   eventRsvp: route('/app/events/:slug/rsvp'),
   eventRsvpWithdraw: route('/app/events/:slug/rsvp/withdraw'),
   eventAttendee: route('/app/events/:slug/attendees/:handle'),
+  /** An organizer's approve/decline of a guest RSVP (web/pages/guest-rsvps.tsx). */
+  eventGuest: route('/app/events/:slug/guests/:guestId'),
   eventShifts: route('/app/events/:slug/shifts'),
   eventSeries: route('/app/events/:slug/series'),
   eventShiftSignup: route('/app/events/:slug/shifts/:shiftId/signup'),

@@ -32,6 +32,7 @@ describe('composition root', () => {
       'me',
       'stats',
       'events',
+      'guestRsvps',
       'groves',
       'adminSetup',
       'organizations',
@@ -52,7 +53,7 @@ describe('composition root', () => {
       'companion',
       'realtime',
     ]);
-    // Procedures other domains add to `me` and `places` are merged in, not lost.
+    // Procedures other domains add to `me`, `events` and `places` are merged in, not lost.
     const procedures = Object.keys(appRouter._def.procedures);
     for (const name of [
       'me.get',
@@ -61,6 +62,8 @@ describe('composition root', () => {
       'me.getActionAggregateOptIn',
       'me.listSavedPosts',
       'me.listReports',
+      'events.createGuestRsvp',
+      'events.listGuestRsvps',
       'places.list',
       'places.listReviews',
     ])
@@ -74,6 +77,7 @@ describe('composition root', () => {
         'sweep-expired-credentials',
         'sweep-expired-idempotency-keys',
         'sweep-old-rsvps',
+        'sweep-guest-rsvps',
         'backfill-event-time-zones',
         'sweep-abandoned-video-uploads',
         'sweep-unattached-image-uploads',

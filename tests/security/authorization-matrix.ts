@@ -14,6 +14,7 @@ import type { ApiResponse, TestApp } from '../setup/harness.js';
 import { insertMember, type Caller, type CallerLevel, type CallerSet, type OrganizerHook } from './callers.js';
 import { dataExportRules } from './data-export-rules.js';
 import { blocksRules } from './blocks-rules.js';
+import { guestRsvpsRules } from './guest-rsvps-rules.js';
 import { infiltrationRules } from './infiltration-rules.js';
 import { messagingRules } from './messaging-rules.js';
 import { postsRules } from './posts-rules.js';
@@ -847,4 +848,6 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   ...dataExportRules,
   // Blocks and mutes (issue 25)
   ...blocksRules,
+  // RSVPs without an account (issue 26)
+  ...guestRsvpsRules,
 };

@@ -25,6 +25,7 @@ import {
 } from './events-common.js';
 import { fmt, t } from '../server/i18n.js';
 import { EventTime } from './events-time.js';
+import { GuestList, guestsOf } from './guest-rsvps.js';
 import { ShiftsSection, shiftsOf } from './events-shifts.js';
 import { Picture } from './picture.js';
 import { AltEditor } from './picture-alt.js';
@@ -189,6 +190,7 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
     return notFoundPage(c);
   }
   const lists = await organizerLists(c, event);
+  const guests = lists ? await guestsOf(c, event) : null;
   const shifts = await shiftsOf(c, event);
   const coverImage = safeHttpUrl(event.coverImageUrl);
   // The page can carry an RSVP-only meeting point: never kept by a shared cache, but kept offline
@@ -281,6 +283,11 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
         </p>
       ) : null}
       <RsvpControls event={event} />
+      {event.visibility === 'public' ? (
+        <p class="hint">
+          {t('guestRsvps.share.intro')} <a href={urls.guestRsvp(event.slug)}>{t('guestRsvps.share.link')}</a>
+        </p>
+      ) : null}
       <ShiftsSection event={event} shifts={shifts} organizes={lists !== null} />
       {lists ? (
         <>
@@ -288,6 +295,7 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
           <p class="hint">{t('events.attendees.organizersOnly')}</p>
           <AttendeeList event={event} attendees={lists.attendees} />
           <WaitingList attendees={lists.attendees} />
+          {guests ? <GuestList event={event} guests={guests} /> : null}
           {lists.reveals ? (
             <>
               <h2>{t('events.reveals.heading')}</h2>

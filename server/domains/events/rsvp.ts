@@ -16,6 +16,7 @@ import { AppError } from '../../errors.js';
 import { afterCursor, toPage } from '../../lib/pagination.js';
 import { newId } from '../../../db/ids.js';
 import { userIdByHandle } from '../../shared/members.js';
+import { guestCount, guestSeats } from './guest-seats.js';
 import { visibleEvent } from './service.js';
 import { lockEventForSeats, promoteWaitlist } from './waitlist.js';
 import { organizesHost, viewerOf, visibleTo, type Viewer } from './visibility.js';
@@ -31,13 +32,17 @@ async function rsvpState(ctx: MemberServiceContext, eventId: string) {
     mine: RsvpStatus | null;
     minePending: boolean | null;
     mineWaiting: string | number | null;
+    guestsGoing: number;
+    guestsInterested: number;
   }>(sql`
     select count(*) filter (where status = 'going' and not pending and waitlist_order is null)::int as going,
            count(*) filter (where status = 'interested' and not pending)::int as interested,
            count(*) filter (where waitlist_order is not null and not pending)::int as waitlisted,
            max(case when user_id = ${ctx.user.id} then status end) as mine,
            bool_or(pending) filter (where user_id = ${ctx.user.id}) as "minePending",
-           max(waitlist_order) filter (where user_id = ${ctx.user.id}) as "mineWaiting"
+           max(waitlist_order) filter (where user_id = ${ctx.user.id}) as "mineWaiting",
+           ${guestCount(sql`${eventId}::uuid`, 'going')} as "guestsGoing",
+           ${guestCount(sql`${eventId}::uuid`, 'interested')} as "guestsInterested"
     from event_rsvps where event_id = ${eventId}`);
   const waiting = row?.mineWaiting ?? null;
   const [position] =
@@ -53,8 +58,8 @@ async function rsvpState(ctx: MemberServiceContext, eventId: string) {
     myWaitlistPosition: position ? Number(position.n) : null,
     myRsvpPending: Boolean(row?.minePending),
     rsvpCounts: {
-      going: Number(row?.going ?? 0),
-      interested: Number(row?.interested ?? 0),
+      going: Number(row?.going ?? 0) + Number(row?.guestsGoing ?? 0),
+      interested: Number(row?.interested ?? 0) + Number(row?.guestsInterested ?? 0),
       waitlisted: Number(row?.waitlisted ?? 0),
     },
   };
@@ -99,7 +104,7 @@ export async function setRsvp(ctx: MemberServiceContext, input: { id: string; st
              case when ${input.status}::text = 'going' and ${events.capacity} is not null
                    and ((select count(*) from event_rsvps s
                          where s.event_id = ${events.id} and s.status = 'going' and s.waitlist_order is null
-                           and s.user_id <> ${ctx.user.id}::uuid) >= ${events.capacity}
+                           and s.user_id <> ${ctx.user.id}::uuid) + ${guestSeats(sql`${events.id}`)} >= ${events.capacity}
                         -- Members already waiting come first, also for a seat freed without a
                         -- promotion (a deleted account): the newcomer queues, promotion sorts it out.
                         or exists (select 1 from event_rsvps w where w.event_id = ${events.id}

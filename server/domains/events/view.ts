@@ -8,6 +8,7 @@ import { imageRefUrl } from '../uploads/image-refs.js';
 import { type ImageDetails, imageDetailsColumn, imageOutputFor } from '../uploads/image-output.js';
 import type { EventOutput } from './schemas.js';
 import { seriesOf } from './series-view.js';
+import { guestCount, guestSeats } from './guest-seats.js';
 import { FALLBACK_TIME_ZONE } from './time-zone.js';
 import { organizesHost, type Viewer } from './visibility.js';
 
@@ -23,11 +24,11 @@ export function eventColumns(viewer: Viewer) {
     meetingLng: sql<number | null>`st_x(${events.meetingPointLocation})`,
     meetingLat: sql<number | null>`st_y(${events.meetingPointLocation})`,
     // Public counts leave out RSVPs still waiting for an organizer's approval.
-    going: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going' and not r.pending and r.waitlist_order is null)`,
+    going: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going' and not r.pending and r.waitlist_order is null) + ${guestCount(sql`${events.id}`, 'going')}`,
     waitlisted: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.waitlist_order is not null and not r.pending)`,
     // Seats taken, pending RSVPs included (they hold theirs until declined); only with a capacity.
-    seated: sql<number>`(case when ${events.capacity} is null then 0 else (select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going' and r.waitlist_order is null) end)`,
-    interested: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'interested' and not r.pending)`,
+    seated: sql<number>`(case when ${events.capacity} is null then 0 else (select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going' and r.waitlist_order is null) + ${guestSeats(sql`${events.id}`)} end)`,
+    interested: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'interested' and not r.pending) + ${guestCount(sql`${events.id}`, 'interested')}`,
     myRsvp: viewer.id
       ? sql<RsvpStatus | null>`(select r.status from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id})`
       : sql<RsvpStatus | null>`null::text`,

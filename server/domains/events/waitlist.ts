@@ -17,6 +17,7 @@ import type { Database, DbOrTx, Tx } from '../../../db/client.js';
 import { type OutboxRow, type PushKind, rowValues } from '../../push/outbox.js';
 import type { PushContent } from '../../push/push-texts.js';
 import { rsvpMemberSeesEvent } from './event-reminders.js';
+import { guestSeats } from './guest-seats.js';
 import { type EventPushRecipient, WEEK_SECONDS } from './event-update-pushes.js';
 
 /** Takes the event's seat lock for the rest of the transaction (nothing when the event is gone). */
@@ -35,7 +36,8 @@ export async function promoteWaitlist(database: Database, tx: DbOrTx, eventId: s
       with e as (
         -- No capacity (removed by a PATCH): every waiting RSVP is seated.
         select id, coalesce(capacity, 2147483647) - (select count(*)::int from event_rsvps s
-                               where s.event_id = events.id and s.status = 'going' and s.waitlist_order is null) as free
+                               where s.event_id = events.id and s.status = 'going' and s.waitlist_order is null)
+                             - ${guestSeats(sql`events.id`)} as free
         from events
         where id = ${eventId}::uuid and status <> 'cancelled' and ends_at > ${now.toISOString()}::timestamptz
       ),

@@ -1,0 +1,15 @@
+// Guests (RSVPs without an account, server/domains/guest-rsvps/) in the events' counts and seats:
+// a confirmed `going` guest takes a seat (pending ones included, like members' pending RSVPs) and
+// approved guests count in rsvpCounts. Guests never wait on the waitlist: a full event refuses
+// them at confirmation. Plain SQL over the table, so events never imports the guests' domain.
+import { sql, type SQL } from 'drizzle-orm';
+
+/** Seats held by confirmed `going` guests of the event whose id is `eventId` (an SQL expression). */
+export function guestSeats(eventId: SQL): SQL<number> {
+  return sql<number>`(select count(*)::int from event_guest_rsvps g where g.event_id = ${eventId} and g.status = 'going' and g.confirmed_at is not null)`;
+}
+
+/** Confirmed, approved guests with this status, for the public counts. */
+export function guestCount(eventId: SQL, status: 'going' | 'interested'): SQL<number> {
+  return sql<number>`(select count(*)::int from event_guest_rsvps g where g.event_id = ${eventId} and g.status = ${status} and g.confirmed_at is not null and not g.pending)`;
+}
