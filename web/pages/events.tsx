@@ -26,6 +26,7 @@ import {
 import { fmt, t } from '../server/i18n.js';
 import { EventTime } from './events-time.js';
 import { ShiftsSection, shiftsOf } from './events-shifts.js';
+import { AnnouncementsSection, announcementsOf, CheckInSection } from './events-announcements.js';
 import { Picture } from './picture.js';
 import { AltEditor } from './picture-alt.js';
 import { type Page, pathParam } from './page.js';
@@ -189,6 +190,7 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
   }
   const lists = await organizerLists(c, event);
   const shifts = await shiftsOf(c, event);
+  const announcements = await announcementsOf(c, event, lists !== null);
   const coverImage = safeHttpUrl(event.coverImageUrl);
   // The page can carry an RSVP-only meeting point: never kept by a shared cache, but kept offline
   // for this member's session (web/server/offline-pages.ts), except an organizer's attendee lists.
@@ -280,12 +282,14 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
       ) : null}
       <RsvpControls event={event} />
       <ShiftsSection event={event} shifts={shifts} organizes={lists !== null} />
+      <AnnouncementsSection event={event} announcements={announcements} organizes={lists !== null} />
       {lists ? (
         <>
           <h2>{t('events.attendees.heading')}</h2>
           <p class="hint">{t('events.attendees.organizersOnly')}</p>
           <AttendeeList event={event} attendees={lists.attendees} />
           <WaitingList attendees={lists.attendees} />
+          <CheckInSection event={event} attendees={lists.attendees.items} />
           {lists.reveals ? (
             <>
               <h2>{t('events.reveals.heading')}</h2>
