@@ -138,7 +138,8 @@ export const actionSuggestionOutput = z
     endsAt: z.string(),
     occurredOn: z.string().meta({ description: "The date the entry gets unless you send one: the start's UTC date." }),
     checkedIn: z.boolean().meta({
-      description: 'An organizer checked you in at the event (such an event is suggested from its start, not only its end).',
+      description:
+        'An organizer checked you in at the event (such an event is suggested from its start, not only its end).',
     }),
   })
   .strict()

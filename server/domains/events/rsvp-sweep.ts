@@ -34,6 +34,11 @@ export const rsvpSweep: Job = {
       returning a.id`);
     const count = (result: unknown) =>
       Array.isArray(result) ? result.length : ((result as { rows?: unknown[] }).rows?.length ?? 0);
-    return { rsvps: count(deleted), reveals: count(reveals), shiftSignups: count(signups), announcements: count(announcements) };
+    return {
+      rsvps: count(deleted),
+      reveals: count(reveals),
+      shiftSignups: count(signups),
+      announcements: count(announcements),
+    };
   },
 };

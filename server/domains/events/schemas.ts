@@ -346,7 +346,8 @@ export const attendeeOutput = z
     }),
     respondedAt: z.string(),
     checkedInAt: z.string().nullable().meta({
-      description: 'When an organizer checked the member in at the event (PUT /api/events/{id}/attendance/{handle}); null when not.',
+      description:
+        'When an organizer checked the member in at the event (PUT /api/events/{id}/attendance/{handle}); null when not.',
     }),
   })
   .strict()
