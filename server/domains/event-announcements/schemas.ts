@@ -98,3 +98,12 @@ export const attendanceSettingsOutput = z
   .object({ autoLogAttendance: z.boolean() })
   .strict()
   .meta({ id: 'AttendanceSettings' });
+
+/**
+ * The realtime event each recipient's sockets get (room `user:<id>` of the `/messages` namespace),
+ * as socket.io's ServerToClientEvents shape for typed clients (client-sdk/src/socket.ts). The
+ * payload is the announcement as members list it: no author, no recipient count.
+ */
+export type AnnouncementServerToClientEvents = {
+  'event.announcement': (payload: { announcement: Omit<AnnouncementOutput, 'author' | 'recipientCount'> }) => void;
+};

@@ -25,10 +25,11 @@ import {
   ANNOUNCEMENTS_PER_EVENT_PER_HOUR,
   ANNOUNCEMENTS_PER_ORGANIZER_PER_DAY,
   type AnnouncementOutput,
+  type AnnouncementServerToClientEvents,
 } from './schemas.js';
 
 /** The socket.io event each recipient's `user:<id>` room gets (payload: `{ announcement }`, no organizer fields). */
-export const ANNOUNCEMENT_REALTIME_EVENT = 'event.announcement';
+export const ANNOUNCEMENT_REALTIME_EVENT = 'event.announcement' satisfies keyof AnnouncementServerToClientEvents;
 
 interface AnnouncementRow {
   id: string;
