@@ -24,6 +24,7 @@ import { blocksManifest } from './domains/blocks/manifest.js';
 import { companionManifest } from './domains/companion/manifest.js';
 import { conversationsManifest } from './domains/conversations/manifest.js';
 import { dataExportManifest } from './domains/data-export/manifest.js';
+import { eventAnnouncementsManifest } from './domains/event-announcements/manifest.js';
 import { eventsManifest } from './domains/events/manifest.js';
 import { friendsManifest } from './domains/friends/manifest.js';
 import { grovesManifest } from './domains/groves/manifest.js';
@@ -65,6 +66,7 @@ export const domainManifests = [
   eventsManifest,
   guestRsvpsManifest,
   shiftsManifest,
+  eventAnnouncementsManifest,
   grovesManifest,
   organizationsManifest,
   placesManifest,

@@ -16,6 +16,7 @@ import * as eventForm from './pages/events-form.js';
 import * as events from './pages/events.js';
 import * as shifts from './pages/events-shifts.js';
 import * as series from './pages/events-series.js';
+import * as announcements from './pages/events-announcements.js';
 import * as eventList from './pages/events-list.js';
 import * as feed from './pages/feed.js';
 import * as friends from './pages/friends.js';
@@ -152,6 +153,8 @@ const eventsArea: WebRoute[] = [
   post(urls.eventShiftSignup, shifts.signUpForShift),
   post(urls.eventShiftWithdraw, shifts.withdrawFromShift),
   post(urls.eventShiftDelete, shifts.deleteShift),
+  post(urls.eventAnnouncements, announcements.sendAnnouncement),
+  post(urls.eventAttendance, announcements.markAttendance),
 ];
 
 const messagesArea: WebRoute[] = [
@@ -179,6 +182,7 @@ const memberArea: WebRoute[] = [
   post(urls.sessionRevoke, settings.revokeSession),
   post(urls.settingsNotifications, settings.updateNotifications),
   post(urls.settingsRegion, updateRegion),
+  post(urls.settingsAttendance, announcements.updateAttendanceSettings),
   get(urls.settingsBlocks, blocks.blocksSettingsPage),
   post(urls.memberBlock, blocks.blockMember),
   post(urls.memberUnblock, blocks.unblockMember),

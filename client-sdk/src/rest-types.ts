@@ -75,7 +75,7 @@ export interface paths {
         };
         /**
          * Ended events the caller RSVP'd going to, not yet in their log
-         * @description Events that have ended (not cancelled, still visible to the caller) with the caller's approved `going` RSVP, newest event first. Confirm one with POST /api/actions `{ kind: 'event_attended', eventId }`. Suggestions come from RSVP rows, which are deleted 30 days after the event: a suggestion not confirmed by then disappears (the member can still log the event by hand).
+         * @description Events that have ended (not cancelled, still visible to the caller) with the caller's approved `going` RSVP, newest event first; also events that have started where an organizer checked the caller in (`checkedIn`). Confirm one with POST /api/actions `{ kind: 'event_attended', eventId }`. Suggestions come from RSVP rows, which are deleted 30 days after the event: a suggestion not confirmed by then disappears (the member can still log the event by hand).
          */
         get: operations["actions-listSuggestions"];
         put?: never;
@@ -1037,6 +1037,50 @@ export interface paths {
         patch: operations["events-update"];
         trace?: never;
     };
+    "/api/events/{id}/announcements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An event's announcements
+         * @description Newest first. The event's organizers see every announcement, with `author` and `recipientCount`. A member whose approved RSVP is `going` (seated or waitlisted) sees the ones sent to them, without the author; one who withdraws sees none any more. Others who can see the event get 403, the rest 404.
+         */
+        get: operations["events-listAnnouncements"];
+        put?: never;
+        /**
+         * Send an announcement (organizers)
+         * @description The event's organizers only (organizers of the hosting grove, admins of the hosting organization; not site admins): others who can see the event get 403, the rest 404. Sent to the members whose approved RSVP is `going` and seated, and also to those on the waitlist with `includeWaitlisted: true`, fixed at send time (pending RSVPs and the sender are left out). Each gets a realtime `event.announcement` and a Web Push (with `push.eventUpdates` on; the push never carries the text). Allowed on a cancelled event, 409 once the event is over. At most 3 per event per hour and 10 per day, 20 per organizer per day (429 with Retry-After).
+         */
+        post: operations["events-createAnnouncement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{id}/attendance/{handle}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Check a member in (organizers)
+         * @description The event's organizers only (others who can see the event 403, the rest 404). `attended: true` checks in a member whose approved RSVP is `going` and seated, `false` undoes it; idempotent (checking in again keeps the first time). 404 for any other handle, unknown ones included. 409 on a cancelled event and before check-in opens, 30 minutes before the start. The checked-in member's "event attended" suggestion counts from then on; a member with `autoLogAttendance` gets the action log entry itself, removed again on `false`.
+         */
+        put: operations["events-setAttendance"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events/{id}/attendees": {
         parameters: {
             query?: never;
@@ -1907,6 +1951,30 @@ export interface paths {
          * @description Off by default. Only the member's totals (number of entries, hours) are contributed, never entries: to every grove they are a member of (shown on the grove as `actionTotals`) and to the service-wide figure in GET /api/stats (`actions`). An aggregate over fewer than 5 contributing members is not shown. Opting out removes the contribution from the next read of a grove; GET /api/stats is cached and drops it within 5 minutes. Idempotent.
          */
         put: operations["me-setActionAggregateOptIn"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/attendance-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check-in settings
+         * @description `autoLogAttendance` (default false): whether a check-in by an organizer logs the event in your action log by itself.
+         */
+        get: operations["me-getAttendanceSettings"];
+        /**
+         * Change the check-in settings
+         * @description `autoLogAttendance: true` makes later check-ins log the event in your private action log (an entry that goes again if the organizer undoes the check-in); past check-ins are not logged by it.
+         */
+        put: operations["me-updateAttendanceSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3140,6 +3208,8 @@ export interface components {
             placeName: string | null;
         };
         ActionSuggestion: {
+            /** @description An organizer checked you in at the event (such an event is suggested from its start, not only its end). */
+            checkedIn: boolean;
             endsAt: string;
             /** @description Send it back as `eventId` in POST /api/actions to confirm. */
             eventId: string;
@@ -3252,8 +3322,13 @@ export interface components {
             /** @enum {string} */
             targetType: "post" | "comment" | "member" | "message" | "place" | "review" | "event";
         };
+        AttendanceSettings: {
+            autoLogAttendance: boolean;
+        };
         Attendee: {
             _id: string;
+            /** @description When an organizer checked the member in at the event (PUT /api/events/{id}/attendance/{handle}); null when not. */
+            checkedInAt: string | null;
             handle: string;
             /** @description Waiting for approval (events with `rsvpApproval`). */
             pending: boolean;
@@ -3494,6 +3569,27 @@ export interface components {
             venueName: string | null;
             /** @enum {string} */
             visibility: "public" | "grove" | "friends";
+        };
+        EventAnnouncement: {
+            _id: string;
+            /**
+             * @description Who it was sent to: members going, or going and waitlisted (at send time).
+             * @enum {string}
+             */
+            audience: "going" | "goingAndWaitlisted";
+            /** @description The sending organizer's handle (null once their account is gone): for the event's organizers only, absent for everyone else. */
+            author?: string | null;
+            createdAt: string;
+            eventId: string;
+            /** @description How many members it was sent to: for the event's organizers only. */
+            recipientCount?: number;
+            text: string;
+        };
+        EventAttendance: {
+            attended: boolean;
+            /** @description When the member was checked in; null when not. */
+            checkedInAt: string | null;
+            handle: string;
         };
         EventSeries: {
             _id: string;
@@ -10495,6 +10591,341 @@ export interface operations {
             };
         };
     };
+    "events-listAnnouncements": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["EventAnnouncement"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-createAnnouncement": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "We meet at the north entrance; bring water."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Also send it to members on the waitlist (default: members going only). */
+                    includeWaitlisted?: boolean;
+                    /** @description The announcement, 1 to 2000 characters (plain text). */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventAnnouncement"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "events-setAttendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handle: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "attended": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description true checks the member in; false undoes it. */
+                    attended: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventAttendance"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "events-attendees": {
         parameters: {
             query?: {
@@ -14950,6 +15381,143 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActionAggregateOptIn"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-getAttendanceSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttendanceSettings"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "me-updateAttendanceSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "autoLogAttendance": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description true: when an organizer checks you in, the event goes into your action log by itself (removed again if they undo it). Default false. */
+                    autoLogAttendance: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttendanceSettings"];
                 };
             };
             /** @description The input is not valid: `validation_failed`. */

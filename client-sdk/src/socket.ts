@@ -3,6 +3,7 @@
 // the tRPC entry point does not).
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import type {
+  AnnouncementServerToClientEvents,
   ConnectErrorData,
   ConnectionEvents,
   MessagingServerToClientEvents,
@@ -13,8 +14,8 @@ export type * from './socket-events.js';
 
 type MaybePromise<T> = T | Promise<T>;
 
-/** Everything the server sends on `/messages`: `ready`, `session:ended` and the messaging events. */
-export type MessagesServerEvents = ConnectionEvents & MessagingServerToClientEvents;
+/** Everything the server sends on `/messages`: `ready`, `session:ended`, the messaging events and event announcements. */
+export type MessagesServerEvents = ConnectionEvents & MessagingServerToClientEvents & AnnouncementServerToClientEvents;
 /** The namespace takes no events from clients. */
 export type MessagesClientEvents = Record<string, never>;
 export type MessagesSocket = Socket<MessagesServerEvents, MessagesClientEvents>;

@@ -35,6 +35,8 @@ export const actionEntries = pgTable(
     eventId: uuid().references(() => events.id, { onDelete: 'set null' }),
     /** … and its title as it was when confirmed (the entry outlives the RSVP and the event). */
     eventTitle: text(),
+    /** Logged by an organizer's check-in (the member's autoLogAttendance): an un-check removes it again. */
+    fromCheckIn: boolean().notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

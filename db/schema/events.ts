@@ -136,6 +136,8 @@ export const eventRsvps = pgTable(
      * (event_rsvps_waitlist_seq, lowest first). Null for a seated `going` and for `interested`.
      */
     waitlistOrder: bigint({ mode: 'number' }),
+    /** Set when an organizer checked the member in at the event (server/domains/event-announcements/attendance.ts). */
+    checkedInAt: timestamp({ withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

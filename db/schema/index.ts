@@ -28,3 +28,4 @@ export * from './blocks.js';
 export * from './sign-in-alerts.js';
 export * from './shifts.js';
 export * from './guest-rsvps.js';
+export * from './announcements.js';

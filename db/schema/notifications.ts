@@ -142,6 +142,7 @@ export const pushOutboxKinds = [
   'reportOutcome',
   'signInAlert',
   'waitlistPromoted',
+  'eventAnnouncement',
 ] as const;
 export type PushOutboxKind = (typeof pushOutboxKinds)[number];
 

@@ -40,6 +40,7 @@ export type WriteLimitScope =
   | 'places.create'
   | 'events.create'
   | 'events.rsvp'
+  | 'announcements.create'
   | 'posts.create'
   | 'comments.create'
   | 'invites.create'

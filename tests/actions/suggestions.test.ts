@@ -87,6 +87,7 @@ describe('suggestions', () => {
           startsAt: attended.startsAt,
           endsAt: attended.endsAt,
           occurredOn: attended.startsAt.slice(0, 10),
+          checkedIn: false,
         },
       ],
       nextCursor: null,

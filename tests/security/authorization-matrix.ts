@@ -197,6 +197,21 @@ const shiftOfEvent = async (ctx: SetupContext) => {
   return { params: { id: params.id, shiftId: shift._id } };
 };
 
+/** A fresh event of `organizer` with the `member` caller going (announcements are theirs to read). */
+const eventWithMemberGoing = async (ctx: SetupContext, startsAt?: number) => {
+  const times = startsAt
+    ? { startsAt: new Date(startsAt).toISOString(), endsAt: new Date(startsAt + 7_200_000).toISOString() }
+    : eventTimes();
+  const event = await ctx.create('POST /api/events', ctx.callers.organizer, {
+    body: { title: fresh('Event '), groveId: ctx.callers.hosting.groveId, ...times },
+  });
+  await ctx.create('POST /api/events/{id}/rsvp', ctx.callers.member, {
+    params: { id: event._id },
+    body: { status: 'going' },
+  });
+  return { params: { id: event._id } };
+};
+
 /** A calendar feed secret of a member of its own (issuing another rotates it, so calls never share one). */
 async function calendarFeedSecret(ctx: SetupContext) {
   const owner = await insertMember(ctx.t, { prefix: 'feed' });
@@ -562,6 +577,27 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'DELETE /api/events/{id}/shifts/{shiftId}': { auth: 'organizer', setup: shiftOfEvent },
   'PUT /api/events/{id}/shifts/{shiftId}/signup': { auth: 'member', setup: shiftOfEvent },
   'DELETE /api/events/{id}/shifts/{shiftId}/signup': { auth: 'member', setup: shiftOfEvent },
+  // Announcements: organizers send; organizers and members going read (others who see the event
+  // 403, site admins included: they do not organize).
+  'POST /api/events/{id}/announcements': {
+    auth: 'organizer',
+    setup: async (ctx) => ({ ...(await eventById(ctx)), body: { text: fresh('Note ') } }),
+  },
+  'GET /api/events/{id}/announcements': {
+    auth: 'member',
+    expect: { otherMember: 'forbidden', admin: 'forbidden' },
+    setup: (ctx) => eventWithMemberGoing(ctx),
+  },
+  // Check-in: organizers only, from 30 minutes before the start (the event starts in 10 minutes).
+  'PUT /api/events/{id}/attendance/{handle}': {
+    auth: 'organizer',
+    setup: async (ctx) => {
+      const { params } = await eventWithMemberGoing(ctx, ctx.t.clock.now().getTime() + 600_000);
+      return { params: { ...params, handle: ctx.callers.member.handle! }, body: { attended: true } };
+    },
+  },
+  'GET /api/me/attendance-settings': member,
+  'PUT /api/me/attendance-settings': { ...member, sample: { body: { autoLogAttendance: true } } },
   'POST /api/me/calendar-token': member,
   // The secret in the path is the credential: the Authorization header is ignored, a dead one
   // included (revoked, deleted: ok, unlike other public routes).

@@ -11,6 +11,8 @@ import { createTestApp, type TestApp } from '../setup/harness.js';
 const KEPT_WITHOUT_AUTHOR = [
   // A group goes on for its other members when its creator deletes the account (docs/messaging.md).
   'conversations.created_by',
+  // An event's announcement stays for its recipients when the organizer who sent it leaves.
+  'event_announcements.author_id',
   'events.creator_id',
   'places.submitter_id',
   // Moderation evidence and its audit trail outlive the reported author and the moderator.

@@ -27,6 +27,7 @@ import { fmt, t } from '../server/i18n.js';
 import { EventTime } from './events-time.js';
 import { GuestList, guestsOf } from './guest-rsvps.js';
 import { ShiftsSection, shiftsOf } from './events-shifts.js';
+import { AnnouncementsSection, announcementsOf, CheckInSection } from './events-announcements.js';
 import { Picture } from './picture.js';
 import { AltEditor } from './picture-alt.js';
 import { type Page, pathParam } from './page.js';
@@ -192,6 +193,7 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
   const lists = await organizerLists(c, event);
   const guests = lists ? await guestsOf(c, event) : null;
   const shifts = await shiftsOf(c, event);
+  const announcements = await announcementsOf(c, event, lists !== null);
   const coverImage = safeHttpUrl(event.coverImageUrl);
   // The page can carry an RSVP-only meeting point: never kept by a shared cache, but kept offline
   // for this member's session (web/server/offline-pages.ts), except an organizer's attendee lists.
@@ -289,6 +291,7 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
         </p>
       ) : null}
       <ShiftsSection event={event} shifts={shifts} organizes={lists !== null} />
+      <AnnouncementsSection event={event} announcements={announcements} organizes={lists !== null} />
       {lists ? (
         <>
           <h2>{t('events.attendees.heading')}</h2>
@@ -296,6 +299,7 @@ export async function showEvent(c: Context<WebEnv>): Promise<Response> {
           <AttendeeList event={event} attendees={lists.attendees} />
           <WaitingList attendees={lists.attendees} />
           {guests ? <GuestList event={event} guests={guests} /> : null}
+          <CheckInSection event={event} attendees={lists.attendees.items} />
           {lists.reveals ? (
             <>
               <h2>{t('events.reveals.heading')}</h2>

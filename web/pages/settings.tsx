@@ -14,6 +14,7 @@ import { clearSessionCookie } from '../server/session.js';
 import { type Page, pathParam } from './page.js';
 import { BlocksLink } from './blocks.js';
 import { LanguageAndTimeZone } from './settings-region.js';
+import { AttendanceSettings } from './events-announcements.js';
 import { SessionRow } from './settings-sessions.js';
 import { urls } from '../urls.js';
 
@@ -51,10 +52,11 @@ function SectionError({ view, section }: { view: SettingsView; section: Section 
 
 async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Promise<Response> {
   const client = api(c);
-  const [member, sessions, preferences] = await Promise.all([
+  const [member, sessions, preferences, attendance] = await Promise.all([
     currentMember(c),
     client.me.listSessions.query({ limit: SESSIONS_PAGE }),
     client.me.getNotificationPreferences.query({}),
+    client.me.getAttendanceSettings.query({}),
   ]);
   if (!member) return c.redirect('/login?next=%2Fapp%2Fsettings', 303);
   const values = view.values ?? {};
@@ -142,6 +144,7 @@ async function renderSettings(c: Context<WebEnv>, view: SettingsView = {}): Prom
       </section>
 
       <LanguageAndTimeZone member={member} />
+      <AttendanceSettings autoLogAttendance={attendance.autoLogAttendance} />
       <a href={urls.settingsPasskeys()}>{t('passkeys.settingsLink')}</a>
       <p>
         <a href={urls.settingsTwoFactor()}>{t('twoFactor.settings.link')}</a>

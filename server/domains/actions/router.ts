@@ -37,7 +37,7 @@ export const actionsRouter = router({
         tags,
         summary: "Ended events the caller RSVP'd going to, not yet in their log",
         description:
-          "Events that have ended (not cancelled, still visible to the caller) with the caller's approved `going` RSVP, newest event first. Confirm one with POST /api/actions `{ kind: 'event_attended', eventId }`. Suggestions come from RSVP rows, which are deleted 30 days after the event: a suggestion not confirmed by then disappears (the member can still log the event by hand).",
+          "Events that have ended (not cancelled, still visible to the caller) with the caller's approved `going` RSVP, newest event first; also events that have started where an organizer checked the caller in (`checkedIn`). Confirm one with POST /api/actions `{ kind: 'event_attended', eventId }`. Suggestions come from RSVP rows, which are deleted 30 days after the event: a suggestion not confirmed by then disappears (the member can still log the event by hand).",
       },
     })
     .input(schemas.listSuggestionsInput())

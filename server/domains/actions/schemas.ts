@@ -137,6 +137,10 @@ export const actionSuggestionOutput = z
     startsAt: z.string(),
     endsAt: z.string(),
     occurredOn: z.string().meta({ description: "The date the entry gets unless you send one: the start's UTC date." }),
+    checkedIn: z.boolean().meta({
+      description:
+        'An organizer checked you in at the event (such an event is suggested from its start, not only its end).',
+    }),
   })
   .strict()
   .meta({ id: 'ActionSuggestion' });

@@ -1,6 +1,7 @@
 // "Event attended" suggestions: events the caller RSVP'd `going` to (an approved RSVP, not a
-// pending one), that have ended, were not cancelled, that the caller may still see, and that are
-// not in their log yet. They come from RSVP rows, so they last until the RSVP sweep (30 days
+// pending one), that have ended, or that have started and an organizer checked the caller in at
+// (`checkedIn`, server/domains/event-announcements/attendance.ts), were not cancelled, that the
+// caller may still see, and that are not in their log yet. They come from RSVP rows, so they last until the RSVP sweep (30 days
 // after the event); a confirmed entry keeps its own copy of the title and date and outlives both.
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { actionEntries, eventRsvps, events } from '../../../db/schema/index.js';
@@ -16,9 +17,10 @@ const suggestionColumns = {
   title: events.title,
   startsAt: events.startsAt,
   endsAt: events.endsAt,
+  checkedIn: sql<boolean>`${eventRsvps.checkedInAt} is not null`,
 };
 
-type SuggestionRow = { id: string; slug: string; title: string; startsAt: Date; endsAt: Date };
+type SuggestionRow = { id: string; slug: string; title: string; startsAt: Date; endsAt: Date; checkedIn: boolean };
 
 const utcDate = (at: Date) => at.toISOString().slice(0, 10);
 
@@ -30,10 +32,11 @@ function toSuggestion(row: SuggestionRow): ActionSuggestionOutput {
     startsAt: row.startsAt.toISOString(),
     endsAt: row.endsAt.toISOString(),
     occurredOn: utcDate(row.startsAt),
+    checkedIn: Boolean(row.checkedIn),
   };
 }
 
-/** Ended, held, seen by the caller and RSVP'd `going` (approved) by them: all in SQL. */
+/** Ended (or started and checked in), held, seen by the caller and RSVP'd `going` (approved) by them: all in SQL. */
 function attendedBy(ctx: MemberServiceContext): SQL {
   const viewer: Viewer = { id: ctx.user.id, isSiteAdmin: ctx.user.role === 'admin' };
   return and(
@@ -43,7 +46,8 @@ function attendedBy(ctx: MemberServiceContext): SQL {
     // Still waiting for a seat when the event happened: not attended.
     isNull(eventRsvps.waitlistOrder),
     eq(events.status, 'scheduled'),
-    sql`${events.endsAt} <= ${ctx.clock.now().toISOString()}::timestamptz`,
+    sql`(${events.endsAt} <= ${ctx.clock.now().toISOString()}::timestamptz
+      or (${eventRsvps.checkedInAt} is not null and ${events.startsAt} <= ${ctx.clock.now().toISOString()}::timestamptz))`,
     visibleTo(viewer),
   )!;
 }

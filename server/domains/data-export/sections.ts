@@ -100,6 +100,7 @@ interface RsvpRow {
   event_id: string;
   status: string;
   pending: boolean;
+  checked_in_at: string | Date | null;
   created_at: string | Date;
   sees: boolean;
   title: string;
@@ -110,7 +111,7 @@ interface RsvpRow {
 /** Their own RSVPs only (never other attendees); the event's title only while they may still see it. */
 export async function rsvpsSection(r: ExportReader) {
   const rows = await r.database.rows<RsvpRow>(
-    sql`select r.id, r.event_id, r.status, r.pending, r.created_at, ${rsvpMemberSeesEvent} as sees,
+    sql`select r.id, r.event_id, r.status, r.pending, r.checked_in_at, r.created_at, ${rsvpMemberSeesEvent} as sees,
           e.title, e.slug, e.starts_at
         from event_rsvps r join events e on e.id = r.event_id
         where r.user_id = ${r.userId}::uuid order by r.id`,
@@ -121,8 +122,38 @@ export async function rsvpsSection(r: ExportReader) {
     eventId: x.event_id,
     status: x.status,
     pending: x.pending,
+    // Whether an organizer checked them in at the event (and when).
+    checkedInAt: x.checked_in_at === null ? null : new Date(x.checked_in_at).toISOString(),
     createdAt: new Date(x.created_at).toISOString(),
     event: x.sees ? { title: x.title, slug: x.slug, startsAt: new Date(x.starts_at).toISOString() } : null,
+  }));
+}
+
+/**
+ * Announcements they sent as an organizer: their own words, with how many received each (never
+ * who). Announcements sent to them are the organizers' words and are not in their archive.
+ */
+export async function sentAnnouncementsSection(r: ExportReader) {
+  const rows = await r.database.rows<{
+    id: string;
+    event_id: string;
+    text: string;
+    include_waitlisted: boolean;
+    created_at: string | Date;
+    recipients: number;
+  }>(
+    sql`select a.id, a.event_id, a.text, a.include_waitlisted, a.created_at,
+          (select count(*)::int from event_announcement_recipients x where x.announcement_id = a.id) as recipients
+        from event_announcements a where a.author_id = ${r.userId}::uuid order by a.id`,
+    r.db,
+  );
+  return rows.map((x) => ({
+    _id: x.id,
+    eventId: x.event_id,
+    text: x.text,
+    audience: x.include_waitlisted ? 'goingAndWaitlisted' : 'going',
+    recipientCount: Number(x.recipients),
+    createdAt: new Date(x.created_at).toISOString(),
   }));
 }
 

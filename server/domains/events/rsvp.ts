@@ -187,6 +187,7 @@ export async function listAttendees(
       waitlistPosition: sql<number | null>`case when ${eventRsvps.waitlistOrder} is null then null else
         (select count(*)::int from event_rsvps w where w.event_id = ${eventRsvps.eventId} and w.waitlist_order <= ${eventRsvps.waitlistOrder}) end`,
       respondedAt: eventRsvps.updatedAt,
+      checkedInAt: eventRsvps.checkedInAt,
     })
     .from(eventRsvps)
     .innerJoin(users, eq(users.id, eventRsvps.userId))
@@ -212,6 +213,7 @@ export async function listAttendees(
       pending: r.pending,
       waitlistPosition: r.waitlistPosition === null ? null : Number(r.waitlistPosition),
       respondedAt: r.respondedAt.toISOString(),
+      checkedInAt: r.checkedInAt?.toISOString() ?? null,
     })),
     nextCursor: page.nextCursor,
   };

@@ -352,6 +352,10 @@ export const attendeeOutput = z
       description: 'Set for a `going` RSVP waiting for a seat (1: next to be promoted); null for everyone seated.',
     }),
     respondedAt: z.string(),
+    checkedInAt: z.string().nullable().meta({
+      description:
+        'When an organizer checked the member in at the event (PUT /api/events/{id}/attendance/{handle}); null when not.',
+    }),
   })
   .strict()
   .meta({ id: 'Attendee' });
