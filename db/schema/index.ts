@@ -26,3 +26,4 @@ export * from './data-exports.js';
 export * from './blocks.js';
 export * from './sign-in-alerts.js';
 export * from './shifts.js';
+export * from './federation.js';
