@@ -268,6 +268,16 @@ const configSchema = z.object({
     })
     .optional(),
   /**
+   * ActivityPub federation of groves and organizations (docs/federation.md): `on` or `off`. Unset:
+   * on when PUBLIC_URL is https and DATABASE_URL is set, off otherwise (the embedded database).
+   */
+  FEDERATION: z.enum(['on', 'off']).optional(),
+  /**
+   * Development and tests only: federation over plain http and to loopback and private addresses
+   * (two instances on one machine). Refused in production.
+   */
+  FEDERATION_ALLOW_LOOPBACK: bool.default(false),
+  /**
    * How often each process re-checks the sessions of its open sockets (expired, or deleted by a
    * path that did not disconnect them at once); revocations themselves disconnect immediately.
    */
@@ -359,6 +369,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           code: 'custom',
           path: ['VAPID_SUBJECT'],
           message: 'Required in production with the VAPID keys (mailto:you@example.org or an https: URL).',
+        });
+      if (config.FEDERATION_ALLOW_LOOPBACK && config.NODE_ENV === 'production')
+        issues.addIssue({
+          code: 'custom',
+          path: ['FEDERATION_ALLOW_LOOPBACK'],
+          message: 'Not allowed in production (it lets the server fetch private addresses).',
+        });
+      if (
+        config.FEDERATION === 'on' &&
+        !config.FEDERATION_ALLOW_LOOPBACK &&
+        !(config.PUBLIC_URL ?? '').startsWith('https://')
+      )
+        issues.addIssue({
+          code: 'custom',
+          path: ['FEDERATION'],
+          message: 'Federation needs an https PUBLIC_URL (other servers refuse plain http).',
         });
     })
     .safeParse(present);

@@ -13,6 +13,7 @@
 //   conversation-title cas-conversation-title:v1:<conversationId>
 //   report-snapshot    cas-report-snapshot:v1:<reportId>
 //   totp-secret        cas-totp-secret:v1:<userId>
+//   federation-keys    cas-federation-keys:v1:<federationActorId>
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import type { MessageKeyring } from './message-keys.js';
 
@@ -33,7 +34,8 @@ export type SealedTextAddress =
   | { record: 'companion-sources'; conversationId: string; messageId: string }
   | { record: 'conversation-title'; conversationId: string }
   | { record: 'report-snapshot'; reportId: string }
-  | { record: 'totp-secret'; userId: string };
+  | { record: 'totp-secret'; userId: string }
+  | { record: 'federation-keys'; actorId: string };
 
 export interface SealedMessage {
   keyId: string;
@@ -63,6 +65,8 @@ function additionalData(address: SealedTextAddress): Buffer {
       return Buffer.from(`cas-report-snapshot:v1:${address.reportId}`, 'utf8');
     case 'totp-secret':
       return Buffer.from(`cas-totp-secret:v1:${address.userId}`, 'utf8');
+    case 'federation-keys':
+      return Buffer.from(`cas-federation-keys:v1:${address.actorId}`, 'utf8');
   }
 }
 
@@ -83,6 +87,8 @@ function describe(address: SealedTextAddress): string {
       return `snapshot of report ${address.reportId}`;
     case 'totp-secret':
       return `authenticator secret of member ${address.userId}`;
+    case 'federation-keys':
+      return `private keys of federation actor ${address.actorId}`;
   }
 }
 
