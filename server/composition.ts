@@ -25,6 +25,7 @@ import { companionManifest } from './domains/companion/manifest.js';
 import { conversationsManifest } from './domains/conversations/manifest.js';
 import { dataExportManifest } from './domains/data-export/manifest.js';
 import { eventsManifest } from './domains/events/manifest.js';
+import { federationManifest } from './domains/federation/manifest.js';
 import { friendsManifest } from './domains/friends/manifest.js';
 import { grovesManifest } from './domains/groves/manifest.js';
 import { guidesManifest } from './domains/guides/manifest.js';
@@ -80,6 +81,7 @@ export const domainManifests = [
   companionManifest,
   realtimeManifest,
   dataExportManifest,
+  federationManifest,
 ] as const satisfies readonly DomainManifest[];
 
 // The app router's type, derived from the list: each namespace's procedures are the union of the
@@ -163,4 +165,5 @@ export const contributions: DomainContributions = {
   reportTargets: collectReportTargets(domainManifests),
   accountCleaners: domainManifests.flatMap((m: DomainManifest) => m.accountCleaners ?? []),
   passkeySecondFactor: onlyPasskeySecondFactor(domainManifests),
+  eventChangeObservers: domainManifests.flatMap((m: DomainManifest) => m.eventChangeObservers ?? []),
 };

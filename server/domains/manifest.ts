@@ -14,6 +14,7 @@ import type { WebPushSender } from '../push/web-push.js';
 import type { ServiceContext } from '../service/context.js';
 import type { AppDeps, Context } from '../trpc/context.js';
 import type { PasskeyVerifier } from './auth/second-factor.js';
+import type { EventChangeObserver } from './events/changes.js';
 import type { ReportTarget, ReportTargetType } from './reports/targets.js';
 
 /** What a cleaner may need beyond the transaction: the configuration (file locations) and the log. */
@@ -61,6 +62,8 @@ export interface DomainManifest {
    * passkeys imports auth). At most one domain gives it; without one, passkey answers are refused.
    */
   passkeySecondFactor?: PasskeyVerifier;
+  /** Told of every created or changed event, in its transaction (the federation domain queues deliveries). */
+  eventChangeObservers?: readonly EventChangeObserver[];
 }
 
 /** Checks a manifest's shape while keeping its exact router types (the typed client reads them). */
@@ -71,6 +74,7 @@ export interface DomainContributions {
   reportTargets: ReadonlyMap<ReportTargetType, ReportTarget>;
   accountCleaners: readonly AccountDataCleaner[];
   passkeySecondFactor: PasskeyVerifier | undefined;
+  eventChangeObservers: readonly EventChangeObserver[];
 }
 
 // The service context carries the contributions (AppDeps.contributions); service/ declares the slot empty so

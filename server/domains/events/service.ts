@@ -15,6 +15,7 @@ import { deriveEventTimeZone } from './time-zone.js';
 import { selectEvents, selectOneEvent, toEvent, canManage, type EventRow } from './view.js';
 import { eventSearchCondition } from './search.js';
 import { promoteWaitlist } from './waitlist.js';
+import { notifyEventChange, publishedState } from './changes.js';
 import { viewerOf, visibleTo, type Viewer } from './visibility.js';
 
 export interface ListEventsInput {
@@ -196,6 +197,11 @@ export async function createEvent(ctx: MemberServiceContext, input: CreateEventI
       }),
     );
     const attached = await attachImageRefs(ctx, [input.coverImage], 'event', { executor: tx, field: 'coverImage' });
+    await notifyEventChange(ctx, tx, {
+      eventId: row.id,
+      wasPublished: false,
+      isPublished: publishedState({ visibility: input.visibility, status: 'scheduled' }),
+    });
     return { row, attached };
   });
   await afterImagesAttached(ctx, attached);
@@ -299,6 +305,11 @@ export async function updateEvent(ctx: MemberServiceContext, input: UpdateEventI
         createdAt: now,
       });
     }
+    await notifyEventChange(ctx, tx, {
+      eventId: id,
+      wasPublished: publishedState(e),
+      isPublished: publishedState({ visibility: rest.visibility ?? e.visibility, status: rest.status ?? e.status }),
+    });
     return { attached, dropped: droppedImageRefs([before], [changed[0]!.coverImage]) };
   });
   await afterImagesAttached(ctx, attached);
