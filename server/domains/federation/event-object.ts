@@ -66,7 +66,7 @@ export async function publicEventsOf(
     sql`select ${eventColumns} from events e
         where (e.host_grove_id = ${hostId} or e.host_organization_id = ${hostId})
           and e.visibility = 'public' and e.status = 'scheduled'
-          ${before ? sql`and (e.created_at, e.id) < (${before.createdAt}, ${before.id})` : sql``}
+          ${before ? sql`and (e.created_at, e.id) < (${before.createdAt.toISOString()}::timestamptz, ${before.id}::uuid)` : sql``}
         order by e.created_at desc, e.id desc limit ${limit}`,
   );
   return rows.map(dates);

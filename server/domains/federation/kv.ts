@@ -12,8 +12,11 @@ const keyArray = (key: readonly string[]): SQL =>
     sql`, `,
   )}]::text[]`;
 
-const expiry = (options?: KvStoreSetOptions): Date | null =>
-  options?.ttl ? new Date(Date.now() + options.ttl.total({ unit: 'millisecond' })) : null;
+/** As text: raw SQL parameters are not converted from Date by every driver. */
+const expiry = (options?: KvStoreSetOptions): SQL =>
+  options?.ttl
+    ? sql`${new Date(Date.now() + options.ttl.total({ unit: 'millisecond' })).toISOString()}::timestamptz`
+    : sql`null`;
 
 const live = sql`(expires_at is null or expires_at > now())`;
 

@@ -35,11 +35,11 @@ export class DatabaseMessageQueue implements MessageQueue {
 
   async enqueueMany(messages: readonly unknown[], options?: MessageQueueEnqueueOptions): Promise<void> {
     if (messages.length === 0) return;
-    const runAt = new Date(Date.now() + delayMs(options));
+    const runAt = new Date(Date.now() + delayMs(options)).toISOString();
     const orderingKey = options?.orderingKey ?? null;
     await this.database.rows(
       sql`insert into federation_queue (message, ordering_key, run_at) values ${sql.join(
-        messages.map((m) => sql`(${JSON.stringify(m)}::jsonb, ${orderingKey}, ${runAt})`),
+        messages.map((m) => sql`(${JSON.stringify(m)}::jsonb, ${orderingKey}, ${runAt}::timestamptz)`),
         sql`, `,
       )}`,
     );
