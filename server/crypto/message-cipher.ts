@@ -14,6 +14,7 @@
 //   report-snapshot    cas-report-snapshot:v1:<reportId>
 //   totp-secret        cas-totp-secret:v1:<userId>
 //   federation-keys    cas-federation-keys:v1:<federationActorId>
+//   federation-queue   cas-federation-queue:v1:<messageId>
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import type { MessageKeyring } from './message-keys.js';
 
@@ -35,7 +36,8 @@ export type SealedTextAddress =
   | { record: 'conversation-title'; conversationId: string }
   | { record: 'report-snapshot'; reportId: string }
   | { record: 'totp-secret'; userId: string }
-  | { record: 'federation-keys'; actorId: string };
+  | { record: 'federation-keys'; actorId: string }
+  | { record: 'federation-queue'; messageId: string };
 
 export interface SealedMessage {
   keyId: string;
@@ -67,6 +69,8 @@ function additionalData(address: SealedTextAddress): Buffer {
       return Buffer.from(`cas-totp-secret:v1:${address.userId}`, 'utf8');
     case 'federation-keys':
       return Buffer.from(`cas-federation-keys:v1:${address.actorId}`, 'utf8');
+    case 'federation-queue':
+      return Buffer.from(`cas-federation-queue:v1:${address.messageId}`, 'utf8');
   }
 }
 
@@ -89,6 +93,8 @@ function describe(address: SealedTextAddress): string {
       return `authenticator secret of member ${address.userId}`;
     case 'federation-keys':
       return `private keys of federation actor ${address.actorId}`;
+    case 'federation-queue':
+      return `federation queue message ${address.messageId}`;
   }
 }
 

@@ -1,6 +1,7 @@
 // Federation on one instance: off by default (404), and when on: WebFinger and the Group actor of
 // open groves and organizations only, the outbox of public events only, the followers count,
 // content negotiation, and an inbox that refuses unsigned requests.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { federationOn } from '../../server/domains/federation/settings.js';
@@ -146,10 +147,7 @@ describe('federation on', () => {
       }),
     });
     expect(res.status).toBe(401);
-    const rows = await t.deps.database.rows(
-      // biome-ignore lint/suspicious/noExplicitAny: raw row
-      (await import('drizzle-orm')).sql`select 1 from federation_followers` as any,
-    );
+    const rows = await t.deps.database.rows(sql`select 1 from federation_followers`);
     expect(rows).toHaveLength(0);
   });
 });

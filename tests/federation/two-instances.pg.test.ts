@@ -34,7 +34,9 @@ interface Instance {
   drop?: () => Promise<void>;
 }
 
-async function startInstance(ownDatabase?: NonNullable<Awaited<ReturnType<typeof isolatedDatabase>>>): Promise<Instance> {
+async function startInstance(
+  ownDatabase?: NonNullable<Awaited<ReturnType<typeof isolatedDatabase>>>,
+): Promise<Instance> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = captureLog();
@@ -83,7 +85,11 @@ beforeAll(async () => {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input as RequestInfo, init);
     const body = request.method === 'POST' ? await request.clone().text() : '';
-    sent.push({ from: request.headers.get('signature') ?? request.headers.get('signature-input') ?? '', url: request.url, body });
+    sent.push({
+      from: request.headers.get('signature') ?? request.headers.get('signature-input') ?? '',
+      url: request.url,
+      body,
+    });
     return realFetch(request);
   });
 }, 120_000);
@@ -107,11 +113,15 @@ describe('two instances', () => {
     const followerUri = new URL(`/ap/actors/${follower._id}`, b.url).href;
 
     await followRemoteActor(b.t.deps, follower._id, remoteGrove);
+    // The queued delivery carries B's signing keys (Fedify's message format): sealed at rest.
+    const queued = await b.t.deps.database.rows<{ text: string }>(
+      sql`select message::text as text from federation_queue`,
+    );
+    expect(queued.length).toBeGreaterThan(0);
+    for (const row of queued) expect(row.text).not.toMatch(/privateKey|Follow|"d":/);
     await settle(a, b, async () => (await followersOf(a, grove._id)).length === 1);
     expect((await followersOf(a, grove._id))[0]!.followerUri).toBe(followerUri);
-    await settle(a, b, () =>
-      b.log.lines.some((line) => line.includes('federation: follow accepted by remote')),
-    );
+    await settle(a, b, () => b.log.lines.some((line) => line.includes('federation: follow accepted by remote')));
     const followers = await a.t.request('GET', `/ap/actors/${grove._id}/followers`, {
       headers: { accept: 'application/activity+json' },
     });
@@ -141,7 +151,10 @@ describe('two instances', () => {
     const eventUri = (id: string) => new URL(`/ap/events/${id}`, a.url).href;
     await settle(a, b, () => receivedOn(b, 'Create').includes(eventUri(published._id)));
 
-    await a.t.request('PATCH', `/api/events/${published._id}`, { token: organizer.token, body: { title: 'Moved vigil' } });
+    await a.t.request('PATCH', `/api/events/${published._id}`, {
+      token: organizer.token,
+      body: { title: 'Moved vigil' },
+    });
     await settle(a, b, () => receivedOn(b, 'Update').includes(eventUri(published._id)));
     // A grove-only event made public arrives as Create; made grove-only again, as Delete.
     const opened = await createEvent(a.t, organizer, { groveId: grove._id }, { visibility: 'grove' });
@@ -150,8 +163,14 @@ describe('two instances', () => {
     await a.t.request('PATCH', `/api/events/${opened._id}`, { token: organizer.token, body: { visibility: 'grove' } });
     await settle(a, b, () => receivedOn(b, 'Delete').includes(eventUri(opened._id)));
     // Edits of an event that stays grove-only send nothing.
-    await a.t.request('PATCH', `/api/events/${groveOnly._id}`, { token: organizer.token, body: { title: 'CANARY-GROVE-ONLY 2' } });
-    await a.t.request('PATCH', `/api/events/${published._id}`, { token: organizer.token, body: { status: 'cancelled' } });
+    await a.t.request('PATCH', `/api/events/${groveOnly._id}`, {
+      token: organizer.token,
+      body: { title: 'CANARY-GROVE-ONLY 2' },
+    });
+    await a.t.request('PATCH', `/api/events/${published._id}`, {
+      token: organizer.token,
+      body: { status: 'cancelled' },
+    });
     await settle(a, b, () => receivedOn(b, 'Delete').includes(eventUri(published._id)));
     expect(receivedOn(b, 'Create')).not.toContain(eventUri(friendsOnly._id));
 

@@ -22,7 +22,11 @@ export async function followRemoteActor(
   const target = await ctx.lookupObject(remote.href);
   if (!isActor(target) || !target.id) throw new Error('not an ActivityPub actor');
   const actorUri = ctx.getActorUri(localActorId);
-  const follow = new Follow({ id: new URL(`${actorUri.href}#follows/${randomUUID()}`), actor: actorUri, object: target.id });
+  const follow = new Follow({
+    id: new URL(`${actorUri.href}#follows/${randomUUID()}`),
+    actor: actorUri,
+    object: target.id,
+  });
   const activity = undo
     ? new Undo({ id: new URL(`${actorUri.href}#undos/${randomUUID()}`), actor: actorUri, object: follow })
     : follow;

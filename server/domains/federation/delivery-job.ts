@@ -30,7 +30,8 @@ async function handleOne(runtime: FederationRuntime, claimed: ClaimedMessage): P
     if (claimed.message.type === EVENT_CHANGED) {
       await publishEventChange(runtime, claimed.message as unknown as EventChangedMessage);
     } else {
-      await runtime.federation.startQueue(runtime.data, { signal: AbortSignal.abort() });
+      // Fedify hands its handler over in listen(), which startQueue calls (once per process).
+      if (!runtime.queue.handler) await runtime.federation.startQueue(runtime.data, { signal: AbortSignal.abort() });
       const handler = runtime.queue.handler;
       if (!handler) throw new Error('the federation queue has no handler');
       await handler(claimed.message);
@@ -39,7 +40,10 @@ async function handleOne(runtime: FederationRuntime, claimed: ClaimedMessage): P
     return 'done';
   } catch (error) {
     const outcome = await releaseMessage(database, claimed);
-    log.warn({ err: error, messageId: claimed.id, type: claimed.message.type, outcome }, 'federation: queued message failed');
+    log.warn(
+      { err: error, messageId: claimed.id, type: claimed.message.type, outcome },
+      'federation: queued message failed',
+    );
     return outcome;
   }
 }
@@ -95,7 +99,7 @@ export async function drainFederationQueue(deps: AppDeps, rounds = 10): Promise<
   if (!runtime) return 0;
   let total = 0;
   for (let round = 0; round < rounds; round++) {
-    const claimed = await claimMessages(deps.database, deps.database.db, CLAIM_BATCH);
+    const claimed = await claimMessages(deps, deps.database.db, CLAIM_BATCH);
     if (claimed.length === 0) break;
     total += (await handleClaimed(runtime, claimed)).handled;
   }
@@ -113,7 +117,7 @@ export function createFederationDeliveryJob(deps: JobDeps): JobWithFollowUp {
     async run(tx): Promise<JobRunWithFollowUp> {
       const runtime = federationRuntime(deps);
       if (!runtime) return { summary: {}, afterCommit: async () => ({}) };
-      const claimed = await claimMessages(deps.database, tx, CLAIM_BATCH);
+      const claimed = await claimMessages(deps, tx, CLAIM_BATCH);
       return {
         summary: { claimed: claimed.length },
         afterCommit: async () => {

@@ -29,7 +29,10 @@ export function actorPage(actor: LocalActor): string {
 }
 
 /** The Event object of a published event, addressed from its host actor. */
-export function eventObject(ctx: Pick<Ctx, 'getObjectUri' | 'getActorUri' | 'getFollowersUri' | 'data'>, row: PublicEventRow) {
+export function eventObject(
+  ctx: Pick<Ctx, 'getObjectUri' | 'getActorUri' | 'getFollowersUri' | 'data'>,
+  row: PublicEventRow,
+) {
   return toEventObject(ctx.data.deps.config, row, {
     id: ctx.getObjectUri(Event, { id: row.id }),
     actor: ctx.getActorUri(row.hostId),

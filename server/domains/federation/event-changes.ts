@@ -29,8 +29,12 @@ export interface EventChangedMessage {
 /** The events domain's observer: queue the change when it may concern followers. */
 export async function observeEventChange(ctx: ServiceContext, tx: Tx, change: EventChange): Promise<void> {
   if (!federationOn(ctx.config) || !(change.wasPublished || change.isPublished)) return;
-  const message: EventChangedMessage = { type: EVENT_CHANGED, eventId: change.eventId, wasPublished: change.wasPublished };
-  await enqueueOwn(tx, ctx.database, message);
+  const message: EventChangedMessage = {
+    type: EVENT_CHANGED,
+    eventId: change.eventId,
+    wasPublished: change.wasPublished,
+  };
+  await enqueueOwn(tx, ctx, message);
 }
 
 /** Sends what the change means to the host's followers; returns how many inboxes it was addressed to. */

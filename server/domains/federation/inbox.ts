@@ -62,15 +62,26 @@ export function registerInbox(federation: Federation<FederationData>): void {
         log.info({ actor: actor.id, follower: undo.actorId!.href }, 'federation: follow undone');
     })
     .on(Accept, async (ctx, accept) => {
-      ctx.data.deps.log.info({ from: accept.actorId?.href, recipient: ctx.recipient }, 'federation: follow accepted by remote');
+      ctx.data.deps.log.info(
+        { from: accept.actorId?.href, recipient: ctx.recipient },
+        'federation: follow accepted by remote',
+      );
     })
     .on(Reject, async (ctx, reject) => {
-      ctx.data.deps.log.info({ from: reject.actorId?.href, recipient: ctx.recipient }, 'federation: follow rejected by remote');
+      ctx.data.deps.log.info(
+        { from: reject.actorId?.href, recipient: ctx.recipient },
+        'federation: follow rejected by remote',
+      );
     })
     .on(Activity, async (ctx, activity) => {
       // Events, notes, likes…: not stored (members are not actors; nothing remote is shown yet).
       ctx.data.deps.log.info(
-        { from: activity.actorId?.href, type: activity.constructor.name, object: activity.objectId?.href, recipient: ctx.recipient },
+        {
+          from: activity.actorId?.href,
+          type: activity.constructor.name,
+          object: activity.objectId?.href,
+          recipient: ctx.recipient,
+        },
         'federation: activity received and dropped',
       );
     })

@@ -63,9 +63,7 @@ export class DatabaseKvStore implements KvStore {
   }
 
   async *list(prefix?: KvKey): AsyncIterable<KvStoreListEntry> {
-    const where = prefix
-      ? sql`key[1:${prefix.length}] = ${keyArray(prefix)} and ${live}`
-      : live;
+    const where = prefix ? sql`key[1:${prefix.length}] = ${keyArray(prefix)} and ${live}` : live;
     const rows = await this.database.rows<{ key: string[]; value: unknown }>(
       sql`select key, value from federation_kv where ${where} order by key`,
     );

@@ -3,9 +3,55 @@
 // listen() to hand us its handler; the delivery job (delivery-job.ts) claims due rows and runs
 // them. The same table carries this service's own messages (`cas:` types: an event changed),
 // written in the event's transaction, so a change and its federation never part.
+// Every message is sealed under MESSAGE_KEYS: Fedify's delivery messages carry the sending
+// actor's private keys, which must not sit in the database in the clear.
+import { randomUUID } from 'node:crypto';
 import type { MessageQueue, MessageQueueDepth, MessageQueueEnqueueOptions } from '@fedify/fedify';
 import { sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../../db/client.js';
+import type { Config } from '../../config.js';
+import { openText, sealText } from '../../crypto/message-cipher.js';
+import { messageKeyring } from '../../crypto/message-keys.js';
+import type { Logger } from '../../log.js';
+
+export interface QueueDeps {
+  database: Database;
+  config: Config;
+  log: Logger;
+}
+
+interface SealedRow {
+  id: string;
+  keyId: string;
+  nonce: string;
+  ciphertext: string;
+}
+
+function seal(deps: Omit<QueueDeps, 'database'>, message: unknown): string {
+  const id = randomUUID();
+  const sealed = sealText(
+    messageKeyring(deps.config, deps.log),
+    { record: 'federation-queue', messageId: id },
+    JSON.stringify(message),
+  );
+  const row: SealedRow = {
+    id,
+    keyId: sealed.keyId,
+    nonce: Buffer.from(sealed.nonce).toString('base64'),
+    ciphertext: Buffer.from(sealed.ciphertext).toString('base64'),
+  };
+  return JSON.stringify(row);
+}
+
+function open(deps: Omit<QueueDeps, 'database'>, row: SealedRow): ClaimedMessage['message'] {
+  return JSON.parse(
+    openText(
+      messageKeyring(deps.config, deps.log),
+      { record: 'federation-queue', messageId: row.id },
+      { keyId: row.keyId, nonce: Buffer.from(row.nonce, 'base64'), ciphertext: Buffer.from(row.ciphertext, 'base64') },
+    ),
+  );
+}
 
 /** How long a claimed row stays ours; a process that died mid-delivery frees it after this. */
 export const CLAIM_LEASE_MS = 5 * 60_000;
@@ -27,7 +73,7 @@ export class DatabaseMessageQueue implements MessageQueue {
   readonly nativeRetrial = false;
   #handler: QueueHandler | undefined;
 
-  constructor(private readonly database: Database) {}
+  constructor(private readonly deps: QueueDeps) {}
 
   async enqueue(message: unknown, options?: MessageQueueEnqueueOptions): Promise<void> {
     await this.enqueueMany([message], options);
@@ -37,9 +83,9 @@ export class DatabaseMessageQueue implements MessageQueue {
     if (messages.length === 0) return;
     const runAt = new Date(Date.now() + delayMs(options)).toISOString();
     const orderingKey = options?.orderingKey ?? null;
-    await this.database.rows(
+    await this.deps.database.rows(
       sql`insert into federation_queue (message, ordering_key, run_at) values ${sql.join(
-        messages.map((m) => sql`(${JSON.stringify(m)}::jsonb, ${orderingKey}, ${runAt}::timestamptz)`),
+        messages.map((m) => sql`(${seal(this.deps, m)}::jsonb, ${orderingKey}, ${runAt}::timestamptz)`),
         sql`, `,
       )}`,
     );
@@ -59,7 +105,7 @@ export class DatabaseMessageQueue implements MessageQueue {
   }
 
   async getDepth(): Promise<MessageQueueDepth> {
-    const [row] = await this.database.rows<{ queued: number; ready: number }>(
+    const [row] = await this.deps.database.rows<{ queued: number; ready: number }>(
       sql`select count(*)::int as queued, count(*) filter (where run_at <= now())::int as ready from federation_queue`,
     );
     return { queued: row?.queued ?? 0, ready: row?.ready ?? 0, delayed: (row?.queued ?? 0) - (row?.ready ?? 0) };
@@ -67,8 +113,11 @@ export class DatabaseMessageQueue implements MessageQueue {
 }
 
 /** Our own message: an event changed (server/domains/federation/event-changes.ts handles it). */
-export async function enqueueOwn(executor: DbOrTx, database: Database, message: { type: `cas:${string}` } & object) {
-  await database.rows(sql`insert into federation_queue (message) values (${JSON.stringify(message)}::jsonb)`, executor);
+export async function enqueueOwn(executor: DbOrTx, deps: QueueDeps, message: { type: `cas:${string}` } & object) {
+  await deps.database.rows(
+    sql`insert into federation_queue (message) values (${seal(deps, message)}::jsonb)`,
+    executor,
+  );
 }
 
 /**
@@ -76,8 +125,8 @@ export async function enqueueOwn(executor: DbOrTx, database: Database, message: 
  * while an older row with the same ordering key is still queued, so a Create is delivered
  * before the Delete of the same event.
  */
-export async function claimMessages(database: Database, executor: DbOrTx, limit: number): Promise<ClaimedMessage[]> {
-  return database.rows<ClaimedMessage>(
+export async function claimMessages(deps: QueueDeps, executor: DbOrTx, limit: number): Promise<ClaimedMessage[]> {
+  const rows = await deps.database.rows<{ id: number; message: SealedRow; attempts: number }>(
     sql`update federation_queue set locked_until = now() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval,
           attempts = attempts + 1
         where id in (
@@ -89,6 +138,17 @@ export async function claimMessages(database: Database, executor: DbOrTx, limit:
         returning id, message, attempts`,
     executor,
   );
+  const claimed: ClaimedMessage[] = [];
+  for (const row of rows) {
+    try {
+      claimed.push({ id: row.id, attempts: row.attempts, message: open(deps, row.message) });
+    } catch (error) {
+      // Sealed under a key MESSAGE_KEYS no longer lists, or tampered with: it can never run.
+      deps.log.error({ err: error, messageId: row.id }, 'federation: queued message cannot be opened; dropped');
+      await finishMessage(deps.database, row.id);
+    }
+  }
+  return claimed;
 }
 
 export async function finishMessage(database: Database, id: number): Promise<void> {

@@ -20,7 +20,11 @@ export function mountFederation<E extends Env>(app: Hono<E>, deps: AppDeps): voi
   const runtime = federationRuntime(deps);
   if (!runtime) return;
   const serve = (request: Request) =>
-    runtime.federation.fetch(request, { contextData: runtime.data, onNotFound: notFound, onNotAcceptable: notAcceptable });
+    runtime.federation.fetch(request, {
+      contextData: runtime.data,
+      onNotFound: notFound,
+      onNotAcceptable: notAcceptable,
+    });
   app.get('/.well-known/webfinger', (c) => serve(c.req.raw));
   app.all('/ap/*', (c) => serve(c.req.raw));
 }
@@ -104,7 +108,15 @@ export function documentFederation(doc: OpenAPIObject) {
     'A public event as an ActivityPub Event',
     'Name, description, start and end, the public venue (never the meeting point), type, page and cover image, for a public scheduled event of a federated host.',
     'The Event object.',
-    [{ name: 'id', in: 'path', required: true, description: "The event's `_id`.", schema: { type: 'string', format: 'uuid' } }],
+    [
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        description: "The event's `_id`.",
+        schema: { type: 'string', format: 'uuid' },
+      },
+    ],
   );
   const inbox = (operationId: string, summary: string, parameters: object[]) => ({
     post: {

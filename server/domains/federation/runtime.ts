@@ -31,7 +31,7 @@ export function federationRuntime(deps: AppDeps): FederationRuntime | null {
   const known = runtimes.get(deps.database);
   if (known) return known;
   const kv = new DatabaseKvStore(deps.database);
-  const queue = new DatabaseMessageQueue(deps.database);
+  const queue = new DatabaseMessageQueue(deps);
   const federation = createFederation<FederationData>({
     kv,
     queue,
