@@ -85,6 +85,7 @@ describe('composition root', () => {
         'push-outbox',
         'build-data-exports',
         'sweep-data-exports',
+        'federation-queue',
       ].sort(),
     );
   });
@@ -120,9 +121,9 @@ describe('composition root', () => {
     expect(domainManifests.filter((m) => 'passkeySecondFactor' in m).map((m) => m.domain)).toEqual(['passkeys']);
   });
 
-  it('mounts every raw route and documents the four that are API operations', () => {
-    expect(rawRoutes).toHaveLength(6);
-    expect(rawRoutes.filter((route) => route.document)).toHaveLength(4);
+  it('mounts every raw route and documents the five that are API operations (federation: ActivityPub paths)', () => {
+    expect(rawRoutes).toHaveLength(7);
+    expect(rawRoutes.filter((route) => route.document)).toHaveLength(5);
   });
 });
 

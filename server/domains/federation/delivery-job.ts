@@ -110,7 +110,7 @@ let sweepCounter = 0;
 
 export function createFederationDeliveryJob(deps: JobDeps): JobWithFollowUp {
   return {
-    name: 'federationQueue',
+    name: 'federation-queue',
     lockId: ADVISORY_LOCKS.federationQueue,
     intervalMs: 2_000,
     concurrent: true,

@@ -14,7 +14,7 @@ import {
   toEventObject,
 } from './event-object.js';
 import { countFollowers } from './followers.js';
-import type { FederationData } from './runtime.js';
+import type { FederationData } from './context-data.js';
 import { webPage } from './settings.js';
 
 export const ACTOR_PATH = '/ap/actors/{identifier}';

@@ -9,7 +9,7 @@ import { Accept, Activity, Follow, isActor, Reject, Undo } from '@fedify/vocab';
 import { ensureActorRow, federatedActorById } from './actors.js';
 import { ACTOR_PATH } from './dispatchers.js';
 import { addFollower, hostOf, isBlockedHost, removeFollower } from './followers.js';
-import type { FederationData } from './runtime.js';
+import type { FederationData } from './context-data.js';
 
 export const SHARED_INBOX_PATH = '/ap/inbox';
 

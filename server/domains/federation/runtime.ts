@@ -5,17 +5,13 @@
 import { createFederation, type Federation } from '@fedify/fedify';
 import type { Database } from '../../../db/client.js';
 import type { AppDeps } from '../../service/context.js';
+import type { FederationData } from './context-data.js';
 import { registerDispatchers } from './dispatchers.js';
 import { registerInbox } from './inbox.js';
 import { DatabaseKvStore } from './kv.js';
 import { DatabaseMessageQueue } from './queue.js';
 import { federationOn } from './settings.js';
 import packageJson from '../../../package.json' with { type: 'json' };
-
-/** What Fedify hands every dispatcher and listener (Fedify's "context data"). */
-export interface FederationData {
-  deps: AppDeps;
-}
 
 export interface FederationRuntime {
   federation: Federation<FederationData>;
