@@ -4,10 +4,13 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { federatedActorById, ensureActorRow } from '../../server/domains/federation/actors.js';
 import { handleClaimed } from '../../server/domains/federation/delivery-job.js';
+import { addFollower, followerRecipients } from '../../server/domains/federation/followers.js';
 import { DatabaseKvStore } from '../../server/domains/federation/kv.js';
 import { claimMessages, DatabaseMessageQueue } from '../../server/domains/federation/queue.js';
 import { federationRuntime } from '../../server/domains/federation/runtime.js';
+import { groveWithOrganizer } from '../events/helpers.js';
 import { createTestApp, unique, type TestApp } from '../setup/harness.js';
 
 let t: TestApp;
@@ -80,5 +83,28 @@ describe('federation queue', () => {
     const next = await claimMessages(t.deps, t.deps.database.db, 10);
     expect(next.map((m) => m.message)).toEqual([{ type: 'test', n: 2 }]);
     expect(seen).toHaveLength(2);
+  });
+});
+
+describe('federation followers', () => {
+  it('delivers to no follower on a blocked instance', async () => {
+    const { grove } = await groveWithOrganizer(t);
+    const actor = (await federatedActorById(t.deps.database, grove._id))!;
+    const row = await ensureActorRow(t.deps, actor);
+    for (const host of ['good.example', 'bad.example'])
+      await addFollower(t.deps.database, row.id, {
+        uri: new URL(`https://${host}/users/a`),
+        inbox: new URL(`https://${host}/users/a/inbox`),
+        sharedInbox: new URL(`https://${host}/inbox`),
+        followActivityId: new URL(`https://${host}/follows/1`),
+      });
+    expect((await followerRecipients(t.deps.database, row.id)).map((r) => r.id.host).sort()).toEqual([
+      'bad.example',
+      'good.example',
+    ]);
+    await t.deps.database.rows(sql`insert into federation_blocked_hosts (host) values ('bad.example')`);
+    const recipients = await followerRecipients(t.deps.database, row.id);
+    expect(recipients.map((r) => r.id.href)).toEqual(['https://good.example/users/a']);
+    expect(recipients[0]!.endpoints?.sharedInbox?.href).toBe('https://good.example/inbox');
   });
 });
