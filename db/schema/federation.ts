@@ -3,7 +3,19 @@
 // message queue kept in this database (so PostgreSQL and PGlite run the same code). Nothing here
 // names a member: members are not actors.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { bytea, createdAt, idColumn } from './columns.js';
 import { groves } from './groves.js';
 import { organizations } from './organizations.js';
@@ -79,6 +91,7 @@ export const federationKv = pgTable(
 /**
  * Fedify's MessageQueue and our own event-change messages: a row is claimed (locked_until) and
  * deleted once handled, so a process that dies mid-delivery leaves it to be claimed again.
+ * `message` holds the payload sealed under MESSAGE_KEYS (Fedify's carry the sender's private keys).
  */
 export const federationQueue = pgTable(
   'federation_queue',
