@@ -47,6 +47,12 @@ export const ADVISORY_LOCKS = {
   /** Job: delete data export archives past their 24 hours (server/domains/data-export/jobs.ts). */
   dataExportSweep: 7_310_902,
   /**
+   * Job: ActivityPub deliveries and event changes from federation_queue
+   * (server/domains/federation/delivery-job.ts). Taken on PGlite only: on PostgreSQL the job
+   * claims its rows with SKIP LOCKED and runs in every process at once.
+   */
+  federationQueue: 7_311_001,
+  /**
    * Not a job: the friends-feed triggers (migrations/0019_posts_feed_triggers.sql) take the
    * two-key transaction lock (this id, hashtext(author id)) so a post and a new friendship of its
    * author never miss each other's inbox rows.

@@ -26,6 +26,7 @@ import { conversationsManifest } from './domains/conversations/manifest.js';
 import { dataExportManifest } from './domains/data-export/manifest.js';
 import { eventAnnouncementsManifest } from './domains/event-announcements/manifest.js';
 import { eventsManifest } from './domains/events/manifest.js';
+import { federationManifest } from './domains/federation/manifest.js';
 import { friendsManifest } from './domains/friends/manifest.js';
 import { grovesManifest } from './domains/groves/manifest.js';
 import { guestRsvpsManifest } from './domains/guest-rsvps/manifest.js';
@@ -84,6 +85,7 @@ export const domainManifests = [
   companionManifest,
   realtimeManifest,
   dataExportManifest,
+  federationManifest,
 ] as const satisfies readonly DomainManifest[];
 
 // The app router's type, derived from the list: each namespace's procedures are the union of the
@@ -167,4 +169,5 @@ export const contributions: DomainContributions = {
   reportTargets: collectReportTargets(domainManifests),
   accountCleaners: domainManifests.flatMap((m: DomainManifest) => m.accountCleaners ?? []),
   passkeySecondFactor: onlyPasskeySecondFactor(domainManifests),
+  eventChangeObservers: domainManifests.flatMap((m: DomainManifest) => m.eventChangeObservers ?? []),
 };

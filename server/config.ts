@@ -267,6 +267,10 @@ const configSchema = z.object({
       }
     })
     .optional(),
+  /** ActivityPub (docs/federation.md): on/off; unset: on with an https PUBLIC_URL on PostgreSQL. */
+  FEDERATION: z.enum(['on', 'off']).optional(),
+  /** Dev/tests only (refused in production): federate over http, to loopback and private addresses. */
+  FEDERATION_ALLOW_LOOPBACK: bool.default(false),
   /**
    * How often each process re-checks the sessions of its open sockets (expired, or deleted by a
    * path that did not disconnect them at once); revocations themselves disconnect immediately.
@@ -360,6 +364,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           path: ['VAPID_SUBJECT'],
           message: 'Required in production with the VAPID keys (mailto:you@example.org or an https: URL).',
         });
+      const federationProblem =
+        config.FEDERATION_ALLOW_LOOPBACK && config.NODE_ENV === 'production'
+          ? ['FEDERATION_ALLOW_LOOPBACK', 'Not allowed in production (it lets the server fetch private addresses).']
+          : config.FEDERATION === 'on' &&
+              !config.FEDERATION_ALLOW_LOOPBACK &&
+              !config.PUBLIC_URL?.startsWith('https://')
+            ? ['FEDERATION', 'Federation needs an https PUBLIC_URL (other servers refuse plain http).']
+            : null;
+      if (federationProblem)
+        issues.addIssue({ code: 'custom', path: [federationProblem[0]!], message: federationProblem[1]! });
     })
     .safeParse(present);
   if (!parsed.success) {

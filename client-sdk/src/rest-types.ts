@@ -2,6 +2,146 @@
 // Use the aliases in ./rest.ts rather than indexing these types directly.
 /* eslint-disable */
 export interface paths {
+    "/.well-known/webfinger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * WebFinger (RFC 7033)
+         * @description Finds a federated grove or organization by `acct:<slug>@<host>` (a grove wins a slug both use). 404 for every path while federation is off (FEDERATION, docs/federation.md).
+         */
+        get: operations["federation-webfinger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ap/actors/{identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A grove or organization as an ActivityPub Group
+         * @description Its name, description, page, inbox, outbox, followers collection and public keys (RSA for HTTP Signatures, Ed25519 for Object Integrity Proofs). Never its members or organizers. 404 for every path while federation is off (FEDERATION, docs/federation.md).
+         */
+        get: operations["federation-actor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ap/actors/{identifier}/followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A grove's or organization's followers
+         * @description The number of remote followers only: who follows is not listed. 404 for every path while federation is off (FEDERATION, docs/federation.md).
+         */
+        get: operations["federation-followers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ap/actors/{identifier}/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A grove's or organization's inbox
+         * @description Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist is ignored. 404 for every path while federation is off (FEDERATION, docs/federation.md).
+         */
+        post: operations["federation-inbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ap/actors/{identifier}/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A grove's or organization's outbox
+         * @description Its public, scheduled events as Create(Event), newest first, 20 a page (`?cursor=`). Grove-only and friends-only events never appear. 404 for every path while federation is off (FEDERATION, docs/federation.md).
+         */
+        get: operations["federation-outbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ap/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A public event as an ActivityPub Event
+         * @description Name, description, start and end, the public venue (never the meeting point), type, page and cover image, for a public scheduled event of a federated host. 404 for every path while federation is off (FEDERATION, docs/federation.md).
+         */
+        get: operations["federation-event"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ap/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The shared inbox
+         * @description Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist is ignored. 404 for every path while federation is off (FEDERATION, docs/federation.md).
+         */
+        post: operations["federation-sharedInbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/actions": {
         parameters: {
             query?: never;
@@ -4367,6 +4507,289 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "federation-webfinger": {
+        parameters: {
+            query: {
+                resource: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JRD. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jrd+json": Record<string, never>;
+                };
+            };
+            /** @description No or malformed `resource`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No federated actor of that name, or federation is off. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "federation-actor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The grove's or organization's `_id`. */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Group actor. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/activity+json": Record<string, never>;
+                };
+            };
+            /** @description Not federated, unknown, or federation is off. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The client did not ask for ActivityPub JSON (`Accept: application/activity+json`). */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "federation-followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The grove's or organization's `_id`. */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OrderedCollection with totalItems and no items. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/activity+json": Record<string, never>;
+                };
+            };
+            /** @description Not federated, unknown, or federation is off. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The client did not ask for ActivityPub JSON (`Accept: application/activity+json`). */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "federation-inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The grove's or organization's `_id`. */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/activity+json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted for processing. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unsigned, badly signed, or stale request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not federated, unknown, or federation is off. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "federation-outbox": {
+        parameters: {
+            query?: {
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The grove's or organization's `_id`. */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OrderedCollection (or a page of it). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/activity+json": Record<string, never>;
+                };
+            };
+            /** @description Not federated, unknown, or federation is off. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The client did not ask for ActivityPub JSON (`Accept: application/activity+json`). */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "federation-event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's `_id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Event object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/activity+json": Record<string, never>;
+                };
+            };
+            /** @description Not federated, unknown, or federation is off. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The client did not ask for ActivityPub JSON (`Accept: application/activity+json`). */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "federation-sharedInbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/activity+json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted for processing. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unsigned, badly signed, or stale request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not federated, unknown, or federation is off. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "actions-list": {
         parameters: {
             query?: {

@@ -29,3 +29,4 @@ export * from './sign-in-alerts.js';
 export * from './shifts.js';
 export * from './guest-rsvps.js';
 export * from './announcements.js';
+export * from './federation.js';

@@ -13,6 +13,8 @@
 //   conversation-title cas-conversation-title:v1:<conversationId>
 //   report-snapshot    cas-report-snapshot:v1:<reportId>
 //   totp-secret        cas-totp-secret:v1:<userId>
+//   federation-keys    cas-federation-keys:v1:<federationActorId>
+//   federation-queue   cas-federation-queue:v1:<messageId>
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import type { MessageKeyring } from './message-keys.js';
 
@@ -33,7 +35,9 @@ export type SealedTextAddress =
   | { record: 'companion-sources'; conversationId: string; messageId: string }
   | { record: 'conversation-title'; conversationId: string }
   | { record: 'report-snapshot'; reportId: string }
-  | { record: 'totp-secret'; userId: string };
+  | { record: 'totp-secret'; userId: string }
+  | { record: 'federation-keys'; actorId: string }
+  | { record: 'federation-queue'; messageId: string };
 
 export interface SealedMessage {
   keyId: string;
@@ -63,6 +67,10 @@ function additionalData(address: SealedTextAddress): Buffer {
       return Buffer.from(`cas-report-snapshot:v1:${address.reportId}`, 'utf8');
     case 'totp-secret':
       return Buffer.from(`cas-totp-secret:v1:${address.userId}`, 'utf8');
+    case 'federation-keys':
+      return Buffer.from(`cas-federation-keys:v1:${address.actorId}`, 'utf8');
+    case 'federation-queue':
+      return Buffer.from(`cas-federation-queue:v1:${address.messageId}`, 'utf8');
   }
 }
 
@@ -83,6 +91,10 @@ function describe(address: SealedTextAddress): string {
       return `snapshot of report ${address.reportId}`;
     case 'totp-secret':
       return `authenticator secret of member ${address.userId}`;
+    case 'federation-keys':
+      return `private keys of federation actor ${address.actorId}`;
+    case 'federation-queue':
+      return `federation queue message ${address.messageId}`;
   }
 }
 

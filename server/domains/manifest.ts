@@ -15,6 +15,7 @@ import type { WebPushSender } from '../push/web-push.js';
 import type { ServiceContext } from '../service/context.js';
 import type { AppDeps, Context } from '../trpc/context.js';
 import type { PasskeyVerifier } from './auth/second-factor.js';
+import type { EventChangeObserver } from './events/changes.js';
 import type { ReportTarget, ReportTargetType } from './reports/targets.js';
 
 /**
@@ -68,6 +69,8 @@ export interface DomainManifest {
    * passkeys imports auth). At most one domain gives it; without one, passkey answers are refused.
    */
   passkeySecondFactor?: PasskeyVerifier;
+  /** Told of every created or changed event, in its transaction (the federation domain queues deliveries). */
+  eventChangeObservers?: readonly EventChangeObserver[];
 }
 
 /** Checks a manifest's shape while keeping its exact router types (the typed client reads them). */
@@ -78,6 +81,7 @@ export interface DomainContributions {
   reportTargets: ReadonlyMap<ReportTargetType, ReportTarget>;
   accountCleaners: readonly AccountDataCleaner[];
   passkeySecondFactor: PasskeyVerifier | undefined;
+  eventChangeObservers: readonly EventChangeObserver[];
 }
 
 // The service context carries the contributions (AppDeps.contributions); service/ declares the slot empty so

@@ -89,6 +89,7 @@ describe('composition root', () => {
         'push-outbox',
         'build-data-exports',
         'sweep-data-exports',
+        'federation-queue',
       ].sort(),
     );
   });
@@ -124,8 +125,9 @@ describe('composition root', () => {
     expect(domainManifests.filter((m) => 'passkeySecondFactor' in m).map((m) => m.domain)).toEqual(['passkeys']);
   });
 
-  it('mounts every raw route and documents the five that are API operations', () => {
-    // The public feeds (events/public-feeds-route.ts) are one raw route mounting four paths.
+  it('mounts every raw route and documents the API operations among them', () => {
+    // The public feeds (events/public-feeds-route.ts) are one raw route mounting four paths;
+    // federation mounts its ActivityPub paths as one.
     expect(rawRoutes).toHaveLength(7);
     expect(rawRoutes.filter((route) => route.document)).toHaveLength(5);
   });

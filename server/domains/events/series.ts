@@ -18,6 +18,7 @@ import { AppError } from '../../errors.js';
 import type { MemberServiceContext } from '../../service/context.js';
 import { afterImagesAttached, attachImageRefs, releaseImages } from '../uploads/image-refs.js';
 import type { UpdateEventInput } from './schemas.js';
+import { notifyEventChange, publishedState } from './changes.js';
 import {
   expandWalls,
   instantOf,
@@ -137,6 +138,12 @@ export async function updateSeriesEvents(ctx: MemberServiceContext, input: Updat
           notBefore: now,
           createdAt: now,
         });
+      // Federation and other observers hear of each occurrence changed (events/changes.ts).
+      await notifyEventChange(ctx, tx, {
+        eventId: r.id,
+        wasPublished: publishedState(r),
+        isPublished: publishedState({ visibility: rest.visibility ?? r.visibility, status: cancelling ? status : r.status }),
+      });
     }
     if (timed && !cancelling) {
       // The whole series moves on the wall clock: DTSTART, UNTIL and every RECURRENCE-ID (past and

@@ -16,6 +16,7 @@ import { insertSeries, planSeries, unusedCovers, type Occurrence } from './serie
 import { selectEvents, selectOneEvent, toEvent, canManage, type EventRow } from './view.js';
 import { eventSearchCondition } from './search.js';
 import { promoteWaitlist } from './waitlist.js';
+import { notifyEventChange, publishedState } from './changes.js';
 import { viewerOf, visibleTo, type Viewer } from './visibility.js';
 
 export interface ListEventsInput {
@@ -214,6 +215,14 @@ export async function createEvent(ctx: MemberServiceContext, input: CreateEventI
       rows.push(row);
     }
     const attached = await attachImageRefs(ctx, [input.coverImage], 'event', { executor: tx, field: 'coverImage' });
+    // Federation and other observers hear of each occurrence (events/changes.ts), in this transaction.
+    for (const { id } of rows) {
+      await notifyEventChange(ctx, tx, {
+        eventId: id,
+        wasPublished: false,
+        isPublished: publishedState({ visibility: input.visibility, status: 'scheduled' }),
+      });
+    }
     return { row: rows[0]!, attached };
   });
   await afterImagesAttached(ctx, attached);
@@ -326,6 +335,11 @@ export async function updateEvent(ctx: MemberServiceContext, input: UpdateEventI
         createdAt: now,
       });
     }
+    await notifyEventChange(ctx, tx, {
+      eventId: id,
+      wasPublished: publishedState(e),
+      isPublished: publishedState({ visibility: rest.visibility ?? e.visibility, status: rest.status ?? e.status }),
+    });
     return { attached, dropped: droppedImageRefs([before], [changed[0]!.coverImage]) };
   });
   await afterImagesAttached(ctx, attached);
