@@ -1,12 +1,9 @@
-// Calendar feeds and series (issue #26): addEventsToCalendar writes a series as ONE VEVENT with
+// Calendar feeds and series (issue #26): a grove's public feed writes a series as ONE VEVENT with
 // RRULE and EXDATE (a cancelled occurrence) in the series' TZID, plus a VEVENT with RECURRENCE-ID
 // for an occurrence moved on its own; parsed back with ical.js it expands to the right local
 // times. The private RSVP feed lists only the occurrences the member RSVP'd to.
-import ical from 'ical-generator';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { addEventsToCalendar } from '../../server/domains/events/calendar-series.js';
-import { vtimezoneBlock } from '../../server/domains/events/calendar-zones.js';
 import { instantOf } from '../../server/domains/events/series-expand.js';
 import { createMember, createTestApp, type TestApp } from '../setup/harness.js';
 import { eventBody, groveWithOrganizer } from './helpers.js';
@@ -50,15 +47,15 @@ async function berlinSeries() {
       endsAt: new Date(Date.parse(items[3]!.endsAt) + HOUR).toISOString(),
     },
   });
-  return { organizer, seriesId: res.body.series._id as string, items: (await list()).items };
+  return { organizer, grove, seriesId: res.body.series._id as string, items: (await list()).items };
 }
 
-it('writes a series as one RRULE VEVENT with EXDATE and RECURRENCE-ID, and it parses back', async () => {
-  const { seriesId, items } = await berlinSeries();
-  const calendar = ical({ timezone: { name: null, generator: vtimezoneBlock } });
-  addEventsToCalendar(calendar, items, { base: 'https://cas.example', stamp: new Date() });
-  const text = calendar.toString();
-  expect(text).toContain(`UID:series-${seriesId}@cas.example`);
+it("writes a series into the grove's public feed as one RRULE VEVENT with EXDATE and RECURRENCE-ID, and it parses back", async () => {
+  const { seriesId, grove, items } = await berlinSeries();
+  const feed = await t.request('GET', `/api/groves/${grove.slug}/events.ics`);
+  expect(feed.status).toBe(200);
+  const text = feed.text;
+  expect(text).toContain(`UID:series-${seriesId}@${new URL(t.config.PUBLIC_URL).host}`);
   expect(text).toContain('DTSTART;TZID=Europe/Berlin:20270311T180000');
   expect(text).toContain('RRULE:FREQ=WEEKLY;BYDAY=TH;COUNT=5');
   expect(text).toContain('EXDATE;TZID=Europe/Berlin:20270318T180000');

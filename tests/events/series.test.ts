@@ -81,7 +81,7 @@ describe('creating a series', () => {
     const monthly = await listSeries(byTrpc.series!._id);
     expect(monthly).toHaveLength(3);
     for (const e of monthly) {
-      const local = new Date(e.series.occurrence + 'Z');
+      const local = new Date(`${e.series.occurrence}Z`);
       expect(local.getUTCDay()).toBe(4);
       expect(Math.ceil(local.getUTCDate() / 7)).toBe(2);
     }

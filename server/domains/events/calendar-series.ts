@@ -9,42 +9,62 @@ import { calendarZone, wallClock } from './calendar-zones.js';
 import type { EventOutput } from './schemas.js';
 import { expandWalls, ruleForFeed, wallDate } from './series-expand.js';
 
+/**
+ * One event as a feed writes it. Each feed builds these from what it may show: the private feed
+ * from the member's event outputs (meeting point included), the public feeds from their own
+ * public columns (never a meeting point).
+ */
+export interface CalendarItem {
+  id: string;
+  title: string;
+  description: string;
+  startsAt: string | Date;
+  endsAt: string | Date;
+  timeZone: string | null;
+  status: 'scheduled' | 'cancelled';
+  location: string | null;
+  url: string;
+  series: EventOutput['series'];
+  /** DTSTAMP (and LAST-MODIFIED) of this event; the options' stamp when absent. */
+  updatedAt?: Date;
+  createdAt?: Date;
+  /** STATUS of a scheduled event (CONFIRMED unless given); cancelled ones are CANCELLED. */
+  scheduledStatus?: ICalEventStatus;
+}
+
 export interface CalendarItemsOptions {
-  /** PUBLIC_URL: event links and the UID's domain. */
+  /** PUBLIC_URL: the UID's domain and the series' link. */
   base: string;
   stamp: Date;
   groupSeries?: boolean;
-  /** STATUS of a scheduled event (CONFIRMED unless given); cancelled ones are CANCELLED. */
-  status?: (event: EventOutput) => ICalEventStatus;
 }
 
 /** `20261203T180000` of a wall string. */
 const compact = (wall: string) => wall.replace(/[-:]/g, '');
 
-export function addEventsToCalendar(calendar: ICalCalendar, items: EventOutput[], options: CalendarItemsOptions) {
+export function addEventsToCalendar(calendar: ICalCalendar, items: CalendarItem[], options: CalendarItemsOptions) {
   const base = options.base.replace(/\/$/, '');
   const host = new URL(base).host;
-  const single = (e: EventOutput, extra: { id?: string; recurrenceId?: Date } = {}) => {
+  const single = (e: CalendarItem, extra: { id?: string; recurrenceId?: Date } = {}) => {
     const zone = calendarZone(e.timeZone);
-    const at = (iso: string) => (zone ? wallClock(new Date(iso), zone) : new Date(iso));
-    const where = [e.meetingPoint?.text, e.venueName, e.address, e.area]
-      .filter((x): x is string => Boolean(x))
-      .join(', ');
+    const at = (instant: string | Date) => (zone ? wallClock(new Date(instant), zone) : new Date(instant));
     return calendar.createEvent({
-      id: extra.id ?? `${e._id}@${host}`,
-      stamp: options.stamp,
+      id: extra.id ?? `${e.id}@${host}`,
+      stamp: e.updatedAt ?? options.stamp,
+      created: e.createdAt ?? null,
+      lastModified: e.updatedAt ?? null,
       start: at(e.startsAt),
       end: at(e.endsAt),
       timezone: zone,
       recurrenceId: extra.recurrenceId ?? null,
       summary: e.title,
-      description: e.description,
-      location: where || null,
-      url: `${base}/api/events/${e.slug}`,
-      status: e.status === 'cancelled' ? ICalEventStatus.CANCELLED : (options.status?.(e) ?? ICalEventStatus.CONFIRMED),
+      description: e.description || null,
+      location: e.location || null,
+      url: e.url,
+      status: e.status === 'cancelled' ? ICalEventStatus.CANCELLED : (e.scheduledStatus ?? ICalEventStatus.CONFIRMED),
     });
   };
-  const bySeries = new Map<string, EventOutput[]>();
+  const bySeries = new Map<string, CalendarItem[]>();
   for (const e of items) {
     if (options.groupSeries === false || !e.series) single(e);
     else bySeries.set(e.series._id, [...(bySeries.get(e.series._id) ?? []), e]);
@@ -62,7 +82,7 @@ export function addEventsToCalendar(calendar: ICalCalendar, items: EventOutput[]
       continue;
     }
     const byWall = new Map(occurrences.map((e) => [e.series!.occurrence, e]));
-    const live = (e: EventOutput | undefined) => e !== undefined && e.status !== 'cancelled';
+    const live = (e: CalendarItem | undefined) => e !== undefined && e.status !== 'cancelled';
     const exdates = walls.filter((w) => !live(byWall.get(w)));
     // The series' own fields: those of its latest occurrence that follows the rule.
     const plain = occurrences.filter((e) => live(e) && !e.series!.overridden);

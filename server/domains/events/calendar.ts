@@ -82,11 +82,24 @@ export function renderCalendar(ctx: Pick<ServiceContext, 'config' | 'clock'>, it
   });
   // A member RSVPs per occurrence: the feed lists the occurrences they RSVP'd to, each a VEVENT
   // of its own (a series VEVENT would show occurrences they never said yes to).
-  addEventsToCalendar(calendar, items, {
-    base: ctx.config.PUBLIC_URL,
-    stamp: ctx.clock.now(),
-    groupSeries: false,
-    status: (e) => (e.myRsvp === 'going' ? ICalEventStatus.CONFIRMED : ICalEventStatus.TENTATIVE),
-  });
+  const base = ctx.config.PUBLIC_URL.replace(/\/$/, '');
+  addEventsToCalendar(
+    calendar,
+    items.map((e) => ({
+      id: e._id,
+      title: e.title,
+      description: e.description,
+      startsAt: e.startsAt,
+      endsAt: e.endsAt,
+      timeZone: e.timeZone,
+      status: e.status,
+      // The member's own feed: the meeting point they may see comes first.
+      location: [e.meetingPoint?.text, e.venueName, e.address, e.area].filter(Boolean).join(', ') || null,
+      url: `${base}/api/events/${e.slug}`,
+      series: e.series,
+      scheduledStatus: e.myRsvp === 'going' ? ICalEventStatus.CONFIRMED : ICalEventStatus.TENTATIVE,
+    })),
+    { base, stamp: ctx.clock.now(), groupSeries: false },
+  );
   return calendar.toString();
 }

@@ -6,8 +6,9 @@
 // Feeds carry no translated text (subscribers' apps fetch them without a language): the feed
 // title is the host's name and a cancelled Atom entry says so in the iCalendar STATUS word.
 import { Feed } from 'feed';
-import ical, { ICalEventStatus, type ICalCalendar } from 'ical-generator';
+import ical, { type ICalCalendar } from 'ical-generator';
 import type { ServiceContext } from '../../service/context.js';
+import { addEventsToCalendar } from './calendar-series.js';
 import { calendarZone, vtimezoneBlock, wallClock } from './calendar-zones.js';
 import { type FeedHost, type PublicFeed, type PublicFeedEvent, webEventUrl } from './public-feeds.js';
 
@@ -38,35 +39,35 @@ export function writePublicCalendar(ctx: WriterContext, feed: PublicFeed): strin
     ttl: 60 * 60,
     timezone: { name: null, generator: vtimezoneBlock },
   });
-  addPublicEvents(ctx, calendar, feed.events);
+  addPublicEvents(ctx, calendar, [...feed.events, ...feed.seriesSiblings]);
   return calendar.toString();
 }
 
 /**
- * Adds these events to this calendar: the one place that turns events into VEVENTs, so a
- * recurring series (one VEVENT with RRULE/EXDATE, written by the series code) changes only here.
+ * Adds these events to this calendar, a recurring series as one VEVENT with RRULE/EXDATE plus its
+ * occurrences edited on their own (calendar-series.ts, shared with the private feed).
  */
 export function addPublicEvents(ctx: WriterContext, calendar: ICalCalendar, items: readonly PublicFeedEvent[]) {
-  const host = new URL(apiBase(ctx)).host;
-  for (const e of items) {
-    const zone = calendarZone(e.timeZone);
-    const at = (instant: Date) => (zone ? wallClock(instant, zone) : instant);
-    const where = placeOf(e);
-    calendar.createEvent({
-      id: `${e.id}@${host}`,
-      stamp: e.updatedAt,
-      created: e.createdAt,
-      lastModified: e.updatedAt,
-      start: at(e.startsAt),
-      end: at(e.endsAt),
-      timezone: zone,
-      summary: e.title,
-      description: e.description || null,
-      location: where || null,
+  const ordered = [...items].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || (a.id < b.id ? -1 : 1));
+  addEventsToCalendar(
+    calendar,
+    ordered.map((e) => ({
+      id: e.id,
+      title: e.title,
+      description: e.description,
+      startsAt: e.startsAt,
+      endsAt: e.endsAt,
+      timeZone: e.timeZone,
+      status: e.status,
+      location: placeOf(e) || null,
       url: webEventUrl(ctx, e.slug),
-      status: e.status === 'cancelled' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
-    });
-  }
+      series: e.series,
+      createdAt: e.createdAt,
+      updatedAt: e.updatedAt,
+    })),
+    // The stamp of a series' VEVENT is its newest occurrence's change: the body stays deterministic.
+    { base: apiBase(ctx), stamp: new Date(Math.max(0, ...items.map((e) => e.updatedAt.getTime()))) },
+  );
 }
 
 // ---- Atom (RFC 4287) -------------------------------------------------------------------------

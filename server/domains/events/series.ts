@@ -142,7 +142,10 @@ export async function updateSeriesEvents(ctx: MemberServiceContext, input: Updat
       await notifyEventChange(ctx, tx, {
         eventId: r.id,
         wasPublished: publishedState(r),
-        isPublished: publishedState({ visibility: rest.visibility ?? r.visibility, status: cancelling ? status : r.status }),
+        isPublished: publishedState({
+          visibility: rest.visibility ?? r.visibility,
+          status: cancelling ? status : r.status,
+        }),
       });
     }
     if (timed && !cancelling) {
