@@ -6,8 +6,9 @@
 // A shape's SQL depends only on what is present (viewer kind, order, cursor, which filters),
 // never on values, and each statement is written so that one plan is right whatever the values:
 // PostgreSQL runs a prepared statement with a generic plan (planned once, without the values)
-// after five custom ones, and with force_generic_plan at once; tests/events/list-plans.pg.test.ts
-// checks the generic plans. Each statement first picks the page's ids from `events` alone, then
+// after five custom ones when it does not look dearer (see `v` below). The generic plans were
+// checked with EXPLAIN on the bench's 100k events (bench/README.md, "Events list"); the answers
+// of every shape, generic plans included, by tests/events/list-shapes.test.ts. Each statement first picks the page's ids from `events` alone, then
 // reads only those rows with their host, counts and the viewer's RSVP (view.ts).
 //
 // The page's ids, by shape:
@@ -22,18 +23,35 @@
 //     earlier was skipped. That serves common words (where the GIN index finds thousands of
 //     matches to sort). When it comes up short the words are rare, and the GIN index answers.
 //
-// Adding a filter (e.g. `seriesId`): add it to ListEventsInput (service.ts) and one entry to
-// EQUALITY_FILTERS below (its condition with a placeholder of its own name, and its value). Its
-// presence becomes part of the shape, so every shape with it is a statement of its own; check the
-// generic plans of the shapes with it in tests/events/list-plans.pg.test.ts.
+// Adding a filter (e.g. `seriesId`): add it to ListEventsInput (below; the route's schema is
+// schemas.ts) and one entry to EQUALITY_FILTERS (its condition, the value as `v(name, type)`
+// with the input field's name). Its presence becomes part of the shape, so each shape with it is
+// a statement of its own. Add it to eventListFilters (service.ts) too, the plain query that
+// tests/events/list-shapes.test.ts compares every shape with, and a shape with it there; then
+// check its generic plan on the bench database (bench/README.md, "Events list").
 import { and, asc, desc, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.js';
 import { events } from '../../../db/schema/index.js';
 import { decodeTimeCursor } from '../../lib/pagination.js';
 import { toPrefixTsquery } from '../places/list-query.js';
-import type { ListEventsInput } from './service.js';
 import { selectEvents, type EventRow } from './view.js';
 import { visibleTo, type Viewer } from './visibility.js';
+
+/** GET /api/events' input (schemas.ts listEventsInput), as the service takes it. */
+export interface ListEventsInput {
+  from?: string;
+  to?: string;
+  area?: string;
+  groveId?: string;
+  organizationId?: string;
+  type?: (typeof events.$inferSelect)['type'];
+  /** Words to find in the title or description (word prefixes). */
+  q?: string;
+  /** Only events that have ended, newest first. */
+  past?: boolean;
+  cursor?: string;
+  limit: number;
+}
 
 const p = (name: string) => sql.placeholder(name);
 /**

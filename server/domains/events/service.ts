@@ -15,27 +15,16 @@ import { deriveEventTimeZone } from './time-zone.js';
 import { selectOneEvent, toEvent, canManage, type EventRow } from './view.js';
 import { eventSearchCondition } from './search.js';
 import { promoteWaitlist } from './waitlist.js';
-import { listEventRows } from './list-query.js';
+import { listEventRows, type ListEventsInput } from './list-query.js';
 import { viewerOf, visibleTo, type Viewer } from './visibility.js';
 
-export interface ListEventsInput {
-  from?: string;
-  to?: string;
-  area?: string;
-  groveId?: string;
-  organizationId?: string;
-  type?: (typeof events.$inferSelect)['type'];
-  /** Words to find in the title or description (word prefixes). */
-  q?: string;
-  /** Only events that have ended, newest first. */
-  past?: boolean;
-  cursor?: string;
-  limit: number;
-}
+export type { ListEventsInput } from './list-query.js';
 
 /**
- * The list's filters, without visibility (bench/events.ts runs them with visibility applied
- * after sorting, the plan the design is measured against). `after` is the decoded cursor.
+ * The list's filters as one plain condition, without visibility: the list as it was before its
+ * prepared statements (list-query.ts), kept as the reference tests/events/list-shapes.test.ts
+ * compares every shape with, and the filter of the plain app in bench/events-naive.ts. `after`
+ * is the decoded cursor.
  */
 export function eventListFilters(input: ListEventsInput, now: Date, after?: { at: Date; id: string }) {
   const area = input.area?.toLowerCase();
