@@ -4,7 +4,7 @@ import { and, asc, desc, eq, gte, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { events, groves, organizations, pushOutbox } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../errors.js';
-import { decodeTimeCursor, encodeTimeCursor, toPage } from '../../lib/pagination.js';
+import { encodeTimeCursor, toPage } from '../../lib/pagination.js';
 import type { Caller, MemberServiceContext, ServiceContext } from '../../service/context.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import { afterImagesAttached, attachImageRefs, droppedImageRefs, releaseImages } from '../uploads/image-refs.js';
@@ -13,32 +13,20 @@ import { isOrganizationAdmin } from '../organizations/service.js';
 import type { CreateEventInput, UpdateEventInput } from './schemas.js';
 import { deriveEventTimeZone } from './time-zone.js';
 import { insertSeries, planSeries, unusedCovers, type Occurrence } from './series-plan.js';
-import { selectEvents, selectOneEvent, toEvent, canManage, type EventRow } from './view.js';
+import { selectOneEvent, toEvent, canManage, type EventRow } from './view.js';
 import { eventSearchCondition } from './search.js';
 import { promoteWaitlist } from './waitlist.js';
 import { notifyEventChange, publishedState } from './changes.js';
+import { listEventRows, type ListEventsInput } from './list-query.js';
 import { viewerOf, visibleTo, type Viewer } from './visibility.js';
 
-export interface ListEventsInput {
-  from?: string;
-  to?: string;
-  area?: string;
-  groveId?: string;
-  organizationId?: string;
-  /** Only the occurrences of this recurring series. */
-  series?: string;
-  type?: (typeof events.$inferSelect)['type'];
-  /** Words to find in the title or description (word prefixes). */
-  q?: string;
-  /** Only events that have ended, newest first. */
-  past?: boolean;
-  cursor?: string;
-  limit: number;
-}
+export type { ListEventsInput } from './list-query.js';
 
 /**
- * The list's filters, without visibility (bench/events.ts runs them with visibility applied
- * after sorting, the plan the design is measured against). `after` is the decoded cursor.
+ * The list's filters as one plain condition, without visibility: the list as it was before its
+ * prepared statements (list-query.ts), kept as the reference tests/events/list-shapes.test.ts
+ * compares every shape with, and the filter of the plain app in bench/events-naive.ts. `after`
+ * is the decoded cursor.
  */
 export function eventListFilters(input: ListEventsInput, now: Date, after?: { at: Date; id: string }) {
   const area = input.area?.toLowerCase();
@@ -82,14 +70,10 @@ export function eventListOrder(input: Pick<ListEventsInput, 'past'>) {
 
 export async function listEvents(ctx: ServiceContext, caller: Caller, input: ListEventsInput) {
   const viewer = viewerOf(caller);
-  // The cursor is the last row's (startsAt, id) (keyset: the row comparison reads
-  // events_starts_at_id_idx from that point on; `past` walks it backwards from now).
-  // Visibility is a condition of the same WHERE, so the database filters before it sorts.
-  const after = input.cursor === undefined ? undefined : decodeTimeCursor(input.cursor);
-  const rows = (await selectEvents(ctx.db, viewer)
-    .where(and(visibleTo(viewer), eventListFilters(input, ctx.clock.now(), after)))
-    .orderBy(...eventListOrder(input))
-    .limit(input.limit + 1)) as EventRow[];
+  // Prepared per filter shape (list-query.ts). The cursor is the last row's (startsAt, id), a
+  // keyset in the list's own order. Visibility is a condition of the statement, never a filter
+  // applied afterwards.
+  const rows = await listEventRows(ctx.db, viewer, input, ctx.clock.now());
   const page = toPage(
     rows,
     input.limit,
