@@ -10,6 +10,10 @@ export const INVITE_CODE_PATTERN = /^[A-Za-z2-7]{12}$/;
 export const okOutput = z.object({ ok: z.literal(true) });
 export const emptyInput = z.object({}).meta({ examples: [{}] });
 
+/** An instant as clients send it: ISO 8601 with an offset (`Z` or `+01:00`). */
+export const isoDateTimeInput = (example: string) =>
+  z.iso.datetime({ offset: true }).meta({ description: 'ISO-8601 date-time with offset.', example });
+
 export const uuidParam = () => z.uuid({ message: 'Must be a UUID.' });
 export const slugParam = () =>
   z.string().max(120).regex(SLUG_PATTERN, 'Must be a slug: lower-case letters, digits and single hyphens.');

@@ -111,6 +111,7 @@ describe('composition root', () => {
         'removeMessagingOfDeletedMember',
         'detachReportsOfDeletedMember',
         'removePushesNamingDeletedMember',
+        'freeSeatsOfDeletedMember',
       ].sort(),
     );
   });
@@ -128,8 +129,8 @@ describe('composition root', () => {
   it('mounts every raw route and documents the API operations among them', () => {
     // The public feeds (events/public-feeds-route.ts) are one raw route mounting four paths;
     // federation mounts its ActivityPub paths as one.
-    expect(rawRoutes).toHaveLength(7);
-    expect(rawRoutes.filter((route) => route.document)).toHaveLength(5);
+    expect(rawRoutes).toHaveLength(8);
+    expect(rawRoutes.filter((route) => route.document)).toHaveLength(6);
   });
 });
 

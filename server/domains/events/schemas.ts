@@ -5,7 +5,7 @@ import { ifThen } from '../../shared/patterns.js';
 import { listEnvelope, pageQueryFields } from '../../lib/pagination.js';
 import { imageRefInput } from '../uploads/image-ref.js';
 import { isIanaTimeZone } from './time-zone.js';
-import { hostSlugInput } from '../../shared/schemas.js';
+import { hostSlugInput, isoDateTimeInput } from '../../shared/schemas.js';
 import { queryBoolean } from '../../shared/query.js';
 import { imageOutput } from '../uploads/image-output.js';
 import { recurrenceField, scopeField, seriesCreateExample, seriesField, seriesFilter } from './series-schemas.js';
@@ -19,10 +19,7 @@ import {
 
 export { eventStatuses, eventTypes, eventVisibilities, meetingPointVisibilities, rsvpStatuses };
 
-const isoDateTime = () =>
-  z.iso
-    .datetime({ offset: true })
-    .meta({ description: 'ISO-8601 date-time with offset.', example: '2026-12-05T14:00:00Z' });
+const isoDateTime = () => isoDateTimeInput('2026-12-05T14:00:00Z');
 const location = z.object({ lng: z.number().min(-180).max(180), lat: z.number().min(-90).max(90) }).strict();
 
 const meetingPointInput = z

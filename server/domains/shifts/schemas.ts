@@ -1,13 +1,12 @@
 // Shift inputs and outputs (issue #26). Handles appear only in `roster`, for the event's organizers.
 import { z } from 'zod';
 import { listEnvelope } from '../../lib/pagination.js';
+import { isoDateTimeInput } from '../../shared/schemas.js';
 
 /** The most shifts one event may have: the list answers them all on one page (`nextCursor` is always null). */
 export const MAX_SHIFTS_PER_EVENT = 100;
 
-const instant = z.iso
-  .datetime({ offset: true })
-  .meta({ description: 'ISO-8601 date-time with offset.', example: '2026-12-05T13:00:00Z' });
+const instant = isoDateTimeInput('2026-12-05T13:00:00Z');
 
 export const createShiftInput = z
   .object({
