@@ -62,8 +62,9 @@ export interface CatalogRoute {
   /** True when the method changes state (used for the "database unchanged" check). */
   write: boolean;
   /**
-   * Where the route answers: tRPC speaks JSON only, so a route whose success is not JSON (the
-   * .ics feed) is a raw Hono route, REST only; every other route is a procedure on both.
+   * Where the route answers: a route some tRPC procedure serves answers on both; a raw Hono
+   * route (the .ics and Atom feeds, the ActivityPub inboxes, whatever their content type) on
+   * REST only.
    */
   surfaces: ('rest' | 'trpc')[];
 }
@@ -122,7 +123,6 @@ export function listRoutes(doc: OpenApiLike): CatalogRoute[] {
           .map(Number)
           .find((s) => s >= 200 && s < 300) ?? 200;
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
-      const successTypes = Object.keys(op.responses[String(success)]?.content ?? { 'application/json': {} });
       routes.push({
         key: `${method} ${path}`,
         method,
@@ -139,7 +139,7 @@ export function listRoutes(doc: OpenApiLike): CatalogRoute[] {
             ? null
             : { type: 'object', properties: {} },
         write: method !== 'GET',
-        surfaces: successTypes.includes('application/json') ? ['rest', 'trpc'] : ['rest'],
+        surfaces: proceduresByRoute().has(`${method} ${path}`) ? ['rest', 'trpc'] : ['rest'],
       });
     }
   }
@@ -153,6 +153,15 @@ export interface ProcedureInfo {
 }
 
 /** Every procedure of the tRPC router (including those without a REST path). */
+let procedureRoutes: Set<string> | undefined;
+/** `METHOD /path` of every procedure with a REST path. */
+function proceduresByRoute(): Set<string> {
+  procedureRoutes ??= new Set(
+    listProcedures().flatMap((p) => (p.meta?.openapi ? [`${p.meta.openapi.method} ${p.meta.openapi.path}`] : [])),
+  );
+  return procedureRoutes;
+}
+
 export function listProcedures(): ProcedureInfo[] {
   return listRouterProcedures(appRouter).map(({ path, type, meta }) => ({ path, type, meta }));
 }
