@@ -11,7 +11,14 @@ import { newId } from '../../db/ids.js';
 import { createSession } from '../../server/auth/sessions.js';
 import type { AuthLevel } from '../../server/trpc/init.js';
 import type { ApiResponse, TestApp } from '../setup/harness.js';
-import { insertMember, type Caller, type CallerLevel, type CallerSet, type OrganizerHook } from './callers.js';
+import {
+  callerLevels,
+  insertMember,
+  type Caller,
+  type CallerLevel,
+  type CallerSet,
+  type OrganizerHook,
+} from './callers.js';
 import { dataExportRules } from './data-export-rules.js';
 import { blocksRules } from './blocks-rules.js';
 import { guestRsvpsRules } from './guest-rsvps-rules.js';
@@ -164,6 +171,16 @@ const publicFeed = (host: (ctx: SetupContext) => Promise<{ slug: string }>): Rou
   expect: { revoked: 'ok', deleted: 'ok' },
   setup: async (ctx) => ({ params: { slug: (await host(ctx)).slug } }),
 });
+/**
+ * The ActivityPub routes (server/domains/federation/): federation is off in the test app, as on
+ * the embedded database by default, so they answer 404 to every caller, whatever the
+ * Authorization header. With it on, tests/federation/ checks them (the inbox refuses unsigned or
+ * stale requests, the documents carry public data only).
+ */
+const federationOff: RouteRule = {
+  auth: 'public',
+  expect: Object.fromEntries(callerLevels.map((level) => [level, 'hidden'])) as Record<CallerLevel, Outcome>,
+};
 const organizationById = async (ctx: SetupContext) => ({ params: { id: (await newOrganization(ctx))._id } });
 const eventTimes = () => {
   const start = Date.now() + 7 * 86_400_000;
@@ -650,6 +667,13 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   'GET /api/groves/{slug}/events.atom': publicFeed(newGrove),
   'GET /api/organizations/{slug}/events.ics': publicFeed(newOrganization),
   'GET /api/organizations/{slug}/events.atom': publicFeed(newOrganization),
+  'GET /.well-known/webfinger': federationOff,
+  'GET /ap/actors/{identifier}': federationOff,
+  'GET /ap/actors/{identifier}/followers': federationOff,
+  'GET /ap/actors/{identifier}/outbox': federationOff,
+  'GET /ap/events/{id}': federationOff,
+  'POST /ap/actors/{identifier}/inbox': federationOff,
+  'POST /ap/inbox': federationOff,
 
   // Friends, feed, posts
   'GET /api/friends': member,

@@ -67,6 +67,8 @@ export interface CatalogRoute {
    * REST only.
    */
   surfaces: ('rest' | 'trpc')[];
+  /** The success answer is JSON (application/json). */
+  json: boolean;
 }
 
 /** The document exactly as GET /api/openapi.json serves it (built through createApp, no database). */
@@ -123,6 +125,7 @@ export function listRoutes(doc: OpenApiLike): CatalogRoute[] {
           .map(Number)
           .find((s) => s >= 200 && s < 300) ?? 200;
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      const successTypes = Object.keys(op.responses[String(success)]?.content ?? { 'application/json': {} });
       routes.push({
         key: `${method} ${path}`,
         method,
@@ -140,6 +143,7 @@ export function listRoutes(doc: OpenApiLike): CatalogRoute[] {
             : { type: 'object', properties: {} },
         write: method !== 'GET',
         surfaces: proceduresByRoute().has(`${method} ${path}`) ? ['rest', 'trpc'] : ['rest'],
+        json: successTypes.includes('application/json'),
       });
     }
   }
