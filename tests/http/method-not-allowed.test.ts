@@ -24,6 +24,9 @@ describe('a method a documented path does not have', () => {
   it('answers 405 with Allow listing the methods it has, on every path of the document', async () => {
     const problems: string[] = [];
     for (const [template, item] of Object.entries(t.openApiDocument.paths ?? {})) {
+      // The ActivityPub paths do not exist while federation is off (the test app's default): 404
+      // to every method, as docs/federation.md says; tests/federation checks them on.
+      if (/^\/(ap|\.well-known)\//.test(template)) continue;
       const declared = methods.filter((m) => (item as Record<string, unknown>)[m] !== undefined);
       for (const method of methods.filter((m) => !declared.includes(m))) {
         const res = await t.request(method.toUpperCase(), concrete(template));
