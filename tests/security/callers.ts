@@ -8,6 +8,12 @@ import { unique, type TestApp } from '../setup/harness.js';
 export const callerLevels = ['anonymous', 'member', 'otherMember', 'organizer', 'admin', 'revoked', 'deleted'] as const;
 export type CallerLevel = (typeof callerLevels)[number];
 
+/** Every caller level reaches the route's own check (which then answers for the data). */
+export const everyoneReached = Object.fromEntries(callerLevels.map((level) => [level, 'reached' as const])) as Record<
+  CallerLevel,
+  'reached'
+>;
+
 export interface Caller {
   level: CallerLevel;
   /** Null for anonymous (and for deleted, whose row is gone). */

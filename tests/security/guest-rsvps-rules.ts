@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { newId } from '../../db/ids.js';
 import { generateSecretToken, hashSecretToken } from '../../server/auth/tokens.js';
 import type { RouteRule, SetupContext } from './authorization-matrix.js';
+import { everyoneReached } from './callers.js';
 
 let seq = 0;
 const fresh = (prefix: string) =>
@@ -42,15 +43,6 @@ const onGuest = async (ctx: SetupContext) => {
   return { params: { id: eventId, guestId } };
 };
 const onEvent = async (ctx: SetupContext) => ({ params: { id: await publicEvent(ctx) } });
-const everyoneReached = {
-  anonymous: 'reached',
-  member: 'reached',
-  otherMember: 'reached',
-  organizer: 'reached',
-  admin: 'reached',
-  revoked: 'reached',
-  deleted: 'reached',
-} as const;
 
 export const guestRsvpsRules: Record<string, RouteRule> = {
   'POST /api/events/{id}/guest-rsvps': { auth: 'public', expect: { revoked: 'ok', deleted: 'ok' }, setup: onEvent },
