@@ -34,7 +34,7 @@ try {
     DATABASE_URL: url.toString(),
     NODE_ENV: 'production',
     ...benchSecrets,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://127.0.0.1:3000',
   });
   const deps = await createDeps(config);

@@ -13,3 +13,15 @@ export function guestSeats(eventId: SQL): SQL<number> {
 export function guestCount(eventId: SQL, status: 'going' | 'interested'): SQL<number> {
   return sql<number>`(select count(*)::int from event_guest_rsvps g where g.event_id = ${eventId} and g.status = ${status} and g.confirmed_at is not null and not g.pending)`;
 }
+
+/**
+ * [going, interested, seated] of the event's confirmed guests in one pass, for the event list
+ * (view.ts); null when there are none. The first two leave out guests still pending approval.
+ */
+export function guestCounts(eventId: SQL): SQL<number[] | null> {
+  return sql<number[] | null>`(select array[
+      count(*) filter (where g.status = 'going' and not g.pending),
+      count(*) filter (where g.status = 'interested' and not g.pending),
+      count(*) filter (where g.status = 'going')]::int[]
+    from event_guest_rsvps g where g.event_id = ${eventId} and g.confirmed_at is not null)`;
+}

@@ -1,8 +1,9 @@
 // The `series` of an event output (null for a single event).
 import type { EventOutput } from './schemas.js';
-import type { Event, EventSeries } from '../../../db/schema/index.js';
+import type { Event } from '../../../db/schema/index.js';
+import type { EventRowSeries } from './view.js';
 
-export function seriesOf(row: { event: Event; series: EventSeries | null }): EventOutput['series'] {
+export function seriesOf(row: { event: Event; series: EventRowSeries | null }): EventOutput['series'] {
   const s = row.series;
   if (!s || !row.event.occurrenceWall) return null;
   return {

@@ -1,14 +1,14 @@
 // The one SELECT that turns event rows into API events for a given viewer: host, RSVP counts,
 // the viewer's own RSVP, whether they may manage it, and the meeting point only when allowed.
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { eventSeries, events, groves, organizations, type Event, type EventSeries } from '../../../db/schema/index.js';
+import { events, groves, type Event, type EventSeries } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import type { Config } from '../../config.js';
 import { imageRefUrl } from '../uploads/image-refs.js';
 import { type ImageDetails, imageDetailsColumn, imageOutputFor } from '../uploads/image-output.js';
 import type { EventOutput } from './schemas.js';
 import { seriesOf } from './series-view.js';
-import { guestCount, guestSeats } from './guest-seats.js';
+import { guestCounts } from './guest-seats.js';
 import { FALLBACK_TIME_ZONE } from './time-zone.js';
 import { organizesHost, type Viewer } from './visibility.js';
 
@@ -19,30 +19,35 @@ export function eventColumns(viewer: Viewer) {
     event: events,
     groveSlug: groves.slug,
     groveName: groves.name,
-    organizationSlug: organizations.slug,
-    organizationName: organizations.name,
+    // The host organization and the series by correlated lookups, not joins: as joins the
+    // generic plan hashed the whole organizations and event_series tables for every page
+    // (its estimate of the page's rows is a guess), a cost that grows with those tables.
+    organizationSlug: sql<string | null>`(select o.slug from organizations o where o.id = ${events.hostOrganizationId})`,
+    organizationName: sql<string | null>`(select o.name from organizations o where o.id = ${events.hostOrganizationId})`,
     meetingLng: sql<number | null>`st_x(${events.meetingPointLocation})`,
     meetingLat: sql<number | null>`st_y(${events.meetingPointLocation})`,
-    // Public counts leave out RSVPs still waiting for an organizer's approval.
-    going: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going' and not r.pending and r.waitlist_order is null) + ${guestCount(sql`${events.id}`, 'going')}`,
-    waitlisted: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.waitlist_order is not null and not r.pending)`,
-    // Seats taken, pending RSVPs included (they hold theirs until declined); only with a capacity.
-    seated: sql<number>`(case when ${events.capacity} is null then 0 else (select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'going' and r.waitlist_order is null) + ${guestSeats(sql`${events.id}`)} end)`,
-    interested: sql<number>`(select count(*)::int from event_rsvps r where r.event_id = ${events.id} and r.status = 'interested' and not r.pending) + ${guestCount(sql`${events.id}`, 'interested')}`,
-    myRsvp: viewer.id
-      ? sql<RsvpStatus | null>`(select r.status from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id})`
-      : sql<RsvpStatus | null>`null::text`,
-    myWaitlistPosition: viewer.id
-      ? sql<
-          number | null
-        >`(select (select count(*)::int from event_rsvps w where w.event_id = r.event_id and w.waitlist_order <= r.waitlist_order) from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id} and r.waitlist_order is not null)`
-      : sql<number | null>`null::int`,
-    myRsvpPending: viewer.id
-      ? sql<boolean>`coalesce((select r.pending from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id}), false)`
-      : sql<boolean>`false`,
+    // Every count of the event's RSVPs in one pass over them (one subplan per row of the page,
+    // not four): [going, waitlisted, seated, interested]. Public counts leave out RSVPs still
+    // waiting for an organizer's approval; seats count them (they hold theirs until declined).
+    rsvpCounts: sql<number[]>`(select array[
+        count(*) filter (where r.status = 'going' and not r.pending and r.waitlist_order is null),
+        count(*) filter (where r.waitlist_order is not null and not r.pending),
+        count(*) filter (where r.status = 'going' and r.waitlist_order is null),
+        count(*) filter (where r.status = 'interested' and not r.pending)]::int[]
+      from event_rsvps r where r.event_id = ${events.id})`,
+    guestCounts: guestCounts(sql`${events.id}`),
+    // The viewer's own RSVP as [status, pending, waitlist position or null], or null: one lookup.
+    mine: viewer.id
+      ? sql<[RsvpStatus, boolean, number | null] | null>`(select json_build_array(r.status, r.pending,
+          case when r.waitlist_order is null then null
+               else (select count(*)::int from event_rsvps w where w.event_id = r.event_id and w.waitlist_order <= r.waitlist_order) end)
+          from event_rsvps r where r.event_id = ${events.id} and r.user_id = ${viewer.id})`
+      : sql<null>`null::json`,
     organizes: organizesHost(viewer.id),
     coverImageDetails: imageDetailsColumn(events.coverImage),
-    series: eventSeries,
+    series: sql<EventRowSeries | null>`(select json_build_object('id', s.id, 'rule', s.rule, 'timeZone', s.time_zone,
+        'startWall', s.start_wall, 'durationSeconds', s.duration_seconds)
+      from event_series s where s.id = ${events.seriesId})`,
   };
 }
 
@@ -54,26 +59,26 @@ export type EventRow = {
   organizationName: string | null;
   meetingLng: number | null;
   meetingLat: number | null;
-  going: number;
-  waitlisted: number;
-  seated: number;
-  interested: number;
-  myRsvp: RsvpStatus | null;
-  myWaitlistPosition: number | null;
-  myRsvpPending: boolean;
+  /** [going, waitlisted, seated, interested] of the members' RSVPs. */
+  rsvpCounts: number[];
+  /** [going, interested, seated] of the confirmed guests (guest-seats.ts). */
+  guestCounts: number[] | null;
+  /** The viewer's RSVP: [status, pending, waitlist position or null]. */
+  mine: [RsvpStatus, boolean, number | null] | null;
   organizes: boolean;
   coverImageDetails: ImageDetails | null;
-  series: EventSeries | null;
+  series: EventRowSeries | null;
 };
+
+/** What an event output needs of its series (series-view.ts). */
+export type EventRowSeries = Pick<EventSeries, 'id' | 'rule' | 'timeZone' | 'startWall' | 'durationSeconds'>;
 
 /** Events joined with their host, for the given viewer; add where/order/limit. */
 export function selectEvents(db: DbOrTx, viewer: Viewer) {
   return db
     .select(eventColumns(viewer))
     .from(events)
-    .leftJoin(groves, eq(groves.id, events.hostGroveId))
-    .leftJoin(organizations, eq(organizations.id, events.hostOrganizationId))
-    .leftJoin(eventSeries, eq(eventSeries.id, events.seriesId));
+    .leftJoin(groves, eq(groves.id, events.hostGroveId));
 }
 
 export async function selectOneEvent(
@@ -83,6 +88,16 @@ export async function selectOneEvent(
 ): Promise<EventRow | undefined> {
   const [row] = await selectEvents(db, viewer).where(where).limit(1);
   return row as EventRow | undefined;
+}
+
+/** The viewer's RSVP on a row: status, whether it waits for approval, waitlist position. */
+function viewerRsvp(row: EventRow) {
+  const mine = row.mine;
+  return {
+    status: mine?.[0] ?? null,
+    pending: mine?.[1] === true,
+    waitlistPosition: mine?.[2] ?? null,
+  };
 }
 
 export function canManage(row: EventRow, viewer: Viewer): boolean {
@@ -95,7 +110,8 @@ export function canManage(row: EventRow, viewer: Viewer): boolean {
  */
 export function meetingPointAllowed(row: EventRow, viewer: Viewer): boolean {
   if (row.event.meetingPointVisibility === 'everyone' || canManage(row, viewer)) return true;
-  return row.myRsvp !== null && !row.myRsvpPending && row.myWaitlistPosition === null;
+  const mine = viewerRsvp(row);
+  return mine.status !== null && !mine.pending && mine.waitlistPosition === null;
 }
 
 export function toEvent(row: EventRow, viewer: Viewer, config: Pick<Config, 'PUBLIC_URL'>): EventOutput {
@@ -103,6 +119,9 @@ export function toEvent(row: EventRow, viewer: Viewer, config: Pick<Config, 'PUB
   const manage = canManage(row, viewer);
   const hasPoint = e.meetingPointText !== null;
   const pointAllowed = meetingPointAllowed(row, viewer);
+  const mine = viewerRsvp(row);
+  const [going = 0, waitlisted = 0, seated = 0, interested = 0] = row.rsvpCounts ?? [];
+  const [guestsGoing = 0, guestsInterested = 0, guestSeats = 0] = row.guestCounts ?? [];
   const host = e.hostGroveId
     ? { kind: 'grove' as const, _id: e.hostGroveId, slug: row.groveSlug!, name: row.groveName! }
     : {
@@ -143,12 +162,12 @@ export function toEvent(row: EventRow, viewer: Viewer, config: Pick<Config, 'PUB
     coverImageUrl: imageRefUrl(config, e.coverImage),
     coverImageDetails: imageOutputFor(config, e.coverImage, row.coverImageDetails ?? undefined),
     description: e.description,
-    rsvpCounts: { going: Number(row.going), interested: Number(row.interested), waitlisted: Number(row.waitlisted) },
+    rsvpCounts: { going: going + guestsGoing, interested: interested + guestsInterested, waitlisted },
     capacity: e.capacity,
-    seatsLeft: e.capacity === null ? null : Math.max(0, e.capacity - Number(row.seated)),
-    myRsvp: row.myRsvp === null ? null : row.myWaitlistPosition !== null ? 'waitlisted' : row.myRsvp,
-    myWaitlistPosition: row.myWaitlistPosition === null ? null : Number(row.myWaitlistPosition),
-    myRsvpPending: row.myRsvp !== null && Boolean(row.myRsvpPending),
+    seatsLeft: e.capacity === null ? null : Math.max(0, e.capacity - seated - guestSeats),
+    myRsvp: mine.status === null ? null : mine.waitlistPosition !== null ? 'waitlisted' : mine.status,
+    myWaitlistPosition: mine.waitlistPosition,
+    myRsvpPending: mine.status !== null && mine.pending,
     rsvpApproval: e.rsvpApproval,
     canManage: manage,
     series: seriesOf(row),
