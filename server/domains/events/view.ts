@@ -22,8 +22,12 @@ export function eventColumns(viewer: Viewer) {
     // The host organization and the series by correlated lookups, not joins: as joins the
     // generic plan hashed the whole organizations and event_series tables for every page
     // (its estimate of the page's rows is a guess), a cost that grows with those tables.
-    organizationSlug: sql<string | null>`(select o.slug from organizations o where o.id = ${events.hostOrganizationId})`,
-    organizationName: sql<string | null>`(select o.name from organizations o where o.id = ${events.hostOrganizationId})`,
+    organizationSlug: sql<
+      string | null
+    >`(select o.slug from organizations o where o.id = ${events.hostOrganizationId})`,
+    organizationName: sql<
+      string | null
+    >`(select o.name from organizations o where o.id = ${events.hostOrganizationId})`,
     meetingLng: sql<number | null>`st_x(${events.meetingPointLocation})`,
     meetingLat: sql<number | null>`st_y(${events.meetingPointLocation})`,
     // Every count of the event's RSVPs in one pass over them (one subplan per row of the page,
@@ -75,10 +79,7 @@ export type EventRowSeries = Pick<EventSeries, 'id' | 'rule' | 'timeZone' | 'sta
 
 /** Events joined with their host, for the given viewer; add where/order/limit. */
 export function selectEvents(db: DbOrTx, viewer: Viewer) {
-  return db
-    .select(eventColumns(viewer))
-    .from(events)
-    .leftJoin(groves, eq(groves.id, events.hostGroveId));
+  return db.select(eventColumns(viewer)).from(events).leftJoin(groves, eq(groves.id, events.hostGroveId));
 }
 
 export async function selectOneEvent(
