@@ -11,6 +11,7 @@
 //   npm run bench:realtime -- --clients 200 --duration 5      # a short check
 //   npm run bench:realtime -- --tiny                          # CI's check: 20 sockets, 10 msg/s for 1 s, own small set
 import { randomBytes } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { io, type Socket } from 'socket.io-client';
@@ -19,6 +20,7 @@ import { generateSecretToken, hashSecretToken } from '../../server/auth/tokens.j
 import { boxGenerator, makeCities } from '../places/data.js';
 import { benchArgs } from '../shared/args.js';
 import { copyOfPlaces10k } from '../shared/places-copy.js';
+import { freePort } from '../../tests/multiprocess/server-process.js';
 import { fmt, loadFigures, saveResults } from '../shared/report.js';
 import { serverErrors, startBenchServer } from '../shared/server.js';
 import { checkNoFailedRequests, sanityOk, tiny, tinyDatabaseName } from '../shared/tiny.js';
@@ -53,8 +55,30 @@ async function copyWhenIdle() {
 }
 const places = await copyWhenIdle();
 // One after the other: two at once would migrate the same database concurrently.
-const servers = [await startBenchServer(places.url, pool)];
-servers.push(await startBenchServer(places.url, pool));
+// Each server's own metrics (GET /metrics on a loopback port): its view of the POST's latency and
+// its GC pauses, to tell the servers' share of the tail from the bench process's own.
+const metricsPorts = [await freePort(), await freePort()];
+const servers = [await startBenchServer(places.url, pool, { METRICS_PORT: String(metricsPorts[0]) })];
+servers.push(await startBenchServer(places.url, pool, { METRICS_PORT: String(metricsPorts[1]) }));
+
+/** POSTs of messages the servers answered within 25 and 50 ms, and their minor/major GC pause seconds. */
+async function serverView() {
+  const view = { posts: 0, within25: 0, within50: 0, minorGcSeconds: 0, majorGcSeconds: 0 };
+  for (const port of metricsPorts) {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    for (const line of text.split('\n')) {
+      const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+      if (line.includes('http_request_duration_seconds_bucket') && line.includes('messages",status="201"')) {
+        if (line.includes('le="+Inf"')) view.posts += value;
+        if (line.includes('le="0.025"')) view.within25 += value;
+        if (line.includes('le="0.05"')) view.within50 += value;
+      }
+      if (line.startsWith('nodejs_gc_duration_seconds_sum{kind="minor"}')) view.minorGcSeconds += value;
+      if (line.startsWith('nodejs_gc_duration_seconds_sum{kind="major"}')) view.majorGcSeconds += value;
+    }
+  }
+  return view;
+}
 const sql = postgres(places.url, { max: 2, onnotice: () => {} });
 
 interface Member {
@@ -202,7 +226,17 @@ try {
   }
 
   await steady(warmup, 'warmup');
+  const serversBefore = await serverView();
+  // The bench process's own event-loop delay while it sends and receives: it adds to every
+  // latency measured here (5,000 sockets share this one process's loop).
+  const benchLoop = monitorEventLoopDelay({ resolution: 1 });
+  benchLoop.enable();
   const run = await steady(duration, 'run');
+  benchLoop.disable();
+  const serversAfter = await serverView();
+  const servers_ = Object.fromEntries(
+    Object.entries(serversAfter).map(([k, v]) => [k, v - serversBefore[k as keyof typeof serversBefore]]),
+  ) as typeof serversAfter;
   const ok = run.entries.filter((e) => e.status === 201);
   const failed = run.entries.filter((e) => e.status !== 201);
   const statuses: Record<string, number> = {};
@@ -233,12 +267,24 @@ try {
     postP99: percentile(postLatency, 99),
     afterAnswerP50: percentile(afterAnswer, 50),
     afterAnswerP99: percentile(afterAnswer, 99),
+    benchLoopDelayP99Ms: benchLoop.percentile(99) / 1e6,
+    benchLoopDelayMaxMs: benchLoop.max / 1e6,
+    serverPostsWithin25Ms: servers_.within25 / servers_.posts,
+    serverPostsWithin50Ms: servers_.within50 / servers_.posts,
+    serverMinorGcMs: servers_.minorGcSeconds * 1000,
+    serverMajorGcMs: servers_.majorGcSeconds * 1000,
   };
   console.error(
     `delivery: ${run.count} messages at ${run.achieved.toFixed(1)}/s (${failed.length} POSTs failed: ${JSON.stringify(statuses)}), ` +
       `${received}/${expected} deliveries, p50 ${delivery.p50.toFixed(1)} ms, p99 ${delivery.p99.toFixed(1)} ms; ` +
       `POST p50 ${delivery.postP50.toFixed(1)} p99 ${delivery.postP99.toFixed(1)} ms; after the answer p50 ` +
       `${delivery.afterAnswerP50.toFixed(1)} p99 ${delivery.afterAnswerP99.toFixed(1)} ms`,
+  );
+  console.error(
+    `servers' own view: ${(delivery.serverPostsWithin25Ms * 100).toFixed(1)}% of POSTs answered within 25 ms, ` +
+      `${(delivery.serverPostsWithin50Ms * 100).toFixed(2)}% within 50 ms; GC pauses minor ${delivery.serverMinorGcMs.toFixed(0)} ms, ` +
+      `major ${delivery.serverMajorGcMs.toFixed(0)} ms (both servers, during the run); bench process loop delay p99 ` +
+      `${delivery.benchLoopDelayP99Ms.toFixed(1)} ms, max ${delivery.benchLoopDelayMaxMs.toFixed(1)} ms`,
   );
 
   // The yard stick: message POSTs against the place list, same connections, both processes,
