@@ -119,7 +119,8 @@ describe('federation on', () => {
     expect(create.object.type).toBe('Event');
     expect(create.object.name).toBe(shown.title);
     expect(create.object.content).toBe('<p>Bring &#60;b&#62;candles&#60;/b&#62;.</p>');
-    expect(create.object.location.name).toBe('Town square, 1 High Street');
+    expect(create.object.location.name).toBe('Town square');
+    expect(create.object.location.address.streetAddress).toBe('1 High Street');
     expect(first.text).not.toContain(hidden._id);
     expect(first.text).not.toContain(cancelled._id);
 

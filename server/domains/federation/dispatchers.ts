@@ -3,7 +3,7 @@
 // followers collection (the count only), and each public event by its id.
 import type { Federation } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
-import { Create, Endpoints, Event, Group } from '@fedify/vocab';
+import { Endpoints, Event, Group } from '@fedify/vocab';
 import { actorKeyPairs, actorRowId, federatedActorById, federatedActorBySlug, type LocalActor } from './actors.js';
 import {
   countPublicEventsOf,
@@ -13,6 +13,7 @@ import {
   publicEventsOf,
   toEventObject,
 } from './event-object.js';
+import { ExtendedCreate } from './event-extensions.js';
 import { countFollowers } from './followers.js';
 import type { FederationData } from './context-data.js';
 import { webPage } from './settings.js';
@@ -88,14 +89,16 @@ export function registerDispatchers(federation: Federation<FederationData>): voi
       const page = rows.slice(0, OUTBOX_PAGE);
       const items = page.map((row) => {
         const object = eventObject(ctx, row);
-        return new Create({
-          id: createActivityId(object.id!),
-          actor: ctx.getActorUri(identifier),
+        return ExtendedCreate.of(
+          {
+            id: createActivityId(object.id!),
+            actor: ctx.getActorUri(identifier),
+            published: object.published,
+            tos: object.toIds,
+            ccs: object.ccIds,
+          },
           object,
-          published: object.published,
-          tos: object.toIds,
-          ccs: object.ccIds,
-        });
+        );
       });
       return { items, nextCursor: rows.length > OUTBOX_PAGE ? encodeCursor(page.at(-1)!) : null };
     })

@@ -5,12 +5,13 @@
 // event is ever sent, and one that stops being published (cancelled, made grove-only or
 // friends-only) is deleted where it was sent.
 import { randomUUID } from 'node:crypto';
-import { Create, Delete, Event, Tombstone, Update } from '@fedify/vocab';
+import { Delete, Event, Tombstone } from '@fedify/vocab';
 import type { Tx } from '../../../db/client.js';
 import type { ServiceContext } from '../../service/context.js';
 import type { EventChange } from '../events/changes.js';
 import { actorRowId, federatedActorById } from './actors.js';
 import { eventObject } from './dispatchers.js';
+import { ExtendedCreate, ExtendedUpdate } from './event-extensions.js';
 import { eventForFederation, isPublished } from './event-object.js';
 import { followerRecipients } from './followers.js';
 import { enqueueOwn } from './queue.js';
@@ -52,12 +53,13 @@ export async function publishEventChange(runtime: FederationRuntime, message: Ev
   const actorUri = ctx.getActorUri(actor.id);
   const eventUri = ctx.getObjectUri(Event, { id: row.id });
   const activityId = (kind: string) => new URL(`${eventUri.href}#${kind}/${randomUUID()}`);
-  let activity: Create | Update | Delete;
+  let activity: ExtendedCreate | ExtendedUpdate | Delete;
   if (isPublished(row)) {
     const object = eventObject(ctx, row);
+    const addressed = { actor: actorUri, tos: object.toIds, ccs: object.ccIds };
     activity = message.wasPublished
-      ? new Update({ id: activityId('update'), actor: actorUri, object, tos: object.toIds, ccs: object.ccIds })
-      : new Create({ id: activityId('create'), actor: actorUri, object, tos: object.toIds, ccs: object.ccIds });
+      ? ExtendedUpdate.of({ id: activityId('update'), ...addressed }, object)
+      : ExtendedCreate.of({ id: activityId('create'), ...addressed }, object);
   } else if (message.wasPublished) {
     activity = new Delete({
       id: activityId('delete'),
@@ -71,6 +73,9 @@ export async function publishEventChange(runtime: FederationRuntime, message: Ev
     preferSharedInbox: true,
     // A Delete must never overtake the Create of the same event.
     orderingKey: eventUri.href,
+    // One message per inbox, carrying the signed document: Fedify's fan-out message would be
+    // parsed back into its own vocabulary on the way, which drops Mobilizon's extensions.
+    fanout: 'skip',
   });
   return recipients.length;
 }

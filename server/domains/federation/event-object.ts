@@ -1,13 +1,16 @@
 // A public event as an ActivityStreams `Event`, in the shape Mobilizon and Gancio publish: name,
-// content, start and end, the public venue as a `Place`, the type as a hashtag, the page's url
-// and the cover image. What is read here is the allowlist of what leaves the server: never the
-// meeting point (even an `everyone` one: venue only), RSVPs, the creator, or non-public events.
+// content, start and end, the public venue as a `Place` with its address, the type as a hashtag
+// and a Mobilizon category, the time zone, the page's url and the cover image. What is read here
+// is the allowlist of what leaves the server: never the meeting point (even an `everyone` one:
+// venue only), RSVPs, the creator, or non-public events. tests/federation/shapes.test.ts checks
+// the result against what Mastodon and Mobilizon read.
 import { Temporal } from '@js-temporal/polyfill';
-import { Event, Hashtag, Image, Place, PUBLIC_COLLECTION } from '@fedify/vocab';
+import { Hashtag, Image, Place, PUBLIC_COLLECTION } from '@fedify/vocab';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
 import type { Config } from '../../config.js';
 import { imageRefUrl } from '../uploads/image-refs.js';
+import { ExtendedEvent, mobilizonCategory } from './event-extensions.js';
 import { webPage } from './settings.js';
 
 /** The columns of an event that may federate, and nothing else. */
@@ -98,24 +101,33 @@ export interface EventUris {
   followers: URL;
 }
 
-export function toEventObject(config: Config, row: PublicEventRow, uris: EventUris): Event {
-  const venue = [row.venueName, row.address].filter(Boolean).join(', ');
+export function toEventObject(config: Config, row: PublicEventRow, uris: EventUris): ExtendedEvent {
   const cover = imageRefUrl(config, row.coverImage);
-  return new Event({
+  const page = webPage(config, `/app/events/${encodeURIComponent(row.slug)}`);
+  const values = {
     id: uris.id,
     attribution: uris.actor,
     name: row.title,
     content: asHtml(row.description),
     startTime: instant(row.startsAt),
     endTime: instant(row.endsAt),
-    // Venue and address as the organizers published them; the area when there is no venue.
-    location: new Place({ name: venue || row.area }),
+    // The venue as the organizers published it (the area when there is none); its address goes
+    // in the Place's PostalAddress (event-extensions.ts).
+    location: new Place({ name: row.venueName || row.area }),
     tags: [new Hashtag({ name: `#${row.type}`, href: webPage(config, `/app/events?type=${row.type}`) })],
-    url: webPage(config, `/app/events/${encodeURIComponent(row.slug)}`),
-    attachments: cover ? [new Image({ url: new URL(cover) })] : [],
+    url: page,
+    // Mobilizon takes the first named Image as the event's picture (it needs the name); Mastodon
+    // shows the name as the image's description.
+    attachments: cover ? [new Image({ url: new URL(cover), name: row.title })] : [],
     published: instant(row.createdAt),
     updated: instant(row.updatedAt),
     to: PUBLIC_COLLECTION,
     cc: uris.followers,
+  };
+  return ExtendedEvent.of(values, {
+    timezone: row.timeZone,
+    category: mobilizonCategory[row.type as keyof typeof mobilizonCategory] ?? 'MEETING',
+    participationUrl: page.href,
+    address: { streetAddress: row.address ?? undefined, addressLocality: row.area },
   });
 }

@@ -1,7 +1,7 @@
-// The Fedify Federation of this service: built once per database (each process has one; a test
-// has one per app), from the federation domain's manifest contributions (the raw route that
-// serves it, the job that drains its queue). Null while FEDERATION is off: nothing is built, no
-// route answers, nothing is sent.
+// The Fedify Federation of this service: built once per database and origin (each process has
+// one; a test has one per app), from the federation domain's manifest contributions (the raw
+// route that serves it, the job that drains its queue). Null while FEDERATION is off: nothing is
+// built, no route answers, nothing is sent.
 import { createFederation, type Federation } from '@fedify/fedify';
 import type { Database } from '../../../db/client.js';
 import type { AppDeps } from '../../service/context.js';
@@ -20,11 +20,15 @@ export interface FederationRuntime {
   data: FederationData;
 }
 
-const runtimes = new WeakMap<Database, FederationRuntime>();
+// Per database and origin: test apps sharing the embedded database each have a PUBLIC_URL of
+// their own, and a runtime answers for its origin only (WebFinger, actor URIs).
+const runtimes = new WeakMap<Database, Map<string, FederationRuntime>>();
 
 export function federationRuntime(deps: AppDeps): FederationRuntime | null {
   if (!federationOn(deps.config)) return null;
-  const known = runtimes.get(deps.database);
+  const origins = runtimes.get(deps.database) ?? new Map<string, FederationRuntime>();
+  runtimes.set(deps.database, origins);
+  const known = origins.get(deps.config.PUBLIC_URL);
   if (known) return known;
   const kv = new DatabaseKvStore(deps.database);
   const queue = new DatabaseMessageQueue(deps);
@@ -42,6 +46,6 @@ export function federationRuntime(deps: AppDeps): FederationRuntime | null {
   registerDispatchers(federation);
   registerInbox(federation);
   const runtime: FederationRuntime = { federation, queue, kv, data: { deps } };
-  runtimes.set(deps.database, runtime);
+  origins.set(deps.config.PUBLIC_URL, runtime);
   return runtime;
 }
