@@ -1,6 +1,8 @@
 // `npm run messages:rekey [-- --batch-size 500]`: re-encrypts every message, group title,
 // reported message text (in reports), every companion chat message (with its sources) and
-// title, and every authenticator (TOTP) secret of a second factor, under the newest key of MESSAGE_KEYS (the last entry) so that older keys can be removed.
+// title, every authenticator (TOTP) secret of a second factor, and federation's sealed data (the
+// actors' private keys, every queued delivery), under the newest key of MESSAGE_KEYS (the last
+// entry) so that older keys can be removed.
 // It also seals text stored in clear before it was encrypted (companion rows from before
 // migrations 0027 and 0028; group titles and reported message texts from before the migration
 // `sealed_report_text_and_group_titles`): run it once after upgrading past them. Run it after adding a
@@ -14,13 +16,14 @@ import { loadMessageKeys, openConfiguredDatabase } from '../server/deps.js';
 import { rekeyTotpSecrets } from '../server/domains/auth/totp-rekey.js';
 import { rekeyCompanion } from '../server/domains/companion/rekey.js';
 import { rekeyMessages } from '../server/domains/conversations/rekey.js';
+import { rekeyFederation } from '../server/domains/federation/rekey.js';
 import { rekeyReportTexts } from '../server/domains/reports/rekey.js';
 import { createLogger } from '../server/log.js';
 import { runScript, ScriptError } from '../server/script.js';
 
 const usage = 'usage: npm run messages:rekey [-- --batch-size <1-10000>]';
 
-const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+const count = (n: number, noun: string, plural = `${noun}s`) => `${n} ${n === 1 ? noun : plural}`;
 
 /** Prints a progress line whenever a batch added to the count (an empty last batch does not). */
 function progress(line: (done: number) => string) {
@@ -79,13 +82,30 @@ await runScript(async () => {
     process.stdout.write(
       `Two-step sign-in: re-encrypted ${count(totp.rekeyed, 'authenticator secret')} under key "${current}".\n`,
     );
-    const old = [...new Set([...messages.keysInUse, ...companion.keysInUse, ...reports.keysInUse, ...totp.keysInUse])]
+    const federation = await rekeyFederation(database, keyring, {
+      batchSize,
+      onBatch: progress((done) => `re-encrypted ${done} federation actor keys and queued deliveries so far`),
+    });
+    process.stdout.write(
+      `Federation: re-encrypted ${count(federation.actorsRekeyed, 'actor key set')} and ` +
+        `${count(federation.queuedRekeyed, 'queued delivery', 'queued deliveries')} under key "${current}".\n`,
+    );
+    const old = [
+      ...new Set([
+        ...messages.keysInUse,
+        ...companion.keysInUse,
+        ...reports.keysInUse,
+        ...totp.keysInUse,
+        ...federation.keysInUse,
+      ]),
+    ]
       .filter((id) => id !== current)
       .sort();
     const inClear = messages.plaintextLeft + companion.plaintextLeft + reports.plaintextLeft;
     if (old.length === 0 && inClear === 0)
       process.stdout.write(
-        'No message, title, report, companion text or authenticator secret needs another key and none is in clear: older entries can be removed from MESSAGE_KEYS.\n',
+        'No message, title, report, companion text, authenticator secret, federation key or queued delivery needs another key ' +
+          'and none is in clear: older entries can be removed from MESSAGE_KEYS.\n',
       );
     else {
       const left = [

@@ -170,4 +170,5 @@ export const contributions: DomainContributions = {
   accountCleaners: domainManifests.flatMap((m: DomainManifest) => m.accountCleaners ?? []),
   passkeySecondFactor: onlyPasskeySecondFactor(domainManifests),
   eventChangeObservers: domainManifests.flatMap((m: DomainManifest) => m.eventChangeObservers ?? []),
+  hostEndObservers: domainManifests.flatMap((m: DomainManifest) => m.hostEndObservers ?? []),
 };

@@ -16,6 +16,7 @@ import type { ServiceContext } from '../service/context.js';
 import type { AppDeps, Context } from '../trpc/context.js';
 import type { PasskeyVerifier } from './auth/second-factor.js';
 import type { EventChangeObserver } from './events/changes.js';
+import type { HostEndObserver } from './groves/host-end.js';
 import type { ReportTarget, ReportTargetType } from './reports/targets.js';
 
 /**
@@ -71,6 +72,8 @@ export interface DomainManifest {
   passkeySecondFactor?: PasskeyVerifier;
   /** Told of every created or changed event, in its transaction (the federation domain queues deliveries). */
   eventChangeObservers?: readonly EventChangeObserver[];
+  /** Told when a grove turns invite-only or a grove or organization is about to be deleted, in its transaction. */
+  hostEndObservers?: readonly HostEndObserver[];
 }
 
 /** Checks a manifest's shape while keeping its exact router types (the typed client reads them). */
@@ -82,6 +85,7 @@ export interface DomainContributions {
   accountCleaners: readonly AccountDataCleaner[];
   passkeySecondFactor: PasskeyVerifier | undefined;
   eventChangeObservers: readonly EventChangeObserver[];
+  hostEndObservers: readonly HostEndObserver[];
 }
 
 // The service context carries the contributions (AppDeps.contributions); service/ declares the slot empty so

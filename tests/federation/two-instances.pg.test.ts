@@ -4,7 +4,8 @@
 // Update, its cancellation as Delete; a grove-only or friends-only event never leaves A; after
 // B's Undo, nothing more is sent. A canary walks every request A sent and fails on anything
 // private: organizer and member handles and e-mails, the RSVP-only meeting point, the grove-only
-// and friends-only events. PostgreSQL only: each instance needs a database of its own (a second
+// and friends-only events. A grove turned invite-only sends B a Delete of its actor, which B
+// verifies and accepts. PostgreSQL only: each instance needs a database of its own (a second
 // embedded PGlite would cost a gigabyte), B's a clone of the run's template.
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
@@ -206,4 +207,27 @@ describe('two instances', () => {
     ])
       expect(leaving, secret).not.toContain(secret);
   }, 300_000);
+
+  it('tells the follower when a grove turns invite-only: a Delete of the actor, signed, verified by B', async () => {
+    const { grove, organizer } = await groveWithOrganizer(a.t);
+    const { grove: follower } = await groveWithOrganizer(b.t);
+    const remoteGrove = new URL(`/ap/actors/${grove._id}`, a.url);
+    const accepted = () => b.log.lines.filter((line) => line.includes('follow accepted by remote')).length;
+    const acceptedBefore = accepted();
+    await followRemoteActor(b.t.deps, follower._id, remoteGrove);
+    await settle(a, b, async () => (await followersOf(a, grove._id)).length === 1);
+    await settle(a, b, () => accepted() > acceptedBefore);
+
+    const res = await a.t.request('PATCH', `/api/groves/${grove._id}`, {
+      token: organizer.token,
+      body: { joinPolicy: 'invite' },
+    });
+    expect(res.status).toBe(200);
+    expect(await followersOf(a, grove._id)).toEqual([]);
+    // B verified the signature (with the key it fetched at the follow: the actor now answers 404).
+    await settle(a, b, () => receivedOn(b, 'Delete').includes(remoteGrove.href));
+    expect(
+      (await a.t.request('GET', remoteGrove.pathname, { headers: { accept: 'application/activity+json' } })).status,
+    ).toBe(404);
+  }, 120_000);
 });

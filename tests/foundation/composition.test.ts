@@ -116,6 +116,10 @@ describe('composition root', () => {
     );
   });
 
+  it('tells the federation domain when a grove or organization ends (groves/host-end.ts), once', () => {
+    expect(contributions.hostEndObservers.map((observe) => observe.name)).toEqual(['observeHostEnd']);
+  });
+
   it('has a report target for every reportable type', () => {
     expect([...contributions.reportTargets.keys()].sort()).toEqual([...reportTargetTypes].sort());
     for (const [type, target] of contributions.reportTargets) expect(target.type).toBe(type);

@@ -88,6 +88,10 @@ it('re-encrypts every message under the newest key; the old key can then be drop
     'Companion chat: sealed 2 messages and 1 title stored in clear; re-encrypted 2 messages and 1 title under key "new-key".',
   );
   expect(run.stdout).toContain('Two-step sign-in: re-encrypted 1 authenticator secret under key "new-key".');
+  // Federation's sealed data (tests/federation/rekey.test.ts covers it with rows to re-seal).
+  expect(run.stdout).toContain(
+    'Federation: re-encrypted 0 actor key sets and 0 queued deliveries under key "new-key".',
+  );
   expect(run.stdout).toContain('older entries can be removed from MESSAGE_KEYS');
   const keys = await t.deps.database.rows<{ key_id: string }>(sql`select distinct key_id from messages`);
   expect(keys.map((k) => k.key_id)).toEqual(['new-key']);

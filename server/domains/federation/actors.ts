@@ -113,28 +113,32 @@ export interface KeyDeps {
   log: Logger;
 }
 
-/** Imported keys per federation_actors row: importing an RSA key costs more than a lookup. */
-const importedKeys = new Map<string, Promise<CryptoKeyPair[]>>();
+/**
+ * Imported keys per federation_actors row: importing an RSA key costs more than a lookup. Kept
+ * with the MESSAGE_KEYS key that sealed them, so that after `npm run messages:rekey` the row is
+ * opened again (under the new key) rather than trusted from before the rotation.
+ */
+const importedKeys = new Map<string, { sealedWith: string; pairs: Promise<CryptoKeyPair[]> }>();
 
 /** The actor's key pairs, RSA first (Fedify signs HTTP requests with the first RSA key). */
 export async function actorKeyPairs(deps: KeyDeps, actor: LocalActor): Promise<CryptoKeyPair[]> {
   const row = await ensureActorRow(deps, actor);
-  let pairs = importedKeys.get(row.id);
-  if (!pairs) {
-    pairs = (async () => {
-      const privateKeys = JSON.parse(
-        openText(messageKeyring(deps.config, deps.log), { record: 'federation-keys', actorId: row.id }, row),
-      ) as JsonWebKey[];
-      return Promise.all(
-        row.publicKeys.map(async (publicJwk, index) => ({
-          publicKey: await importJwk(publicJwk, 'public'),
-          privateKey: await importJwk(privateKeys[index]!, 'private'),
-        })),
-      );
-    })();
-    importedKeys.set(row.id, pairs);
-    pairs.catch(() => importedKeys.delete(row.id));
-  }
+  const known = importedKeys.get(row.id);
+  if (known?.sealedWith === row.keyId) return known.pairs;
+  const pairs = (async () => {
+    const privateKeys = JSON.parse(
+      openText(messageKeyring(deps.config, deps.log), { record: 'federation-keys', actorId: row.id }, row),
+    ) as JsonWebKey[];
+    return Promise.all(
+      row.publicKeys.map(async (publicJwk, index) => ({
+        publicKey: await importJwk(publicJwk, 'public'),
+        privateKey: await importJwk(privateKeys[index]!, 'private'),
+      })),
+    );
+  })();
+  const entry = { sealedWith: row.keyId, pairs };
+  importedKeys.set(row.id, entry);
+  pairs.catch(() => importedKeys.get(row.id) === entry && importedKeys.delete(row.id));
   return pairs;
 }
 

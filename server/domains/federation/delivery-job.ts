@@ -1,13 +1,15 @@
 // The federation queue's worker, run by the job runner every few seconds in every process (rows
 // are claimed with SKIP LOCKED): Fedify's own messages (fan-out, one delivery per inbox, queued
 // incoming activities; Fedify retries failed deliveries with backoff by queueing them again, and
-// its circuit breaker holds deliveries to a host that keeps failing) and ours (an event changed).
+// its circuit breaker holds deliveries to a host that keeps failing) and ours (an event changed,
+// an actor is gone).
 // Deliveries run at most PER_HOST_CONCURRENCY at a time per remote host, so a big instance with
 // many followers behind one shared inbox is not hammered, and one slow host does not hold the rest.
 import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
 import type { AppDeps } from '../../service/context.js';
 import type { JobDeps } from '../manifest.js';
 import type { JobRunWithFollowUp, JobWithFollowUp } from '../job.js';
+import { ACTOR_GONE, type ActorGoneMessage, publishActorGone } from './actor-end.js';
 import { EVENT_CHANGED, type EventChangedMessage, publishEventChange } from './event-changes.js';
 import { sweepExpiredKv } from './kv.js';
 import { type ClaimedMessage, claimMessages, finishMessage, releaseMessage } from './queue.js';
@@ -29,6 +31,8 @@ async function handleOne(runtime: FederationRuntime, claimed: ClaimedMessage): P
   try {
     if (claimed.message.type === EVENT_CHANGED) {
       await publishEventChange(runtime, claimed.message as unknown as EventChangedMessage);
+    } else if (claimed.message.type === ACTOR_GONE) {
+      await publishActorGone(runtime, claimed.message as unknown as ActorGoneMessage);
     } else {
       // Fedify hands its handler over in listen(), which startQueue calls (once per process).
       if (!runtime.queue.handler) await runtime.federation.startQueue(runtime.data, { signal: AbortSignal.abort() });

@@ -2,7 +2,7 @@
 // ids are public on their own servers, but a small grove may not want its audience listed, so
 // the followers collection shows the count only (federation.ts).
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../../db/client.js';
+import type { Database, DbOrTx } from '../../../db/client.js';
 
 export interface FollowerRecipient {
   id: URL;
@@ -48,12 +48,17 @@ export async function countFollowers(database: Database, actorRowId: string | nu
 }
 
 /** Where to deliver an actor's activities: its followers on hosts that are not blocked. */
-export async function followerRecipients(database: Database, actorRowId: string): Promise<FollowerRecipient[]> {
+export async function followerRecipients(
+  database: Database,
+  actorRowId: string,
+  executor?: DbOrTx,
+): Promise<FollowerRecipient[]> {
   const rows = await database.rows<{ followerUri: string; inbox: string; sharedInbox: string | null }>(
     sql`select follower_uri as "followerUri", inbox, shared_inbox as "sharedInbox" from federation_followers f
         where f.actor_id = ${actorRowId}
           and not exists (select 1 from federation_blocked_hosts b where b.host = f.host)
         order by f.created_at, f.id`,
+    executor,
   );
   return rows.map((row) => ({
     id: new URL(row.followerUri),

@@ -1,7 +1,9 @@
 // What the federation domain contributes (docs/federation.md): the ActivityPub and WebFinger
 // routes (served by Fedify, mounted only when FEDERATION is on), the job that drains the
-// federation queue, and the observer that queues an event's changes for its host's followers.
+// federation queue, the observer that queues an event's changes for its host's followers, and the
+// one that tells them when the host itself is gone.
 import { defineManifest } from '../manifest.js';
+import { observeHostEnd } from './actor-end.js';
 import { createFederationDeliveryJob } from './delivery-job.js';
 import { observeEventChange } from './event-changes.js';
 import { documentFederation, mountFederation } from './routes.js';
@@ -11,4 +13,5 @@ export const federationManifest = defineManifest({
   rawRoutes: [{ mount: (app, deps) => mountFederation(app, deps), document: documentFederation }],
   jobs: [createFederationDeliveryJob],
   eventChangeObservers: [observeEventChange],
+  hostEndObservers: [observeHostEnd],
 });

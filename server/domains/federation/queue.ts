@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../../db/client.js';
 import type { Config } from '../../config.js';
 import { openText, sealText } from '../../crypto/message-cipher.js';
-import { messageKeyring } from '../../crypto/message-keys.js';
+import { type MessageKeyring, messageKeyring } from '../../crypto/message-keys.js';
 import type { Logger } from '../../log.js';
 
 export interface QueueDeps {
@@ -20,37 +20,43 @@ export interface QueueDeps {
   log: Logger;
 }
 
-interface SealedRow {
+/** A queued message as stored: sealed (record `federation-queue`) and bound to its own random id. */
+export interface SealedRow {
   id: string;
   keyId: string;
   nonce: string;
   ciphertext: string;
 }
 
-function seal(deps: Omit<QueueDeps, 'database'>, message: unknown): string {
-  const id = randomUUID();
-  const sealed = sealText(
-    messageKeyring(deps.config, deps.log),
-    { record: 'federation-queue', messageId: id },
-    JSON.stringify(message),
-  );
-  const row: SealedRow = {
+function sealWith(keyring: MessageKeyring, id: string, text: string): SealedRow {
+  const sealed = sealText(keyring, { record: 'federation-queue', messageId: id }, text);
+  return {
     id,
     keyId: sealed.keyId,
     nonce: Buffer.from(sealed.nonce).toString('base64'),
     ciphertext: Buffer.from(sealed.ciphertext).toString('base64'),
   };
-  return JSON.stringify(row);
+}
+
+function openWith(keyring: MessageKeyring, row: SealedRow): string {
+  return openText(
+    keyring,
+    { record: 'federation-queue', messageId: row.id },
+    { keyId: row.keyId, nonce: Buffer.from(row.nonce, 'base64'), ciphertext: Buffer.from(row.ciphertext, 'base64') },
+  );
+}
+
+function seal(deps: Omit<QueueDeps, 'database'>, message: unknown): string {
+  return JSON.stringify(sealWith(messageKeyring(deps.config, deps.log), randomUUID(), JSON.stringify(message)));
 }
 
 function open(deps: Omit<QueueDeps, 'database'>, row: SealedRow): ClaimedMessage['message'] {
-  return JSON.parse(
-    openText(
-      messageKeyring(deps.config, deps.log),
-      { record: 'federation-queue', messageId: row.id },
-      { keyId: row.keyId, nonce: Buffer.from(row.nonce, 'base64'), ciphertext: Buffer.from(row.ciphertext, 'base64') },
-    ),
-  );
+  return JSON.parse(openWith(messageKeyring(deps.config, deps.log), row));
+}
+
+/** `npm run messages:rekey`: the same message, under the keyring's newest key (same id). */
+export function resealQueued(keyring: MessageKeyring, row: SealedRow): SealedRow {
+  return sealWith(keyring, row.id, openWith(keyring, row));
 }
 
 /** How long a claimed row stays ours; a process that died mid-delivery frees it after this. */

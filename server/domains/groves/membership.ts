@@ -25,6 +25,7 @@ import { AppError } from '../../errors.js';
 import { afterCursor, toPage } from '../../lib/pagination.js';
 import { announceGroveExit, cutConversationsAfterGroveExit } from '../conversations/members.js';
 import { userIdByHandle } from '../../shared/members.js';
+import { updateGroveRow } from './host-end.js';
 import { assertGroveExists, groveBy } from './service.js';
 import { isGroveOrganizer } from '../../shared/grove-roles.js';
 import { promoteWaitlist } from '../events/waitlist.js';
@@ -122,7 +123,7 @@ export async function updateGroveSettings(
 ) {
   await assertOrganizesGrove(ctx, input.id);
   const { id, ...changes } = input;
-  if (Object.keys(changes).length) await ctx.db.update(groves).set(changes).where(eq(groves.id, id));
+  if (Object.keys(changes).length) await updateGroveRow(ctx, id, changes);
   return groveBy(ctx, ctx.user.id, eq(groves.id, id));
 }
 

@@ -9,6 +9,7 @@ import type { Caller, MemberServiceContext, ServiceContext } from '../../service
 import { userIdByHandle } from '../../shared/members.js';
 import { insertWithSlug } from '../../shared/slug.js';
 import { groveActionTotalsColumn, toActionTotals } from '../actions/aggregates.js';
+import { updateGroveRow } from './host-end.js';
 import type { GroveOutput } from './schemas.js';
 
 const memberCount = sql<number>`(select count(*)::int from grove_members gm where gm.grove_id = ${groves.id})`;
@@ -161,10 +162,10 @@ export async function updateGrove(
   const { id, region, ...rest } = input;
   const changes = { ...rest, ...(region ? regionColumns(region) : {}) };
   try {
-    const updated = Object.keys(changes).length
-      ? await ctx.db.update(groves).set(changes).where(eq(groves.id, id)).returning({ id: groves.id })
-      : await ctx.db.select({ id: groves.id }).from(groves).where(eq(groves.id, id));
-    if (updated.length === 0) throw new AppError('not_found', 'No such grove.');
+    const found = Object.keys(changes).length
+      ? await updateGroveRow(ctx, id, changes)
+      : (await ctx.db.select({ id: groves.id }).from(groves).where(eq(groves.id, id))).length > 0;
+    if (!found) throw new AppError('not_found', 'No such grove.');
   } catch (error) {
     if (isUniqueViolation(error, 'slug')) throw new AppError('conflict', 'That slug is taken.');
     throw error;
