@@ -1,13 +1,13 @@
 // The one SELECT that turns event rows into API events for a given viewer: host, RSVP counts,
 // the viewer's own RSVP, whether they may manage it, and the meeting point only when allowed.
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { events, groves, type Event, type EventSeries } from '../../../db/schema/index.js';
+import { events, groves, type Event } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../../../db/client.js';
 import type { Config } from '../../config.js';
 import { imageRefUrl } from '../uploads/image-refs.js';
 import { type ImageDetails, imageDetailsColumn, imageOutputFor } from '../uploads/image-output.js';
 import type { EventOutput } from './schemas.js';
-import { seriesOf } from './series-view.js';
+import { type EventRowSeries, seriesOf } from './series-view.js';
 import { guestCounts } from './guest-seats.js';
 import { FALLBACK_TIME_ZONE } from './time-zone.js';
 import { organizesHost, type Viewer } from './visibility.js';
@@ -73,9 +73,6 @@ export type EventRow = {
   coverImageDetails: ImageDetails | null;
   series: EventRowSeries | null;
 };
-
-/** What an event output needs of its series (series-view.ts). */
-export type EventRowSeries = Pick<EventSeries, 'id' | 'rule' | 'timeZone' | 'startWall' | 'durationSeconds'>;
 
 /** Events joined with their host, for the given viewer; add where/order/limit. */
 export function selectEvents(db: DbOrTx, viewer: Viewer) {
