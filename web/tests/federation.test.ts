@@ -1,7 +1,7 @@
 // The Fediverse section (issue 27) in Chromium without JavaScript: a grove organizer sees the
 // state and its followers, turns federation of an approval grove on with the form and removes a
 // follower; a member of the grove sees no such section; an organization's admin gets the same
-// section on its page.
+// section on its page (and it passes the accessibility check).
 import { describe, expect, it } from 'vitest';
 import { ensureActorRow, localActor } from '../../server/domains/federation/actors.js';
 import { addFollower } from '../../server/domains/federation/followers.js';
@@ -13,7 +13,7 @@ import {
   createOrganization,
 } from '../../tests/events/helpers.js';
 import { unique } from '../../tests/setup/harness.js';
-import { useSignedInStack } from './harness.js';
+import { expectAccessible, useSignedInStack } from './harness.js';
 
 const { stack, visitor } = useSignedInStack({ apiEnv: { FEDERATION: 'on', FEDERATION_ALLOW_LOOPBACK: '1' } });
 const noScript = { context: { javaScriptEnabled: false } };
@@ -85,5 +85,12 @@ describe('the Fediverse section', () => {
       section.getByRole('button', { name: 'Save' }).click(),
     ]);
     expect(await page.getByRole('status').textContent()).toContain('Saved: federation is off.');
+
+    // The section with a follower, checked for accessibility (axe needs JavaScript).
+    await follow('organization', organization._id, 'https://social.example/users/bo');
+    const withScript = await visitor(orgAdmin);
+    await withScript.page.goto(`/app/organizations/${organization.slug}`);
+    expect(await withScript.page.textContent('main')).toContain('https://social.example/users/bo');
+    await expectAccessible(withScript.page);
   });
 });
