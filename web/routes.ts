@@ -32,6 +32,7 @@ import * as messages from './pages/messages.js';
 import * as messageList from './pages/messages-list.js';
 import * as notMe from './pages/not-me.js';
 import * as organizations from './pages/organizations.js';
+import * as federation from './pages/federation.js';
 import type { Page } from './pages/page.js';
 import { changeImageAlt } from './pages/picture-alt.js';
 import * as places from './pages/places.js';
@@ -132,8 +133,12 @@ const eventsArea: WebRoute[] = [
   post(urls.groveBan, groves.liftGroveBan),
   post(urls.groveInvites, groves.createGroveInvite),
   post(urls.groveSettings, groves.updateGroveSettings),
+  post(urls.groveFederation, federation.setGroveFederation),
+  post(urls.groveFollower, federation.removeGroveFollower),
   get(urls.organizations, organizations.organizationListPage),
   get(urls.organization, organizations.showOrganization),
+  post(urls.organizationFederation, federation.setOrganizationFederation),
+  post(urls.organizationFollower, federation.removeOrganizationFollower),
   get(urls.events, eventList.eventListPage),
   get(urls.calendar, calendar.showCalendar),
   post(urls.calendar, calendar.createCalendarFeed),

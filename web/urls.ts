@@ -126,8 +126,12 @@ export const urls = {
   groveBan: route('/app/groves/:slug/bans/:handle'),
   groveInvites: route('/app/groves/:slug/invites'),
   groveSettings: route('/app/groves/:slug/settings'),
+  groveFederation: route('/app/groves/:slug/federation'),
+  groveFollower: route('/app/groves/:slug/followers/:followerId'),
   organizations: route('/app/organizations'),
   organization: route('/app/organizations/:slug'),
+  organizationFederation: route('/app/organizations/:slug/federation'),
+  organizationFollower: route('/app/organizations/:slug/followers/:followerId'),
   /** The embeddable widgets (web/pages/embed.tsx): framable anywhere, no session read. */
   embedGrove: route('/embed/groves/:slug'),
   embedOrganization: route('/embed/organizations/:slug'),

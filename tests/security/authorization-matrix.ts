@@ -21,6 +21,7 @@ import {
   type OrganizerHook,
 } from './callers.js';
 import { dataExportRules } from './data-export-rules.js';
+import { federationRules } from './federation-rules.js';
 import { blocksRules } from './blocks-rules.js';
 import { guestRsvpsRules } from './guest-rsvps-rules.js';
 import { infiltrationRules } from './infiltration-rules.js';
@@ -861,6 +862,8 @@ export const authorizationMatrix: Record<string, RouteRule> = {
 
   // Grove moderation, RSVP approval, reveal log (issue 10)
   ...infiltrationRules,
+  // Organizers' federation switch and followers (issue 27)
+  ...federationRules,
 
   // Conversations and messages (issue 12)
   ...messagingRules,

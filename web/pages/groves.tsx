@@ -12,6 +12,7 @@ import { formFields, notFoundPage, rethrowUnless, UpcomingEvents } from './event
 import { confirmFirst, type ReasonField } from './confirm.js';
 import { ShareHost } from './embed-share.js';
 import { type Grove, grovePath, type JoinPolicy, joinPolicyLabel } from './groves-common.js';
+import { FederationSection, federationData } from './federation.js';
 import { type Invite, OrganizerSections, organizerData } from './groves-organizers.js';
 import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
@@ -99,8 +100,9 @@ async function loadGrove(c: Context<WebEnv>): Promise<Grove | null> {
 }
 
 async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Promise<Response> {
-  const [data, events] = await Promise.all([
+  const [data, federation, events] = await Promise.all([
     organizerData(c, grove),
+    grove.myRole === 'organizer' ? federationData(c, 'grove', grove._id) : null,
     api(c).events.list.query({ groveId: grove._id, from: new Date().toISOString(), limit: 10 }),
   ]);
   if (invite) c.header('Cache-Control', 'private, no-store');
@@ -139,6 +141,7 @@ async function grovePage(c: Context<WebEnv>, grove: Grove, invite?: Invite): Pro
         webUrl={c.get('web').config.WEB_URL}
       />
       {data ? <OrganizerSections grove={grove} data={data} invite={invite} /> : null}
+      {federation ? <FederationSection kind="grove" slug={grove.slug} data={federation} /> : null}
     </>,
   );
 }

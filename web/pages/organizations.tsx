@@ -1,7 +1,7 @@
 // /app/organizations: the list (search, paging) and the organization page with its upcoming
 // events. The API keeps organization admins out of every answer (privacy) and offers members
 // no membership of their own, so there is nothing to join here; admins are appointed by site
-// admins through the API.
+// admins through the API. Its admins (and site admins) also get its Fediverse section (federation.tsx).
 import type { Context } from 'hono';
 import type { RouterOutputs } from '../../client-sdk/src/index.js';
 import { api } from '../server/api.js';
@@ -10,6 +10,7 @@ import { fmt, t } from '../server/i18n.js';
 import { FormError, renderPage } from '../server/layout.js';
 import { notFoundPage, rethrowUnless, safeHttpUrl, UpcomingEvents } from './events-common.js';
 import { ShareHost } from './embed-share.js';
+import { FederationSection, federationData } from './federation.js';
 import { pathParam } from './page.js';
 import { loadListPage, PagedList, readSearchListQuery, SearchForm } from './search-list.js';
 import { urls } from '../urls.js';
@@ -74,11 +75,10 @@ export async function showOrganization(c: Context<WebEnv>): Promise<Response> {
     rethrowUnless(caught, 404, 400);
     return notFoundPage(c);
   }
-  const events = await api(c).events.list.query({
-    organizationId: organization._id,
-    from: new Date().toISOString(),
-    limit: 10,
-  });
+  const [events, federation] = await Promise.all([
+    api(c).events.list.query({ organizationId: organization._id, from: new Date().toISOString(), limit: 10 }),
+    federationData(c, 'organization', organization._id),
+  ]);
   const website = safeHttpUrl(organization.website);
   return renderPage(
     c,
@@ -111,6 +111,7 @@ export async function showOrganization(c: Context<WebEnv>): Promise<Response> {
         apiUrl={c.get('web').config.API_URL}
         webUrl={c.get('web').config.WEB_URL}
       />
+      {federation ? <FederationSection kind="organization" slug={organization.slug} data={federation} /> : null}
     </>,
   );
 }

@@ -52,6 +52,14 @@ export async function federatedActorById(database: Database, id: string): Promis
   return actor && isFederated(actor) ? { ...actor, createdAt: new Date(actor.createdAt) } : null;
 }
 
+/** A grove or organization as an actor, whether it federates or not (the organizers' view). */
+export async function localActor(database: Database, kind: LocalActor['kind'], id: string): Promise<LocalActor | null> {
+  const [actor] = await database.rows<LocalActor>(
+    kind === 'grove' ? sql`${actorSelect} where g.id = ${id}` : sql`${organizationSelect} where o.id = ${id}`,
+  );
+  return actor ? { ...actor, createdAt: new Date(actor.createdAt) } : null;
+}
+
 /**
  * The federated actor a WebFinger handle names. A grove and an organization may share a slug:
  * the grove then answers for the handle (the organization stays reachable by its actor URI).

@@ -3,6 +3,7 @@
 // the followers collection shows the count only (federation.ts).
 import { sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../../db/client.js';
+import { newId } from '../../../db/ids.js';
 
 export interface FollowerRecipient {
   id: URL;
@@ -17,6 +18,7 @@ export async function isBlockedHost(database: Database, host: string): Promise<b
   return rows.length > 0;
 }
 
+/** Ids are UUIDv7 (newId), so the organizers' list (organizers.ts) pages newest first by id. */
 export async function addFollower(
   database: Database,
   actorRowId: string,
@@ -24,7 +26,7 @@ export async function addFollower(
 ): Promise<void> {
   await database.rows(
     sql`insert into federation_followers (id, actor_id, follower_uri, host, inbox, shared_inbox, follow_activity_id)
-        values (gen_random_uuid(), ${actorRowId}, ${follower.uri.href}, ${hostOf(follower.uri)}, ${follower.inbox.href},
+        values (${newId()}, ${actorRowId}, ${follower.uri.href}, ${hostOf(follower.uri)}, ${follower.inbox.href},
           ${follower.sharedInbox?.href ?? null}, ${follower.followActivityId?.href ?? null})
         on conflict (actor_id, follower_uri) do update set inbox = excluded.inbox, shared_inbox = excluded.shared_inbox,
           follow_activity_id = excluded.follow_activity_id`,

@@ -1,4 +1,5 @@
-// What the federation domain contributes (docs/federation.md): the ActivityPub and WebFinger
+// What the federation domain contributes (docs/federation.md): the organizers' routes (the
+// switch and the followers of a grove or organization), the ActivityPub and WebFinger
 // routes (served by Fedify, mounted only when FEDERATION is on), the job that drains the
 // federation queue, the observer that queues an event's changes for its host's followers, and the
 // one that tells them when the host itself is gone.
@@ -6,10 +7,12 @@ import { defineManifest } from '../manifest.js';
 import { observeHostEnd } from './actor-end.js';
 import { createFederationDeliveryJob } from './delivery-job.js';
 import { observeEventChange } from './event-changes.js';
+import { federationRouter } from './router.js';
 import { documentFederation, mountFederation } from './routes.js';
 
 export const federationManifest = defineManifest({
   domain: 'federation',
+  namespaces: { federation: federationRouter },
   rawRoutes: [{ mount: (app, deps) => mountFederation(app, deps), document: documentFederation }],
   jobs: [createFederationDeliveryJob],
   eventChangeObservers: [observeEventChange],
