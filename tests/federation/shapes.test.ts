@@ -118,7 +118,7 @@ const documentLoader = async (url: string) => {
 };
 
 describe('outgoing documents in the shapes Mastodon and Mobilizon read', () => {
-  it('serves the actor, WebFinger, outbox and Event, and delivers Accept, Create, Update and Delete', async () => {
+  it('serves the actor, WebFinger, outbox and Event, and delivers Accept, Create, Update, Delete and Reject', async () => {
     const { grove, organizer } = await groveWithOrganizer(t);
     const actorId = `${appUrl}/ap/actors/${grove._id}`;
 
@@ -212,6 +212,20 @@ describe('outgoing documents in the shapes Mastodon and Mobilizon read', () => {
     const object = await get(`/ap/events/${live._id}`);
     expect(shapeFailures('event', object, actorId)).toEqual([]);
     expect(object).toMatchObject({ timezone: 'America/Toronto', category: 'CAUSES', isOnline: false });
+
+    // An organizer removes the remote follower: it gets a Reject of its own Follow.
+    const followers = await t.request('GET', `/api/groves/${grove._id}/federation/followers?limit=50`, {
+      token: organizer.token,
+    });
+    const mz = followers.body.items.find((f: { actor: string }) => f.actor === remote.actorId.href);
+    const removed = await t.request('DELETE', `/api/groves/${grove._id}/federation/followers/${mz._id}`, {
+      token: organizer.token,
+    });
+    expect(removed.status).toBe(200);
+    await settle(() => receivedOf('Reject').length === 1);
+    const [reject] = receivedOf('Reject');
+    expect(shapeFailures('reject', reject!.body, actorId)).toEqual([]);
+    expect(reject!.body.object.id ?? reject!.body.object).toBe(follow.id);
   }, 120_000);
 });
 
