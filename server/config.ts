@@ -272,6 +272,14 @@ const configSchema = z.object({
   /** Dev/tests only (refused in production): federate over http, to loopback and private addresses. */
   FEDERATION_ALLOW_LOOPBACK: bool.default(false),
   /**
+   * POSTs to the inboxes per remote instance (the claimed signer's host) and per address, per
+   * window; then 429 with Retry-After (senders retry: Mastodon backs off on 429). docs/federation.md
+   * explains the numbers: far above what a busy instance sends a server of groups.
+   */
+  RATE_LIMIT_FEDERATION_INBOX_PER_HOST: positiveInt.default(1000),
+  RATE_LIMIT_FEDERATION_INBOX_PER_IP: positiveInt.default(2000),
+  RATE_LIMIT_FEDERATION_INBOX_WINDOW_SECONDS: positiveInt.default(300),
+  /**
    * How often each process re-checks the sessions of its open sockets (expired, or deleted by a
    * path that did not disconnect them at once); revocations themselves disconnect immediately.
    */
