@@ -21,6 +21,7 @@ import {
   type OrganizerHook,
 } from './callers.js';
 import { dataExportRules } from './data-export-rules.js';
+import { federationRules } from './federation-rules.js';
 import { blocksRules } from './blocks-rules.js';
 import { guestRsvpsRules } from './guest-rsvps-rules.js';
 import { infiltrationRules } from './infiltration-rules.js';
@@ -871,4 +872,6 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   ...blocksRules,
   // RSVPs without an account (issue 26)
   ...guestRsvpsRules,
+  // The instance blocklist (issue 27)
+  ...federationRules,
 };
