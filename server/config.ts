@@ -49,7 +49,6 @@ const configSchema = z.object({
   REQUEST_TIMEOUT_MS: positiveInt.default(10_000),
 
   SESSION_TTL_DAYS: positiveInt.max(365).default(30),
-
   SMTP_URL: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(3).default('Community Activism <no-reply@localhost>'),
 
@@ -271,14 +270,7 @@ const configSchema = z.object({
   FEDERATION: z.enum(['on', 'off']).optional(),
   /** Dev/tests only (refused in production): federate over http, to loopback and private addresses. */
   FEDERATION_ALLOW_LOOPBACK: bool.default(false),
-  /**
-   * POSTs to the inboxes per remote instance (the claimed signer's host) and per address, per
-   * window; then 429 with Retry-After (senders retry: Mastodon backs off on 429). docs/federation.md
-   * explains the numbers: far above what a busy instance sends a server of groups.
-   */
   RATE_LIMIT_FEDERATION_INBOX_PER_HOST: positiveInt.default(1000),
-  RATE_LIMIT_FEDERATION_INBOX_PER_IP: positiveInt.default(2000),
-  RATE_LIMIT_FEDERATION_INBOX_WINDOW_SECONDS: positiveInt.default(300),
   /**
    * How often each process re-checks the sessions of its open sockets (expired, or deleted by a
    * path that did not disconnect them at once); revocations themselves disconnect immediately.

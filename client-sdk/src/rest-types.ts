@@ -73,7 +73,7 @@ export interface paths {
         put?: never;
         /**
          * A grove's or organization's inbox
-         * @description Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist (its subdomains included) gets 202 and nothing is done. Rate limited per remote instance (the host of the signature's keyId, else of the body's actor: RATE_LIMIT_FEDERATION_INBOX_PER_HOST) and per address (RATE_LIMIT_FEDERATION_INBOX_PER_IP), both per RATE_LIMIT_FEDERATION_INBOX_WINDOW_SECONDS, before the signature is checked: 429 `rate_limited` with Retry-After, nothing processed. 404 for every path while federation is off (FEDERATION, docs/federation.md).
+         * @description Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist (its subdomains included) gets 202 and nothing is done. Rate limited per remote instance (the host of the signature's keyId, else of the body's actor: RATE_LIMIT_FEDERATION_INBOX_PER_HOST per 5 minutes) and per address (twice that), before the signature is checked: 429 `rate_limited` with Retry-After, nothing processed. 404 for every path while federation is off (FEDERATION, docs/federation.md).
          */
         post: operations["federation-inbox"];
         delete?: never;
@@ -133,7 +133,7 @@ export interface paths {
         put?: never;
         /**
          * The shared inbox
-         * @description Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist (its subdomains included) gets 202 and nothing is done. Rate limited per remote instance (the host of the signature's keyId, else of the body's actor: RATE_LIMIT_FEDERATION_INBOX_PER_HOST) and per address (RATE_LIMIT_FEDERATION_INBOX_PER_IP), both per RATE_LIMIT_FEDERATION_INBOX_WINDOW_SECONDS, before the signature is checked: 429 `rate_limited` with Retry-After, nothing processed. 404 for every path while federation is off (FEDERATION, docs/federation.md).
+         * @description Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist (its subdomains included) gets 202 and nothing is done. Rate limited per remote instance (the host of the signature's keyId, else of the body's actor: RATE_LIMIT_FEDERATION_INBOX_PER_HOST per 5 minutes) and per address (twice that), before the signature is checked: 429 `rate_limited` with Retry-After, nothing processed. 404 for every path while federation is off (FEDERATION, docs/federation.md).
          */
         post: operations["federation-sharedInbox"];
         delete?: never;

@@ -13,16 +13,19 @@ import { errorResponse } from '../../http/rest.js';
 import type { AppDeps, Context } from '../../trpc/context.js';
 import { isBlockedHost } from './followers.js';
 
+/** The window of both limits; per address twice the per-instance limit (docs/federation.md). */
+export const INBOX_WINDOW_SECONDS = 300;
+
 export const inboxLimits = (config: AppDeps['config']) => ({
   perAddress: {
     scope: 'federation-inbox:ip',
-    limit: config.RATE_LIMIT_FEDERATION_INBOX_PER_IP,
-    windowSeconds: config.RATE_LIMIT_FEDERATION_INBOX_WINDOW_SECONDS,
+    limit: 2 * config.RATE_LIMIT_FEDERATION_INBOX_PER_HOST,
+    windowSeconds: INBOX_WINDOW_SECONDS,
   } satisfies RateLimitRule,
   perHost: {
     scope: 'federation-inbox:host',
     limit: config.RATE_LIMIT_FEDERATION_INBOX_PER_HOST,
-    windowSeconds: config.RATE_LIMIT_FEDERATION_INBOX_WINDOW_SECONDS,
+    windowSeconds: INBOX_WINDOW_SECONDS,
   } satisfies RateLimitRule,
 });
 

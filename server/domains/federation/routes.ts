@@ -155,7 +155,7 @@ export function documentFederation(doc: OpenAPIObject) {
       ...common,
       operationId: `federation-${operationId}`,
       summary,
-      description: `Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist (its subdomains included) gets 202 and nothing is done. Rate limited per remote instance (the host of the signature's keyId, else of the body's actor: RATE_LIMIT_FEDERATION_INBOX_PER_HOST) and per address (RATE_LIMIT_FEDERATION_INBOX_PER_IP), both per RATE_LIMIT_FEDERATION_INBOX_WINDOW_SECONDS, before the signature is checked: 429 \`rate_limited\` with Retry-After, nothing processed. ${off}`,
+      description: `Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist (its subdomains included) gets 202 and nothing is done. Rate limited per remote instance (the host of the signature's keyId, else of the body's actor: RATE_LIMIT_FEDERATION_INBOX_PER_HOST per 5 minutes) and per address (twice that), before the signature is checked: 429 \`rate_limited\` with Retry-After, nothing processed. ${off}`,
       parameters,
       requestBody: {
         required: true,
