@@ -49,7 +49,6 @@ const configSchema = z.object({
   REQUEST_TIMEOUT_MS: positiveInt.default(10_000),
 
   SESSION_TTL_DAYS: positiveInt.max(365).default(30),
-
   SMTP_URL: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(3).default('Community Activism <no-reply@localhost>'),
 
@@ -271,6 +270,7 @@ const configSchema = z.object({
   FEDERATION: z.enum(['on', 'off']).optional(),
   /** Dev/tests only (refused in production): federate over http, to loopback and private addresses. */
   FEDERATION_ALLOW_LOOPBACK: bool.default(false),
+  RATE_LIMIT_FEDERATION_INBOX_PER_HOST: positiveInt.default(1000),
   /**
    * How often each process re-checks the sessions of its open sockets (expired, or deleted by a
    * path that did not disconnect them at once); revocations themselves disconnect immediately.

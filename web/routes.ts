@@ -8,6 +8,7 @@ import type { Hono, MiddlewareHandler } from 'hono';
 import * as blocks from './pages/blocks.js';
 import * as actions from './pages/actions.js';
 import * as adminPlaces from './pages/admin-places.js';
+import * as adminFederation from './pages/admin-federation.js';
 import * as adminReports from './pages/admin-reports.js';
 import * as auth from './pages/auth.js';
 import * as companion from './pages/companion.js';
@@ -240,6 +241,9 @@ const socialArea: WebRoute[] = [
   get(urls.reports, reports.myReportsPage),
   get(urls.adminReports, adminReports.adminReportsPage),
   post(urls.adminReportResolve, adminReports.resolveReport),
+  get(urls.adminFederation, adminFederation.blockedHostsPage),
+  post(urls.adminFederation, adminFederation.blockHost),
+  post(urls.adminFederationUnblock, adminFederation.unblockHost),
 ];
 
 export const webRoutes: readonly WebRoute[] = [

@@ -77,6 +77,8 @@ export const urls = {
   reportNew: route('/app/reports/new'),
   adminReports: route('/app/admin/reports'),
   adminReportResolve: route('/app/admin/reports/:id/resolve'),
+  adminFederation: route('/app/admin/federation'),
+  adminFederationUnblock: route('/app/admin/federation/:host/unblock'),
 
   // Map, places, the pending-places queue, media and guides.
   map: route('/app/map'),

@@ -73,7 +73,7 @@ export interface paths {
         put?: never;
         /**
          * A grove's or organization's inbox
-         * @description Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist is ignored. 404 for every path while federation is off (FEDERATION, docs/federation.md).
+         * @description Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist (its subdomains included) gets 202 and nothing is done. Rate limited per remote instance (the host of the signature's keyId, else of the body's actor: RATE_LIMIT_FEDERATION_INBOX_PER_HOST per 5 minutes) and per address (twice that), before the signature is checked: 429 `rate_limited` with Retry-After, nothing processed. 404 for every path while federation is off (FEDERATION, docs/federation.md).
          */
         post: operations["federation-inbox"];
         delete?: never;
@@ -133,7 +133,7 @@ export interface paths {
         put?: never;
         /**
          * The shared inbox
-         * @description Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist is ignored. 404 for every path while federation is off (FEDERATION, docs/federation.md).
+         * @description Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist (its subdomains included) gets 202 and nothing is done. Rate limited per remote instance (the host of the signature's keyId, else of the body's actor: RATE_LIMIT_FEDERATION_INBOX_PER_HOST per 5 minutes) and per address (twice that), before the signature is checked: 429 `rate_limited` with Retry-After, nothing processed. 404 for every path while federation is off (FEDERATION, docs/federation.md).
          */
         post: operations["federation-sharedInbox"];
         delete?: never;
@@ -221,6 +221,50 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/federation/blocked-hosts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Blocked instances
+         * @description The instance blocklist, ordered by `_id` (blocking order). A blocked host covers its subdomains (as Mastodon domain blocks do): nothing from them is accepted at the inboxes and nothing is delivered to them.
+         */
+        get: operations["federation-listBlockedHosts"];
+        put?: never;
+        /**
+         * Block an instance
+         * @description A blocked host covers its subdomains (as Mastodon domain blocks do): nothing from them is accepted at the inboxes and nothing is delivered to them. The host's followers of every grove and organization are removed at once, and deliveries already queued for it are dropped unsent. `host` is reduced to its lower-case ASCII host name (punycode; scheme, port and path dropped); anything that is not a host name answers 400 `validation_failed`. 409 `conflict` when that host is already blocked. Works whether or not federation is on.
+         */
+        post: operations["federation-createBlockedHost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/federation/blocked-hosts/{host}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Lift an instance block
+         * @description The host (normalised as when blocking) is accepted and delivered to again. Followers removed by the block do not come back: they must follow again. 404 `not_found` when that host is not blocked (a parent domain’s block is lifted by its own host only).
+         */
+        delete: operations["federation-deleteBlockedHost"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3606,6 +3650,15 @@ export interface components {
             /** @description Set for a `going` RSVP waiting for a seat (1: next to be promoted); null for everyone seated. */
             waitlistPosition: number | null;
         };
+        /** @description An instance the site admins cut off (docs/federation.md). */
+        BlockedInstance: {
+            _id: string;
+            /** @description When it was blocked. */
+            createdAt: string;
+            /** @description The blocked host; its subdomains are blocked with it. */
+            host: string;
+            reason: string | null;
+        };
         CalendarFeed: {
             createdAt: string;
             /** @description The link stops working then (CALENDAR_FEED_TTL_DAYS after creation); create it again to renew. */
@@ -4813,6 +4866,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An activity that cannot be read (not JSON, or JSON-LD that cannot be expanded). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unsigned, badly signed, or stale request. */
             401: {
                 headers: {
@@ -4823,6 +4885,26 @@ export interface operations {
             /** @description Not federated, unknown, or federation is off. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Over the per-instance or per-address limit; nothing was processed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4935,6 +5017,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An activity that cannot be read (not JSON, or JSON-LD that cannot be expanded). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unsigned, badly signed, or stale request. */
             401: {
                 headers: {
@@ -4945,6 +5036,26 @@ export interface operations {
             /** @description Not federated, unknown, or federation is off. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Over the per-instance or per-address limit; nothing was processed. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5338,6 +5449,279 @@ export interface operations {
             };
             /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "federation-listBlockedHosts": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["BlockedInstance"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "federation-createBlockedHost": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1–255 printable ASCII characters, unique per request (e.g. a UUID). A retry with the same key within 24 hours gets the first successful answer (same status and body) instead of creating again; the same key with a different body answers 409 `conflict`. Keys are per member. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "host": "spam.example",
+                 *       "reason": "Harassment campaigns against our groves."
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description A host name (`mastodon.example`); an internationalised name, a pasted address (`https://mastodon.example/@someone`) or `*.mastodon.example` is reduced to its lower-case ASCII host.
+                     * @example spam.example
+                     */
+                    host: string;
+                    /**
+                     * @description The admins' own note on why (never shown to the instance).
+                     * @example Harassment.
+                     */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockedInstance"];
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: `conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large (MAX_BODY_BYTES): `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not application/json: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily unavailable (database unreachable or request deadline); retry after `Retry-After` seconds: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "federation-deleteBlockedHost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A host name (`mastodon.example`); an internationalised name, a pasted address (`https://mastodon.example/@someone`) or `*.mastodon.example` is reduced to its lower-case ASCII host. */
+                host: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description The input is not valid: `validation_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked: `unauthorized`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `second_factor_enrollment_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

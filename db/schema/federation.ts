@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { newId } from '../ids.js';
 import { bytea, createdAt, idColumn } from './columns.js';
 import { groves } from './groves.js';
 import { organizations } from './organizations.js';
@@ -71,11 +72,22 @@ export const federationFollowers = pgTable(
   ],
 );
 
-/** Instances an admin cut off: nothing from them is accepted and nothing is sent to them. */
-export const federationBlockedHosts = pgTable('federation_blocked_hosts', {
-  host: text().primaryKey(),
-  createdAt: createdAt(),
-});
+/**
+ * Instances an admin cut off, subdomains included (server/domains/federation/blocklist.ts):
+ * nothing from them is accepted and nothing is sent to them. `host` is lower-case ASCII
+ * (punycode), without scheme, port or path. `id` is the API's `_id` (rows made before it got a
+ * random one); `reason` is the admins' own note.
+ */
+export const federationBlockedHosts = pgTable(
+  'federation_blocked_hosts',
+  {
+    host: text().primaryKey(),
+    id: uuid().notNull().default(sql`gen_random_uuid()`).$defaultFn(newId),
+    reason: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('federation_blocked_hosts_id_key').on(t.id)],
+);
 
 /** Fedify's KvStore (caches, idempotence, circuit breaker state); keys are string arrays. */
 export const federationKv = pgTable(

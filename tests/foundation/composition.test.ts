@@ -52,6 +52,7 @@ describe('composition root', () => {
       'reports',
       'companion',
       'realtime',
+      'federation',
     ]);
     // Procedures other domains add to `me`, `events` and `places` are merged in, not lost.
     const procedures = Object.keys(appRouter._def.procedures);

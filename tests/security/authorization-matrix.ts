@@ -874,4 +874,6 @@ export const authorizationMatrix: Record<string, RouteRule> = {
   ...blocksRules,
   // RSVPs without an account (issue 26)
   ...guestRsvpsRules,
+  // The instance blocklist (issue 27)
+  ...federationRules,
 };

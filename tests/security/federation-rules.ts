@@ -1,8 +1,13 @@
-// Authorization rules of the organizers' federation routes (issue 27), spread into
-// authorization-matrix.ts. A grove's routes are its organizers' (site admins are everyone else
-// there, as on the other grove organizer routes); an organization's are its admins' and the site
-// admins'. The table's app does not federate: PUT answers 501 past authorization (declared).
+// Authorization rules of the federation routes (issue 27), spread into authorization-matrix.ts.
+// The organizers' routes: a grove's are its organizers' (site admins are everyone else there, as
+// on the other grove organizer routes); an organization's are its admins' and the site admins'.
+// The table's app does not federate: PUT answers 501 past authorization (declared). The admins'
+// instance blocklist: every call names a fresh host, so no call meets another's block.
+import { unique } from '../setup/harness.js';
 import type { RouteRule, SetupContext } from './authorization-matrix.js';
+
+const PATH = '/api/admin/federation/blocked-hosts';
+const freshHost = () => `${unique('blk')}.example`;
 
 const grove = async (ctx: SetupContext) => ({ params: { id: ctx.callers.hosting.groveId } });
 const organization = async (ctx: SetupContext) => ({ params: { id: ctx.callers.hosting.organizationId } });
@@ -37,5 +42,15 @@ export const federationRules: Record<string, RouteRule> = {
     auth: 'organizer',
     expect: { organizer: 'hidden', admin: 'hidden' },
     setup: follower(organization),
+  },
+  [`GET ${PATH}`]: { auth: 'admin' },
+  [`POST ${PATH}`]: { auth: 'admin', setup: async () => ({ body: { host: freshHost(), reason: 'Spam.' } }) },
+  [`DELETE ${PATH}/{host}`]: {
+    auth: 'admin',
+    setup: async (ctx) => {
+      const host = freshHost();
+      await ctx.create(`POST ${PATH}`, ctx.callers.admin, { body: { host } });
+      return { params: { host } };
+    },
   },
 };

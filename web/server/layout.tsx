@@ -41,6 +41,7 @@ const memberLinks: Array<[href: string, labelKey: string]> = [
 const adminLinks: Array<[href: string, labelKey: string]> = [
   [urls.adminPlaces(), 'common.nav.pendingPlaces'],
   [urls.adminReports(), 'common.nav.reports'],
+  [urls.adminFederation(), 'common.nav.blockedInstances'],
 ];
 
 function Navigation({ member, path }: { member: Member | null; path: string }) {

@@ -63,7 +63,8 @@ export type SitePages = Record<
   | 'organization'
   | 'settings'
   | 'admin-places'
-  | 'admin-reports',
+  | 'admin-reports'
+  | 'admin-federation',
   string
 >;
 
@@ -207,6 +208,7 @@ export async function seedSite(stack: WebStack): Promise<Site> {
       settings: '/app/settings',
       'admin-places': '/app/admin/places',
       'admin-reports': '/app/admin/reports',
+      'admin-federation': '/app/admin/federation',
     },
   };
 }

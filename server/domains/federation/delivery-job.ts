@@ -5,12 +5,15 @@
 // an actor is gone).
 // Deliveries run at most PER_HOST_CONCURRENCY at a time per remote host, so a big instance with
 // many followers behind one shared inbox is not hammered, and one slow host does not hold the rest.
+// A delivery to a host blocked since it was queued is dropped unsent (blocklist.ts).
 import { ADVISORY_LOCKS } from '../../../db/advisory-locks.js';
+import type { Database } from '../../../db/client.js';
 import type { AppDeps } from '../../service/context.js';
 import type { JobDeps } from '../manifest.js';
 import type { JobRunWithFollowUp, JobWithFollowUp } from '../job.js';
 import { ACTOR_GONE, type ActorGoneMessage, publishActorGone } from './actor-end.js';
 import { EVENT_CHANGED, type EventChangedMessage, publishEventChange } from './event-changes.js';
+import { isBlockedHost } from './followers.js';
 import { sweepExpiredKv } from './kv.js';
 import { type ClaimedMessage, claimMessages, finishMessage, releaseMessage } from './queue.js';
 import { type FederationRuntime, federationRuntime } from './runtime.js';
@@ -26,6 +29,12 @@ function hostKey(claimed: ClaimedMessage): string {
   return `local:${claimed.id}`;
 }
 
+/** A delivery (Fedify's `outbox` message names one inbox) to an instance on the blocklist. */
+async function toBlockedHost(database: Database, claimed: ClaimedMessage): Promise<boolean> {
+  const inbox = claimed.message.inbox;
+  return typeof inbox === 'string' && URL.canParse(inbox) && isBlockedHost(database, new URL(inbox).hostname);
+}
+
 async function handleOne(runtime: FederationRuntime, claimed: ClaimedMessage): Promise<'done' | 'retry' | 'dropped'> {
   const { database, log } = runtime.data.deps;
   try {
@@ -33,6 +42,10 @@ async function handleOne(runtime: FederationRuntime, claimed: ClaimedMessage): P
       await publishEventChange(runtime, claimed.message as unknown as EventChangedMessage);
     } else if (claimed.message.type === ACTOR_GONE) {
       await publishActorGone(runtime, claimed.message as unknown as ActorGoneMessage);
+    } else if (await toBlockedHost(database, claimed)) {
+      // Queued before its host was blocked (or a retry of such a delivery): dropped unsent.
+      await finishMessage(database, claimed.id);
+      return 'dropped';
     } else {
       // Fedify hands its handler over in listen(), which startQueue calls (once per process).
       if (!runtime.queue.handler) await runtime.federation.startQueue(runtime.data, { signal: AbortSignal.abort() });

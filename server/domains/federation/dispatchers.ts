@@ -4,6 +4,7 @@
 import type { Federation } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
 import { Endpoints, Event, Group } from '@fedify/vocab';
+import { isUuid } from '../../../db/ids.js';
 import { actorKeyPairs, actorRowId, federatedActorById, federatedActorBySlug, type LocalActor } from './actors.js';
 import {
   countPublicEventsOf,
@@ -46,8 +47,9 @@ export const createActivityId = (eventUri: URL) => new URL(`${eventUri.href}#cre
 
 const encodeCursor = (row: PublicEventRow) => `${row.createdAt.getTime()}.${row.id}`;
 function decodeCursor(cursor: string): { createdAt: Date; id: string } | undefined {
+  // A well-formed uuid only: 36 hyphens would reach PostgreSQL's uuid cast (a 500, found by fuzzing).
   const match = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(cursor);
-  return match ? { createdAt: new Date(Number(match[1])), id: match[2]! } : undefined;
+  return match && isUuid(match[2]!) ? { createdAt: new Date(Number(match[1])), id: match[2]! } : undefined;
 }
 
 export function registerDispatchers(federation: Federation<FederationData>): void {
@@ -124,7 +126,7 @@ export function registerDispatchers(federation: Federation<FederationData>): voi
 
   federation.setObjectDispatcher(Event, EVENT_PATH, async (ctx, { id }) => {
     const { database } = ctx.data.deps;
-    const row = /^[0-9a-f-]{36}$/.test(id) ? await eventForFederation(database, id) : null;
+    const row = isUuid(id) ? await eventForFederation(database, id) : null;
     if (!row || !isPublished(row) || !(await federatedActorById(database, row.hostId))) return null;
     return eventObject(ctx, row);
   });

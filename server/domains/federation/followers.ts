@@ -1,7 +1,7 @@
 // Remote followers of a local actor, and the instance blocklist they are filtered by. Follower
 // ids are public on their own servers, but a small grove may not want its audience listed, so
 // the followers collection shows the count only (federation.ts).
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../../db/client.js';
 import { newId } from '../../../db/ids.js';
 
@@ -13,10 +13,29 @@ export interface FollowerRecipient {
 
 export const hostOf = (uri: string | URL) => new URL(uri).hostname.toLowerCase();
 
+/** `a.b.example` → [a.b.example, b.example, example]: a block of any of them covers the host. */
+export function hostAndParents(host: string): string[] {
+  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
+  return labels.map((_, i) => labels.slice(i).join('.')).filter((h) => h !== '');
+}
+
+/** Blocked itself or under a blocked domain (as Mastodon's domain blocks: subdomains included). */
 export async function isBlockedHost(database: Database, host: string): Promise<boolean> {
-  const rows = await database.rows(sql`select 1 from federation_blocked_hosts where host = ${host.toLowerCase()}`);
+  const candidates = hostAndParents(host);
+  if (candidates.length === 0) return false;
+  const rows = await database.rows(
+    sql`select 1 from federation_blocked_hosts where host in (${sql.join(
+      candidates.map((c) => sql`${c}`),
+      sql`, `,
+    )}) limit 1`,
+  );
   return rows.length > 0;
 }
+
+/** SQL: `hostColumn` (a lower-case host) is blocked or under a blocked domain. */
+export const blockedHostSql = (hostColumn: SQL) =>
+  sql`exists (select 1 from federation_blocked_hosts b
+    where b.host = ${hostColumn} or right(${hostColumn}, length(b.host) + 1) = '.' || b.host)`;
 
 /** Ids are UUIDv7 (newId), so the organizers' list (organizers.ts) pages newest first by id. */
 export async function addFollower(
@@ -58,7 +77,7 @@ export async function followerRecipients(
   const rows = await database.rows<{ followerUri: string; inbox: string; sharedInbox: string | null }>(
     sql`select follower_uri as "followerUri", inbox, shared_inbox as "sharedInbox" from federation_followers f
         where f.actor_id = ${actorRowId}
-          and not exists (select 1 from federation_blocked_hosts b where b.host = f.host)
+          and not ${blockedHostSql(sql`f.host`)}
         order by f.created_at, f.id`,
     executor,
   );

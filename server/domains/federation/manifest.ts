@@ -1,5 +1,6 @@
 // What the federation domain contributes (docs/federation.md): the organizers' routes (the
-// switch and the followers of a grove or organization), the ActivityPub and WebFinger
+// switch and the followers of a grove or organization) and the admins' instance blocklist (always
+// mounted: a block may be set before federation is turned on), the ActivityPub and WebFinger
 // routes (served by Fedify, mounted only when FEDERATION is on), the job that drains the
 // federation queue, the observer that queues an event's changes for its host's followers, and the
 // one that tells them when the host itself is gone.
@@ -13,7 +14,9 @@ import { documentFederation, mountFederation } from './routes.js';
 export const federationManifest = defineManifest({
   domain: 'federation',
   namespaces: { federation: federationRouter },
-  rawRoutes: [{ mount: (app, deps) => mountFederation(app, deps), document: documentFederation }],
+  rawRoutes: [
+    { mount: (app, deps, contextFor) => mountFederation(app, deps, contextFor), document: documentFederation },
+  ],
   jobs: [createFederationDeliveryJob],
   eventChangeObservers: [observeEventChange],
   hostEndObservers: [observeHostEnd],

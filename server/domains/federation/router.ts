@@ -1,10 +1,11 @@
-// The organizers' federation routes (logic in organizers.ts): the same four under a grove and
-// under an organization.
+// The federation namespace: the organizers' routes (logic in organizers.ts), the same four under
+// a grove and under an organization, and the admins' instance blocklist (blocklist-router.ts).
 import { router } from '../../trpc/init.js';
 import { memberProcedure } from '../../trpc/procedures.js';
 import { okOutput } from '../../shared/schemas.js';
 import { getFederation, type HostKind, listFollowers, removeFollower, setFederation } from './organizers.js';
 import * as schemas from './schemas.js';
+import { blocklistProcedures } from './blocklist-router.js';
 
 const tags = ['federation'];
 const who: Record<HostKind, string> = {
@@ -92,4 +93,5 @@ export const federationRouter = router({
   setOrganizationSettings: organization.setSettings,
   organizationFollowers: organization.followers,
   removeOrganizationFollower: organization.removeFollower,
+  ...blocklistProcedures,
 });

@@ -2,11 +2,15 @@
 // only when federation is on; off, these paths answer 404 like any unknown path (there is
 // nothing there, rather than a feature to configure: 501 would tell a scanner what to look for).
 // Fedify negotiates content: a client that does not ask for ActivityPub JSON (a browser) gets 406.
-import type { Env, Hono } from 'hono';
+import type { Context as HonoContext, Env, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { OpenAPIObject } from 'trpc-to-openapi';
 import { AppError } from '../../errors.js';
 import { errorResponse } from '../../http/rest.js';
 import type { AppDeps } from '../../service/context.js';
+import type { Context } from '../../trpc/context.js';
+import { SHARED_INBOX_PATH } from './inbox.js';
+import { guardInbox } from './inbox-guard.js';
 import { federationRuntime } from './runtime.js';
 
 const notFound = () => errorResponse(new AppError('not_found', 'Nothing federates here.'));
@@ -16,7 +20,11 @@ const notAcceptable = () =>
     { status: 406, headers: { Vary: 'Accept' } },
   );
 
-export function mountFederation<E extends Env>(app: Hono<E>, deps: AppDeps): void {
+export function mountFederation<E extends Env>(
+  app: Hono<E>,
+  deps: AppDeps,
+  contextFor: (c: HonoContext<E>) => Context,
+): void {
   const runtime = federationRuntime(deps);
   if (!runtime) return;
   const serve = (request: Request) =>
@@ -26,6 +34,30 @@ export function mountFederation<E extends Env>(app: Hono<E>, deps: AppDeps): voi
       onNotAcceptable: notAcceptable,
     });
   app.get('/.well-known/webfinger', (c) => serve(c.req.raw));
+  // The same body cap as the API: an activity is a few kilobytes.
+  app.use(
+    '/ap/*',
+    bodyLimit({
+      maxSize: deps.config.MAX_BODY_BYTES,
+      onError: () =>
+        errorResponse(
+          new AppError('payload_too_large', `The body may be at most ${deps.config.MAX_BODY_BYTES} bytes.`),
+        ),
+    }),
+  );
+  const inbox = async (c: HonoContext<E>) => (await guardInbox(c, deps, contextFor)) ?? readActivity(c.req.raw);
+  // Fedify throws on an activity it cannot read (a JSON-LD context that cannot be fetched or
+  // expanded, found by fuzzing): the sender's fault, so 400, not 500.
+  const readActivity = async (request: Request) => {
+    try {
+      return await serve(request);
+    } catch (error) {
+      deps.log.warn({ err: error }, 'federation: unreadable activity refused');
+      return errorResponse(new AppError('validation_failed', 'The activity could not be read.'));
+    }
+  };
+  app.post(SHARED_INBOX_PATH, inbox);
+  app.post('/ap/actors/:identifier/inbox', inbox);
   app.all('/ap/*', (c) => serve(c.req.raw));
 }
 
@@ -123,7 +155,7 @@ export function documentFederation(doc: OpenAPIObject) {
       ...common,
       operationId: `federation-${operationId}`,
       summary,
-      description: `Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist is ignored. ${off}`,
+      description: `Takes Follow and Undo(Follow) for a federated grove or organization (accepted at once); anything else is dropped unread. The request must carry a valid HTTP Signature of the activity's actor, made within the last hour; an instance on the blocklist (its subdomains included) gets 202 and nothing is done. Rate limited per remote instance (the host of the signature's keyId, else of the body's actor: RATE_LIMIT_FEDERATION_INBOX_PER_HOST per 5 minutes) and per address (twice that), before the signature is checked: 429 \`rate_limited\` with Retry-After, nothing processed. ${off}`,
       parameters,
       requestBody: {
         required: true,
@@ -131,8 +163,14 @@ export function documentFederation(doc: OpenAPIObject) {
       },
       responses: {
         '202': { description: 'Accepted for processing.' },
+        '400': envelope('An activity that cannot be read (not JSON, or JSON-LD that cannot be expanded).'),
         '401': { description: 'Unsigned, badly signed, or stale request.' },
         '404': envelope('Not federated, unknown, or federation is off.'),
+        '413': envelope('The body is larger than MAX_BODY_BYTES.'),
+        '429': {
+          ...envelope('Over the per-instance or per-address limit; nothing was processed.'),
+          headers: { 'Retry-After': { description: 'Seconds until the window ends.', schema: { type: 'integer' } } },
+        },
       },
     } as never,
   });
