@@ -1762,12 +1762,12 @@ export interface paths {
          * Whether the grove federates (organizers)
          * @description The organizers' choice (`enabled`, null for the default), the default, whether this server federates at all, the effect (`federates`), the fediverse handle and actor URL while it federates, and how many remote followers it has. Answers while the server does not federate too (`serverFederates: false`). Organizers of the grove only (site admins too only when they organize it); others get 403.
          */
-        get: operations["federation-groveSettings"];
+        get: operations["groves-federation"];
         /**
          * Turn federation of the grove on or off (organizers)
          * @description `enabled`: true, false, or null for the default (on for organizations and `open` groves, off for `approval` groves). An `invite` grove never federates: true answers 409. Off keeps the followers: nothing is sent to them and the actor answers 404 until it is on again. 501 while this server does not federate (FEDERATION). Organizers of the grove only (site admins too only when they organize it); others get 403.
          */
-        put: operations["federation-setGroveSettings"];
+        put: operations["groves-setFederation"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1786,7 +1786,7 @@ export interface paths {
          * Remote followers of the grove (organizers)
          * @description Newest first: each follower's actor URI, server and when it followed (nothing more is kept). Never shown to anyone else, nor to the fediverse (the followers collection gives the count only). Organizers of the grove only (site admins too only when they organize it); others get 403.
          */
-        get: operations["federation-groveFollowers"];
+        get: operations["groves-federationFollowers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1809,7 +1809,7 @@ export interface paths {
          * Remove a remote follower (organizers)
          * @description The follower gets nothing more, and its server is sent a Reject of its Follow (Mastodon then drops the follow) while the grove federates. It may follow again while the grove federates. 404 when it is not a follower of this grove. Organizers of the grove only (site admins too only when they organize it); others get 403.
          */
-        delete: operations["federation-removeGroveFollower"];
+        delete: operations["groves-removeFederationFollower"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2846,12 +2846,12 @@ export interface paths {
          * Whether the organization federates (admins)
          * @description The organizers' choice (`enabled`, null for the default), the default, whether this server federates at all, the effect (`federates`), the fediverse handle and actor URL while it federates, and how many remote followers it has. Answers while the server does not federate too (`serverFederates: false`). Admins of the organization and site admins; others get 403.
          */
-        get: operations["federation-organizationSettings"];
+        get: operations["organizations-federation"];
         /**
          * Turn federation of the organization on or off (admins)
          * @description `enabled`: true, false, or null for the default (on for organizations and `open` groves, off for `approval` groves). Off keeps the followers: nothing is sent to them and the actor answers 404 until it is on again. 501 while this server does not federate (FEDERATION). Admins of the organization and site admins; others get 403.
          */
-        put: operations["federation-setOrganizationSettings"];
+        put: operations["organizations-setFederation"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2870,7 +2870,7 @@ export interface paths {
          * Remote followers of the organization (admins)
          * @description Newest first: each follower's actor URI, server and when it followed (nothing more is kept). Never shown to anyone else, nor to the fediverse (the followers collection gives the count only). Admins of the organization and site admins; others get 403.
          */
-        get: operations["federation-organizationFollowers"];
+        get: operations["organizations-federationFollowers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2893,7 +2893,7 @@ export interface paths {
          * Remove a remote follower (admins)
          * @description The follower gets nothing more, and its server is sent a Reject of its Follow (Mastodon then drops the follow) while the organization federates. It may follow again while the organization federates. 404 when it is not a follower of this organization. Admins of the organization and site admins; others get 403.
          */
-        delete: operations["federation-removeOrganizationFollower"];
+        delete: operations["organizations-removeFederationFollower"];
         options?: never;
         head?: never;
         patch?: never;
@@ -14558,7 +14558,7 @@ export interface operations {
             };
         };
     };
-    "federation-groveSettings": {
+    "groves-federation": {
         parameters: {
             query?: never;
             header?: never;
@@ -14636,7 +14636,7 @@ export interface operations {
             };
         };
     };
-    "federation-setGroveSettings": {
+    "groves-setFederation": {
         parameters: {
             query?: never;
             header?: never;
@@ -14762,7 +14762,7 @@ export interface operations {
             };
         };
     };
-    "federation-groveFollowers": {
+    "groves-federationFollowers": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -14846,7 +14846,7 @@ export interface operations {
             };
         };
     };
-    "federation-removeGroveFollower": {
+    "groves-removeFederationFollower": {
         parameters: {
             query?: never;
             header?: never;
@@ -19868,7 +19868,7 @@ export interface operations {
             };
         };
     };
-    "federation-organizationSettings": {
+    "organizations-federation": {
         parameters: {
             query?: never;
             header?: never;
@@ -19946,7 +19946,7 @@ export interface operations {
             };
         };
     };
-    "federation-setOrganizationSettings": {
+    "organizations-setFederation": {
         parameters: {
             query?: never;
             header?: never;
@@ -20063,7 +20063,7 @@ export interface operations {
             };
         };
     };
-    "federation-organizationFollowers": {
+    "organizations-federationFollowers": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -20147,7 +20147,7 @@ export interface operations {
             };
         };
     };
-    "federation-removeOrganizationFollower": {
+    "organizations-removeFederationFollower": {
         parameters: {
             query?: never;
             header?: never;

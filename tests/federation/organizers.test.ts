@@ -83,7 +83,7 @@ describe('the federation switch', () => {
       token: admin.token,
       body: { handle: organizer.handle },
     });
-    const state = await t.trpc(organizer.token).federation.groveSettings.query({ id: approval._id });
+    const state = await t.trpc(organizer.token).groves.federation.query({ id: approval._id });
     expect(state).toMatchObject({ enabled: null, default: false, federates: false, handle: null, actorUrl: null });
   });
 
@@ -104,7 +104,7 @@ describe('the federation switch', () => {
     expect(on.body).toMatchObject({ enabled: true, default: false, federates: true, handle: `@${grove.slug}@${HOST}` });
     expect((await t.request('GET', `/ap/actors/${grove._id}`, { headers: AP })).status).toBe(200);
 
-    const back = await t.trpc(organizer.token).federation.setGroveSettings.mutate({ id: grove._id, enabled: null });
+    const back = await t.trpc(organizer.token).groves.setFederation.mutate({ id: grove._id, enabled: null });
     expect(back).toMatchObject({ enabled: null, federates: false, handle: null });
     expect((await t.request('GET', `/ap/actors/${grove._id}`, { headers: AP })).status).toBe(404);
   });
@@ -130,7 +130,7 @@ describe('the federation switch', () => {
     expect(offAnswer.status).toBe(200);
     expect(offAnswer.body).toMatchObject({ enabled: false, allowed: false, default: false, federates: false });
     await expect(
-      t.trpc(organizer.token).federation.setGroveSettings.mutate({ id: grove._id, enabled: true }),
+      t.trpc(organizer.token).groves.setFederation.mutate({ id: grove._id, enabled: true }),
     ).rejects.toMatchObject({ data: { code: 'conflict', httpStatus: 409 } });
   });
 
@@ -156,7 +156,7 @@ describe('the federation switch', () => {
       const unknown = path.replace(grove._id, crypto.randomUUID());
       expect((await t.request(method, unknown, { token: organizer.token, body })).status).toBe(404);
     }
-    await expect(t.trpc(member.token).federation.groveSettings.query({ id: grove._id })).rejects.toMatchObject({
+    await expect(t.trpc(member.token).groves.federation.query({ id: grove._id })).rejects.toMatchObject({
       data: { code: 'forbidden' },
     });
   });
@@ -171,7 +171,7 @@ describe('the federation switch', () => {
     const mine = await t.request('GET', path, { token: orgAdmin.token });
     expect(mine.status).toBe(200);
     expect(mine.body).toMatchObject({ default: true, federates: true, handle: `@${organization.slug}@${HOST}` });
-    const turned = await t.trpc(admin.token).federation.setOrganizationSettings.mutate({
+    const turned = await t.trpc(admin.token).organizations.setFederation.mutate({
       id: organization._id,
       enabled: false,
     });
@@ -212,7 +212,7 @@ describe('followers', () => {
     expect(first.body.items.map((f: { actor: string }) => f.actor)).toEqual([uris[2], uris[1]]);
     expect(Object.keys(first.body.items[0]).sort()).toEqual(['_id', 'actor', 'followedAt', 'host']);
     expect(first.body.items[0].host).toBe('remote2.example');
-    const rest = await t.trpc(organizer.token).federation.groveFollowers.query({
+    const rest = await t.trpc(organizer.token).groves.federationFollowers.query({
       id: grove._id,
       limit: 2,
       cursor: first.body.nextCursor,
@@ -228,10 +228,10 @@ describe('followers', () => {
     const [uri] = await followers('grove', grove._id, 1);
     const other = await groveWithOrganizer(t, admin);
     await followers('grove', other.grove._id, 1);
-    const [listed] = (await t.trpc(organizer.token).federation.groveFollowers.query({ id: grove._id, limit: 10 }))
+    const [listed] = (await t.trpc(organizer.token).groves.federationFollowers.query({ id: grove._id, limit: 10 }))
       .items;
     const [othersFollower] = (
-      await t.trpc(other.organizer.token).federation.groveFollowers.query({ id: other.grove._id, limit: 10 })
+      await t.trpc(other.organizer.token).groves.federationFollowers.query({ id: other.grove._id, limit: 10 })
     ).items;
 
     const wrong = await t.request('DELETE', `/api/groves/${grove._id}/federation/followers/${othersFollower!._id}`, {
@@ -260,14 +260,17 @@ describe('followers', () => {
     const organization = await createOrganization(t, admin);
     await followers('organization', organization._id, 1);
     const client = t.trpc(admin.token);
-    const [orgFollower] = (await client.federation.organizationFollowers.query({ id: organization._id, limit: 5 }))
+    const [orgFollower] = (await client.organizations.federationFollowers.query({ id: organization._id, limit: 5 }))
       .items;
     expect(
-      await client.federation.removeOrganizationFollower.mutate({ id: organization._id, followerId: orgFollower!._id }),
+      await client.organizations.removeFederationFollower.mutate({
+        id: organization._id,
+        followerId: orgFollower!._id,
+      }),
     ).toEqual({ ok: true });
     expect(JSON.stringify(await queued())).toContain('Reject');
     expect(
-      (await t.trpc(other.organizer.token).federation.groveFollowers.query({ id: other.grove._id, limit: 10 })).items,
+      (await t.trpc(other.organizer.token).groves.federationFollowers.query({ id: other.grove._id, limit: 10 })).items,
     ).toHaveLength(1);
   });
 
@@ -288,8 +291,8 @@ describe('followers', () => {
     expect(kept.body).toMatchObject({ enabled: false, federates: false, followersCount: 2 });
 
     // Removing a follower while off: the row goes, nothing is sent (the actor's key is not served).
-    const [first] = (await t.trpc(organizer.token).federation.groveFollowers.query({ id: grove._id, limit: 1 })).items;
-    await t.trpc(organizer.token).federation.removeGroveFollower.mutate({ id: grove._id, followerId: first!._id });
+    const [first] = (await t.trpc(organizer.token).groves.federationFollowers.query({ id: grove._id, limit: 1 })).items;
+    await t.trpc(organizer.token).groves.removeFederationFollower.mutate({ id: grove._id, followerId: first!._id });
     expect(await queued()).toEqual([]);
 
     expect((await set(null)).status).toBe(200);

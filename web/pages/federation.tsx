@@ -13,22 +13,24 @@ import { type Page, pathParam } from './page.js';
 import { urls } from '../urls.js';
 
 type Kind = 'grove' | 'organization';
-export type FederationSettings = RouterOutputs['federation']['groveSettings'];
+export type FederationSettings = RouterOutputs['groves']['federation'];
 
 export interface FederationData {
   settings: FederationSettings;
-  followers: RouterOutputs['federation']['groveFollowers'];
+  followers: RouterOutputs['groves']['federationFollowers'];
 }
 
 /** The section's data, or null for a viewer who may not manage the host (signed out, 403). */
 export async function federationData(c: Context<WebEnv>, kind: Kind, id: string): Promise<FederationData | null> {
   if (!(await currentMember(c))) return null;
-  const client = api(c).federation;
   try {
     const [settings, followers] = await Promise.all(
       kind === 'grove'
-        ? [client.groveSettings.query({ id }), client.groveFollowers.query({ id, limit: 100 })]
-        : [client.organizationSettings.query({ id }), client.organizationFollowers.query({ id, limit: 100 })],
+        ? [api(c).groves.federation.query({ id }), api(c).groves.federationFollowers.query({ id, limit: 100 })]
+        : [
+            api(c).organizations.federation.query({ id }),
+            api(c).organizations.federationFollowers.query({ id, limit: 100 }),
+          ],
     );
     return { settings, followers };
   } catch (caught) {
@@ -148,8 +150,8 @@ function switchPage(kind: Kind): Page {
   return hostAction(kind, async (c, id, fields) => {
     const input = { id, enabled: enabledOf(fields.enabled) };
     const settings = await (kind === 'grove'
-      ? api(c).federation.setGroveSettings.mutate(input)
-      : api(c).federation.setOrganizationSettings.mutate(input));
+      ? api(c).groves.setFederation.mutate(input)
+      : api(c).organizations.setFederation.mutate(input));
     return settings.federates ? t('federation.switch.savedOn') : t('federation.switch.savedOff');
   });
 }
@@ -158,8 +160,8 @@ function removePage(kind: Kind): Page {
   return hostAction(kind, async (c, id) => {
     const input = { id, followerId: pathParam(c, 'followerId') };
     await (kind === 'grove'
-      ? api(c).federation.removeGroveFollower.mutate(input)
-      : api(c).federation.removeOrganizationFollower.mutate(input));
+      ? api(c).groves.removeFederationFollower.mutate(input)
+      : api(c).organizations.removeFederationFollower.mutate(input));
     return t('federation.followers.removed');
   });
 }

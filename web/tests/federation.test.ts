@@ -54,7 +54,7 @@ describe('the Fediverse section', () => {
     expect(await page.getByRole('status').textContent()).toContain('Saved: federation is on.');
     const host = new URL(stack.api.config.PUBLIC_URL).host;
     expect(await section.textContent()).toContain(`@${grove.slug}@${host}`);
-    const settings = await stack.api.trpc(organizer.token).federation.groveSettings.query({ id: grove._id });
+    const settings = await stack.api.trpc(organizer.token).groves.federation.query({ id: grove._id });
     expect(settings).toMatchObject({ enabled: true, federates: true });
 
     await Promise.all([

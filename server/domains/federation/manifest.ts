@@ -8,12 +8,13 @@ import { defineManifest } from '../manifest.js';
 import { observeHostEnd } from './actor-end.js';
 import { createFederationDeliveryJob } from './delivery-job.js';
 import { observeEventChange } from './event-changes.js';
-import { federationRouter } from './router.js';
+import { federationRouter, groveFederationRouter, organizationFederationRouter } from './router.js';
 import { documentFederation, mountFederation } from './routes.js';
 
 export const federationManifest = defineManifest({
   domain: 'federation',
   namespaces: { federation: federationRouter },
+  addsTo: { groves: groveFederationRouter, organizations: organizationFederationRouter },
   rawRoutes: [
     { mount: (app, deps, contextFor) => mountFederation(app, deps, contextFor), document: documentFederation },
   ],

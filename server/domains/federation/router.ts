@@ -1,5 +1,6 @@
-// The federation namespace: the organizers' routes (logic in organizers.ts), the same four under
-// a grove and under an organization, and the admins' instance blocklist (blocklist-router.ts).
+// The federation domain's routes: the organizers' (logic in organizers.ts), the same four under a
+// grove and under an organization (added to the groves and organizations namespaces, as their
+// paths say), and the admins' instance blocklist (blocklist-router.ts), the federation namespace.
 import { router } from '../../trpc/init.js';
 import { memberProcedure } from '../../trpc/procedures.js';
 import { okOutput } from '../../shared/schemas.js';
@@ -84,14 +85,21 @@ function routesFor(kind: HostKind) {
 const grove = routesFor('grove');
 const organization = routesFor('organization');
 
-export const federationRouter = router({
-  groveSettings: grove.settings,
-  setGroveSettings: grove.setSettings,
-  groveFollowers: grove.followers,
-  removeGroveFollower: grove.removeFollower,
-  organizationSettings: organization.settings,
-  setOrganizationSettings: organization.setSettings,
-  organizationFollowers: organization.followers,
-  removeOrganizationFollower: organization.removeFollower,
-  ...blocklistProcedures,
+/** Under /api/groves/{id}/federation…, so in the groves namespace (naming rule in composition.ts). */
+export const groveFederationRouter = router({
+  federation: grove.settings,
+  setFederation: grove.setSettings,
+  federationFollowers: grove.followers,
+  removeFederationFollower: grove.removeFollower,
 });
+
+/** Under /api/organizations/{id}/federation…, so in the organizations namespace. */
+export const organizationFederationRouter = router({
+  federation: organization.settings,
+  setFederation: organization.setSettings,
+  federationFollowers: organization.followers,
+  removeFederationFollower: organization.removeFollower,
+});
+
+/** Under /api/admin/federation: the federation namespace. */
+export const federationRouter = router(blocklistProcedures);
