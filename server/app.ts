@@ -5,6 +5,7 @@ import type { TRPCError } from '@trpc/server';
 import { Hono, type Context as HonoContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { AppError, errorBody } from './errors.js';
 import { createRequestContext, type AppDeps, type Context, type HeaderReader } from './trpc/context.js';
 import { describeError } from './trpc/errors.js';
@@ -249,7 +250,9 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
   app.all('/api/*', async (c) => {
     c.set('answeredWithHeaders', true);
     const ctx = contextFor(c);
-    const response = await restHandler(c.req.raw, ctx);
+    // Node's request stream when served by Node (not in app.request): see readJsonBody.
+    const nodeBody = c.env?.incoming instanceof Readable ? c.env.incoming : undefined;
+    const response = await restHandler(c.req.raw, ctx, nodeBody);
     const template = restRoutes.get(ctx);
     if (template) c.set('route', template);
     return response;

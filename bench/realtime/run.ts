@@ -10,8 +10,15 @@
 //   npm run bench:realtime                                    # defaults: 1,000 clients, 100 msg/s, 20 s (~2 min)
 //   npm run bench:realtime -- --clients 200 --duration 5      # a short check
 //   npm run bench:realtime -- --tiny                          # CI's check: 20 sockets, 10 msg/s for 1 s, own small set
+//   BENCH_SLOW_TIMELINE=1 npm run bench:realtime -- …          # also lists every POST over 50 ms by its send time
+// The npm script gives this process (the load generator, never the servers) a 64 MB semi-space:
+// receiving 3,000 deliveries a second over 5,000 sockets, a smaller young generation promoted its
+// short-lived objects, and its full collections stole the servers' CPU (bench/README.md).
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { io, type Socket } from 'socket.io-client';
@@ -80,6 +87,45 @@ async function serverView() {
   return view;
 }
 const sql = postgres(places.url, { max: 2, onnotice: () => {} });
+
+// The timed POSTs go through node:http, not fetch: every fetch builds a WHATWG Request whose
+// abort signal undici registers in a FinalizationRegistry, which V8's young-generation collector
+// keeps alive, so each one was promoted and this process ran a full collection every second or
+// two, on the same two cores as the servers (bench/README.md, "The bench's own collections").
+// Idle sockets are closed before the server's 5 s keep-alive timeout would close them under a request.
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: 4000 });
+
+/** POSTs a message; resolves to the status (0 when the request failed), the body read and dropped. */
+function postMessage(url: string, token: string, body: string): Promise<number> {
+  const payload = JSON.stringify({ body });
+  return new Promise((resolve) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent: keepAlive,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', () => resolve(0));
+      },
+    );
+    request.on('error', () => resolve(0));
+    request.end(payload);
+  });
+}
+
+/** A full GC of this (the bench's) process, never of the servers. */
+function collectBenchGarbage() {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
+}
 
 interface Member {
   id: string;
@@ -185,7 +231,7 @@ try {
   console.error(`${sockets.length} sockets ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   /** Posts `count` messages at `rate` per second on a fixed schedule (not waiting for answers). */
-  async function steady(seconds: number, label: string) {
+  async function steady(seconds: number, label: string, lateDeliveriesMs = 3000) {
     const count = Math.round(seconds * rate);
     const interval = 1000 / rate;
     const begin = performance.now();
@@ -202,18 +248,9 @@ try {
       sent.set(body, entry);
       entries.push(entry);
       posts.push(
-        fetch(`${servers[i % 2]!.url}/api/conversations/${conversation.id}/messages`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${sender.token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ body }),
-        }).then(
-          async (res) => {
-            await res.arrayBuffer();
-            entry.status = res.status;
-            entry.answeredAt = performance.now();
-          },
-          () => {
-            entry.status = 0;
+        postMessage(`${servers[i % 2]!.url}/api/conversations/${conversation.id}/messages`, sender.token, body).then(
+          (status) => {
+            entry.status = status;
             entry.answeredAt = performance.now();
           },
         ),
@@ -221,11 +258,18 @@ try {
     }
     const achieved = count / ((performance.now() - begin) / 1000);
     await Promise.all(posts);
-    await new Promise((r) => setTimeout(r, 3000)); // late deliveries still count
+    await new Promise((r) => setTimeout(r, lateDeliveriesMs)); // late deliveries still count
     return { count, achieved, entries };
   }
 
-  await steady(warmup, 'warmup');
+  // Straight from the warm-up into the timed run: a pause between them would let the servers go
+  // idle, and V8 starts a full collection on an idle heap that then finishes inside the run.
+  await steady(warmup, 'warmup', 0);
+  // This process holds 5,000 socket.io clients (a heap of a few hundred MB): a full collection of
+  // its own, with its marking threads on the same two cores, slowed every server at the same
+  // moment ~1.4 s into nearly every run (bench/README.md, "The bench's own collections"). Collect
+  // before the timed window, so what is measured is the servers.
+  collectBenchGarbage();
   const serversBefore = await serverView();
   // The bench process's own event-loop delay while it sends and receives: it adds to every
   // latency measured here (5,000 sockets share this one process's loop).
@@ -246,6 +290,15 @@ try {
   const extra = run.entries.reduce((n, e) => n + Math.max(0, e.deliveries.length - e.recipients), 0);
   const sorted = ok.flatMap((e) => e.deliveries.map((d) => d - e.at)).sort((a, b) => a - b);
   const postLatency = ok.map((e) => e.answeredAt! - e.at).sort((a, b) => a - b);
+  if (process.env.BENCH_SLOW_TIMELINE) {
+    const t0 = run.entries[0]!.at;
+    const slow = ok
+      .filter((e) => e.answeredAt! - e.at > 50)
+      .map((e) => `${((e.at - t0) / 1000).toFixed(2)}s:${(e.answeredAt! - e.at).toFixed(0)}`);
+    console.error(
+      `run began ${new Date(Date.now() - (performance.now() - t0)).toISOString()}; slow POSTs (${slow.length}): ${slow.join(' ')}`,
+    );
+  }
   // Delivery measured from the POST's answer: what the fan-out adds once the API has committed
   // (negative: the socket had it before the HTTP answer arrived).
   const afterAnswer = ok.flatMap((e) => e.deliveries.map((d) => d - e.answeredAt!)).sort((a, b) => a - b);

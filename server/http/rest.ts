@@ -3,11 +3,13 @@
 // directly; a small adapter normalises the request (body, content type, method) and rewrites
 // every error into the spec's envelope `{ error: { code, message } }`. Everything it needs from
 // tRPC's and trpc-to-openapi's internals goes through ../trpc/trpc-internals.ts.
+import type { Readable } from 'node:stream';
 import { TRPCError } from '@trpc/server';
 import type { Context as HonoContext } from 'hono';
 import { AppError, errorBody, type ErrorBody } from '../errors.js';
 import type { Context } from '../trpc/context.js';
 import { assertDeclaredCoercion } from './coercion.js';
+import { readJsonBody } from './request-body.js';
 import { describeError, detailsFromMessage } from '../trpc/errors.js';
 import {
   callProcedure,
@@ -43,7 +45,11 @@ export interface OtherRoute {
   path: string;
 }
 
-export type RestHandler = (request: Request, ctx: Context) => Promise<Response>;
+/**
+ * `body`: Node's request stream when the server is Node's (the body is read from it; see
+ * readCappedFromNode); without it (app.request in tests) the web Request's body is read.
+ */
+export type RestHandler = (request: Request, ctx: Context, body?: Readable) => Promise<Response>;
 
 /** Every REST route, read from the router's meta, in declaration order. */
 export function listRestRoutes(router: OpenApiRouter): RouteEntry[] {
@@ -53,49 +59,6 @@ export function listRestRoutes(router: OpenApiRouter): RouteEntry[] {
     procedurePath,
     successStatus,
   }));
-}
-
-class RequestError extends AppError {}
-
-/** Reads at most maxBytes, stopping as soon as a chunked body goes over (never buffers more). */
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const tooLarge = () => new RequestError('payload_too_large', `The body may be at most ${maxBytes} bytes.`);
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > maxBytes) throw tooLarge();
-  if (!request.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
-
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
-  const bytes = await readCapped(request, maxBytes);
-  if (bytes.byteLength === 0) return {};
-  const contentType = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-    throw new RequestError('unsupported_media_type', 'Send the body as application/json.');
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    throw new RequestError('validation_failed', 'The body is not valid JSON.');
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new RequestError('validation_failed', 'The body must be a JSON object.');
-  }
-  return parsed;
 }
 
 /** Headers every API answer carries; set here so the app middleware need not rebuild the response. */
@@ -267,7 +230,7 @@ export function createRestHandler(
     );
   };
 
-  return async (request, ctx) => {
+  return async (request, ctx, nodeBody) => {
     const url = new URL(request.url);
     const path = normalizePath(url.pathname);
     // HEAD is GET without a body.
@@ -315,7 +278,7 @@ export function createRestHandler(
     const useBody = method !== 'GET' && method !== 'DELETE';
     let body: unknown;
     try {
-      body = useBody ? await readJsonBody(request, options.maxBodyBytes) : undefined;
+      body = useBody ? await readJsonBody(request, options.maxBodyBytes, nodeBody) : undefined;
     } catch (error) {
       if (error instanceof AppError) return refuse(error);
       throw error;

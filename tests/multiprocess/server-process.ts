@@ -55,7 +55,10 @@ async function startServerOnce(
 ): Promise<ServerProcess> {
   const port = await freePort();
   // `node --import tsx` (as npm start does): one process, so the pid and signals are the server's.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // SERVER_NODE_ARGS adds node flags for a diagnosis (`--trace-gc`, `--heapsnapshot-signal=SIGUSR2`,
+  // `--cpu-prof`): NODE_OPTIONS refuses most of them.
+  const diagnosisArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...diagnosisArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {
       ...process.env,

@@ -13,7 +13,8 @@
 // stored. Mounted by server/app.ts before the REST adapter; documentCompanionChat documents it.
 import type { Env, Hono, Context as HonoContext } from 'hono';
 import type { OpenAPIObject } from 'trpc-to-openapi';
-import { readJsonBody, routeErrorAnswer } from '../../http/rest.js';
+import { routeErrorAnswer } from '../../http/rest.js';
+import { readJsonBody } from '../../http/request-body.js';
 import { createCallerFactory } from '../../trpc/init.js';
 import type { Context } from '../../trpc/context.js';
 import { companionStreamRouter } from './router.js';
