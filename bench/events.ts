@@ -173,6 +173,13 @@ try {
       label: `places: list, city box (${N.places / 1000}k places)`,
       path: fixed(`/api/places?bbox=${cityBox}&limit=20`),
     },
+    // The same page for a signed-in member: what the session check alone costs (places has no
+    // per-viewer rule), to tell it from what the events list's visibility costs a member.
+    {
+      label: 'places: list, city box, signed in',
+      path: fixed(`/api/places?bbox=${cityBox}&limit=20`),
+      token: member,
+    },
     { label: 'events: anonymous, first page', path: fixed('/api/events?limit=20') },
     { label: 'events: member (3 groves, ~10 friends), first page', path: fixed('/api/events?limit=20'), token: member },
     { label: 'events: organizer, first page', path: fixed('/api/events?limit=20'), token: organizerToken },

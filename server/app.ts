@@ -13,6 +13,7 @@ import { appRouter, rawRoutes } from './composition.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { createDocs, mountDocs } from './http/docs-page.js';
 import { createRestHandler, errorResponse, type OtherRoute } from './http/rest.js';
+import { signalFreeRequest } from './http/request-body.js';
 import { mountBrowserPolicies } from './http/security-headers.js';
 import { mountMetrics } from './http/metrics.js';
 import { procedurePaths } from './trpc/trpc-internals.js';
@@ -216,21 +217,28 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
   app.get('/api/openapi.json', (c) => c.json(openApiDocument));
   mountDocs(app, docs);
 
-  // The REST adapter caps its own bodies; native tRPC gets the same limit and envelope here.
-  app.use(
-    '/trpc/*',
-    bodyLimit({
-      maxSize: deps.config.MAX_BODY_BYTES,
-      onError: () =>
-        errorResponse(
-          new AppError('payload_too_large', `The body may be at most ${deps.config.MAX_BODY_BYTES} bytes.`),
-        ),
-    }),
-  );
-  app.all('/trpc/*', (c) =>
-    fetchRequestHandler({
+  // The REST adapter caps its own bodies; native tRPC gets the same limit and envelope: read
+  // from Node's stream when served by Node (signalFreeRequest), else by Hono's bodyLimit.
+  const trpcBodyLimit = bodyLimit({
+    maxSize: deps.config.MAX_BODY_BYTES,
+    onError: () =>
+      errorResponse(new AppError('payload_too_large', `The body may be at most ${deps.config.MAX_BODY_BYTES} bytes.`)),
+  });
+  app.use('/trpc/*', (c, next) => (c.env?.incoming instanceof Readable ? next() : trpcBodyLimit(c, next)));
+  app.all('/trpc/*', async (c) => {
+    const incoming = c.env?.incoming;
+    let req = c.req.raw;
+    if (incoming instanceof Readable) {
+      try {
+        req = await signalFreeRequest(c.req.raw, incoming, deps.config.MAX_BODY_BYTES);
+      } catch (error) {
+        if (error instanceof AppError) return errorResponse(error);
+        throw error;
+      }
+    }
+    return fetchRequestHandler({
       endpoint: '/trpc',
-      req: c.req.raw,
+      req,
       router: appRouter,
       // One batched request must not carry hundreds of guesses or writes (400 beyond it).
       maxBatchSize: deps.config.TRPC_MAX_BATCH_SIZE,
@@ -242,8 +250,8 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
       onError: ({ error, ctx }) => {
         if (describeError(error).unexpected) logUnexpected(ctx, error);
       },
-    }),
-  );
+    });
+  });
 
   // Before the REST adapter's catch-all, which would answer their paths otherwise.
   for (const route of rawRoutes) route.mount(app, deps, contextFor);

@@ -34,7 +34,7 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
  * full GC: that copying was most of the message POST's tail under load (bench/README.md,
  * "Why every POST was promoted"). Stops at maxBytes; what is left is drained by the adapter.
  */
-function readCappedFromNode(stream: Readable, maxBytes: number): Promise<Uint8Array> {
+export function readCappedFromNode(stream: Readable, maxBytes: number): Promise<Uint8Array> {
   if (stream.readableEnded) return Promise.resolve(new Uint8Array(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -77,4 +77,22 @@ export async function readJsonBody(request: Request, maxBytes: number, body?: Re
     throw new RequestError('validation_failed', 'The body must be a JSON object.');
   }
   return parsed;
+}
+
+/**
+ * The Request handed to tRPC's fetch adapter when the server is Node's: built here without an
+ * abort signal (undici registers a Request that has one in a FinalizationRegistry: see
+ * readCappedFromNode), its body read from Node's stream with the same cap. tRPC passes the
+ * signal to procedures that take it (none here) and to streamed batches, which now run to their
+ * end when the client leaves, as every other answer does.
+ */
+export async function signalFreeRequest(request: Request, stream: Readable, maxBytes: number): Promise<Request> {
+  const init: RequestInit = { method: request.method, headers: request.headers };
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    const declared = Number(request.headers.get('content-length') ?? 0);
+    if (declared > maxBytes) throw new RequestError('payload_too_large', `The body may be at most ${maxBytes} bytes.`);
+    // A Buffer over Node's pool (ArrayBufferLike): a body undici takes as it is.
+    init.body = (await readCappedFromNode(stream, maxBytes)) as Uint8Array<ArrayBuffer>;
+  }
+  return new Request(request.url, init);
 }

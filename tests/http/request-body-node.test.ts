@@ -135,3 +135,42 @@ describe('REST bodies from Node’s request stream', () => {
     expect(registered).toBe(0);
   });
 });
+
+describe('native tRPC through Node: the Request handed to the adapter carries no abort signal', () => {
+  it('answers a query and a mutation as before, registering nothing in a FinalizationRegistry', async () => {
+    const register = FinalizationRegistry.prototype.register;
+    let registered = 0;
+    FinalizationRegistry.prototype.register = function (this: FinalizationRegistry<unknown>, ...args) {
+      registered += 1;
+      return register.apply(this, args);
+    };
+    try {
+      const query = await send(
+        'GET',
+        `/trpc/places.list?input=${encodeURIComponent(JSON.stringify({ limit: 5 }))}`,
+        [],
+      );
+      expect(query.status).toBe(200);
+      expect(JSON.parse(query.body).result.data).toHaveProperty('items');
+      const mutation = await send(
+        'POST',
+        '/trpc/auth.login',
+        [JSON.stringify({ email: 'nobody@example.test', password: 'wrong password here' })],
+        json,
+      );
+      expect(mutation.status).toBe(401);
+      expect(JSON.parse(mutation.body).error.data.code).toBe('invalid_credentials');
+    } finally {
+      FinalizationRegistry.prototype.register = register;
+    }
+    expect(registered).toBe(0);
+  });
+
+  it('caps the body like the REST path: 413 in the envelope, declared or chunked', async () => {
+    const big = JSON.stringify({ email: 'a@example.test', password: 'x'.repeat(400) });
+    const declared = await send('POST', '/trpc/auth.login', [big], { ...json, 'content-length': big.length });
+    expect([declared.status, JSON.parse(declared.body).error.code]).toEqual([413, 'payload_too_large']);
+    const chunked = await send('POST', '/trpc/auth.login', [big.slice(0, 200), big.slice(200)], json);
+    expect([chunked.status, JSON.parse(chunked.body).error.code]).toEqual([413, 'payload_too_large']);
+  });
+});
