@@ -4,27 +4,23 @@
 // schema-valid and answered Node's 431, undeclared and without X-Request-Id. Driven through a
 // real Node server (the parser is not in app.request). Runs on PGlite and PostgreSQL.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareNodeServer } from '../../server/http/node-server.js';
 import { createMember, createTestApp, type TestApp, type TestMember } from '../setup/harness.js';
+import { type NodeServed, serveOnNode } from '../setup/node-server.js';
 
 let t: TestApp;
 let member: TestMember;
-let server: http.Server;
+let served: NodeServed;
 let port: number;
 
 beforeAll(async () => {
   t = await createTestApp();
   member = await createMember(t);
-  server = createAdaptorServer({ fetch: t.app.fetch }) as http.Server;
-  prepareNodeServer(server, { draining: false });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  served = await serveOnNode(t);
+  port = served.port;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   await t.close();
 });
 

@@ -5,27 +5,39 @@
 // so each POST's objects were copied into the old generation (bench/README.md, issue #21). Runs on
 // PGlite and PostgreSQL.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareNodeServer } from '../../server/http/node-server.js';
 import { createTestApp, type TestApp } from '../setup/harness.js';
+import { type NodeServed, serveOnNode } from '../setup/node-server.js';
 
 let t: TestApp;
-let server: http.Server;
+let served: NodeServed;
 let port: number;
 
 beforeAll(async () => {
   t = await createTestApp({ MAX_BODY_BYTES: '256' });
-  server = createAdaptorServer({ fetch: t.app.fetch }) as http.Server;
-  prepareNodeServer(server, { draining: false });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  served = await serveOnNode(t);
+  port = served.port;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   await t.close();
 });
+
+/** How many objects `run` registered in any FinalizationRegistry (undici registers a Request with a signal). */
+async function registrationsDuring(run: () => Promise<void>): Promise<number> {
+  const register = FinalizationRegistry.prototype.register;
+  let registered = 0;
+  FinalizationRegistry.prototype.register = function (this: FinalizationRegistry<unknown>, ...args) {
+    registered += 1;
+    return register.apply(this, args);
+  };
+  try {
+    await run();
+  } finally {
+    FinalizationRegistry.prototype.register = register;
+  }
+  return registered;
+}
 
 interface Answer {
   status: number;
@@ -115,13 +127,7 @@ describe('REST bodies from Node’s request stream', () => {
   });
 
   it('does not build undici’s Request for a REST POST (nothing registered in a FinalizationRegistry)', async () => {
-    const register = FinalizationRegistry.prototype.register;
-    let registered = 0;
-    FinalizationRegistry.prototype.register = function (this: FinalizationRegistry<unknown>, ...args) {
-      registered += 1;
-      return register.apply(this, args);
-    };
-    try {
+    const registered = await registrationsDuring(async () => {
       const answer = await send(
         'POST',
         '/api/auth/login',
@@ -129,22 +135,14 @@ describe('REST bodies from Node’s request stream', () => {
         json,
       );
       expect(answer.status).toBe(401);
-    } finally {
-      FinalizationRegistry.prototype.register = register;
-    }
+    });
     expect(registered).toBe(0);
   });
 });
 
 describe('native tRPC through Node: the Request handed to the adapter carries no abort signal', () => {
   it('answers a query and a mutation as before, registering nothing in a FinalizationRegistry', async () => {
-    const register = FinalizationRegistry.prototype.register;
-    let registered = 0;
-    FinalizationRegistry.prototype.register = function (this: FinalizationRegistry<unknown>, ...args) {
-      registered += 1;
-      return register.apply(this, args);
-    };
-    try {
+    const registered = await registrationsDuring(async () => {
       const query = await send(
         'GET',
         `/trpc/places.list?input=${encodeURIComponent(JSON.stringify({ limit: 5 }))}`,
@@ -160,9 +158,7 @@ describe('native tRPC through Node: the Request handed to the adapter carries no
       );
       expect(mutation.status).toBe(401);
       expect(JSON.parse(mutation.body).error.data.code).toBe('invalid_credentials');
-    } finally {
-      FinalizationRegistry.prototype.register = register;
-    }
+    });
     expect(registered).toBe(0);
   });
 
