@@ -30,9 +30,9 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
  * The same from Node's request stream. Reading `request.body` makes @hono/node-server build
  * undici's Request with an abort signal, which undici registers in a FinalizationRegistry; V8's
  * young-generation collector keeps such targets alive, so every POST's objects (its signal's
- * listeners and what they hold) were promoted to the old generation and left only at the next
- * full GC: that copying was most of the message POST's tail under load (bench/README.md,
- * "Why every POST was promoted"). Stops at maxBytes; what is left is drained by the adapter.
+ * listeners and what they hold) were copied into the old generation and left only at the next
+ * full GC (bench/README.md, "Why every POST was promoted"). Stops at maxBytes; what is left is
+ * drained by the adapter.
  */
 export function readCappedFromNode(stream: Readable, maxBytes: number): Promise<Uint8Array> {
   if (stream.readableEnded) return Promise.resolve(new Uint8Array(0));
