@@ -5,17 +5,19 @@
 // load the viewer's groves, organizer roles, organizations and friends (one query), fetch the
 // city's upcoming events in start-time order with what visibility needs (one query: every one
 // of them is read, sorted and sent), keep the first 21 the viewer may see in application code,
-// then read those 21 rows with host, counts and own RSVP exactly as the list does (view.ts).
+// then read those 21 rows with host, counts and own RSVP exactly as the list does (view.ts:
+// the same columns, as value rows mapped by hand).
 // Both answer the same rows (checked). Timed end to end from Node, alternating per city, over
 // three viewers (anonymous; the bench's member, 3 groves and ~10 friends; a new member with
 // none) and the bench's 200 cities, each city equally likely and weighted by its events
 // (requests in proportion to the events a city holds), plus the largest city.
-import { asc, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../db/client.js';
-import { events } from '../db/schema/index.js';
+import { preparedValueRows } from '../db/drizzle-internals.js';
+import { events, groves } from '../db/schema/index.js';
 import { listEventRows } from '../server/domains/events/list-query.js';
 import { eventListFilters } from '../server/domains/events/service.js';
-import { selectEvents, type EventRow } from '../server/domains/events/view.js';
+import { eventRowFromValues, eventValueColumns, type EventRow } from '../server/domains/events/view.js';
 import type { Viewer } from '../server/domains/events/visibility.js';
 import { tiny } from './shared/tiny.js';
 
@@ -80,9 +82,14 @@ async function afterSort(database: Database, viewer: Viewer, area: string, from:
     .slice(0, LIMIT + 1)
     .map((e) => e.id);
   if (ids.length === 0) return { rows: [] as EventRow[], upcoming: upcoming.length };
-  const rows = (await selectEvents(db, viewer)
+  // The 21 rows read as the list reads its page: value rows mapped by hand (view.ts).
+  const page = db
+    .select(eventValueColumns(viewer))
+    .from(events)
+    .leftJoin(groves, eq(groves.id, events.hostGroveId))
     .where(inArray(events.id, ids))
-    .orderBy(asc(events.startsAt), asc(events.id))) as EventRow[];
+    .orderBy(asc(events.startsAt), asc(events.id));
+  const rows = (await preparedValueRows(db, page.toSQL()).execute()).map(eventRowFromValues);
   return { rows, upcoming: upcoming.length };
 }
 

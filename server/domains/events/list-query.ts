@@ -29,12 +29,13 @@
 // a statement of its own. Add it to eventListFilters (service.ts) too, the plain query that
 // tests/events/list-shapes.test.ts compares every shape with, and a shape with it there; then
 // check its generic plan on the bench database (bench/README.md, "Events list").
-import { and, asc, desc, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type Query, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.js';
-import { events } from '../../../db/schema/index.js';
+import { preparedValueRows, type PreparedRows } from '../../../db/drizzle-internals.js';
+import { events, groves } from '../../../db/schema/index.js';
 import { decodeTimeCursor } from '../../lib/pagination.js';
 import { toPrefixTsquery } from '../places/list-query.js';
-import { selectEvents, type EventRow } from './view.js';
+import { eventRowFromValues, eventValueColumns, type EventRow } from './view.js';
 import { visibleTo, type Viewer } from './visibility.js';
 
 /** GET /api/events' input (schemas.ts listEventsInput), as the service takes it. */
@@ -112,7 +113,7 @@ export interface ListStatement {
   shape: ListShape;
   /** Unique per SQL text: the prepared statement's name. */
   name: string;
-  build(db: DbOrTx): { toSQL(): { sql: string; params: unknown[] } };
+  build(db: DbOrTx): { toSQL(): Query };
 }
 
 function viewerKind(viewer: Viewer): ViewerKind {
@@ -209,7 +210,10 @@ export function listStatements(shape: ListShape): ListStatement[] {
     shape,
     name: shapeName(shape, path),
     build: (db: DbOrTx) =>
-      selectEvents(db, viewerRef(shape.viewer))
+      db
+        .select(eventValueColumns(viewerRef(shape.viewer)))
+        .from(events)
+        .leftJoin(groves, eq(groves.id, events.hostGroveId))
         .where(sql`${events.id} = any(array(${pageIds(shape, path)}))`)
         .orderBy(...(shape.past ? [desc(events.startsAt), desc(events.id)] : [asc(events.startsAt), asc(events.id)])),
   }));
@@ -248,11 +252,13 @@ export function listRequest(
   return { shape, values };
 }
 
-type Prepared = { execute(values: Record<string, unknown>): Promise<unknown[]> };
-const preparedByDb = new WeakMap<DbOrTx, Map<string, Prepared>>();
+const preparedByDb = new WeakMap<DbOrTx, Map<string, PreparedRows<unknown[]>>>();
 
-/** Prepared once per database handle and statement (postgres.js: per connection on the server). */
-function prepared(db: DbOrTx, statement: ListStatement): Prepared {
+/**
+ * Prepared once per database handle and statement (postgres.js: per connection on the server),
+ * its rows value arrays that eventRowFromValues maps (view.ts).
+ */
+function prepared(db: DbOrTx, statement: ListStatement): PreparedRows<unknown[]> {
   let cache = preparedByDb.get(db);
   if (!cache) {
     cache = new Map();
@@ -260,7 +266,7 @@ function prepared(db: DbOrTx, statement: ListStatement): Prepared {
   }
   let found = cache.get(statement.name);
   if (!found) {
-    found = (statement.build(db) as unknown as { prepare(name: string): Prepared }).prepare(statement.name);
+    found = preparedValueRows(db, statement.build(db).toSQL(), statement.name);
     cache.set(statement.name, found);
   }
   return found;
@@ -277,8 +283,10 @@ export async function listEventRows(
   if (!request) return [];
   const statements = listStatements(request.shape);
   for (const [i, statement] of statements.entries()) {
-    const rows = (await prepared(db, statement).execute(request.values)) as EventRow[];
-    if (rows.length > input.limit || i === statements.length - 1) return rows.slice(0, input.limit + 1);
+    const rows = await prepared(db, statement).execute(request.values);
+    // Only the answer is mapped, not a short first try.
+    if (rows.length > input.limit || i === statements.length - 1)
+      return rows.slice(0, input.limit + 1).map(eventRowFromValues);
   }
   return [];
 }
