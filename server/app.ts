@@ -13,7 +13,7 @@ import { appRouter, rawRoutes } from './composition.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { createDocs, mountDocs } from './http/docs-page.js';
 import { createRestHandler, errorResponse, type OtherRoute } from './http/rest.js';
-import { signalFreeRequest } from './http/request-body.js';
+import { signalFreeRequest, tooLarge } from './http/request-body.js';
 import { mountBrowserPolicies } from './http/security-headers.js';
 import { mountMetrics } from './http/metrics.js';
 import { procedurePaths } from './trpc/trpc-internals.js';
@@ -63,6 +63,15 @@ function routeForLog(c: HonoContext<Env>, procedures: ReadonlySet<string>): stri
  * @hono/node-server (asking its Request for `headers` builds a Headers object per request),
  * otherwise (app.request in tests) from the Request.
  */
+/**
+ * Node's request stream when the server is Node's (undefined under app.request): bodies are read
+ * from it rather than from the web Request (server/http/request-body.ts says why).
+ */
+function nodeRequestStream(c: HonoContext<Env>): Readable | undefined {
+  const incoming: unknown = c.env?.incoming;
+  return incoming instanceof Readable ? incoming : undefined;
+}
+
 function requestHeaders(c: HonoContext<Env>): HeaderReader {
   const incoming = c.env?.incoming?.headers;
   if (!incoming) return c.req.raw.headers;
@@ -221,14 +230,13 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
   // from Node's stream when served by Node (signalFreeRequest), else by Hono's bodyLimit.
   const trpcBodyLimit = bodyLimit({
     maxSize: deps.config.MAX_BODY_BYTES,
-    onError: () =>
-      errorResponse(new AppError('payload_too_large', `The body may be at most ${deps.config.MAX_BODY_BYTES} bytes.`)),
+    onError: () => errorResponse(tooLarge(deps.config.MAX_BODY_BYTES)),
   });
-  app.use('/trpc/*', (c, next) => (c.env?.incoming instanceof Readable ? next() : trpcBodyLimit(c, next)));
+  app.use('/trpc/*', (c, next) => (nodeRequestStream(c) ? next() : trpcBodyLimit(c, next)));
   app.all('/trpc/*', async (c) => {
-    const incoming = c.env?.incoming;
+    const incoming = nodeRequestStream(c);
     let req = c.req.raw;
-    if (incoming instanceof Readable) {
+    if (incoming) {
       try {
         req = await signalFreeRequest(c.req.raw, incoming, deps.config.MAX_BODY_BYTES);
       } catch (error) {
@@ -258,9 +266,7 @@ export function createApp(deps: AppDeps, lifecycle: AppLifecycle = { draining: f
   app.all('/api/*', async (c) => {
     c.set('answeredWithHeaders', true);
     const ctx = contextFor(c);
-    // Node's request stream when served by Node (not in app.request): see readJsonBody.
-    const nodeBody = c.env?.incoming instanceof Readable ? c.env.incoming : undefined;
-    const response = await restHandler(c.req.raw, ctx, nodeBody);
+    const response = await restHandler(c.req.raw, ctx, nodeRequestStream(c));
     const template = restRoutes.get(ctx);
     if (template) c.set('route', template);
     return response;

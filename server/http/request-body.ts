@@ -6,9 +6,17 @@ import { AppError } from '../errors.js';
 
 class RequestError extends AppError {}
 
+/** The one answer for a body over the cap, whether its length was declared or counted. */
+export const tooLarge = (maxBytes: number) =>
+  new RequestError('payload_too_large', `The body may be at most ${maxBytes} bytes.`);
+
+/** A declared Content-Length over the cap is refused before a byte of the body is read. */
+function refuseDeclaredOverCap(request: Request, maxBytes: number): void {
+  if (Number(request.headers.get('content-length') ?? 0) > maxBytes) throw tooLarge(maxBytes);
+}
+
 /** Reads at most maxBytes, stopping as soon as a chunked body goes over (never buffers more). */
 async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const tooLarge = () => new RequestError('payload_too_large', `The body may be at most ${maxBytes} bytes.`);
   if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -19,7 +27,7 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }
@@ -47,7 +55,7 @@ export function readCappedFromNode(stream: Readable, maxBytes: number): Promise<
     };
     const onData = (chunk: Buffer) => {
       total += chunk.byteLength;
-      if (total > maxBytes) settle(new RequestError('payload_too_large', `The body may be at most ${maxBytes} bytes.`));
+      if (total > maxBytes) settle(tooLarge(maxBytes));
       else chunks.push(chunk);
     };
     const onEnd = () => settle();
@@ -59,8 +67,7 @@ export function readCappedFromNode(stream: Readable, maxBytes: number): Promise<
 }
 
 export async function readJsonBody(request: Request, maxBytes: number, body?: Readable): Promise<unknown> {
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > maxBytes) throw new RequestError('payload_too_large', `The body may be at most ${maxBytes} bytes.`);
+  refuseDeclaredOverCap(request, maxBytes);
   const bytes = body ? await readCappedFromNode(body, maxBytes) : await readCapped(request, maxBytes);
   if (bytes.byteLength === 0) return {};
   const contentType = request.headers.get('content-type') ?? '';
@@ -89,8 +96,7 @@ export async function readJsonBody(request: Request, maxBytes: number, body?: Re
 export async function signalFreeRequest(request: Request, stream: Readable, maxBytes: number): Promise<Request> {
   const init: RequestInit = { method: request.method, headers: request.headers };
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    const declared = Number(request.headers.get('content-length') ?? 0);
-    if (declared > maxBytes) throw new RequestError('payload_too_large', `The body may be at most ${maxBytes} bytes.`);
+    refuseDeclaredOverCap(request, maxBytes);
     // A Buffer over Node's pool (ArrayBufferLike): a body undici takes as it is.
     init.body = (await readCappedFromNode(stream, maxBytes)) as Uint8Array<ArrayBuffer>;
   }
