@@ -9,7 +9,8 @@
 // after five custom ones when it does not look dearer (see `v` below). The generic plans were
 // checked with EXPLAIN on the bench's 100k events (bench/README.md, "Events list"); the answers
 // of every shape, generic plans included, by tests/events/list-shapes.test.ts. Each statement first picks the page's ids from `events` alone, then
-// reads only those rows with their host, counts and the viewer's RSVP (view.ts).
+// reads only those rows with their host, counts and the viewer's RSVP, as value rows that
+// eventRowFromValues maps (view.ts).
 //
 // The page's ids, by shape:
 //   - plain: the filters and visibility in one WHERE, in start-time order; the range conditions
