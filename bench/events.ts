@@ -4,7 +4,8 @@
 // default postgres://postgres@127.0.0.1:5432/postgres), seeds it with generate_series, then
 // times each query through the real app (createApp + app.request, no sockets) and reports
 // milliseconds and the ratio to the places list query, then compares the list with a plain app
-// that applies visibility after sorting (bench/events-naive.ts). Run: npx tsx bench/events.ts
+// that applies visibility after sorting (bench/events-naive.ts), and times what each per-row
+// lookup of the page costs (bench/events-parts.ts). Run: npx tsx bench/events.ts
 // (KEEP_BENCH_DATABASE=1 keeps the database for EXPLAIN; every run seeds a fresh one).
 // `--tiny` (CI's check): 1/100 of the data and 5 requests per query, in a throw-away database.
 import postgres from 'postgres';
@@ -16,6 +17,7 @@ import { createSession } from '../server/auth/sessions.js';
 import { benchSecrets } from './shared/secrets.js';
 import { sanityOk, tiny, tinyDatabaseName } from './shared/tiny.js';
 import { compareWithSortThenFilter } from './events-naive.js';
+import { comparePageParts } from './events-parts.js';
 
 const serverUrl = process.env.BENCH_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const FULL = { users: 20_000, groves: 10_000, orgs: 1_000, events: 100_000, places: 10_000, rsvps: 300_000 };
@@ -241,6 +243,11 @@ try {
       member: { id: viewer!.id, isSiteAdmin: false },
       'new member': { id: newcomer!.id, isSiteAdmin: false },
     },
+    cities.map((c) => c.area),
+  );
+  await comparePageParts(
+    deps.database,
+    { id: viewer!.id, isSiteAdmin: false },
     cities.map((c) => c.area),
   );
   await deps.database.close();

@@ -204,15 +204,18 @@ function shapeName(shape: ListShape, path: string): string {
   return ['events_list', shape.viewer, shape.rows, path, ...flags, ...shape.filters].join('_');
 }
 
-/** The statements for a request's shape: one, or for `q` the walk and then the GIN search. */
-export function listStatements(shape: ListShape): ListStatement[] {
+/**
+ * The statements for a request's shape: one, or for `q` the walk and then the GIN search.
+ * `columns` is the page's output (bench/events-parts.ts times variants of it).
+ */
+export function listStatements(shape: ListShape, columns = eventValueColumns): ListStatement[] {
   const paths = shape.q ? (['walk', 'search'] as const) : (['plain'] as const);
   return paths.map((path) => ({
     shape,
     name: shapeName(shape, path),
     build: (db: DbOrTx) =>
       db
-        .select(eventValueColumns(viewerRef(shape.viewer)))
+        .select(columns(viewerRef(shape.viewer)))
         .from(events)
         .leftJoin(groves, eq(groves.id, events.hostGroveId))
         .where(sql`${events.id} = any(array(${pageIds(shape, path)}))`)
