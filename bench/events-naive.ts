@@ -11,13 +11,13 @@
 // three viewers (anonymous; the bench's member, 3 groves and ~10 friends; a new member with
 // none) and the bench's 200 cities, each city equally likely and weighted by its events
 // (requests in proportion to the events a city holds), plus the largest city.
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, inArray, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../db/client.js';
 import { preparedValueRows } from '../db/drizzle-internals.js';
-import { events, groves } from '../db/schema/index.js';
+import { events } from '../db/schema/index.js';
 import { listEventRows } from '../server/domains/events/list-query.js';
 import { eventListFilters } from '../server/domains/events/service.js';
-import { eventRowFromValues, eventValueColumns, type EventRow } from '../server/domains/events/view.js';
+import { eventRowFromValues, eventValueColumns, selectWithHost, type EventRow } from '../server/domains/events/view.js';
 import type { Viewer } from '../server/domains/events/visibility.js';
 import { tiny } from './shared/tiny.js';
 
@@ -83,10 +83,7 @@ async function afterSort(database: Database, viewer: Viewer, area: string, from:
     .map((e) => e.id);
   if (ids.length === 0) return { rows: [] as EventRow[], upcoming: upcoming.length };
   // The 21 rows read as the list reads its page: value rows mapped by hand (view.ts).
-  const page = db
-    .select(eventValueColumns(viewer))
-    .from(events)
-    .leftJoin(groves, eq(groves.id, events.hostGroveId))
+  const page = selectWithHost(db, eventValueColumns(viewer))
     .where(inArray(events.id, ids))
     .orderBy(asc(events.startsAt), asc(events.id));
   const rows = (await preparedValueRows(db, page.toSQL()).execute()).map(eventRowFromValues);

@@ -30,13 +30,13 @@
 // a statement of its own. Add it to eventListFilters (service.ts) too, the plain query that
 // tests/events/list-shapes.test.ts compares every shape with, and a shape with it there; then
 // check its generic plan on the bench database (bench/README.md, "Events list").
-import { and, asc, desc, eq, sql, type Query, type SQL } from 'drizzle-orm';
+import { and, asc, desc, sql, type Query, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.js';
 import { preparedValueRows, type PreparedRows } from '../../../db/drizzle-internals.js';
-import { events, groves } from '../../../db/schema/index.js';
+import { events } from '../../../db/schema/index.js';
 import { decodeTimeCursor } from '../../lib/pagination.js';
 import { toPrefixTsquery } from '../places/list-query.js';
-import { eventRowFromValues, eventValueColumns, type EventRow } from './view.js';
+import { eventRowFromValues, eventValueColumns, selectWithHost, type EventRow } from './view.js';
 import { visibleTo, type Viewer } from './visibility.js';
 
 /** GET /api/events' input (schemas.ts listEventsInput), as the service takes it. */
@@ -214,10 +214,7 @@ export function listStatements(shape: ListShape, columns = eventValueColumns): L
     shape,
     name: shapeName(shape, path),
     build: (db: DbOrTx) =>
-      db
-        .select(columns(viewerRef(shape.viewer)))
-        .from(events)
-        .leftJoin(groves, eq(groves.id, events.hostGroveId))
+      selectWithHost(db, columns(viewerRef(shape.viewer)))
         .where(sql`${events.id} = any(array(${pageIds(shape, path)}))`)
         .orderBy(...(shape.past ? [desc(events.startsAt), desc(events.id)] : [asc(events.startsAt), asc(events.id)])),
   }));

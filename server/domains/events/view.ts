@@ -2,6 +2,7 @@
 // the viewer's own RSVP, whether they may manage it, and the meeting point only when allowed.
 import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { events, groves, type Event } from '../../../db/schema/index.js';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../../db/client.js';
 import type { Config } from '../../config.js';
 import { imageRefUrl } from '../uploads/image-refs.js';
@@ -147,7 +148,12 @@ export function eventRowFromValues(r: unknown[]): EventRow {
 
 /** Events joined with their host, for the given viewer; add where/order/limit. */
 export function selectEvents(db: DbOrTx, viewer: Viewer) {
-  return db.select(eventColumns(viewer)).from(events).leftJoin(groves, eq(groves.id, events.hostGroveId));
+  return selectWithHost(db, eventColumns(viewer));
+}
+
+/** `columns` over events joined with their hosting grove (eventColumns or eventValueColumns). */
+export function selectWithHost<T extends SelectedFields>(db: DbOrTx, columns: T) {
+  return db.select(columns).from(events).leftJoin(groves, eq(groves.id, events.hostGroveId));
 }
 
 export async function selectOneEvent(
